@@ -1,0 +1,75 @@
+/**
+ * Resolves what this host shows (spec §1 start-up, §7): the race bound to the domain and its base info,
+ * and the site configuration document (lookup → uri → document). No binding, or a failure on the way,
+ * falls back to preview mode with the preview configuration.
+ */
+import { API_PATHS } from '@/config/api-paths';
+import { apiRequest, fetchDocument } from '@/lib/api-client';
+import {
+  parseSiteConfigTolerant,
+  type ConfigProblem,
+  type SiteConfig,
+} from '@/features/site-config/site-config-schema';
+import type { RaceBinding, RaceInfo, SiteConfigLookup } from '@/features/site-config/race-types';
+import { previewConfig } from '@/features/site-config/preview-config';
+
+export type ResolvedSite =
+  | { mode: 'bound'; binding: RaceBinding; race: RaceInfo | null; config: SiteConfig; problems: ConfigProblem[] }
+  | { mode: 'preview'; reason: 'unbound' | 'failed'; config: SiteConfig; problems: ConfigProblem[] };
+
+export async function fetchRaceBinding(domainName: string): Promise<RaceBinding | null> {
+  const body = await apiRequest<RaceBinding | null>({
+    url: API_PATHS.raceByDomain,
+    params: { domainName },
+    silent: true,
+  });
+  const data = body.data;
+  return data && typeof data.raceId === 'string' && data.raceId ? data : null;
+}
+
+export async function fetchSiteConfig(domainName: string): Promise<unknown> {
+  const { data } = await apiRequest<SiteConfigLookup>({
+    url: API_PATHS.siteConfigLookup,
+    params: { domainName },
+    silent: true,
+  });
+  if (!data || typeof data.uri !== 'string' || !data.uri) throw new Error('res.data空了');
+  // The md5 makes the document's URL change with its content, so caches never serve a stale one.
+  return fetchDocument<unknown>({ url: data.uri, params: { md5: data.fileMd5 }, silent: true });
+}
+
+export async function fetchRaceInfo(raceId: string): Promise<RaceInfo | null> {
+  const { data } = await apiRequest<RaceInfo>({
+    method: 'POST',
+    url: API_PATHS.raceBaseInfo,
+    data: { raceId },
+    silent: true,
+  });
+  return data && typeof data === 'object' ? data : null;
+}
+
+export async function resolveSite(domainName: string): Promise<ResolvedSite> {
+  const [binding, document] = await Promise.allSettled([fetchRaceBinding(domainName), fetchSiteConfig(domainName)]);
+  if (binding.status === 'fulfilled' && binding.value === null) {
+    return { mode: 'preview', reason: 'unbound', config: previewConfig(), problems: [] };
+  }
+  if (binding.status === 'rejected' || document.status === 'rejected') {
+    const cause = binding.status === 'rejected' ? binding.reason : (document as PromiseRejectedResult).reason;
+    console.error('[race-site] start-up failed, using the preview configuration:', cause);
+    return { mode: 'preview', reason: 'failed', config: previewConfig(), problems: [] };
+  }
+  const bound = binding.value as RaceBinding; // null was answered above
+  const parsed = parseSiteConfigTolerant(document.value);
+  if (!parsed.ok) {
+    console.error('[race-site] the site configuration is unusable:', parsed.problems);
+    return { mode: 'preview', reason: 'failed', config: previewConfig(), problems: parsed.problems };
+  }
+  if (parsed.problems.length) {
+    console.warn('[race-site] parts of the site configuration were dropped:', parsed.problems);
+  }
+  const race = await fetchRaceInfo(bound.raceId).catch((error: unknown) => {
+    console.error('[race-site] race base info failed:', error);
+    return null;
+  });
+  return { mode: 'bound', binding: bound, race, config: parsed.config, problems: parsed.problems };
+}

@@ -1,0 +1,31 @@
+/** Restores the stored user data and token into the app store; corrupt data recovers (spec §8). */
+import {
+  CorruptStorageError,
+  USER_DATA_KEY,
+  clearUserData,
+  readStoredToken,
+  readUserData,
+  recoverCorruptItem,
+  type UserData,
+} from '@/lib/user-data';
+import { useAppStore } from '@/stores/app-store';
+
+export type RestoreResult = { user: UserData | null; reloading: boolean };
+
+export function restoreUser(deps: Parameters<typeof recoverCorruptItem>[1] = {}): RestoreResult {
+  try {
+    const user = readUserData(deps.storage);
+    const token = readStoredToken(deps.storage) ?? user?.token ?? null;
+    if (!user && token) {
+      // A token without user data is half a login: start logged out.
+      clearUserData(deps.storage);
+      return { user: null, reloading: false };
+    }
+    useAppStore.getState().setToken(token);
+    return { user, reloading: false };
+  } catch (error) {
+    if (!(error instanceof CorruptStorageError)) throw error;
+    useAppStore.getState().setToken(null);
+    return { user: null, reloading: recoverCorruptItem(USER_DATA_KEY, deps) };
+  }
+}

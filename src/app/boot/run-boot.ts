@@ -1,0 +1,56 @@
+/**
+ * The start-up pipeline (spec §1, §4, §7), in order: mobile redirect; language; token check; restore
+ * user data; then cloud config, translations and the site for this host (fetched together, applied in
+ * that order). Each step is a small function of its own (./*.ts) with its own test.
+ */
+import i18n from 'i18next';
+import { getEnv } from '@/config/env';
+import { applyLanguage, readLanguageCookie } from '@/lib/language';
+import { notify } from '@/lib/notify';
+import { clearUserData, readStoredToken } from '@/lib/user-data';
+import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
+import { initI18n } from '@/app/i18n';
+import { checkToken } from './check-token';
+import { redirectMobile } from './detect-mobile';
+import { loadCloudConfig } from './load-cloud-config';
+import { loadTranslations } from './load-translations';
+import { resolveSite } from './resolve-site';
+import { restoreUser } from './restore-user';
+
+export type BootResult = { status: 'ready' } | { status: 'leaving' };
+
+export async function runBoot(hostname = window.location.hostname): Promise<BootResult> {
+  const env = getEnv();
+  if (redirectMobile(navigator.userAgent, env.mobileSiteUrl)) return { status: 'leaving' };
+
+  const language = readLanguageCookie();
+  await initI18n(language);
+  await applyLanguage(language);
+
+  const storedToken = readStoredToken();
+  if (storedToken && (await checkToken(storedToken)) === 'invalid') clearUserData();
+
+  if (restoreUser().reloading) return { status: 'leaving' };
+
+  const [cloud, , site] = await Promise.all([
+    loadCloudConfig(),
+    loadTranslations(env.i18nFiles),
+    resolveSite(hostname),
+  ]);
+
+  useAppStore.getState().setRace({
+    raceId: site.mode === 'bound' ? site.binding.raceId : null,
+    domainName: hostname,
+    imgDetail: site.mode === 'bound' ? (site.race?.imgDetail ?? null) : null,
+  });
+  useSiteStore.getState().setSite({
+    mode: site.mode,
+    config: site.config,
+    race: site.mode === 'bound' ? site.race : null,
+    problems: site.problems,
+    cloudType: cloud?.cloudType ?? 'aliyun',
+  });
+  if (site.mode === 'preview' && site.reason === 'unbound') notify.warning(i18n.t('errors.unbound'), 5);
+  return { status: 'ready' };
+}

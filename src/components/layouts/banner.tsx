@@ -1,0 +1,75 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { UserOutlined } from '@ant-design/icons';
+import { getEnv } from '@/config/env';
+import { REG_AREA_MY_INDEX } from '@/config/paths';
+import { switchLanguage } from '@/lib/language';
+import { pickLang } from '@/lib/pick-lang';
+import { isClickableLink, resolveImageUrl, resolveWebLink } from '@/lib/url';
+import { useAppStore } from '@/stores/app-store';
+import type { AdItem, SiteConfig } from '@/features/site-config/site-config-schema';
+
+function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
+  const src = resolveImageUrl(ad.surfacePlotUrl);
+  if (!src) return null;
+  const jump = language === 'en' && ad.jumpUrlEn ? ad.jumpUrlEn : ad.jumpUrl;
+  const alt = pickLang(language, ad.title, ad.titleEn);
+  const img = <img src={src} alt={alt} width={240} height={60} className="banner__ad-img" />;
+  const href = isClickableLink(jump) ? resolveWebLink(jump) : undefined;
+  return href ? (
+    <a className="banner__ad banner__ad--link" href={href} target="_blank" rel="noopener noreferrer">
+      {img}
+    </a>
+  ) : (
+    <span className="banner__ad">{img}</span>
+  );
+}
+
+/** Top banner (spec §1): logo, optional ads, language toggle, login entry. */
+export function Banner({ config, title }: { config: SiteConfig; title: string }) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const token = useAppStore((s) => s.token);
+  const setLoginDrawerOpen = useAppStore((s) => s.setLoginDrawerOpen);
+  const logo = resolveImageUrl(config.logo);
+  const toEnglish = language === 'zh';
+
+  const onAccount = () => {
+    if (token) {
+      window.open(`${getEnv().regAreaUrl}${REG_AREA_MY_INDEX}`, '_blank', 'noopener');
+    } else {
+      setLoginDrawerOpen(true);
+    }
+  };
+
+  return (
+    <header className="banner">
+      <div className="banner__inner">
+        <Link to="/home" className="banner__logo" aria-label={`${title} – ${t('layout.banner.homeLink')}`}>
+          {logo ? <img src={logo} alt={title} height={56} /> : <span className="banner__logo-text">{title}</span>}
+        </Link>
+        <div className="banner__ads">
+          {(config.bannerAdList ?? []).slice(0, 3).map((ad, i) => (
+            <BannerAd key={`${ad.surfacePlotUrl}-${i}`} ad={ad} language={language} />
+          ))}
+        </div>
+        <div className="banner__actions">
+          <button
+            type="button"
+            className="banner__lang"
+            data-testid="language-toggle"
+            title={toEnglish ? t('layout.banner.toggleToEnTitle') : t('layout.banner.toggleToZhTitle')}
+            lang={toEnglish ? 'en' : 'zh-CN'}
+            onClick={() => void switchLanguage(toEnglish ? 'en' : 'zh')}
+          >
+            {toEnglish ? t('layout.banner.toggleToEn') : t('layout.banner.toggleToZh')}
+          </button>
+          <button type="button" className="banner__account" data-testid="login-entry" onClick={onAccount}>
+            <UserOutlined aria-hidden />
+            <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { EnvError, parseEnv } from './env-schema';
+
+function envFile(name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(name, 'utf8').split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+describe('environment config', () => {
+  it.each(['dev', 'test', 'release', 'prod'])('parses .env.%s', (name) => {
+    const env = parseEnv(envFile(`.env.${name}`));
+    expect(env.appEnv).toBe(name);
+    expect(env.i18nFiles).toHaveLength(2);
+    expect(env.showCharitable).toBe(name !== 'dev');
+    expect(env.openLinkMessage).toBeTruthy();
+  });
+
+  it('stops with a message naming a missing key', () => {
+    const raw = envFile('.env.prod');
+    delete raw.VITE_FILE_HOST;
+    expect(() => parseEnv(raw)).toThrow(new EnvError('VITE_FILE_HOST', 'is missing'));
+  });
+
+  it.each([
+    ['VITE_SHOW_CHARITABLE', 'yes'],
+    ['VITE_API_BASE_URL', 'ftp://x'],
+    ['VITE_ROOT_DOMAIN', 'not a host'],
+    ['VITE_I18N_FILES', 'only-one.json'],
+    ['VITE_APP_ENV', 'staging'],
+    ['VITE_SUB_DOMAIN_JY', 'a.b'],
+    ['VITE_OPEN_LINK_MESSAGE', '  '],
+  ])('stops with a message naming the bad key %s', (key, value) => {
+    const raw = { ...envFile('.env.prod'), [key]: value };
+    expect(() => parseEnv(raw)).toThrow(key);
+  });
+
+  it('normalises base URLs to end with a slash and allows an empty mobile site URL', () => {
+    const env = parseEnv({ ...envFile('.env.prod'), VITE_API_BASE_URL: 'https://api.example.com/v1', VITE_MOBILE_SITE_URL: '' });
+    expect(env.apiBaseUrl).toBe('https://api.example.com/v1/');
+    expect(env.mobileSiteUrl).toBe('');
+  });
+});

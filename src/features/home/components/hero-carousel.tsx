@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { pickLang } from '@/lib/pick-lang';
+import { isClickableLink, resolveImageUrl, resolveWebLink } from '@/lib/url';
+import { useAppStore } from '@/stores/app-store';
+import type { CarouselItem } from '@/features/site-config/site-config-schema';
+
+const INTERVAL_MS = 5000;
+
+/** Home carousel (carouselList: surfacePlotUrl, jumpUrl). Hidden when the list is empty. */
+export function HeroCarousel({ items }: { items: CarouselItem[] }) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const slides = items
+    .map((item) => ({ item, src: resolveImageUrl(item.surfacePlotUrl) }))
+    .filter((s): s is { item: CarouselItem; src: string } => !!s.src);
+  const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(false);
+
+  useEffect(() => {
+    if (slides.length < 2 || paused) return undefined;
+    const timer = window.setInterval(() => setIndex((i) => (i + 1) % slides.length), INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [slides.length, paused]);
+
+  if (!slides.length) return null;
+  const go = (i: number) => setIndex((i + slides.length) % slides.length);
+
+  return (
+    <section
+      className="hero"
+      aria-roledescription="carousel"
+      aria-label={t('home.carousel.label')}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      data-testid="home-carousel"
+    >
+      <div className="hero__track" style={{ transform: `translateX(-${index * 100}%)` }}>
+        {slides.map(({ item, src }, i) => {
+          const alt = pickLang(language, item.title, item.titleEn) || t('home.carousel.slide', { n: i + 1 });
+          const img = (
+            <img
+              src={src}
+              alt={alt}
+              width={1920}
+              height={600}
+              loading={i === 0 ? 'eager' : 'lazy'}
+              fetchPriority={i === 0 ? 'high' : 'low'}
+              decoding={i === 0 ? 'sync' : 'async'}
+            />
+          );
+          const href = isClickableLink(item.jumpUrl) ? resolveWebLink(item.jumpUrl) : undefined;
+          return (
+            <div className="hero__slide" key={`${item.surfacePlotUrl}-${i}`} aria-hidden={i !== index}>
+              {href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer" tabIndex={i === index ? 0 : -1}>
+                  {img}
+                </a>
+              ) : (
+                img
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {slides.length > 1 ? (
+        <>
+          <button type="button" className="hero__nav hero__nav--prev" onClick={() => go(index - 1)} aria-label={t('home.carousel.prev')}>
+            ‹
+          </button>
+          <button type="button" className="hero__nav hero__nav--next" onClick={() => go(index + 1)} aria-label={t('home.carousel.next')}>
+            ›
+          </button>
+          <div className="hero__dots">
+            {slides.map((_, i) => (
+              <button
+                type="button"
+                key={i}
+                className={i === index ? 'hero__dot hero__dot--active' : 'hero__dot'}
+                aria-label={t('home.carousel.slide', { n: i + 1 })}
+                aria-current={i === index}
+                onClick={() => go(i)}
+              />
+            ))}
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

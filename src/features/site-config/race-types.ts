@@ -1,0 +1,79 @@
+/** Race binding and race base information (spec §3 "Race information", "Race binding"). */
+export interface RaceBinding {
+  raceId: string;
+  domainName: string;
+}
+
+/** Dates are 'YYYY-MM-DD HH:mm:ss' in the race's local time (China Standard Time for the demo). */
+export interface RaceInfo {
+  raceId: string;
+  raceName: string;
+  raceNameEn?: string;
+  auditStatus?: number;
+  cityId?: string;
+  contactName?: string;
+  contactPhone?: string;
+  createUser?: string;
+  detailAddress?: string;
+  districtId?: string;
+  startTime?: string;
+  endTime?: string;
+  /** Comma-separated image URLs of the race (poster first, then the route map). */
+  imgDetail?: string;
+  itemTimeSetting?: string;
+  organizationId?: string;
+  progressStatus?: number;
+  provinceId?: string;
+  raceCategoryId?: string;
+  raceFeatures?: string;
+  raceItemTypeName?: string;
+  raceStatus?: number;
+  signUpStartTime?: string;
+  signUpEndTime?: string;
+  showSignUpStartTime?: string;
+  showSignUpEndTime?: string;
+  signUpMaxNumber?: number;
+  signUpOpenStatus?: number;
+  signUpUrl?: string;
+  submitStatus?: number;
+  updateUser?: string;
+}
+
+export interface SiteConfigLookup {
+  domainName: string;
+  fileMd5: string;
+  uri: string;
+}
+
+/** One country of the ISO list (spec §3 "Country item"). */
+export interface CountryItem {
+  id: number;
+  twoCode: string;
+  threeCode: string;
+  numberCode: string;
+  cnName: string;
+  enName: string;
+  dictCode: 'country';
+  itemName: string;
+  itemCode: string;
+  itemSort: number;
+}
+
+/** The cloud config index served at /config/cz/. */
+export interface CloudConfigIndex {
+  /** aliyun | huoshanyun | tencentyun */
+  cloudType: string;
+  fileHost?: string;
+  imageHost?: string;
+  updatedAt?: string;
+}
+
+/** A translation file: key → { en, zh }. */
+export type TranslationFile = Record<string, { en: string; zh: string }>;
+
+/** The response envelope of every call (spec §7). */
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}

@@ -1,0 +1,124 @@
+/**
+ * The single axios instance (spec §7, §8). The request side adds the contract's headers; the response
+ * side unwraps the envelope and turns every failure into one ApiError with the message to show.
+ * Components never read `code` themselves.
+ */
+import axios, { AxiosHeaders, type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import i18n from 'i18next';
+import { getEnv } from '@/config/env';
+import { notify, TOAST_SECONDS } from '@/lib/notify';
+import { useAppStore } from '@/stores/app-store';
+import type { Envelope } from '@/features/site-config/race-types';
+
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const TERMINAL_TYPE = '3';
+export const OS_ID = '1002';
+/** Code of the answer to a request whose login has expired. */
+export const LOGIN_EXPIRED_CODE = 401;
+
+export type ApiErrorKind = 'business' | 'empty' | 'network' | 'timeout' | 'http' | 'cancelled';
+
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly code?: number,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Do not show a toast on failure (spec §8 "Silent" failures); the promise still rejects. */
+    silent?: boolean;
+    /** The answer is a plain document (a config file), not an envelope: return the body as is. */
+    raw?: boolean;
+  }
+}
+
+export const apiClient = axios.create({
+  baseURL: getEnv().apiBaseUrl === '/' ? undefined : getEnv().apiBaseUrl,
+  timeout: REQUEST_TIMEOUT_MS,
+});
+
+apiClient.interceptors.request.use((config) => {
+  const headers = AxiosHeaders.from(config.headers);
+  headers.set('terminalType', TERMINAL_TYPE);
+  headers.set('osId', OS_ID);
+  const { token } = useAppStore.getState();
+  if (token) headers.set('token', token);
+  config.headers = headers;
+  return config;
+});
+
+const t = (key: 'errors.somethingWrong' | 'errors.network' | 'errors.generic') => i18n.t(key);
+
+function isBinary(config: AxiosRequestConfig): boolean {
+  return config.responseType === 'blob' || config.responseType === 'arraybuffer';
+}
+
+function reject(error: ApiError, config: AxiosRequestConfig | undefined, seconds?: number): never {
+  if (!config?.silent && error.kind !== 'cancelled') notify.error(error.message, seconds);
+  throw error;
+}
+
+function onFulfilled(response: AxiosResponse): AxiosResponse {
+  const { config } = response;
+  if (isBinary(config)) return response;
+  const body: unknown = response.data;
+  if (body === undefined || body === null || body === '') {
+    reject(new ApiError('empty', t('errors.somethingWrong')), config);
+  }
+  if (config.raw) return response;
+  if (typeof body !== 'object') reject(new ApiError('empty', t('errors.somethingWrong')), config);
+  const envelope = body as Partial<Envelope<unknown>>;
+  if (envelope.code !== 0) {
+    const msg = typeof envelope.msg === 'string' && envelope.msg.trim() ? envelope.msg : t('errors.generic');
+    const code = typeof envelope.code === 'number' ? envelope.code : undefined;
+    if (code === LOGIN_EXPIRED_CODE && useAppStore.getState().token) {
+      useAppStore.getState().setReloginConfirmOpen(true);
+    }
+    reject(new ApiError('business', msg, code, response.status), config);
+  }
+  return response;
+}
+
+function onRejected(error: AxiosError): never {
+  const { config } = error;
+  if (axios.isCancel(error)) throw new ApiError('cancelled', 'cancelled');
+  if (error.response) {
+    // An HTTP error whose body is still an envelope carries a message meant for the visitor.
+    const body = error.response.data as Partial<Envelope<unknown>> | undefined;
+    if (body && typeof body === 'object' && typeof body.msg === 'string' && body.msg.trim()) {
+      const code = typeof body.code === 'number' ? body.code : undefined;
+      reject(new ApiError('business', body.msg, code, error.response.status), config);
+    }
+    reject(new ApiError('http', error.message, undefined, error.response.status), config, TOAST_SECONDS);
+  }
+  if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') {
+    reject(new ApiError('timeout', error.message), config, TOAST_SECONDS);
+  }
+  reject(new ApiError('network', t('errors.network')), config, TOAST_SECONDS);
+}
+
+apiClient.interceptors.response.use(onFulfilled, onRejected);
+
+/** A call of the contract: resolves with the envelope (code 0), rejects with ApiError otherwise. */
+export async function apiRequest<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
+  const response = await apiClient.request<Envelope<T>>(config);
+  return response.data;
+}
+
+/** A plain document (no envelope), e.g. the site configuration or a translation file. */
+export async function fetchDocument<T>(config: AxiosRequestConfig): Promise<T> {
+  const response = await apiClient.request<T>({ ...config, raw: true });
+  return response.data;
+}
+
+/** A binary answer (Blob), returned as is. */
+export async function fetchBinary(config: AxiosRequestConfig): Promise<AxiosResponse<Blob>> {
+  return apiClient.request<Blob>({ ...config, responseType: 'blob' });
+}

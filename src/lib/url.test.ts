@@ -1,0 +1,40 @@
+import { isClickableLink, resolveFileUrl, resolveImageUrl, resolveWebLink } from './url';
+
+describe('URL helpers (spec §5)', () => {
+  it('uses http, https and blob file URLs as they are and prefixes the rest with the file host', () => {
+    expect(resolveFileUrl('https://cdn.example/a.png')).toBe('https://cdn.example/a.png');
+    expect(resolveFileUrl('http://cdn.example/a.png')).toBe('http://cdn.example/a.png');
+    expect(resolveFileUrl('blob:http://x/1')).toBe('blob:http://x/1');
+    expect(resolveFileUrl('demo/logo.svg')).toBe('/files/demo/logo.svg');
+    expect(resolveFileUrl('/demo/logo.svg')).toBe('/files/demo/logo.svg');
+    expect(resolveFileUrl('demo/a.png', 'https://img.example/')).toBe('https://img.example/demo/a.png');
+    expect(resolveImageUrl('demo/logo.svg')).toBe('/files/demo/logo.svg');
+  });
+
+  it('never lets a dangerous or empty URL through', () => {
+    expect(resolveFileUrl('javascript:alert(1)')).toBeUndefined();
+    expect(resolveFileUrl(' data:text/html,x')).toBeUndefined();
+    expect(resolveFileUrl('')).toBeUndefined();
+    expect(resolveFileUrl(undefined)).toBeUndefined();
+    expect(resolveWebLink('javascript:alert(1)')).toBeUndefined();
+    expect(resolveWebLink('JaVaScRiPt:alert(1)')).toBeUndefined();
+    expect(resolveWebLink('vbscript:x')).toBeUndefined();
+    expect(resolveWebLink('mailto:a@b.c')).toBeUndefined();
+    expect(resolveWebLink('http://a b')).toBeUndefined();
+  });
+
+  it('uses http, https and // web links as they are and prefixes the rest with //', () => {
+    expect(resolveWebLink('https://beian.miit.gov.cn/')).toBe('https://beian.miit.gov.cn/');
+    expect(resolveWebLink('//example.com/x')).toBe('//example.com/x');
+    expect(resolveWebLink('beian.miit.gov.cn')).toBe('//beian.miit.gov.cn');
+  });
+
+  it('treats a link as clickable only when it begins with http, https or //', () => {
+    expect(isClickableLink('https://a.example')).toBe(true);
+    expect(isClickableLink('http://a.example')).toBe(true);
+    expect(isClickableLink('//a.example')).toBe(true);
+    expect(isClickableLink('a.example')).toBe(false);
+    expect(isClickableLink('')).toBe(false);
+    expect(isClickableLink(undefined)).toBe(false);
+  });
+});

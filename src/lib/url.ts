@@ -1,0 +1,44 @@
+/**
+ * URL rules of spec §5, one helper each.
+ * - File and image URLs starting with http, https or blob are used as is; anything else is a path on
+ *   the file resource host.
+ * - Web links starting with http, https or // are used as is; anything else is prefixed with //.
+ * - Only links that begin with http, https or // look clickable (ads).
+ * Dangerous schemes (javascript:, data:, vbscript:) never pass: they resolve to undefined.
+ */
+import { getEnv } from '@/config/env';
+
+const DANGEROUS = /^\s*(javascript|data|vbscript|file):/i;
+const ABSOLUTE_FILE = /^(https?:\/\/|blob:)/i;
+const ABSOLUTE_LINK = /^(https?:\/\/|\/\/)/i;
+
+function joinHost(host: string, path: string): string {
+  return `${host.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** A file or image URL from a config or an API answer, ready for src/href. */
+export function resolveFileUrl(url: string | null | undefined, host = getEnv().fileHost): string | undefined {
+  const value = url?.trim();
+  if (!value || DANGEROUS.test(value)) return undefined;
+  if (ABSOLUTE_FILE.test(value)) return value;
+  return joinHost(host, value);
+}
+
+/** An image URL: same rule as files, on the image host. */
+export function resolveImageUrl(url: string | null | undefined): string | undefined {
+  return resolveFileUrl(url, getEnv().imageHost);
+}
+
+/** An external web link from a config, ready for an anchor's href. */
+export function resolveWebLink(url: string | null | undefined): string | undefined {
+  const value = url?.trim();
+  if (!value || DANGEROUS.test(value) || /\s/.test(value)) return undefined;
+  if (ABSOLUTE_LINK.test(value)) return value;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return undefined; // mailto:, tel: and other schemes are not web links
+  return `//${value.replace(/^\/+/, '')}`;
+}
+
+/** An ad (or any config link) looks clickable only when its link begins with http, https or //. */
+export function isClickableLink(url: string | null | undefined): boolean {
+  return !!url && ABSOLUTE_LINK.test(url.trim());
+}

@@ -1,0 +1,107 @@
+/**
+ * Stored user data (spec §3 "User data", browser storage key userData) and the token. The token is stored
+ * with the user data and mirrored into the app store. Corrupt stored data is removed and the page reloads
+ * once (spec §8) — a session flag prevents a reload loop.
+ */
+import * as z from 'zod/mini';
+import { useAppStore } from '@/stores/app-store';
+
+export const USER_DATA_KEY = 'userData';
+export const TOKEN_KEY = 'token';
+const RECOVERY_FLAG = 'race-site:recovered-storage';
+
+const optStr = z.optional(z.nullable(z.string()));
+const optNum = z.optional(z.nullable(z.union([z.number(), z.string()])));
+
+export const userDataSchema = z.looseObject({
+  token: z.string().check(z.minLength(1)),
+  accountInfo: z.optional(
+    z.looseObject({
+      accountIcon: optStr,
+      accountId: optNum,
+      accountNick: optStr,
+      accountNo: optStr,
+      accountPhone: optStr,
+      accountStatus: optNum,
+      accountType: optNum,
+      loginType: optNum,
+      osId: optNum,
+      userId: optNum,
+    }),
+  ),
+  userInfo: z.optional(
+    z.looseObject({
+      userId: optNum,
+      userName: optStr,
+      userEmail: optStr,
+      userPhone: optStr,
+      userGender: optNum,
+    }),
+  ),
+  username: optStr,
+  loginIdentityType: optNum,
+  authorities: z.optional(z.array(z.unknown())),
+});
+
+export type UserData = z.infer<typeof userDataSchema>;
+
+export class CorruptStorageError extends Error {
+  constructor(readonly key: string) {
+    super(`Stored item ${key} is corrupt`);
+    this.name = 'CorruptStorageError';
+  }
+}
+
+/** Reads userData; throws CorruptStorageError when it is not valid JSON of the right shape. */
+export function readUserData(storage: Storage = localStorage): UserData | null {
+  const raw = storage.getItem(USER_DATA_KEY);
+  if (raw === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new CorruptStorageError(USER_DATA_KEY);
+  }
+  const result = userDataSchema.safeParse(parsed);
+  if (!result.success) throw new CorruptStorageError(USER_DATA_KEY);
+  return result.data;
+}
+
+export function readStoredToken(storage: Storage = localStorage): string | null {
+  const token = storage.getItem(TOKEN_KEY);
+  return token && token.trim() ? token : null;
+}
+
+export function saveUserData(data: UserData, storage: Storage = localStorage): void {
+  storage.setItem(USER_DATA_KEY, JSON.stringify(data));
+  storage.setItem(TOKEN_KEY, data.token);
+  useAppStore.getState().setToken(data.token);
+}
+
+/** Clearing user data removes the stored user data and the token (spec §4). */
+export function clearUserData(storage: Storage = localStorage): void {
+  storage.removeItem(USER_DATA_KEY);
+  storage.removeItem(TOKEN_KEY);
+  useAppStore.getState().setToken(null);
+}
+
+/**
+ * Removes a corrupt item and reloads the page once. Returns true when a reload was started; false when
+ * this session already recovered once (the caller then goes on without the item).
+ */
+export function recoverCorruptItem(
+  key: string,
+  { storage = localStorage, session = sessionStorage, reload = () => window.location.reload() } = {},
+): boolean {
+  storage.removeItem(key);
+  if (key === USER_DATA_KEY) storage.removeItem(TOKEN_KEY);
+  if (session.getItem(RECOVERY_FLAG)) return false;
+  session.setItem(RECOVERY_FLAG, '1');
+  reload();
+  return true;
+}
+
+/** Called once the app has rendered: a later corruption may reload once again. */
+export function clearRecoveryFlag(session: Storage = sessionStorage): void {
+  session.removeItem(RECOVERY_FLAG);
+}
