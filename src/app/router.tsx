@@ -17,17 +17,14 @@ import { findPage } from './routes/page-registry';
 import { PreviewScreen } from './routes/preview-screen';
 import { buildSiteRoutes, type FlatRoute, type MenuNode } from './routes/route-model';
 
-function RoutePage({ component }: { component: string }) {
-  const Page = findPage(component);
-  return Page ? <Page /> : <NotFound component={component} />;
-}
-
 function toRouteObject(route: FlatRoute, relative: boolean): RouteObject {
   const path = relative ? route.path.replace(/^\/+/, '') : route.path;
   if (route.kind === 'redirect') {
     return { path, element: <Navigate to={route.to} replace />, handle: route.handle };
   }
-  return { path, element: <RoutePage component={route.component} />, handle: route.handle };
+  const Page = findPage(route.component);
+  const element = Page ? <Page /> : <NotFound component={route.component} />;
+  return { path, element, handle: route.handle };
 }
 
 function uniqueByPath(routes: FlatRoute[]): FlatRoute[] {

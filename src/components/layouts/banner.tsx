@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { UserOutlined } from '@ant-design/icons';
 import { getEnv } from '@/config/env';
+import { UserIcon } from '@/components/ui/icons';
 import { REG_AREA_MY_INDEX } from '@/config/paths';
 import { switchLanguage } from '@/lib/language';
 import { pickLang } from '@/lib/pick-lang';
@@ -65,7 +65,7 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
             {toEnglish ? t('layout.banner.toggleToEn') : t('layout.banner.toggleToZh')}
           </button>
           <button type="button" className="banner__account" data-testid="login-entry" onClick={onAccount}>
-            <UserOutlined aria-hidden />
+            <UserIcon />
             <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>
           </button>
         </div>

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Menu, type MenuProps } from 'antd';
 import { NavLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
@@ -16,56 +15,71 @@ export interface SiteMenuNode {
   children?: SiteMenuNode[];
 }
 
-type Items = NonNullable<MenuProps['items']>;
-
-function toItems(nodes: SiteMenuNode[], language: 'zh' | 'en'): Items {
-  return nodes.map((node) => {
-    const text = pickLang(language, node.title, node.titleEn);
-    const href = node.link ? resolveWebLink(node.link) : undefined;
-    const label = href ? (
-      <a href={href} target="_blank" rel="noopener noreferrer">
-        {text}
-      </a>
-    ) : node.path && !node.children ? (
-      <NavLink to={node.path}>{text}</NavLink>
-    ) : (
-      <span>{text}</span>
-    );
-    return node.children
-      ? { key: node.key, label, children: toItems(node.children, language), popupClassName: 'site-menu__popup' }
-      : { key: node.key, label };
-  });
+function isActive(node: SiteMenuNode, activeKey: string): boolean {
+  if (node.path && (activeKey === node.path || activeKey.startsWith(`${node.path}/`))) return true;
+  return !!node.children?.some((child) => isActive(child, activeKey));
 }
 
-/** Horizontal hover menu (spec §2 Layout). `activeKey` is the path of the item to highlight. */
+function MenuLink({ node, language, className }: { node: SiteMenuNode; language: 'zh' | 'en'; className: string }) {
+  const text = pickLang(language, node.title, node.titleEn);
+  const href = node.link ? resolveWebLink(node.link) : undefined;
+  if (href) {
+    return (
+      <a className={className} href={href} target="_blank" rel="noopener noreferrer">
+        {text}
+      </a>
+    );
+  }
+  if (node.path && !node.children) {
+    return (
+      <NavLink className={className} to={node.path}>
+        {text}
+      </NavLink>
+    );
+  }
+  // A group: hovering (or focusing) it opens its sub-menu; clicking goes to its first page.
+  const first = node.children?.find((c) => c.path);
+  return first?.path ? (
+    <NavLink className={className} to={first.path} aria-haspopup="true">
+      {text}
+    </NavLink>
+  ) : (
+    <span className={className}>{text}</span>
+  );
+}
+
+/**
+ * Horizontal hover menu (spec §2 Layout): titles in the active language (English falls back to Chinese),
+ * sub-menus open on hover or keyboard focus, external links open in a new tab. `activeKey` is the path
+ * of the item to highlight (a hidden route passes its activeMenu).
+ */
 export function SiteMenu({ nodes, activeKey }: { nodes: SiteMenuNode[]; activeKey: string }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
-  const items = useMemo(() => toItems(nodes, language), [nodes, language]);
-  const selected = useMemo(() => {
-    const keys: string[] = [];
-    const walk = (list: SiteMenuNode[]) => {
-      for (const node of list) {
-        if (node.path && (activeKey === node.path || activeKey.startsWith(`${node.path}/`))) keys.push(node.key);
-        if (node.children) walk(node.children);
-      }
-    };
-    walk(nodes);
-    return keys;
-  }, [nodes, activeKey]);
+  const active = useMemo(() => new Set(nodes.filter((n) => isActive(n, activeKey)).map((n) => n.key)), [nodes, activeKey]);
   if (!nodes.length) return null;
   return (
     <nav className="site-menu" aria-label={t('layout.menu.ariaLabel')} data-testid="site-menu">
-      <div className="site-menu__inner">
-        <Menu
-          mode="horizontal"
-          theme="dark"
-          triggerSubMenuAction="hover"
-          selectedKeys={selected}
-          items={items}
-          disabledOverflow
-        />
-      </div>
+      <ul className="site-menu__bar">
+        {nodes.map((node) => (
+          <li key={node.key} className={active.has(node.key) ? 'site-menu__item site-menu__item--active' : 'site-menu__item'}>
+            <MenuLink node={node} language={language} className="site-menu__link" />
+            {node.children ? (
+              <ul className="site-menu__popup">
+                {node.children.map((child) => (
+                  <li key={child.key}>
+                    <MenuLink
+                      node={child}
+                      language={language}
+                      className={isActive(child, activeKey) ? 'site-menu__sublink site-menu__sublink--active' : 'site-menu__sublink'}
+                    />
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </nav>
   );
 }

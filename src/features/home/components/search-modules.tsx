@@ -1,11 +1,12 @@
-import { useState } from 'react';
-import { Modal } from 'antd';
+import { Suspense, lazy, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveWebLink } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import type { SearchConfig } from '@/features/site-config/site-config-schema';
+
+const NoticeDialog = lazy(() => import('./notice-dialog'));
 
 const ICONS: Record<SearchConfig['moduleType'], string> = { 1: '✎', 2: '☑', 3: '⏱', 4: '▣' };
 
@@ -55,17 +56,11 @@ export function SearchModules({ modules }: { modules: SearchConfig[] }) {
           {module.openStatus === 1 ? null : <span className="search-module__badge">{t('home.search.badgeClosed')}</span>}
         </button>
       ))}
-      <Modal
-        open={dialog !== null}
-        onCancel={() => setDialog(null)}
-        onOk={() => setDialog(null)}
-        cancelButtonProps={{ style: { display: 'none' } }}
-        okText={t('home.search.ok')}
-        title={t('home.search.dialogTitle')}
-        centered
-      >
-        <p data-testid="search-dialog-text">{dialog}</p>
-      </Modal>
+      {dialog !== null ? (
+        <Suspense fallback={null}>
+          <NoticeDialog text={dialog} onClose={() => setDialog(null)} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

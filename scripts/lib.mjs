@@ -1,0 +1,45 @@
+// Small helpers shared by the npm scripts (plain Node, no dependencies).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Newest modification time below the given files and folders. */
+export function newestMtime(entries) {
+  let newest = 0;
+  const walk = (p) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p)) if (name !== 'node_modules') walk(path.join(p, name));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  entries.forEach((e) => walk(path.join(root, e)));
+  return newest;
+}
+
+const BUILD_INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', '.env.prod', 'package-lock.json'];
+
+/** True when dist/ is missing or older than any input of the SPA build. */
+export function buildIsStale() {
+  const index = path.join(root, 'dist', 'index.html');
+  if (!existsSync(index)) return true;
+  return newestMtime(BUILD_INPUTS) > statSync(index).mtimeMs;
+}
+
+/** Runs a command, inheriting stdio; resolves with its exit code. */
+export function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+export async function buildSpa() {
+  const code = await run(bin('vite'), ['build', '--mode', 'prod', '--logLevel', 'warn']);
+  if (code !== 0) process.exit(code);
+}
+
+export const serverEntry = path.join(root, 'server', 'src', 'server.ts');

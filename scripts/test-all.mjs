@@ -1,0 +1,33 @@
+// npm test: every test. Unit + component + server tests (vitest), then the browser tests against the
+// freshly built SPA and the real server (vitest.e2e.config.ts). Ends with one line of totals.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bin, buildSpa, run } from './lib.mjs';
+
+const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
+const suites = [
+  { name: 'unit, component and server', args: ['run'] },
+  { name: 'browser', args: ['run', '--config', 'vitest.e2e.config.ts'], before: buildSpa },
+];
+
+let passed = 0;
+let failed = 0;
+let exitCode = 0;
+for (const [i, suite] of suites.entries()) {
+  console.log(`\n▶ ${suite.name} tests`);
+  if (suite.before) await suite.before();
+  const out = path.join(reports, `report-${i}.json`);
+  const code = await run(bin('vitest'), [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
+  } catch {
+    failed += 1; // no report: the run itself broke
+  }
+  if (code !== 0) exitCode = code;
+}
+rmSync(reports, { recursive: true, force: true });
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(exitCode || (failed ? 1 : 0));

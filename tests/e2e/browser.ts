@@ -1,0 +1,26 @@
+/** Debian's Chromium driven by playwright-core; no browser is downloaded. Screenshots land in test-results/. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export { launchBrowser } from './browser-launch';
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/** http://localhost:PORT (bound to the demo race) or http://127.0.0.1:PORT (unbound). */
+export function siteUrl(host: 'localhost' | '127.0.0.1' = 'localhost', hash = '/home'): string {
+  return `http://${host}:${inject('port')}/#${hash}`;
+}
+
+export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

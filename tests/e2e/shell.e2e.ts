@@ -1,0 +1,106 @@
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the demo event site', () => {
+  it('shows the home shell: title, banner, menu and footer', async () => {
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(siteUrl());
+    await page.getByTestId('site-menu').waitFor();
+    expect(await page.title()).toBe('2027青川运河马拉松');
+    const menu = page.getByTestId('site-menu');
+    for (const label of ['首页', '赛事信息', '新闻公告', '城市魅力', '关于我们']) {
+      await expect(menu.getByText(label, { exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('请登录');
+    await expect(page.getByTestId('language-toggle').textContent()).resolves.toBe('En');
+    const footer = page.getByTestId('site-footer');
+    await expect(footer.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
+    await expect(footer.getByText('ICP').first().isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('home-carousel').isVisible()).resolves.toBe(true);
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'home-zh');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switches to English: labels, toggle and cookie change and survive a reload', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(siteUrl());
+    await page.getByTestId('language-toggle').click();
+    await page.getByText('Switched to English').waitFor();
+    const menu = page.getByTestId('site-menu');
+    await menu.getByText('Race Info', { exact: true }).waitFor();
+    await expect(page.getByTestId('language-toggle').textContent()).resolves.toBe('中');
+    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Please log in');
+    const cookie = (await context.cookies()).find((c) => c.name === 'language');
+    expect(cookie?.value).toBe('en');
+    expect(await page.title()).toBe('2027 Qingchuan Grand Canal Marathon');
+
+    await page.reload();
+    await page.getByTestId('site-menu').getByText('Race Info', { exact: true }).waitFor();
+    await expect(page.getByTestId('language-toggle').textContent()).resolves.toBe('中');
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'home-en');
+    await context.close();
+  });
+
+  it('opens a submenu on hover and navigates to a page', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(siteUrl());
+    await page.getByTestId('site-menu').getByText('新闻公告', { exact: true }).hover();
+    await page.getByRole('link', { name: '赛事新闻' }).click();
+    await page.waitForURL(/#\/news-notice\/race-news$/);
+    await expect(page.getByTestId('main').getAttribute('data-grey')).resolves.toBe('true');
+    await context.close();
+  });
+
+  it("shows the preview screen titled 'Unbound race' on 127.0.0.1", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(siteUrl('127.0.0.1'));
+    await page.getByTestId('preview-screen').waitFor();
+    await expect(page.getByTestId('preview-screen').textContent()).resolves.toContain('Unbound race');
+    expect(await page.title()).toContain('Unbound race');
+    await page.getByText('未绑定赛事，当前为预览模式').waitFor();
+    await screenshot(page, 'preview-zh');
+    await context.addCookies([{ name: 'language', value: 'en', url: siteUrl('127.0.0.1') }]);
+    await page.reload();
+    await page.getByTestId('preview-screen').waitFor();
+    expect(await page.title()).toBe('Unbound race');
+    await screenshot(page, 'preview-en');
+    await context.close();
+  });
+
+  it('recovers from corrupt stored user data with one reload', async () => {
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(siteUrl());
+    await page.getByTestId('site-menu').waitFor();
+    await page.evaluate(() => localStorage.setItem('userData', '{"token": broken'));
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.reload();
+    await page.getByTestId('site-menu').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(loads).toBe(2); // the reload we asked for, and exactly one recovery reload
+    await expect(page.evaluate(() => localStorage.getItem('userData'))).resolves.toBeNull();
+    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('请登录');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a not-found page inside the layout for an unknown path', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(siteUrl('localhost', '/no-such-page'));
+    await page.getByTestId('not-found').waitFor();
+    await expect(page.getByTestId('site-menu').isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});
