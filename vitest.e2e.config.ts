@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     name: 'e2e',
     environment: 'node',
+    globals: true,
     include: ['tests/e2e/**/*.e2e.ts'],
     globalSetup: ['tests/e2e/global-setup.ts'],
     testTimeout: 60_000,

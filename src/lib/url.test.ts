@@ -1,4 +1,4 @@
-import { isClickableLink, resolveFileUrl, resolveImageUrl, resolveWebLink } from './url';
+import { isClickableLink, resolveFileUrl, resolveImageUrl, resolveJump, resolveWebLink } from './url';
 
 describe('URL helpers (spec §5)', () => {
   it('uses http, https and blob file URLs as they are and prefixes the rest with the file host', () => {
@@ -36,5 +36,14 @@ describe('URL helpers (spec §5)', () => {
     expect(isClickableLink('a.example')).toBe(false);
     expect(isClickableLink('')).toBe(false);
     expect(isClickableLink(undefined)).toBe(false);
+  });
+
+  it('tells internal routes from external jump links', () => {
+    expect(resolveJump('/race-information/race-rules')).toEqual({ kind: 'internal', to: '/race-information/race-rules' });
+    expect(resolveJump('https://a.example/x')).toEqual({ kind: 'external', href: 'https://a.example/x' });
+    expect(resolveJump('//a.example/x')).toEqual({ kind: 'external', href: '//a.example/x' });
+    expect(resolveJump('javascript:alert(1)')).toBeNull();
+    expect(resolveJump('a.example')).toBeNull();
+    expect(resolveJump('')).toBeNull();
   });
 });

@@ -42,3 +42,16 @@ export function resolveWebLink(url: string | null | undefined): string | undefin
 export function isClickableLink(url: string | null | undefined): boolean {
   return !!url && ABSOLUTE_LINK.test(url.trim());
 }
+
+export type Jump = { kind: 'external'; href: string } | { kind: 'internal'; to: string };
+
+/**
+ * Where a config's jump link goes: a path starting with a single '/' is a route of this site (opened in
+ * the same tab); an http, https or // link is external (new tab); anything else is not a link.
+ */
+export function resolveJump(url: string | null | undefined): Jump | null {
+  const value = url?.trim();
+  if (!value) return null;
+  if (value.startsWith('/') && !value.startsWith('//')) return /\s/.test(value) ? null : { kind: 'internal', to: value };
+  return isClickableLink(value) ? { kind: 'external', href: value } : null;
+}

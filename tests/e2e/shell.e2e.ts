@@ -24,7 +24,7 @@ describe('the demo event site', () => {
     const footer = page.getByTestId('site-footer');
     await expect(footer.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
     await expect(footer.getByText('ICP').first().isVisible()).resolves.toBe(true);
-    await expect(page.getByTestId('home-carousel').isVisible()).resolves.toBe(true);
+    await page.getByTestId('home-carousel').waitFor();
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'home-zh');
     expect(errors).toEqual([]);
@@ -59,7 +59,7 @@ describe('the demo event site', () => {
     await page.getByTestId('site-menu').getByText('新闻公告', { exact: true }).hover();
     await page.getByRole('link', { name: '赛事新闻' }).click();
     await page.waitForURL(/#\/news-notice\/race-news$/);
-    await expect(page.getByTestId('main').getAttribute('data-grey')).resolves.toBe('true');
+    await page.locator('[data-testid="main"][data-grey="true"]').waitFor();
     await context.close();
   });
 
@@ -84,12 +84,14 @@ describe('the demo event site', () => {
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
     await page.evaluate(() => localStorage.setItem('userData', '{"token": broken'));
-    let loads = 0;
-    page.on('load', () => (loads += 1));
+    let documents = 0;
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents += 1;
+    });
     await page.reload();
     await page.getByTestId('site-menu').waitFor();
     await page.waitForLoadState('networkidle');
-    expect(loads).toBe(2); // the reload we asked for, and exactly one recovery reload
+    expect(documents).toBe(2); // the reload we asked for, and exactly one recovery reload
     await expect(page.evaluate(() => localStorage.getItem('userData'))).resolves.toBeNull();
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('请登录');
     expect(errors).toEqual([]);

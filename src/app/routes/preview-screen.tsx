@@ -5,6 +5,8 @@ import { useAppStore } from '@/stores/app-store';
 export function PreviewScreen() {
   const { t } = useTranslation();
   const domainName = useAppStore((s) => s.domainName);
+  // IP addresses cannot be bound (a race site lives on a domain): show a placeholder instead.
+  const bindable = /[a-z]/i.test(domainName) && !domainName.includes(':') ? domainName : '<domain>';
   return (
     <section className="preview" data-testid="preview-screen">
       <div className="preview__card">
@@ -13,7 +15,7 @@ export function PreviewScreen() {
         <p className="preview__text">{t('pages.preview.description', { domain: domainName })}</p>
         <p className="preview__hint">{t('pages.preview.organizerHint')}</p>
         <pre className="preview__code">
-          <code>{`npm run site -- bind ${domainName || '<domain>'} <raceId>\nnpm run site -- publish ${domainName || '<domain>'} site-config.json`}</code>
+          <code>{`npm run site -- bind ${bindable} <raceId>\nnpm run site -- publish ${bindable} site-config.json`}</code>
         </pre>
         <div className="preview__sample">
           <h2>{t('pages.preview.sampleTitle')}</h2>

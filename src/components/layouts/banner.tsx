@@ -5,7 +5,8 @@ import { UserIcon } from '@/components/ui/icons';
 import { REG_AREA_MY_INDEX } from '@/config/paths';
 import { switchLanguage } from '@/lib/language';
 import { pickLang } from '@/lib/pick-lang';
-import { isClickableLink, resolveImageUrl, resolveWebLink } from '@/lib/url';
+import { JumpLink } from '@/components/ui/jump-link';
+import { isClickableLink, resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import type { AdItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
@@ -15,11 +16,10 @@ function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
   const jump = language === 'en' && ad.jumpUrlEn ? ad.jumpUrlEn : ad.jumpUrl;
   const alt = pickLang(language, ad.title, ad.titleEn);
   const img = <img src={src} alt={alt} width={240} height={60} className="banner__ad-img" />;
-  const href = isClickableLink(jump) ? resolveWebLink(jump) : undefined;
-  return href ? (
-    <a className="banner__ad banner__ad--link" href={href} target="_blank" rel="noopener noreferrer">
+  return isClickableLink(jump) ? (
+    <JumpLink url={jump} allowInternal={false} className="banner__ad banner__ad--link">
       {img}
-    </a>
+    </JumpLink>
   ) : (
     <span className="banner__ad">{img}</span>
   );

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveImageUrl, resolveWebLink } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
 import type { SiteConfig } from '@/features/site-config/site-config-schema';
 
 /** Footer (spec §1): copyright image (Chinese, English or mobile variant) and the filing links. */
@@ -10,7 +11,11 @@ export function Footer({ config }: { config: SiteConfig }) {
   const language = useAppStore((s) => s.language);
   const copyright = resolveImageUrl(language === 'en' ? config.copyrightEn || config.copyright : config.copyright);
   const mobile = resolveImageUrl(config.copyrightH5);
-  const lines = [t('layout.footer.slogan'), t('layout.footer.organizer'), t('layout.footer.hotline')].filter(Boolean);
+  // The organiser's lines belong to a race: the preview shows none.
+  const preview = useSiteStore((s) => s.mode) === 'preview';
+  const lines = preview
+    ? []
+    : [t('layout.footer.slogan'), t('layout.footer.organizer'), t('layout.footer.hotline')].filter(Boolean);
   return (
     <footer className="footer" data-testid="site-footer">
       <div className="footer__inner">

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
-import { isClickableLink, resolveImageUrl, resolveWebLink } from '@/lib/url';
+import { JumpLink } from '@/components/ui/jump-link';
+import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import type { CarouselItem } from '@/features/site-config/site-config-schema';
 
@@ -49,16 +50,11 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
               decoding={i === 0 ? 'sync' : 'async'}
             />
           );
-          const href = isClickableLink(item.jumpUrl) ? resolveWebLink(item.jumpUrl) : undefined;
           return (
             <div className="hero__slide" key={`${item.surfacePlotUrl}-${i}`} aria-hidden={i !== index}>
-              {href ? (
-                <a href={href} target="_blank" rel="noopener noreferrer" tabIndex={i === index ? 0 : -1}>
-                  {img}
-                </a>
-              ) : (
-                img
-              )}
+              <JumpLink url={item.jumpUrl} tabIndex={i === index ? 0 : -1}>
+                {img}
+              </JumpLink>
             </div>
           );
         })}

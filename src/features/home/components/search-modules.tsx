@@ -1,6 +1,7 @@
 import { Suspense, lazy, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { ModuleIcon } from '@/components/ui/icons';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveWebLink } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
@@ -8,7 +9,7 @@ import type { SearchConfig } from '@/features/site-config/site-config-schema';
 
 const NoticeDialog = lazy(() => import('./notice-dialog'));
 
-const ICONS: Record<SearchConfig['moduleType'], string> = { 1: '✎', 2: '☑', 3: '⏱', 4: '▣' };
+const ICONS = { 1: 'signup', 2: 'registration', 3: 'score', 4: 'photo' } as const;
 
 /**
  * Search modules (searchConfigList, spec §2 Home page): open ones follow jumpType (1 external in a new
@@ -47,7 +48,7 @@ export function SearchModules({ modules }: { modules: SearchConfig[] }) {
           onClick={() => open(module)}
         >
           <span className="search-module__icon" aria-hidden>
-            {ICONS[module.moduleType]}
+            <ModuleIcon kind={ICONS[module.moduleType]} />
           </span>
           <span className="search-module__text">
             <span className="search-module__title">{pickLang(language, module.title, module.titleEn)}</span>

@@ -1,0 +1,172 @@
+/**
+ * Checks the demo seed: the site configuration passes validateSiteConfig, every route's dataPath and every
+ * referenced image exists, route names are unique, partner categories are complete and in order, and
+ * race.json, the translation files and the cloud config have the expected shape. Exits 1 on any problem.
+ *
+ * Run: node --import tsx server/seed/check-seed.ts
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  PARTNER_CATEGORY_ORDER,
+  validateSiteConfig,
+  type RouteItem,
+  type SiteConfig,
+} from '../../src/features/site-config/site-config-schema.ts';
+import type {
+  CloudConfigIndex,
+  RaceBinding,
+  RaceInfo,
+  TranslationFile,
+} from '../../src/features/site-config/race-types.ts';
+
+const SEED = dirname(fileURLToPath(import.meta.url));
+const FILES = join(SEED, 'files');
+const problems: string[] = [];
+const fail = (where: string, message: string): void => {
+  problems.push(`${where}: ${message}`);
+};
+const readJson = (rel: string): unknown => JSON.parse(readFileSync(join(SEED, rel), 'utf8'));
+
+const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const IMAGE = /\.(svg|png|jpe?g|gif|webp)$/i;
+
+// ------------------------------------------------------------------------------------------- site configs
+const configDir = join(SEED, 'site-configs');
+for (const file of readdirSync(configDir).filter((f) => f.endsWith('.json'))) {
+  const where = `site-configs/${file}`;
+  const raw = readJson(`site-configs/${file}`);
+  const schemaProblems = validateSiteConfig(raw);
+  for (const p of schemaProblems) fail(where, `${p.path} ${p.message}`);
+  if (schemaProblems.length) continue;
+  const config = raw as SiteConfig;
+
+  // images: every string field that names an image file, plus <img src="/files/..."> in document HTML
+  const images = new Set<string>();
+  const walk = (node: unknown, path: string): void => {
+    if (typeof node === 'string') {
+      if (IMAGE.test(node) && !/^(https?:)?\/\//.test(node)) images.add(node);
+      for (const m of node.matchAll(/<img[^>]+src="\/files\/([^"]+)"/g)) images.add(m[1] as string);
+    } else if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}[${i}]`));
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`);
+  };
+  walk(config, '$');
+  for (const img of images)
+    if (!existsSync(join(FILES, img))) fail(where, `image ${img} is missing under server/seed/files/`);
+
+  // routes: unique names, titles, resolvable dataPaths, relative child paths
+  const names = new Map<string, string>();
+  const groups = config.contentGroups ?? {};
+  const visit = (route: RouteItem, parentPath: string, top: boolean): void => {
+    const full = top ? route.path : `${parentPath.replace(/\/$/, '')}/${route.path}`;
+    if (!route.name) fail(where, `route ${full} has no name`);
+    else if (names.has(route.name))
+      fail(where, `route name ${route.name} is used by ${names.get(route.name)} and ${full}`);
+    else names.set(route.name, full);
+    if (!route.meta?.title || !route.meta.titleEn) fail(where, `route ${full} lacks meta.title or meta.titleEn`);
+    if (!top && route.path.startsWith('/')) fail(where, `child route ${full} has an absolute path`);
+    const dataPath = route.meta?.dataPath;
+    if (dataPath) {
+      const [group, sub] = dataPath.split('.');
+      const docs = group && sub ? groups[group]?.[sub] : undefined;
+      if (!docs?.length) fail(where, `route ${full}: dataPath ${dataPath} has no documents`);
+    }
+    if (route.component === 'DocumentPage' && !dataPath) fail(where, `DocumentPage ${full} has no dataPath`);
+    for (const child of route.children ?? []) visit(child, full, false);
+  };
+  for (const r of config.menuGroups ?? []) visit(r, '', true);
+  for (const r of config.remoteAsyncRoutes ?? []) visit(r, '', true);
+
+  // partner categories: all eight, in the order of the spec
+  const codes = (config.cooperativePartnerList ?? []).map((g) => g.code);
+  if (codes.join() !== PARTNER_CATEGORY_ORDER.join()) fail(where, `partner categories are [${codes.join(', ')}]`);
+
+  // documents: unique ids inside a list, English title present
+  for (const [group, subs] of Object.entries(groups)) {
+    for (const [sub, docs] of Object.entries(subs)) {
+      const ids = new Set<string>();
+      for (const d of docs) {
+        if (ids.has(String(d.id))) fail(where, `contentGroups.${group}.${sub}: duplicate id ${d.id}`);
+        ids.add(String(d.id));
+        if (!d.titleEn) fail(where, `contentGroups.${group}.${sub} ${d.id}: no titleEn`);
+        if (!d.content && !d.jumpUrl) fail(where, `contentGroups.${group}.${sub} ${d.id}: no content`);
+      }
+    }
+  }
+  const emptyEn = Object.entries(groups).flatMap(([g, subs]) =>
+    Object.entries(subs).flatMap(([s, docs]) => docs.filter((d) => !d.contentEn).map((d) => `${g}.${s} ${d.id}`)),
+  );
+  console.log(
+    `${where}: ${images.size} images, ${names.size} routes; documents without contentEn (English falls back to Chinese): ${emptyEn.join(', ') || 'none'}`,
+  );
+}
+
+// ------------------------------------------------------------------------------------------- race.json
+{
+  const raw = readJson('race.json') as { race?: RaceInfo; bindings?: RaceBinding[] };
+  const race = raw.race;
+  if (!race?.raceId || !race.raceName) fail('race.json', 'race.raceId and race.raceName are required');
+  else {
+    for (const key of [
+      'startTime',
+      'endTime',
+      'signUpStartTime',
+      'signUpEndTime',
+      'showSignUpStartTime',
+      'showSignUpEndTime',
+    ] as const) {
+      const v = race[key];
+      if (v !== undefined && !DATE.test(v)) fail('race.json', `race.${key} "${v}" is not YYYY-MM-DD HH:mm:ss`);
+    }
+    for (const img of (race.imgDetail ?? '').split(',').filter(Boolean)) {
+      if (!existsSync(join(FILES, img)))
+        fail('race.json', `imgDetail image ${img} is missing under server/seed/files/`);
+    }
+  }
+  const bindings = raw.bindings ?? [];
+  if (!bindings.length) fail('race.json', 'no bindings');
+  for (const b of bindings) {
+    if (b.raceId !== race?.raceId) fail('race.json', `binding ${b.domainName} points to ${b.raceId}`);
+    if (!existsSync(join(configDir, `${b.domainName}.json`)))
+      fail('race.json', `no site-configs/${b.domainName}.json for binding ${b.domainName}`);
+  }
+}
+
+// ------------------------------------------------------------------------------------------- translations
+for (const name of ['common.json', 'website.json']) {
+  const file = readJson(`i18n/${name}`) as TranslationFile;
+  for (const [key, value] of Object.entries(file)) {
+    if (!/^(layout|home)\./.test(key)) fail(`i18n/${name}`, `key ${key} is outside layout./home.`);
+    if (typeof value?.zh !== 'string' || typeof value.en !== 'string' || !value.zh || !value.en)
+      fail(`i18n/${name}`, `${key} needs non-empty zh and en`);
+  }
+}
+
+// ------------------------------------------------------------------------------------------- cloud config
+{
+  const cloud = readJson('cloud-config.json') as CloudConfigIndex;
+  if (!['aliyun', 'huoshanyun', 'tencentyun'].includes(cloud.cloudType))
+    fail('cloud-config.json', `cloudType ${cloud.cloudType}`);
+}
+
+// ------------------------------------------------------------------------------------------- image sizes
+{
+  const list = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? list(join(dir, n)) : [join(dir, n)]));
+  const all = existsSync(FILES) ? list(FILES) : [];
+  let total = 0;
+  for (const f of all) {
+    const size = statSync(f).size;
+    total += size;
+    if (size > 40 * 1024) fail('files', `${relative(FILES, f)} is ${size} bytes (limit 40 KB)`);
+  }
+  if (total > 1.5 * 1024 * 1024) fail('files', `total ${total} bytes exceeds 1.5 MB`);
+  console.log(`files: ${all.length} files, ${(total / 1024).toFixed(1)} KB`);
+}
+
+if (problems.length) {
+  console.error(`seed check failed (${problems.length}):\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('seed check passed');

@@ -1,0 +1,112 @@
+/**
+ * The demo event, loaded on first start (empty races table) from the seed directory:
+ *   race.json                      { "race": RaceInfo, "bindings": [{ "domainName", "raceId" }] }
+ *   site-configs/<domainName>.json the site configuration published for each binding
+ * Everything is validated before anything is written; an invalid seed stops start-up with every problem.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
+import { toBindableDomain } from '../lib/domain.ts';
+import { parseJsonText } from '../lib/json-text.ts';
+import { validateRaceInfo } from './race-schema.ts';
+import type { Repositories } from './repositories.ts';
+import { checkSiteConfigBytes, publishSiteConfig } from './site-config-publisher.ts';
+
+export class SeedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SeedError';
+  }
+}
+
+export type SeedOutcome =
+  { seeded: false; reason: 'not-empty' | 'no-seed' } | { seeded: true; raceId: string; domains: string[] };
+
+interface SeedPlan {
+  race: RaceInfo;
+  bindings: { domainName: string; file: string; bytes: Buffer }[];
+}
+
+function readSeed(seedDir: string): SeedPlan | undefined {
+  const raceFile = path.join(seedDir, 'race.json');
+  if (!existsSync(raceFile)) return undefined;
+
+  const parsed = parseJsonText(readFileSync(raceFile, 'utf8'));
+  if (!parsed.ok) throw new SeedError(`${raceFile}: ${parsed.message}`);
+  const doc = parsed.value as { race?: unknown; bindings?: unknown } | null;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new SeedError(`${raceFile}: expected an object { "race": {...}, "bindings": [...] }`);
+  }
+
+  const errors: string[] = [];
+  const race = validateRaceInfo(doc.race);
+  if (!race.ok) errors.push(...race.problems.map((p) => `$.race${p.path.slice(1)}: ${p.message}`));
+  if (!Array.isArray(doc.bindings)) errors.push('$.bindings: expected an array of { domainName, raceId }');
+  if (errors.length > 0 || !race.ok || !Array.isArray(doc.bindings)) {
+    throw new SeedError(`${raceFile} is invalid:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  }
+
+  const bindings: SeedPlan['bindings'] = [];
+  (doc.bindings as unknown[]).forEach((entry, index) => {
+    const b = entry as { domainName?: unknown; raceId?: unknown } | null;
+    const domainName = typeof b?.domainName === 'string' ? toBindableDomain(b.domainName) : null;
+    if (domainName === null) {
+      errors.push(`$.bindings[${index}].domainName: must be a host name (not an IP address)`);
+      return;
+    }
+    if (b?.raceId !== race.race.raceId) {
+      errors.push(`$.bindings[${index}].raceId: must be the seed race "${race.race.raceId}"`);
+      return;
+    }
+    const file = path.join(seedDir, 'site-configs', `${domainName}.json`);
+    if (!existsSync(file)) {
+      errors.push(`$.bindings[${index}]: no site configuration ${file}`);
+      return;
+    }
+    const bytes = readFileSync(file);
+    const problems = checkSiteConfigBytes(bytes);
+    if (problems.length > 0) {
+      errors.push(`${file} is not a valid site configuration:`, ...problems.map((p) => `  ${p.path}: ${p.message}`));
+      return;
+    }
+    bindings.push({ domainName, file, bytes });
+  });
+  if (errors.length > 0)
+    throw new SeedError(`The seed in ${seedDir} is invalid:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  return { race: race.race, bindings };
+}
+
+/** Seeds the demo event when the races table is empty. Idempotent; runs in one transaction. */
+export function seedIfEmpty(input: {
+  db: Database;
+  repos: Repositories;
+  dataDir: string;
+  seedDir: string;
+  now: number;
+}): SeedOutcome {
+  const { db, repos } = input;
+  if (repos.races.count() > 0) return { seeded: false, reason: 'not-empty' };
+  const plan = readSeed(input.seedDir);
+  if (plan === undefined) return { seeded: false, reason: 'no-seed' };
+
+  return db
+    .transaction((): SeedOutcome => {
+      if (repos.races.count() > 0) return { seeded: false, reason: 'not-empty' };
+      repos.races.save(plan.race, input.now);
+      for (const binding of plan.bindings) {
+        repos.bindings.bind(binding.domainName, plan.race.raceId, input.now);
+        publishSiteConfig({
+          siteConfigs: repos.siteConfigs,
+          dataDir: input.dataDir,
+          domainName: binding.domainName,
+          bytes: binding.bytes,
+          now: input.now,
+          source: binding.file,
+        });
+      }
+      return { seeded: true, raceId: plan.race.raceId, domains: plan.bindings.map((b) => b.domainName) };
+    })
+    .immediate();
+}

@@ -1,0 +1,82 @@
+/**
+ * Publishing a site-config document: validate it, store its exact bytes content-addressed under
+ * <dataDir>/site-configs/<md5>.json and record the publication. The lookup answers `fileMd5` = MD5 of
+ * those bytes and `uri` = where they are served.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { API_PATHS } from '../../../src/config/api-paths.ts';
+import { validateSiteConfig, type ConfigProblem } from '../../../src/features/site-config/site-config-schema.ts';
+import { dataPaths } from '../lib/paths.ts';
+import { parseJsonText } from '../lib/json-text.ts';
+import type { SiteConfigsRepository } from './site-configs-repository.ts';
+
+export const MD5_PATTERN = /^[0-9a-f]{32}$/;
+
+export const siteConfigUri = (md5: string) => `${API_PATHS.siteConfigFilesPrefix}${md5}.json`;
+
+export const siteConfigFile = (dataDir: string, md5: string) =>
+  path.join(dataPaths(dataDir).siteConfigs, `${md5}.json`);
+
+export class SiteConfigRejectedError extends Error {
+  constructor(
+    readonly problems: ConfigProblem[],
+    source: string,
+  ) {
+    super(
+      `${source} is not a valid site configuration:\n` + problems.map((p) => `  ${p.path}: ${p.message}`).join('\n'),
+    );
+    this.name = 'SiteConfigRejectedError';
+  }
+}
+
+/** Every problem of a document given as bytes: a JSON syntax error (with line and column) or schema errors. */
+export function checkSiteConfigBytes(bytes: Buffer): ConfigProblem[] {
+  const parsed = parseJsonText(bytes.toString('utf8'));
+  if (!parsed.ok) return [{ path: '$', message: parsed.message }];
+  return validateSiteConfig(parsed.value);
+}
+
+/** Drops a UTF-8 byte-order mark so that what is served is plain JSON. */
+function withoutBom(bytes: Buffer): Buffer {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
+export interface PublishResult {
+  domainName: string;
+  md5: string;
+  uri: string;
+  publishedAt: number;
+}
+
+/** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
+export function publishSiteConfig(input: {
+  siteConfigs: SiteConfigsRepository;
+  dataDir: string;
+  domainName: string;
+  bytes: Buffer;
+  now: number;
+  /** Names the document in error messages (a file path). */
+  source?: string;
+}): PublishResult {
+  const bytes = withoutBom(input.bytes);
+  const problems = checkSiteConfigBytes(bytes);
+  if (problems.length > 0) throw new SiteConfigRejectedError(problems, input.source ?? 'The document');
+
+  const md5 = createHash('md5').update(bytes).digest('hex');
+  const file = siteConfigFile(input.dataDir, md5);
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temp = `${file}.${randomUUID()}.tmp`;
+    writeFileSync(temp, bytes);
+    renameSync(temp, file);
+  }
+  input.siteConfigs.record({
+    domainName: input.domainName,
+    md5,
+    byteLength: bytes.length,
+    publishedAt: input.now,
+  });
+  return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now };
+}

@@ -1,0 +1,65 @@
+/**
+ * Serves the built SPA (dist/) at `/`. Hashed assets under /assets/ are cached for a year; index.html is
+ * revalidated on every load so a new build is picked up at once. The fallback to index.html for unknown
+ * non-API paths lives in the app's not-found handler (see `spaFallback`).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { API_PREFIXES } from '../../../src/config/api-paths.ts';
+
+export const INDEX_CACHE = 'no-cache';
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const OTHER_CACHE = 'public, max-age=3600';
+
+export function isApiPath(pathname: string): boolean {
+  return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** A path whose last segment has an extension, or under /assets/, names a file: missing, it is a 404. */
+function looksLikeFile(pathname: string): boolean {
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return last.includes('.') || pathname.startsWith('/assets/');
+}
+
+/**
+ * Answers a not-found GET/HEAD with index.html when it is a client route of the SPA. Returns false when the
+ * request is not one (API path, file, other method) so the caller answers 404.
+ */
+export async function spaFallback(staticDir: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?')[0] ?? '/';
+  if (isApiPath(pathname) || looksLikeFile(pathname)) return false;
+  let html: Buffer;
+  try {
+    html = await readFile(path.join(staticDir, 'index.html'));
+  } catch {
+    return false;
+  }
+  await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
+  return true;
+}
+
+async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
+  const root = path.resolve(options.staticDir);
+  const assets = path.join(root, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    decorateReply: false,
+    index: ['index.html'],
+    list: false,
+    dotfiles: 'ignore',
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const file = path.resolve(filePath);
+      const cache =
+        path.basename(file) === 'index.html' ? INDEX_CACHE : file.startsWith(assets) ? ASSET_CACHE : OTHER_CACHE;
+      void reply.header('cache-control', cache);
+    },
+  });
+}
+
+export default fp(spaPlugin, { name: 'spa' });

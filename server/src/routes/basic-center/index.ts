@@ -1,0 +1,70 @@
+/**
+ * changzheng-basic-center-api: token check (common info) and the ISO country list (spec §7).
+ */
+import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
+import { countryList } from './country-list.ts';
+
+const countryItemSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'twoCode',
+    'threeCode',
+    'numberCode',
+    'cnName',
+    'enName',
+    'dictCode',
+    'itemName',
+    'itemCode',
+    'itemSort',
+  ],
+  properties: {
+    id: { type: 'integer' },
+    twoCode: { type: 'string' },
+    threeCode: { type: 'string' },
+    numberCode: { type: 'string' },
+    cnName: { type: 'string' },
+    enName: { type: 'string' },
+    dictCode: { type: 'string' },
+    itemName: { type: 'string' },
+    itemCode: { type: 'string' },
+    itemSort: { type: 'integer' },
+  },
+} as const;
+
+export default async function basicCenterRoutes(app: FastifyInstance) {
+  // The body is not used (the SPA posts {}); the answer depends on the `token` header only.
+  app.post(
+    API_PATHS.commonInfo,
+    {
+      schema: {
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['userId'],
+            properties: { userId: { type: 'integer' } },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const raw = request.headers.token;
+      const token = typeof raw === 'string' ? raw.trim() : '';
+      const valid = token === '' ? undefined : app.repos.tokens.findValidToken(token, app.config.now());
+      if (!valid) return fail(401, MESSAGES.loginExpired);
+      return ok({ userId: valid.userId });
+    },
+  );
+
+  app.get(
+    API_PATHS.countryList,
+    { schema: { response: { 200: envelopeSchema({ type: 'array', items: countryItemSchema }) } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=86400');
+      return ok(countryList());
+    },
+  );
+}

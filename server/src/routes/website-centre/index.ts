@@ -1,0 +1,124 @@
+/**
+ * website-centre: site-config lookup and documents, race binding, race base information (spec §7).
+ */
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import type { RaceBinding, RaceInfo, SiteConfigLookup } from '../../../../src/features/site-config/race-types.ts';
+import { MD5_PATTERN, siteConfigFile, siteConfigUri } from '../../db/site-config-publisher.ts';
+import { normalizeDomainName } from '../../lib/domain.ts';
+import { envelopeSchema, fail, HttpError, MESSAGES, ok } from '../../lib/envelope.ts';
+
+const domainQuery = {
+  type: 'object',
+  required: ['domainName'],
+  properties: { domainName: { type: 'string', minLength: 1, maxLength: 260 } },
+} as const;
+
+function domainFrom(query: { domainName: string }): string {
+  const domainName = normalizeDomainName(query.domainName);
+  if (domainName === null) throw new HttpError(400, MESSAGES.badDomainName);
+  return domainName;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export default async function websiteCentreRoutes(app: FastifyInstance) {
+  app.get<{ Querystring: { domainName: string } }>(
+    API_PATHS.siteConfigLookup,
+    {
+      schema: {
+        querystring: domainQuery,
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['domainName', 'fileMd5', 'uri'],
+            properties: { domainName: { type: 'string' }, fileMd5: { type: 'string' }, uri: { type: 'string' } },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const domainName = domainFrom(request.query);
+      reply.header('cache-control', 'no-cache');
+      const published = app.repos.siteConfigs.latestForDomain(domainName);
+      if (!published) return fail(404, MESSAGES.unboundRace);
+      const data: SiteConfigLookup = { domainName, fileMd5: published.md5, uri: siteConfigUri(published.md5) };
+      return ok(data);
+    },
+  );
+
+  // Content-addressed documents: the name is the MD5 of the bytes, so they never change.
+  app.get<{ Params: { file: string } }>(
+    `${API_PATHS.siteConfigFilesPrefix}:file`,
+    { schema: { params: { type: 'object', properties: { file: { type: 'string', maxLength: 40 } } } } },
+    async (request, reply) => {
+      const md5 = /^(.+)\.json$/.exec(request.params.file)?.[1]?.toLowerCase();
+      if (md5 === undefined || !MD5_PATTERN.test(md5)) {
+        throw new HttpError(404, 'No published site configuration has this name');
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(siteConfigFile(app.config.dataDir, md5));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new HttpError(404, 'No published site configuration has this name');
+        }
+        throw error;
+      }
+      const etag = `"${md5}"`;
+      reply.header('cache-control', IMMUTABLE).header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(bytes);
+    },
+  );
+
+  app.get<{ Querystring: { domainName: string } }>(
+    API_PATHS.raceByDomain,
+    {
+      schema: {
+        querystring: domainQuery,
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['raceId', 'domainName'],
+            properties: { raceId: { type: 'string' }, domainName: { type: 'string' } },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const domainName = domainFrom(request.query);
+      reply.header('cache-control', 'no-cache');
+      const binding = app.repos.bindings.findByDomain(domainName);
+      const data: RaceBinding | null = binding ? { raceId: binding.raceId, domainName } : null;
+      return ok(data);
+    },
+  );
+
+  app.post<{ Body: { raceId: string } }>(
+    API_PATHS.raceBaseInfo,
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['raceId'],
+          properties: { raceId: { type: 'string', minLength: 1, maxLength: 64 } },
+        },
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['raceId', 'raceName'],
+            additionalProperties: true,
+            properties: { raceId: { type: 'string' }, raceName: { type: 'string' } },
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const race: RaceInfo | undefined = app.repos.races.findById(request.body.raceId);
+      if (!race) return fail(404, MESSAGES.raceNotFound);
+      return ok(race);
+    },
+  );
+}

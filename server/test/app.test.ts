@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { validateSiteConfig } from '../../src/features/site-config/site-config-schema.ts';
+import { buildApp } from '../src/app.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { MIGRATIONS } from '../src/db/migrations.ts';
+import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+
+const apps: { close: () => Promise<unknown> }[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+afterAll(removeTempDirs);
+
+async function testApp(options: Parameters<typeof buildTestApp>[0] = {}) {
+  const app = await buildTestApp(options);
+  apps.push(app);
+  return app;
+}
+
+describe('error envelopes', () => {
+  it('answers an unknown API path with a 404 envelope', async () => {
+    const app = await testApp();
+    for (const [method, url] of [
+      ['GET', '/website-centre/api/nope'],
+      ['POST', '/changzheng-basic-center-api/api/nope'],
+      ['GET', '/nope'],
+      ['DELETE', API_PATHS.raceBaseInfo],
+    ] as const) {
+      const res = await app.inject({ method, url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const body = res.json();
+      expect(body).toMatchObject({ code: 404, data: null });
+      expect(body.msg).toContain(url);
+    }
+  });
+
+  it('answers a malformed URL with a 400 envelope', async () => {
+    const app = await testApp();
+    const res = await app.inject({ method: 'GET', url: '/config/i18n/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 400, data: null });
+  });
+
+  it('answers an unsupported body type with a 415 envelope', async () => {
+    const app = await testApp();
+    const res = await app.inject({
+      method: 'POST',
+      url: API_PATHS.raceBaseInfo,
+      headers: { 'content-type': 'application/xml' },
+      payload: '<raceId/>',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 415, data: null });
+  });
+
+  it('answers a 5xx with a generic message that leaks no internals', async () => {
+    const app = await buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED });
+    apps.push(app);
+    app.get('/website-centre/api/test-failure', async () => {
+      throw new Error('SQLITE_CORRUPT at /secret/path/race-site.db');
+    });
+    const res = await app.inject({ method: 'GET', url: '/website-centre/api/test-failure' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 500, msg: 'Internal Server Error', data: null });
+    expect(res.body).not.toContain('secret');
+  });
+
+  it('marks every answer nosniff', async () => {
+    const app = await testApp();
+    const res = await app.inject({ method: 'GET', url: API_PATHS.countryList });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('SPA', () => {
+  function fakeDist() {
+    const dir = tempDir('race-site-dist-');
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>race-site</title><div id="root"></div>');
+    mkdirSync(path.join(dir, 'assets'));
+    writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    return dir;
+  }
+
+  it('serves index.html at / without caching it', async () => {
+    const app = await testApp({ staticDir: fakeDist() });
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<div id="root">');
+  });
+
+  it('falls back to index.html for client routes that are not API paths or files', async () => {
+    const app = await testApp({ staticDir: fakeDist() });
+    for (const url of ['/home', '/news-notice/race-news?x=1', '/i18NDemos']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('keeps API 404s and missing files as 404 envelopes', async () => {
+    const app = await testApp({ staticDir: fakeDist() });
+    for (const url of [
+      '/website-centre/api/nope',
+      '/config/nope',
+      '/assets/missing.js',
+      '/assets/chunk',
+      '/files/nope.png',
+    ]) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ code: 404, data: null });
+    }
+    const post = await app.inject({ method: 'POST', url: '/home' });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('caches hashed assets for a year and still serves the API', async () => {
+    const app = await testApp({ staticDir: fakeDist() });
+    const asset = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).not.toContain('immutable');
+    const api = await app.inject({ method: 'GET', url: `${API_PATHS.raceByDomain}?domainName=localhost` });
+    expect(api.json().code).toBe(0);
+  });
+
+  it('answers unknown non-API paths with a 404 envelope when no SPA is served', async () => {
+    const app = await testApp();
+    const res = await app.inject({ method: 'GET', url: '/home' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe(404);
+  });
+});
+
+describe('database and seed', () => {
+  it('creates the data directory and seeds the demo on first start, once', async () => {
+    const dataDir = path.join(tempDir(), 'nested', 'data');
+    const first = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 1 });
+    expect(first.seed).toEqual({
+      seeded: true,
+      raceId: 'fixture-race-2025',
+      domains: ['localhost', 'www.fixture-race.example'],
+    });
+    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(first.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    first.db.close();
+    const second = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
+    expect(second.seed).toEqual({ seeded: false, reason: 'not-empty' });
+    const applied = second.db.prepare('SELECT id FROM migrations ORDER BY id').all() as { id: number }[];
+    expect(applied.map((m) => m.id)).toEqual(MIGRATIONS.map((m) => m.id));
+    expect(second.repos.siteConfigs.listLatest()).toHaveLength(2);
+    second.db.close();
+  });
+
+  it('starts with an empty database when there is no seed', async () => {
+    const app = await testApp({ seedDir: tempDir('race-site-no-seed-') });
+    expect(app.repos.races.count()).toBe(0);
+    const res = await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` });
+    expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null });
+  });
+
+  it('refuses to seed an invalid site configuration, naming every JSON path', async () => {
+    const seedDir = tempDir('race-site-bad-seed-');
+    mkdirSync(path.join(seedDir, 'site-configs'));
+    writeFileSync(
+      path.join(seedDir, 'race.json'),
+      JSON.stringify({ race: { raceId: 'r1', raceName: 'R1' }, bindings: [{ domainName: 'localhost', raceId: 'r1' }] }),
+    );
+    writeFileSync(
+      path.join(seedDir, 'site-configs', 'localhost.json'),
+      JSON.stringify({ version: '1', logo: 'x', carouselList: [{ jumpUrl: 'y' }] }),
+    );
+    const dataDir = tempDir();
+    await expect(buildApp({ dataDir, seedDir }).then((app) => app.ready())).rejects.toThrow(
+      /\$\.websiteTitle[\s\S]*\$\.carouselList\[0\]\.surfacePlotUrl/,
+    );
+    // Nothing was half-seeded.
+    const opened = openDatabase({ dataDir, seedDir: tempDir(), now: 1 });
+    expect(opened.repos.races.count()).toBe(0);
+    opened.db.close();
+  });
+
+  it('refuses an invalid race or binding in race.json', () => {
+    const seedDir = tempDir('race-site-bad-race-');
+    writeFileSync(
+      path.join(seedDir, 'race.json'),
+      JSON.stringify({ race: { raceId: 'r 1' }, bindings: [{ domainName: '127.0.0.1', raceId: 'r 1' }] }),
+    );
+    expect(() => openDatabase({ dataDir: tempDir(), seedDir, now: 1 })).toThrow(
+      /\$\.race\.raceId[\s\S]*\$\.race\.raceName/,
+    );
+  });
+});
+
+describe('the demo seed (server/seed)', () => {
+  it('seeds, and serves for localhost a valid site config and the bound race', async () => {
+    const seedDir = path.join(import.meta.dirname, '..', 'seed');
+    const seed = JSON.parse(readFileSync(path.join(seedDir, 'race.json'), 'utf8')) as {
+      race: { raceId: string };
+      bindings: { domainName: string }[];
+    };
+    const app = await buildApp({ dataDir: tempDir() });
+    apps.push(app);
+    expect(seed.bindings.map((b) => b.domainName)).toContain('localhost');
+    const binding = (await app.inject({ method: 'GET', url: `${API_PATHS.raceByDomain}?domainName=localhost` })).json();
+    expect(binding.data).toEqual({ raceId: seed.race.raceId, domainName: 'localhost' });
+    const lookup = (
+      await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` })
+    ).json();
+    const doc = await app.inject({ method: 'GET', url: lookup.data.uri });
+    expect(createHash('md5').update(doc.rawPayload).digest('hex')).toBe(lookup.data.fileMd5);
+    expect(validateSiteConfig(doc.json())).toEqual([]);
+    const race = await app.inject({
+      method: 'POST',
+      url: API_PATHS.raceBaseInfo,
+      payload: { raceId: seed.race.raceId },
+    });
+    expect(race.json().data.raceId).toBe(seed.race.raceId);
+  });
+});

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { buildApp } from '../src/app.ts';
+import { runSiteCli } from '../src/cli/site.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, tempDir } from './helpers.ts';
+
+afterAll(removeTempDirs);
+
+function cli(dataDir: string) {
+  return (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = runSiteCli(argv, {
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED },
+      cwd: FIXTURES,
+      now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+}
+
+describe('site CLI', () => {
+  it('lists the seeded bindings with race name and published md5', () => {
+    const run = cli(tempDir());
+    const res = run('list');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('localhost');
+    expect(res.out).toContain(`${FIXTURE_RACE_ID} (2025 测试马拉松)`);
+    expect(res.out).toMatch(/published: [0-9a-f]{32} at 2025-06-16T02:00:00\.000Z/);
+  });
+
+  it('validates a document: "valid", or every problem with its JSON path and exit 1', () => {
+    const run = cli(tempDir());
+    expect(run('validate', 'valid-site-config.json')).toMatchObject({ code: 0, out: 'valid' });
+    const bad = run('validate', 'invalid-site-config.json');
+    expect(bad.code).toBe(1);
+    for (const p of [
+      '$.version',
+      '$.websiteTitle',
+      '$.carouselList[0].surfacePlotUrl',
+      '$.searchConfigList[0].moduleType',
+    ]) {
+      expect(bad.err).toContain(p);
+    }
+  });
+
+  it('reports broken JSON with its line and column', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'broken.json');
+    writeFileSync(file, '{\n  "version": "1.0.0",\n  "websiteTitle": "x",\n  "logo": \n}\n');
+    const res = cli(dir)('validate', file);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('Invalid JSON at line 5, column 1');
+  });
+
+  it('refuses to publish an invalid document, printing the JSON paths, and publishes nothing', () => {
+    const dataDir = tempDir();
+    const run = cli(dataDir);
+    const before = run('list').out;
+    const res = run('publish', 'localhost', 'invalid-site-config.json');
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('Refused to publish');
+    expect(res.err).toContain('$.carouselList[0].surfacePlotUrl');
+    expect(run('list').out).toBe(before);
+  });
+
+  it('publishes a document that the server then serves with a matching md5', async () => {
+    const dataDir = tempDir();
+    const run = cli(dataDir);
+    const res = run('publish', 'localhost', 'valid-site-config.json');
+    expect(res.code).toBe(0);
+    const md5 = createHash('md5')
+      .update(readFileSync(path.join(FIXTURES, 'valid-site-config.json')))
+      .digest('hex');
+    expect(res.out).toContain(`md5 ${md5}`);
+    expect(res.out).toContain(`uri ${API_PATHS.siteConfigFilesPrefix}${md5}.json`);
+
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED });
+    try {
+      const lookup = (
+        await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` })
+      ).json();
+      expect(lookup.data.fileMd5).toBe(md5);
+      const doc = await app.inject({ method: 'GET', url: lookup.data.uri });
+      expect(createHash('md5').update(doc.rawPayload).digest('hex')).toBe(md5);
+      expect(doc.json().websiteTitle).toBe('2026 Another Race');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('adds a race, binds a domain to it (replacing a binding) and unbinds it', async () => {
+    const dataDir = tempDir();
+    const run = cli(dataDir);
+    expect(run('bind', 'race.example.com', 'another-race-2026')).toMatchObject({ code: 1 });
+    expect(run('add-race', 'another-race.json')).toMatchObject({
+      code: 0,
+      out: 'added race another-race-2026 (2026 另一场比赛)',
+    });
+    expect(run('add-race', 'another-race.json').out).toContain('updated race another-race-2026');
+    const bound = run('bind', 'Race.Example.com', 'another-race-2026');
+    expect(bound.code).toBe(0);
+    expect(bound.out).toContain('bound race.example.com to another-race-2026');
+    expect(run('bind', 'race.example.com', FIXTURE_RACE_ID).out).toContain('(was another-race-2026)');
+
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED });
+    try {
+      const res = await app.inject({ method: 'GET', url: `${API_PATHS.raceByDomain}?domainName=race.example.com` });
+      expect(res.json().data).toEqual({ raceId: FIXTURE_RACE_ID, domainName: 'race.example.com' });
+    } finally {
+      await app.close();
+    }
+
+    expect(run('unbind', 'race.example.com')).toMatchObject({ code: 0, out: 'unbound race.example.com' });
+    expect(run('unbind', 'race.example.com')).toMatchObject({ code: 1, err: 'race.example.com is not bound' });
+  });
+
+  it('refuses an invalid race file with its JSON paths', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'race.json'), JSON.stringify({ raceId: 'ok', signUpMaxNumber: 'many' }));
+    const res = cli(dir)('add-race', path.join(dir, 'race.json'));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('$.raceName');
+    expect(res.err).toContain('$.signUpMaxNumber');
+  });
+
+  it('answers usage errors with exit code 2 and the help', () => {
+    const run = cli(tempDir());
+    for (const argv of [
+      [],
+      ['nope'],
+      ['bind', 'only-domain'],
+      ['bind', '127.0.0.1', FIXTURE_RACE_ID],
+      ['bind', 'bad_domain!', 'x'],
+    ]) {
+      const res = run(...argv);
+      expect(res.code, argv.join(' ')).toBe(2);
+      expect(res.err).toContain('Usage: site <command>');
+    }
+    expect(run('help')).toMatchObject({ code: 0 });
+    expect(run('help').out).toContain('publish <domain> <file.json>');
+  });
+
+  it('reports a missing file clearly', () => {
+    const res = cli(tempDir())('validate', 'no-such-file.json');
+    expect(res.code).toBe(1);
+    expect(res.err).toBe('Cannot read no-such-file.json: no such file');
+  });
+
+  it('runs as a process with the documented exit codes', async () => {
+    const exec = promisify(execFile);
+    const repo = path.resolve(FIXTURES, '../../..');
+    const script = path.join(repo, 'server/src/cli/site.ts');
+    const env = { ...process.env, DATA_DIR: tempDir(), SEED_DIR: FIXTURE_SEED };
+    const ok = await exec(
+      process.execPath,
+      ['--import', 'tsx', script, 'validate', path.join(FIXTURES, 'valid-site-config.json')],
+      { cwd: repo, env },
+    );
+    expect(ok.stdout.trim()).toBe('valid');
+    const bad = await exec(
+      process.execPath,
+      ['--import', 'tsx', script, 'publish', 'localhost', path.join(FIXTURES, 'invalid-site-config.json')],
+      { cwd: repo, env },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1 });
+    expect((bad as { stderr: string }).stderr).toContain('$.websiteTitle');
+  }, 20_000);
+});
