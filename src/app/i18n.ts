@@ -6,11 +6,21 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import zhCommon from '@/locales/zh/common.json';
 import enCommon from '@/locales/en/common.json';
+import zhHome from '@/locales/zh/home.json';
+import enHome from '@/locales/en/home.json';
+import zhContent from '@/locales/zh/content.json';
+import enContent from '@/locales/en/content.json';
 import type { TranslationFile } from '@/features/site-config/race-types';
 import type { Language } from '@/stores/app-store';
 
 export const defaultNS = 'common';
-export const resources = { zh: { common: zhCommon }, en: { common: enCommon } } as const;
+/** One namespace; each feature keeps its texts in its own file (locales/<lang>/<feature>.json) under its key. */
+export const resources = {
+  zh: { common: { ...zhCommon, home: zhHome, content: zhContent } },
+  en: { common: { ...enCommon, home: enHome, content: enContent } },
+} as const;
+
+export type Resources = (typeof resources)['zh']['common'];
 
 export async function initI18n(language: Language): Promise<typeof i18n> {
   if (!i18n.isInitialized) {

@@ -1,9 +1,9 @@
 import 'i18next';
-import type zhCommon from '@/locales/zh/common.json';
+import type { Resources } from '@/app/i18n';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof zhCommon };
+    resources: { common: Resources };
   }
 }

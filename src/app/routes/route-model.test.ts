@@ -1,6 +1,7 @@
 import { testConfig } from '@/testing/fixtures/site';
 import type { RouteItem } from '@/features/site-config/site-config-schema';
-import { buildSiteRoutes, flattenRoutes, joinPath, menuOf, splitRemoteRoutes } from './route-model';
+import { joinPath } from '@/lib/content';
+import { buildSiteRoutes, flattenRoutes, menuOf, splitRemoteRoutes } from './route-model';
 
 describe('route model', () => {
   it('joins paths', () => {

@@ -8,6 +8,7 @@
  * - Any other component name is a page module looked up in the registry by the caller.
  */
 import type { SiteMenuNode } from '@/components/layouts/site-menu';
+import { joinPath } from '@/lib/content';
 import type { RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
 export const LAYOUT = 'Layout';
@@ -30,12 +31,6 @@ export type FlatRoute =
 
 /** One node of the menu tree, as the layout's menu renders it. */
 export type MenuNode = SiteMenuNode;
-
-export function joinPath(base: string, path: string): string {
-  const raw = path.startsWith('/') ? path : `${base.replace(/\/+$/, '')}/${path}`;
-  const clean = `/${raw.split('/').filter(Boolean).join('/')}`;
-  return clean;
-}
 
 function handleOf(item: RouteItem, component?: string): RouteHandle {
   return {
