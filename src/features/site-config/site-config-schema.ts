@@ -177,6 +177,18 @@ export const siteConfigSchema = z.looseObject({
   adListTop: z.optional(z.array(adItem)),
   adListBottom: z.optional(z.array(adItem)),
   carouselList: z.optional(z.array(carouselItem)),
+  /** The route map on the home page; without it the home page uses the race's route image (imgDetail). */
+  routeMap: z.optional(
+    z.looseObject({
+      image: text,
+      title: optText,
+      titleEn: optText,
+      summary: optText,
+      summaryEn: optText,
+      /** Where "full route" goes: usually the race-route document page. */
+      jumpUrl: optText,
+    }),
+  ),
   wonderfulPictures: z.optional(z.array(pictureItem)),
   videoCollections: z.optional(z.array(videoItem)),
   cooperativePartnerList: z.optional(z.array(partnerGroup)),
@@ -201,6 +213,7 @@ export type DocumentPage = z.infer<typeof documentPageSchema>;
 export type RouteMeta = z.infer<typeof routeMetaSchema>;
 export type AdItem = z.infer<typeof adItem>;
 export type CarouselItem = z.infer<typeof carouselItem>;
+export type RouteMap = NonNullable<SiteConfig['routeMap']>;
 export type PictureItem = z.infer<typeof pictureItem>;
 export type VideoItem = z.infer<typeof videoItem>;
 export type PartnerGroup = z.infer<typeof partnerGroup>;
