@@ -32,7 +32,12 @@ if (!globalThis.ResizeObserver) {
 configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
+afterEach(async () => {
+  // Toasts close on their own timers: close them now, so no React work outlives the test environment.
+  if (document.querySelector('.ant-message')) {
+    const { default: message } = await import('antd/es/message');
+    message.destroy();
+  }
   cleanup();
   server.resetHandlers();
   localStorage.clear();
@@ -41,4 +46,8 @@ afterEach(() => {
     document.cookie = `${c.split('=')[0].trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  server.close();
+  // Let closing animations (rc-motion's fallback timers) finish while the DOM still exists.
+  await new Promise((resolve) => setTimeout(resolve, 800));
+});
