@@ -1,41 +1,113 @@
 /**
- * npm run bench: speed and size figures of the demo event's home route.
- * - JS loaded by the home route: every script the page fetched in real Chromium, gzip -9 sizes.
- * Later issues add Lighthouse and load figures here.
+ * npm run bench: speed and size budgets of the demo event's home route, measured against the built SPA
+ * and the real server on this machine.
+ * - JS loaded before first paint: every script the home route fetched until it rendered, gzip -9.
+ * - Lighthouse 12 (Debian's Chromium) desktop and mobile presets, median of 3 runs: performance score,
+ *   LCP, TBT, CLS.
+ * Exits 1 when a budget is missed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { buildIsStale, buildSpa } from './lib.mjs';
-import { launchBrowser } from '../tests/e2e/browser-launch';
+import { CHROMIUM_PATH, launchBrowser } from '../tests/e2e/browser-launch';
 import { repoRoot, startServer } from '../tests/e2e/server-process';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BUDGET = { homeJsGzipKb: 200, desktop: 95, mobile: 90, cls: 0.05 };
+
+async function homeJs(url: string) {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const scripts = new Set<string>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.add(new URL(response.url()).pathname);
+    });
+    await page.goto(url);
+    await page.getByTestId('home-page').waitFor();
+    await page.waitForLoadState('networkidle');
+    let raw = 0;
+    let gz = 0;
+    for (const file of scripts) {
+      const bytes = readFileSync(path.join(repoRoot, 'dist', file));
+      raw += bytes.length;
+      gz += gzipSync(bytes, { level: 9 }).length;
+    }
+    return { files: scripts.size, rawKb: raw / 1024, gzipKb: gz / 1024 };
+  } finally {
+    await browser.close();
+  }
+}
+
+interface LhRun {
+  score: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+}
+
+async function lighthouseRun(url: string, preset: 'desktop' | 'mobile'): Promise<LhRun> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] };
+    const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
+    if (!result) throw new Error('Lighthouse returned no result');
+    const { lhr } = result;
+    return {
+      score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      lcp: lhr.audits['largest-contentful-paint'].numericValue ?? NaN,
+      tbt: lhr.audits['total-blocking-time'].numericValue ?? NaN,
+      cls: lhr.audits['cumulative-layout-shift'].numericValue ?? NaN,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function lighthouseMedian(url: string, preset: 'desktop' | 'mobile') {
+  const runs: LhRun[] = [];
+  for (let i = 0; i < RUNS; i += 1) runs.push(await lighthouseRun(url, preset));
+  return {
+    score: median(runs.map((r) => r.score)),
+    lcp: median(runs.map((r) => r.lcp)),
+    tbt: median(runs.map((r) => r.tbt)),
+    cls: median(runs.map((r) => r.cls)),
+    scores: runs.map((r) => r.score),
+  };
+}
 
 if (buildIsStale()) await buildSpa();
 const server = await startServer();
-const browser = await launchBrowser();
+const url = `http://localhost:${server.port}/#/home`;
+const failures: string[] = [];
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const scripts = new Set<string>();
-  page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.add(new URL(response.url()).pathname);
-  });
-  await page.goto(`http://localhost:${server.port}/#/home`);
-  await page.getByTestId('home-page').waitFor();
-  await page.waitForLoadState('networkidle');
-  let raw = 0;
-  let gz = 0;
-  const rows: string[] = [];
-  for (const file of [...scripts].sort()) {
-    const bytes = readFileSync(path.join(repoRoot, 'dist', file));
-    const zipped = gzipSync(bytes, { level: 9 }).length;
-    raw += bytes.length;
-    gz += zipped;
-    rows.push(`  ${file}  ${(bytes.length / 1024).toFixed(1)} KB raw, ${(zipped / 1024).toFixed(1)} KB gzip`);
+  const js = await homeJs(url);
+  console.log(`home route JS before first paint: ${js.files} files, ${js.gzipKb.toFixed(1)} KB gzip (${js.rawKb.toFixed(1)} KB raw)`);
+  if (js.gzipKb > BUDGET.homeJsGzipKb) failures.push(`home JS ${js.gzipKb.toFixed(1)} KB > ${BUDGET.homeJsGzipKb} KB`);
+
+  for (const preset of ['desktop', 'mobile'] as const) {
+    const lh = await lighthouseMedian(url, preset);
+    console.log(
+      `lighthouse ${preset}: performance ${lh.score} (runs ${lh.scores.join(', ')}), LCP ${(lh.lcp / 1000).toFixed(2)} s, ` +
+        `TBT ${Math.round(lh.tbt)} ms, CLS ${lh.cls.toFixed(3)}`,
+    );
+    if (lh.score < BUDGET[preset]) failures.push(`lighthouse ${preset} ${lh.score} < ${BUDGET[preset]}`);
+    if (lh.cls > BUDGET.cls) failures.push(`${preset} CLS ${lh.cls.toFixed(3)} > ${BUDGET.cls}`);
   }
-  console.log(`Home route JS: ${scripts.size} files`);
-  console.log(rows.join('\n'));
-  console.log(`home-js-gzip-kb: ${(gz / 1024).toFixed(1)} (raw ${(raw / 1024).toFixed(1)} KB)`);
 } finally {
-  await browser.close();
   await server.stop();
 }
+if (failures.length) {
+  console.log(`bench: over budget: ${failures.join('; ')}`);
+  process.exit(1);
+}
+console.log('bench: every budget met');

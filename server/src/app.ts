@@ -4,6 +4,8 @@
  * (published site configs, the cloud config index, translation files, images, the SPA).
  */
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { fail, MESSAGES } from './lib/envelope.ts';
@@ -92,6 +94,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(appConfigPlugin, { dataDir, seedDir, staticDir, now });
   await app.register(dbPlugin, { dataDir, seedDir, now });
   await app.register(fastifyFormbody);
+  // Race-day traffic: compress JSON, documents and the SPA's assets (brotli at a fast quality, or gzip).
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
 
   // Routes, one plugin per service prefix of the contract
   await app.register(websiteCentreRoutes);

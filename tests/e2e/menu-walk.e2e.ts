@@ -1,0 +1,64 @@
+import type { Browser } from 'playwright-core';
+import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
+
+let browser: Browser;
+let config: SiteConfig;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  config = await fetchSiteConfig();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Text that must be visible on a page: its first document's title, or its first item's. */
+function expectedText(page: MenuPage, lang: 'zh' | 'en'): string {
+  const component = page.item.component;
+  if (component === 'GalleryPage') {
+    const pic = config.wonderfulPictures?.find((p) => p.recommend) ?? config.wonderfulPictures?.[0];
+    return inLang(lang, pic?.title, pic?.titleEn);
+  }
+  if (component === 'VideoPage') {
+    const video = config.videoCollections?.find((v) => v.recommend) ?? config.videoCollections?.[0];
+    return inLang(lang, video?.title, video?.titleEn);
+  }
+  const docs = documentsAt(config, page.item.meta?.dataPath);
+  const doc = component === 'NewsPage' ? (docs.find((d) => d.recommend) ?? docs[0]) : docs[0];
+  return inLang(lang, doc?.title, doc?.titleEn);
+}
+
+describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
+  it('opens a complete page for each menu item, reached through the hover menu', async () => {
+    const { context, page, errors } = await newPage(browser);
+    await context.addCookies([{ name: 'language', value: lang, url: siteUrl() }]);
+    await page.goto(siteUrl());
+    const menu = page.getByTestId('site-menu');
+    await menu.waitFor();
+    const pages = menuPages(config);
+    expect(pages.length).toBeGreaterThan(15);
+    for (const target of pages) {
+      const label = inLang(lang, target.item.meta?.title, target.item.meta?.titleEn);
+      if (target.group) {
+        await menu.getByText(inLang(lang, target.group.meta?.title, target.group.meta?.titleEn), { exact: true }).first().hover();
+      }
+      await menu.getByRole('link', { name: label, exact: true }).first().click();
+      await page.waitForURL(new RegExp(`#${target.path}$`));
+      const main = page.getByTestId('main');
+      const text = expectedText(target, lang);
+      expect(text, `${target.path} has content to show`).not.toBe('');
+      await main.getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
+      await expect(main.getByTestId('not-found').count()).resolves.toBe(0);
+      await expect(main.getByTestId('route-error').count()).resolves.toBe(0);
+      if (lang === 'en') {
+        // English mode shows no Chinese in the page chrome (menu, banner buttons, footer labels).
+        await expect(page.getByTestId('login-entry').textContent()).resolves.toBe('Please log in');
+      }
+      await page.mouse.move(5, 400); // leave the menu so its pop-ups close
+    }
+    await screenshot(page, `walk-last-${lang}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

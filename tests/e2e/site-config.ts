@@ -1,0 +1,37 @@
+/** Reads the demo event's published site configuration through the real API, as the SPA does. */
+import { inject } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths';
+import type { DocumentPage, RouteItem, SiteConfig } from '../../src/features/site-config/site-config-schema';
+import { allRoutes } from '../../src/lib/content';
+
+export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteConfig> {
+  const base = `http://127.0.0.1:${inject('port')}`;
+  const lookup = (await (await fetch(`${base}${API_PATHS.siteConfigLookup}?domainName=${domainName}`)).json()) as {
+    data: { uri: string };
+  };
+  return (await (await fetch(`${base}${lookup.data.uri}`)).json()) as SiteConfig;
+}
+
+export interface MenuPage {
+  path: string;
+  item: RouteItem;
+  group?: RouteItem;
+}
+
+/** Every page a visitor reaches from the menu: the leaves of the menu groups and of the Layout routes. */
+export function menuPages(config: SiteConfig): MenuPage[] {
+  const groups = new Map<RouteItem, RouteItem>();
+  for (const { item } of allRoutes(config)) for (const child of item.children ?? []) groups.set(child, item);
+  return allRoutes(config)
+    .filter(({ item }) => item.component && !['Layout', 'ParentView'].includes(item.component) && !item.meta?.link)
+    .map(({ item, path }) => ({ path, item, group: groups.get(item)?.component === 'Layout' ? undefined : groups.get(item) }));
+}
+
+export function documentsAt(config: SiteConfig, dataPath: string | undefined): DocumentPage[] {
+  if (!dataPath) return [];
+  const [group, sub] = dataPath.split('.');
+  return config.contentGroups?.[group]?.[sub] ?? [];
+}
+
+export const inLang = (lang: 'zh' | 'en', zh: string | undefined, en: string | undefined) =>
+  lang === 'en' && en?.trim() ? en : (zh ?? '');
