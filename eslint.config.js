@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 
 export default tseslint.config(
-  { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results'] },
+  { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

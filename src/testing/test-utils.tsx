@@ -7,6 +7,7 @@ import { applyLanguage } from '@/lib/language';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { RaceInfo } from '@/features/site-config/race-types';
 import { testConfig, testRace } from './fixtures/site';
 
 export interface RenderAppOptions {
@@ -15,6 +16,8 @@ export interface RenderAppOptions {
   path?: string;
   language?: Language;
   token?: string | null;
+  /** The race information of a bound site (default testRace; null: the race lookup gave nothing). */
+  race?: RaceInfo | null;
 }
 
 /** Renders the whole app (providers, router, layout) at a path, with the stores set as boot would. */
@@ -24,11 +27,12 @@ export async function renderApp({
   path = '/home',
   language = 'zh',
   token = null,
+  race = testRace,
 }: RenderAppOptions = {}) {
   await initI18n(language);
   await applyLanguage(language);
   useAppStore.setState({ token, loginDrawerOpen: false, domainName: 'localhost', raceId: testRace.raceId });
-  useSiteStore.setState({ mode, config, race: mode === 'bound' ? testRace : null, problems: [] });
+  useSiteStore.setState({ mode, config, race: mode === 'bound' ? race : null, problems: [] });
   const router = createMemoryRouter(createAppRoutes(config, mode), { initialEntries: [path] });
   const utils = render(
     <AppProvider>

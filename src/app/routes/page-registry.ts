@@ -6,8 +6,19 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 export type PageModule = LazyExoticComponent<ComponentType>;
 
+const GalleryPage = lazy(() => import('@/features/content/components/gallery-page'));
+const VideoPage = lazy(() => import('@/features/content/components/video-page'));
+
 export const pageRegistry: Record<string, PageModule> = {
   Home: lazy(() => import('@/features/home/components/home-page')),
+  DocumentPage: lazy(() => import('@/features/content/components/document-page')),
+  NewsPage: lazy(() => import('@/features/content/components/news-page')),
+  PartnerPage: lazy(() => import('@/features/content/components/partner-page')),
+  GalleryPage,
+  VideoPage,
+  // The hidden main routes /image-collection and /video-collection show the same pages.
+  ImageCollection: GalleryPage,
+  VideoCollection: VideoPage,
 };
 
 export function findPage(name: string | undefined): PageModule | undefined {

@@ -8,7 +8,7 @@
  * - Any other component name is a page module looked up in the registry by the caller.
  */
 import type { SiteMenuNode } from '@/components/layouts/site-menu';
-import { joinPath } from '@/lib/content';
+import { isCharity, joinPath } from '@/lib/content';
 import type { RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
 export const LAYOUT = 'Layout';
@@ -50,9 +50,7 @@ function isGroup(item: RouteItem): boolean {
 }
 
 /** Removes the charity pages when the environment does not show them (spec §3 show_charitable). */
-export function isCharity(item: RouteItem): boolean {
-  return item.name === 'charity' || !!item.meta?.dataPath?.startsWith('charity.');
-}
+export { isCharity };
 
 export function filterRoutes(items: RouteItem[], keep: (item: RouteItem) => boolean): RouteItem[] {
   return items

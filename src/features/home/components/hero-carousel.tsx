@@ -4,11 +4,16 @@ import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
+import { useReducedMotion } from '../hooks/use-now';
 import type { CarouselItem } from '@/features/site-config/site-config-schema';
 
 const INTERVAL_MS = 5000;
 
-/** Home carousel (carouselList: surfacePlotUrl, jumpUrl). Hidden when the list is empty. */
+/**
+ * Home carousel (carouselList: surfacePlotUrl, jumpUrl). Hidden when the list is empty. The first slide is
+ * the page's LCP image (eager, high priority); it advances every 5 s, pausing on hover and focus, and
+ * stands still for visitors who prefer reduced motion.
+ */
 export function HeroCarousel({ items }: { items: CarouselItem[] }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
@@ -16,7 +21,10 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
     .map((item) => ({ item, src: resolveImageUrl(item.surfacePlotUrl) }))
     .filter((s): s is { item: CarouselItem; src: string } => !!s.src);
   const [index, setIndex] = useState(0);
-  const [paused, setPaused] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const reduced = useReducedMotion();
+  const paused = hovered || focused || reduced;
 
   useEffect(() => {
     if (slides.length < 2 || paused) return undefined;
@@ -32,11 +40,19 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
       className="hero"
       aria-roledescription="carousel"
       aria-label={t('home.carousel.label')}
-      onMouseEnter={() => setPaused(true)}
-      onMouseLeave={() => setPaused(false)}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
       data-testid="home-carousel"
     >
-      <div className="hero__track" style={{ transform: `translateX(-${index * 100}%)` }}>
+      <div
+        className="hero__track"
+        style={{ transform: `translateX(-${index * 100}%)` }}
+        aria-live={paused ? 'polite' : 'off'}
+      >
         {slides.map(({ item, src }, i) => {
           const alt = pickLang(language, item.title, item.titleEn) || t('home.carousel.slide', { n: i + 1 });
           const img = (
@@ -61,10 +77,20 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
       </div>
       {slides.length > 1 ? (
         <>
-          <button type="button" className="hero__nav hero__nav--prev" onClick={() => go(index - 1)} aria-label={t('home.carousel.prev')}>
+          <button
+            type="button"
+            className="hero__nav hero__nav--prev"
+            onClick={() => go(index - 1)}
+            aria-label={t('home.carousel.prev')}
+          >
             ‹
           </button>
-          <button type="button" className="hero__nav hero__nav--next" onClick={() => go(index + 1)} aria-label={t('home.carousel.next')}>
+          <button
+            type="button"
+            className="hero__nav hero__nav--next"
+            onClick={() => go(index + 1)}
+            aria-label={t('home.carousel.next')}
+          >
             ›
           </button>
           <div className="hero__dots">

@@ -1,15 +1,52 @@
+import { useSiteTitle } from '@/lib/site-title';
 import { useSiteStore } from '@/stores/site-store';
+import { AdList } from './ad-list';
 import { HeroCarousel } from './hero-carousel';
+import { ModuleBoundary } from './module-boundary';
+import { NewsNotice } from './news-notice';
+import { Partners } from './partners';
+import { RaceBand } from './race-band';
+import { RouteMap } from './route-map';
 import { SearchModules } from './search-modules';
+import '../home.css';
 
-/** The home page: each module comes from the site configuration and hides when its data is absent. */
+/**
+ * The home page (spec §2): carousel → search modules → countdown and sign-up window → top ads → news and
+ * notice with the scroll-up ticker → route map → bottom ads → partners. Each module comes from the site
+ * configuration or the race information and hides when its data is absent or broken.
+ */
 export default function HomePage() {
   const config = useSiteStore((s) => s.config);
+  const race = useSiteStore((s) => s.race);
+  const title = useSiteTitle();
   if (!config) return null;
   return (
     <div className="home" data-testid="home-page">
-      <HeroCarousel items={config.carouselList ?? []} />
-      <SearchModules modules={config.searchConfigList ?? []} />
+      <h1 className="visually-hidden">{title}</h1>
+      <ModuleBoundary name="carousel">
+        <HeroCarousel items={config.carouselList ?? []} />
+      </ModuleBoundary>
+      <ModuleBoundary name="search-modules">
+        <SearchModules modules={config.searchConfigList ?? []} />
+      </ModuleBoundary>
+      <ModuleBoundary name="countdown-sign-up">
+        <RaceBand config={config} race={race} />
+      </ModuleBoundary>
+      <ModuleBoundary name="ad-list-top">
+        <AdList items={config.adListTop ?? []} position="top" />
+      </ModuleBoundary>
+      <ModuleBoundary name="news-notice">
+        <NewsNotice config={config} />
+      </ModuleBoundary>
+      <ModuleBoundary name="route-map">
+        <RouteMap config={config} race={race} />
+      </ModuleBoundary>
+      <ModuleBoundary name="ad-list-bottom">
+        <AdList items={config.adListBottom ?? []} position="bottom" />
+      </ModuleBoundary>
+      <ModuleBoundary name="partners">
+        <Partners groups={config.cooperativePartnerList ?? []} />
+      </ModuleBoundary>
     </div>
   );
 }

@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '@/stores/app-store';
+import type { RaceInfo } from '@/features/site-config/race-types';
+import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import { useModuleAction } from '../hooks/use-module-action';
+import { parseChinaTime } from '../utils/china-time';
+import { moduleAction, searchEntry } from '../utils/module-action';
+import { getSignUpInfo } from '../utils/sign-up';
+import { Countdown } from './countdown';
+import { Notice } from './notice';
+import { RegisterNow } from './register-now';
+
+/**
+ * The band under the search modules: the countdown to the start and the sign-up window with "register
+ * now". Each half hides when its data is missing or broken; the band hides when both do.
+ */
+export function RaceBand({ config, race, now }: { config: SiteConfig; race: RaceInfo | null; now?: number }) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const { notice, closeNotice, run } = useModuleAction();
+  const start = parseChinaTime(race?.startTime);
+  const end = parseChinaTime(race?.endTime);
+  const signUp = getSignUpInfo(config, race);
+  if ((start === null || !race) && !signUp) return null;
+
+  return (
+    <section className="race-band" data-testid="race-band">
+      <div className="race-band__inner container">
+        {start !== null && race ? (
+          <Countdown
+            race={race}
+            start={start}
+            end={end}
+            now={now}
+            scoreSearch={moduleAction(searchEntry(config, 3), language, t('home.search.closed'))}
+            onNotice={(text) => run({ kind: 'notice', text })}
+          />
+        ) : null}
+        {signUp ? <RegisterNow info={signUp} registrationSearch={searchEntry(config, 2)} now={now} /> : null}
+      </div>
+      <Notice text={notice} onClose={closeNotice} />
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { Suspense, lazy, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
+import { useNow } from '../hooks/use-now';
+import { useModuleAction } from '../hooks/use-module-action';
+import { DAY_MS, formatChinaTime } from '../utils/china-time';
+import { moduleAction, type ActionSource } from '../utils/module-action';
+import { signUpState, type SignUpInfo } from '../utils/sign-up';
+
+const loadSignUpDialog = () => import('./sign-up-dialog');
+const SignUpDialog = lazy(loadSignUpDialog);
+
+function Time({ ms }: { ms: number }) {
+  return <time dateTime={new Date(ms).toISOString()}>{formatChinaTime(ms)}</time>;
+}
+
+/**
+ * Register now + the sign-up window (spec §2 register-now, registration-now-and-start-time): the window's
+ * dates and state (not yet open / open / closed), and a button that opens the sign-up-or-search dialog.
+ */
+export function RegisterNow({
+  info,
+  registrationSearch,
+  now: fixedNow,
+}: {
+  info: SignUpInfo;
+  registrationSearch: ActionSource;
+  now?: number;
+}) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const now = useNow(60 * 1000, fixedNow);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const { run } = useModuleAction();
+  const state = signUpState(info, now);
+  const { start, end } = info;
+  const title = pickLang(language, info.title, info.titleEn).trim() || t('home.signUp.title');
+  const daysUntil = (target: number) => Math.max(1, Math.ceil((target - now) / DAY_MS));
+
+  let hint: string | null = null;
+  if (state === 'upcoming' && start !== null) hint = t('home.signUp.opensIn', { count: daysUntil(start) });
+  else if (state === 'open' && end !== null) hint = t('home.signUp.closesIn', { count: daysUntil(end) });
+  else if (state === 'closed') hint = t('home.signUp.closedHint');
+
+  let dates: React.ReactNode = t('home.signUp.tba');
+  if (start !== null && end !== null) {
+    dates = (
+      <>
+        <Time ms={start} />
+        <span className="signup__sep">{t('home.time.to')}</span>
+        <Time ms={end} />
+      </>
+    );
+  } else if (start !== null) dates = t('home.time.from', { start: formatChinaTime(start) });
+  else if (end !== null) dates = t('home.time.until', { end: formatChinaTime(end) });
+
+  const closedText = t('home.search.closed');
+  return (
+    <div className={`signup signup--${state}`} data-testid="register-now" data-state={state}>
+      <div className="signup__head">
+        <h2 className="signup__title">
+          {title}
+          {start !== null || end !== null ? <span className="signup__zone">{t('home.time.zone')}</span> : null}
+        </h2>
+        {state !== 'unscheduled' ? (
+          <span className={`signup__state signup__state--${state}`} data-testid="signup-state">
+            {t(`home.signUp.state.${state}`)}
+          </span>
+        ) : null}
+      </div>
+      <p className="signup__window" data-testid="signup-window">
+        {dates}
+      </p>
+      <p className="signup__hint">{hint}</p>
+      <button
+        type="button"
+        className="signup__button"
+        onClick={() => setDialogOpen(true)}
+        // The dialog (and antd) starts loading when the visitor heads for the button.
+        onPointerEnter={() => void loadSignUpDialog()}
+        onFocus={() => void loadSignUpDialog()}
+      >
+        {t(state === 'closed' ? 'home.signUp.buttonClosed' : 'home.signUp.button')}
+      </button>
+      {dialogOpen ? (
+        <Suspense fallback={null}>
+          <SignUpDialog
+            onClose={() => setDialogOpen(false)}
+            signUp={moduleAction(info.action, language, closedText)}
+            search={moduleAction(registrationSearch, language, closedText)}
+            onGo={(action) => {
+              setDialogOpen(false);
+              run(action);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

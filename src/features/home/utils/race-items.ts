@@ -1,0 +1,36 @@
+import { parseChinaTime } from './china-time';
+
+export interface RaceItem {
+  name: string;
+  nameEn?: string;
+  distanceKm?: number;
+  start: number | null;
+  cutOff: number | null;
+}
+
+/** The race's items from itemTimeSetting (a JSON string); [] when it is missing or broken. */
+export function parseRaceItems(setting: string | undefined): RaceItem[] {
+  if (!setting) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(setting);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((entry): RaceItem[] => {
+    if (!entry || typeof entry !== 'object') return [];
+    const item = entry as Record<string, unknown>;
+    if (typeof item.itemName !== 'string' || !item.itemName.trim()) return [];
+    const km = Number(item.distanceKm);
+    return [
+      {
+        name: item.itemName,
+        nameEn: typeof item.itemNameEn === 'string' ? item.itemNameEn : undefined,
+        distanceKm: Number.isFinite(km) && km > 0 ? km : undefined,
+        start: parseChinaTime(typeof item.startTime === 'string' ? item.startTime : undefined),
+        cutOff: parseChinaTime(typeof item.cutOffTime === 'string' ? item.cutOffTime : undefined),
+      },
+    ];
+  });
+}
