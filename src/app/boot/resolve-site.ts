@@ -49,7 +49,17 @@ export async function fetchRaceInfo(raceId: string): Promise<RaceInfo | null> {
 }
 
 export async function resolveSite(domainName: string): Promise<ResolvedSite> {
-  const [binding, document] = await Promise.allSettled([fetchRaceBinding(domainName), fetchSiteConfig(domainName)]);
+  const bindingRequest = fetchRaceBinding(domainName);
+  // The race info starts as soon as the binding is known, beside the configuration document.
+  const raceRequest = bindingRequest.then((bound) =>
+    bound
+      ? fetchRaceInfo(bound.raceId).catch((error: unknown) => {
+          console.error('[race-site] race base info failed:', error);
+          return null;
+        })
+      : null,
+  );
+  const [binding, document] = await Promise.allSettled([bindingRequest, fetchSiteConfig(domainName)]);
   if (binding.status === 'fulfilled' && binding.value === null) {
     return { mode: 'preview', reason: 'unbound', config: previewConfig(), problems: [] };
   }
@@ -67,9 +77,6 @@ export async function resolveSite(domainName: string): Promise<ResolvedSite> {
   if (parsed.problems.length) {
     console.warn('[race-site] parts of the site configuration were dropped:', parsed.problems);
   }
-  const race = await fetchRaceInfo(bound.raceId).catch((error: unknown) => {
-    console.error('[race-site] race base info failed:', error);
-    return null;
-  });
+  const race = await raceRequest.catch(() => null);
   return { mode: 'bound', binding: bound, race, config: parsed.config, problems: parsed.problems };
 }

@@ -46,7 +46,12 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
     <header className="banner">
       <div className="banner__inner">
         <Link to="/home" className="banner__logo" aria-label={`${title} – ${t('layout.banner.homeLink')}`}>
-          {logo ? <img src={logo} alt={title} height={56} /> : <span className="banner__logo-text">{title}</span>}
+          {logo ? (
+            // width/height reserve the demo logo's 5:1 box before it loads; CSS keeps any logo's own ratio.
+            <img src={logo} alt={title} width={280} height={56} fetchPriority="high" />
+          ) : (
+            <span className="banner__logo-text">{title}</span>
+          )}
         </Link>
         <div className="banner__ads">
           {(config.bannerAdList ?? []).slice(0, 3).map((ad, i) => (

@@ -7,20 +7,21 @@ import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useAppStore } from '@/stores/app-store';
 
-export const antdTheme: ThemeConfig = {
-  token: {
-    colorPrimary: '#0b3d6b',
-    colorLink: '#0b5fa5',
-    borderRadius: 6,
-    fontFamily:
-      '-apple-system, BlinkMacSystemFont, "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',
-  },
+const FONTS = {
+  zh: '-apple-system, BlinkMacSystemFont, "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',
+  // English first takes Latin fonts, as the page itself does (global.css).
+  en: '"Helvetica Neue", Helvetica, Arial, "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif',
+};
+
+const themes: Record<'zh' | 'en', ThemeConfig> = {
+  zh: { token: { colorPrimary: '#0b3d6b', colorLink: '#0b5fa5', borderRadius: 6, fontFamily: FONTS.zh } },
+  en: { token: { colorPrimary: '#0b3d6b', colorLink: '#0b5fa5', borderRadius: 6, fontFamily: FONTS.en } },
 };
 
 export function AntdScope({ children }: { children: React.ReactNode }) {
   const language = useAppStore((s) => s.language);
   return (
-    <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={antdTheme}>
+    <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={themes[language]}>
       {children}
     </ConfigProvider>
   );
