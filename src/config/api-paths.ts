@@ -19,6 +19,28 @@ export const API_PATHS = {
   countryList: '/changzheng-basic-center-api/api/iso/country/listAll',
   /** Published site-configuration documents are served below this prefix, by MD5. */
   siteConfigFilesPrefix: '/website-centre/files/site-config/',
+  /** POST form-encoded: loginType 1 (phone + captcha), 0 (phone + password), 5 (accountEmail + password). */
+  login: '/user-center/login',
+  /** POST with the token header: revokes that token. */
+  logout: '/user-center/logout',
+  /** GET → a slider challenge { sessionId, scene, width, pieceY, … }; POST …/verify { sessionId, x, trail } → { token, sig, sessionId, scene }. */
+  captchaChallenge: '/user-center/api/captcha/slider',
+  captchaVerify: '/user-center/api/captcha/slider/verify',
+  /** POST JSON captchaType '2': login code by SMS. */
+  sendPhoneCode: '/user-center/api/code/phone',
+  /** POST JSON captchaType '20': email code (registration or reset) → { captchaCode, verificationToken }. */
+  sendEmailCode: '/user-center/api/code/email',
+  /** POST JSON captchaType '3': password-reset code by SMS → { verificationToken }. */
+  sendResetPhoneCode: '/user-center/api/code/reset-phone',
+  /** GET ?email=&osId= → truthy data when the email is registered. */
+  emailRegistered: '/user-center/api/account/email-registered',
+  /** POST JSON: email registration. */
+  register: '/user-center/api/account/register',
+  /** POST JSON: password reset by email / by phone. */
+  resetByEmail: '/user-center/api/account/reset-by-email',
+  resetByPhone: '/user-center/api/account/reset-by-phone',
+  /** Development only: the outbox of delivered codes (HTML page and JSON). */
+  devOutbox: '/dev/outbox',
   /** User-centre image upload, and the two base uploads. */
   uploadImageUserCentre: '/pangu-uc/uc/api/user/upload/image',
   uploadImage: '/api/base/uploadImage',

@@ -23,6 +23,8 @@ export interface AppEnv {
   /** Base of the registration area; the personal centre opens `${regAreaUrl}reg/#/my/my-index`. */
   regAreaUrl: string;
   debug: boolean;
+  /** Shared key of encryptType '1': passwords travel AES-encrypted with it (crypto-js), on top of TLS. */
+  passwordKey: string;
 }
 
 export class EnvError extends Error {
@@ -72,6 +74,12 @@ function baseUrl(raw: Raw, key: string, { allowEmpty = false } = {}): string {
   return s.endsWith('/') ? s : `${s}/`;
 }
 
+function passwordKey(raw: Raw): string {
+  const s = read(raw, 'VITE_PASSWORD_KEY');
+  if (s.length < 16) throw new EnvError('VITE_PASSWORD_KEY', 'must be at least 16 characters');
+  return s;
+}
+
 export function parseEnv(raw: Raw): AppEnv {
   const appEnv = read(raw, 'VITE_APP_ENV');
   if (!['dev', 'test', 'release', 'prod'].includes(appEnv)) {
@@ -103,6 +111,7 @@ export function parseEnv(raw: Raw): AppEnv {
     mobileSiteUrl: baseUrl(raw, 'VITE_MOBILE_SITE_URL', { allowEmpty: true }),
     regAreaUrl: baseUrl(raw, 'VITE_REG_AREA_URL'),
     debug: bool(raw, 'VITE_DEBUG'),
+    passwordKey: passwordKey(raw),
   };
 }
 
@@ -123,4 +132,5 @@ export const ENV_KEYS = [
   'VITE_MOBILE_SITE_URL',
   'VITE_REG_AREA_URL',
   'VITE_DEBUG',
+  'VITE_PASSWORD_KEY',
 ] as const;
