@@ -9,13 +9,22 @@ import fastifyCompress from '@fastify/compress';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { fail, MESSAGES } from './lib/envelope.ts';
+import { maskPersonalData } from './lib/accounts.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
+import { readSettings, type Env } from './lib/settings.ts';
+import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
+import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
 import dbPlugin from './plugins/db.ts';
+import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
+import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
+import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
+import uploadRoutes from './routes/uploads/index.ts';
+import userCenterRoutes from './routes/user-center/index.ts';
 import websiteCentreRoutes from './routes/website-centre/index.ts';
 
 export interface BuildAppOptions {
@@ -27,8 +36,24 @@ export interface BuildAppOptions {
   staticDir?: string;
   /** true for info logs, a level name for that level, false (default) for none. */
   logger?: boolean | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Where the logs go (default stdout); tests read them. */
+  logStream?: NodeJS.WritableStream;
   /** Injectable clock (epoch ms). */
   now?: () => number;
+  /**
+   * Environment of the account features (default process.env): PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX,
+   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM. See lib/settings.ts.
+   */
+  env?: Env;
+  /** Replaces the slider provider chosen by CAPTCHA_PROVIDER (an external human check). */
+  captchaProvider?: CaptchaProvider;
+  /** Carry codes beyond the outbox (a real SMS gateway, a mail transport). */
+  smsSender?: SmsSender;
+  emailSender?: EmailSender;
+  /** The console line of each delivered code (destination masked); default console.log, silent in tests. */
+  printOutbox?: (line: string) => void;
+  /** Create the demo account on start (default true). */
+  seedDemoAccount?: boolean;
 }
 
 const clip = (s: string, max = 200) => (s.length > max ? `${s.slice(0, max)}…` : s);
@@ -38,13 +63,21 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const seedDir = path.resolve(options.seedDir ?? DEFAULT_SEED_DIR);
   const staticDir = options.staticDir === undefined ? undefined : path.resolve(options.staticDir);
   const now = options.now ?? Date.now;
+  const settings = readSettings(options.env ?? process.env);
 
+  // Request logs never carry a full phone number or email address (query strings are masked).
+  const serializers = {
+    req: (request: { method: string; url: string; ip?: string }) => ({
+      method: request.method,
+      url: maskPersonalData(request.url),
+      remoteAddress: request.ip,
+    }),
+  };
+  const level = options.logger === true ? 'info' : options.logger;
   const logger =
-    options.logger === undefined || options.logger === false
+    level === undefined || level === false
       ? false
-      : options.logger === true
-        ? true
-        : { level: options.logger };
+      : { level, serializers, ...(options.logStream ? { stream: options.logStream } : {}) };
 
   const app = Fastify({
     logger,
@@ -70,10 +103,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     void reply.header('cache-control', 'no-store');
     if (status >= 500) {
-      request.log.error({ err: error, method: request.method, url: request.url }, 'request failed');
+      request.log.error({ err: error, method: request.method, url: maskPersonalData(request.url) }, 'request failed');
       return reply.code(500).send(fail(500, MESSAGES.internal));
     }
-    request.log.info({ err: error, method: request.method, url: request.url }, 'request rejected');
+    // No stack, and the message of schema errors only: a JSON syntax error quotes the body, which may hold
+    // personal data or an encrypted password.
+    const reason = error.validation ? maskPersonalData(error.message) : undefined;
+    request.log.info({ code: error.code, status, reason }, 'request rejected');
     return reply.code(status).send(fail(status, error.message || 'Bad Request'));
   });
 
@@ -94,6 +130,16 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(appConfigPlugin, { dataDir, seedDir, staticDir, now });
   await app.register(dbPlugin, { dataDir, seedDir, now });
   await app.register(fastifyFormbody);
+  await app.register(rateLimitPlugin, { enabled: settings.rateLimits, now });
+  await app.register(accountsPlugin, { settings, seedDemo: options.seedDemoAccount ?? true });
+  await app.register(captchaPlugin, { provider: options.captchaProvider, name: settings.captchaProvider });
+  await app.register(deliveryPlugin, {
+    smtpUrl: settings.smtpUrl,
+    smtpFrom: settings.smtpFrom,
+    sms: options.smsSender,
+    email: options.emailSender,
+    print: options.printOutbox,
+  });
   // Race-day traffic: compress JSON, documents and the SPA's assets (brotli at a fast quality, or gzip).
   await app.register(fastifyCompress, {
     global: true,
@@ -106,7 +152,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(websiteCentreRoutes);
   await app.register(basicCenterRoutes);
   await app.register(configRoutes);
+  await app.register(userCenterRoutes);
+  await app.register(uploadRoutes);
   await app.register(filesRoutes);
+  if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 
   return app;

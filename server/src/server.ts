@@ -4,6 +4,8 @@
  *   DATA_DIR (default <repo>/data), SEED_DIR (default server/seed),
  *   STATIC_DIR (default <repo>/dist when it has been built; empty: API only),
  *   LOG_LEVEL (default warn).
+ * Account features (lib/settings.ts): PASSWORD_KEY, RATE_LIMITS=off, DEV_OUTBOX=1|0, CAPTCHA_PROVIDER,
+ *   SMTP_URL, SMTP_FROM.
  */
 import path from 'node:path';
 import { buildApp, type BuildAppOptions } from './app.ts';

@@ -23,7 +23,7 @@ export const API_PATHS = {
   login: '/user-center/login',
   /** POST with the token header: revokes that token. */
   logout: '/user-center/logout',
-  /** GET → a slider challenge { sessionId, scene, width, pieceY, … }; POST …/verify { sessionId, x, trail } → { token, sig, sessionId, scene }. */
+  /** GET → a slider challenge { sessionId, scene, trackWidth, pieceWidth, targetX, tolerance }; POST …/verify { sessionId, x, trail } → { token, sig, sessionId, scene }. */
   captchaChallenge: '/user-center/api/captcha/slider',
   captchaVerify: '/user-center/api/captcha/slider/verify',
   /** POST JSON captchaType '2': login code by SMS. */

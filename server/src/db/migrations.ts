@@ -57,4 +57,49 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tokens_user_id ON tokens (user_id);
     `,
   },
+  {
+    id: 2,
+    name: 'accounts: lockout, verification codes, slider challenges, outbox',
+    sql: `
+      ALTER TABLE users ADD COLUMN failed_logins INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN locked_until INTEGER NOT NULL DEFAULT 0;
+
+      CREATE TABLE verification_codes (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_hash TEXT NOT NULL UNIQUE,
+        purpose      TEXT NOT NULL CHECK (purpose IN ('login', 'register', 'reset')),
+        channel      TEXT NOT NULL CHECK (channel IN ('sms', 'email')),
+        destination  TEXT NOT NULL,
+        code_hash    TEXT NOT NULL,
+        ip           TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        closed_at    INTEGER
+      ) STRICT;
+      CREATE INDEX verification_codes_destination ON verification_codes (destination, purpose, created_at);
+      CREATE INDEX verification_codes_ip ON verification_codes (ip, created_at);
+
+      CREATE TABLE captcha_challenges (
+        session_id   TEXT PRIMARY KEY,
+        target_x     INTEGER NOT NULL,
+        created_at   INTEGER NOT NULL,
+        attempted_at INTEGER,
+        pass_hash    TEXT,
+        passed_at    INTEGER,
+        redeemed_at  INTEGER
+      ) STRICT;
+      CREATE INDEX captcha_challenges_created ON captcha_challenges (created_at);
+
+      CREATE TABLE outbox (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel     TEXT NOT NULL CHECK (channel IN ('sms', 'email')),
+        destination TEXT NOT NULL,
+        subject     TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        created_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX outbox_latest ON outbox (created_at DESC, id DESC);
+    `,
+  },
 ];

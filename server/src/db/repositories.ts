@@ -1,5 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { createBindingsRepository } from './bindings-repository.ts';
+import { createCaptchaRepository } from './captcha-repository.ts';
+import { createCodesRepository } from './codes-repository.ts';
+import { createOutboxRepository } from './outbox-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
@@ -12,6 +15,9 @@ export function createRepositories(db: Database) {
     siteConfigs: createSiteConfigsRepository(db),
     users: createUsersRepository(db),
     tokens: createTokensRepository(db),
+    codes: createCodesRepository(db),
+    captcha: createCaptchaRepository(db),
+    outbox: createOutboxRepository(db),
   };
 }
 

@@ -29,6 +29,9 @@ export function createTokensRepository(db: Database) {
   const insert = db.prepare<[string, number, number, number]>(
     'INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
   );
+  const revokeAll = db.prepare<[number, number]>(
+    'UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL',
+  );
   const revoke = db.prepare<[number, string]>(
     'UPDATE tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL',
   );
@@ -50,7 +53,13 @@ export function createTokensRepository(db: Database) {
     },
 
     revoke(rawToken: string, now: number): boolean {
+      if (rawToken === '' || rawToken.length > MAX_TOKEN_LENGTH) return false;
       return revoke.run(now, hashToken(rawToken)).changes > 0;
+    },
+
+    /** Revokes every live token of the user (password reset); returns how many. */
+    revokeAllForUser(userId: number, now: number): number {
+      return revokeAll.run(now, userId).changes;
     },
   };
 }

@@ -36,6 +36,21 @@ export const MESSAGES = {
   notFound: 'Not Found',
   internal: 'Internal Server Error',
   badDomainName: 'domainName must be a host name',
+  tooManyRequests: 'Too many requests, please try again later',
+  verificationFailed: 'Verification failed',
+  codeError: 'Verification code error, please re-enter',
+  accountMissing: 'Account information does not exist',
+  badCredentials: 'Account or password is incorrect',
+  passwordRule: 'Please enter a 6-20 digit password combining digits and letters',
+  passwordsDiffer: 'The two passwords do not match',
+  emailRegistered: 'This email has been registered',
+  badPhone: 'Please enter a correct phone number',
+  phoneRequired: 'Please enter phone number',
+  badEmail: 'Please enter a correct email address',
+  badLoginEmail: 'Please enter a valid email address',
+  slideFirst: 'Please slide the slider to verify first',
+  badFileType: '文件格式不正确',
+  fileTooBig: 'Please upload a file smaller than 10 MB',
 } as const;
 
 /** JSON schema of an envelope whose data is `data` or null (Fastify response schemas). */

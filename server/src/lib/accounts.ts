@@ -1,0 +1,50 @@
+/**
+ * Account rules of the contract (spec §5, §9) and the masking used in answers and logs.
+ */
+
+/** 11 digits, starting 1, second digit 3–9. */
+export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
+/** 6–20 characters, letters and digits only, at least one of each. */
+export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d]{6,20}$/;
+/** A pragmatic address check: one @, no spaces, a dot in the domain. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const isValidPhone = (phone: string) => PHONE_PATTERN.test(phone);
+export const isValidPassword = (password: string) => PASSWORD_PATTERN.test(password);
+
+/** The lower-cased, trimmed address, or null when it is not one. */
+export function normalizeEmail(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= 254 && EMAIL_PATTERN.test(email) ? email : null;
+}
+
+/** 13800138000 → 138****8000. */
+export function maskPhone(phone: string): string {
+  if (phone.length < 7) return '*'.repeat(phone.length);
+  return `${phone.slice(0, 3)}${'*'.repeat(phone.length - 7)}${phone.slice(-4)}`;
+}
+
+/** runner@example.com → r***r@example.com; a@example.com → a***@example.com. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return '***';
+  const local = email.slice(0, at);
+  const last = local.length > 1 ? local.slice(-1) : '';
+  return `${local.slice(0, 1)}***${last}${email.slice(at)}`;
+}
+
+export const maskDestination = (destination: string) =>
+  destination.includes('@') ? maskEmail(destination) : maskPhone(destination);
+
+/** Masks every email address and mainland mobile number in a text (log lines, URLs). */
+export function maskPersonalData(text: string): string {
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // keep the raw text
+  }
+  return decoded
+    .replace(/[^\s@&?=/"':,;<>]+@[^\s@&?=/"':,;<>]+/g, (email) => maskEmail(email))
+    .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (phone) => maskPhone(phone));
+}

@@ -1,0 +1,46 @@
+/**
+ * Account settings (env), the token check of authenticated calls, and the demo account, created on start
+ * when neither its phone nor its email exists: phone 13800138000, email runner@example.com, password
+ * Runner2027 (quick login in the debug build and the browser tests).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UserRecord } from '../db/users-repository.ts';
+import { hashPassword } from '../lib/password-hash.ts';
+import type { AccountSettings } from '../lib/settings.ts';
+
+export const DEMO_ACCOUNT = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
+export const TOKEN_TTL_MS = 7 * 24 * 3_600_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    settings: AccountSettings;
+    /** The user of the request's `token` header when it is valid (not revoked, not expired). */
+    userFromToken(request: FastifyRequest): UserRecord | undefined;
+  }
+}
+
+export function tokenHeader(request: FastifyRequest): string {
+  const raw = request.headers.token;
+  return typeof raw === 'string' ? raw.trim() : '';
+}
+
+async function accountsPlugin(app: FastifyInstance, options: { settings: AccountSettings; seedDemo: boolean }) {
+  app.decorate('settings', options.settings);
+  app.decorate('userFromToken', (request: FastifyRequest) => {
+    const token = tokenHeader(request);
+    const valid = token === '' ? undefined : app.repos.tokens.findValidToken(token, app.config.now());
+    return valid ? app.repos.users.findById(valid.userId) : undefined;
+  });
+
+  if (options.seedDemo) {
+    const { users } = app.repos;
+    if (!users.findByPhone(DEMO_ACCOUNT.phone) && !users.findByEmail(DEMO_ACCOUNT.email)) {
+      const passwordHash = await hashPassword(DEMO_ACCOUNT.password);
+      users.create({ phone: DEMO_ACCOUNT.phone, email: DEMO_ACCOUNT.email, passwordHash }, app.config.now());
+      app.log.info('created the demo account (see README: demo account)');
+    }
+  }
+}
+
+export default fp(accountsPlugin, { name: 'accounts', dependencies: ['db', 'app-config'] });

@@ -1,0 +1,90 @@
+/**
+ * Delivery of verification codes. Every message goes to the outbox table (read by the development outbox
+ * page) and is printed to the console with the destination masked. An SmsSender and an EmailSender carry
+ * messages further: the outbox implementations only record; when SMTP_URL is set, email goes out by SMTP
+ * through nodemailer (an optional package, loaded only then: `npm install nodemailer`).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CodeChannel, CodePurpose } from '../db/codes-repository.ts';
+import { maskDestination } from '../lib/accounts.ts';
+
+export interface SmsSender {
+  send(phone: string, text: string): Promise<void>;
+}
+
+export interface EmailSender {
+  send(to: string, subject: string, text: string): Promise<void>;
+}
+
+export interface Delivery {
+  sendCode(input: { channel: CodeChannel; destination: string; purpose: CodePurpose; code: string }): Promise<void>;
+}
+
+const SUBJECTS: Record<CodePurpose, string> = {
+  login: 'Your login verification code',
+  register: 'Your registration verification code',
+  reset: 'Your password reset verification code',
+};
+
+export function messageFor(purpose: CodePurpose, code: string) {
+  const subject = SUBJECTS[purpose];
+  return { subject, body: `${subject} is ${code}. It is valid for 10 minutes. 验证码 ${code}，10 分钟内有效。` };
+}
+
+/** Loads nodemailer only when SMTP is configured, so it stays an optional dependency. */
+export async function createSmtpSender(url: string, from: string): Promise<EmailSender> {
+  const moduleName = 'nodemailer';
+  let mailer: { createTransport(url: string): { sendMail(mail: Record<string, string>): Promise<unknown> } };
+  try {
+    mailer = ((await import(moduleName)) as { default: typeof mailer }).default;
+  } catch {
+    throw new Error('SMTP_URL is set but the nodemailer package is not installed (npm install nodemailer)');
+  }
+  const transport = mailer.createTransport(url);
+  return {
+    async send(to, subject, text) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    delivery: Delivery;
+  }
+}
+
+export interface DeliveryOptions {
+  smtpUrl?: string;
+  smtpFrom: string;
+  sms?: SmsSender;
+  email?: EmailSender;
+  /** Where the masked console line goes; default console.log (silent under NODE_ENV=test). */
+  print?: (line: string) => void;
+}
+
+async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
+  const outbox = app.repos.outbox;
+  const print = options.print ?? (process.env.NODE_ENV === 'test' ? () => undefined : console.log);
+  const sms: SmsSender = options.sms ?? { send: async () => undefined };
+  const email: EmailSender =
+    options.email ??
+    (options.smtpUrl ? await createSmtpSender(options.smtpUrl, options.smtpFrom) : { send: async () => undefined });
+
+  app.decorate('delivery', {
+    async sendCode({ channel, destination, purpose, code }) {
+      const { subject, body } = messageFor(purpose, code);
+      outbox.add({ channel, destination, subject, body, createdAt: app.config.now() });
+      print(`[outbox] ${channel} to ${maskDestination(destination)} (${purpose}): code ${code}`);
+      try {
+        if (channel === 'sms') await sms.send(destination, body);
+        else await email.send(destination, subject, body);
+      } catch (error) {
+        app.log.error({ err: error, channel, to: maskDestination(destination) }, 'delivery failed');
+      }
+    },
+  } satisfies Delivery);
+}
+
+export default fp(deliveryPlugin, { name: 'delivery', dependencies: ['db', 'app-config'] });

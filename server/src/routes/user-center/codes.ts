@@ -1,0 +1,165 @@
+/**
+ * Verification codes (spec §4, §7): send by SMS (login, captchaType '2'), by email (registration or reset,
+ * captchaType '20'), by SMS for a reset (captchaType '3').
+ *
+ * Every send redeems a passed slider check (nc_token, sig, sessionId, scene) once. A code is 6 digits
+ * (crypto.randomInt), stored hashed, valid 10 minutes, single use, bound to its purpose and destination,
+ * dead after 5 wrong tries. A new request within 60 s for the same purpose and destination is refused;
+ * otherwise it replaces the previous code. At most 5 codes per destination and 20 per IP an hour.
+ *
+ * Email purpose rule: emailSendType 1 → 'register', 2 → 'reset'; without emailSendType, a body carrying
+ * raceAppBusinessType (the reset form) is 'reset', otherwise 'register'.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import type { CodeChannel, CodePurpose } from '../../db/codes-repository.ts';
+import { isValidPhone, normalizeEmail } from '../../lib/accounts.ts';
+import { fail, MESSAGES, ok } from '../../lib/envelope.ts';
+import { LIMITS } from '../../plugins/rate-limit.ts';
+import { field, noStore, reject, stringFields, type Body } from './common.ts';
+
+export const CODE_RULES = {
+  ttlMs: 10 * 60_000,
+  resendMs: 60_000,
+  maxTries: 5,
+  perDestinationPerHour: 5,
+  perIpPerHour: 20,
+} as const;
+const HOUR = 3_600_000;
+
+const SLIDER_FIELDS = ['nc_token', 'sig', 'sessionId', 'scene'];
+
+/** Checks a code and consumes it when right. */
+export function checkCode(
+  app: FastifyInstance,
+  input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string },
+): boolean {
+  if (!/^\d{6}$/.test(input.code)) {
+    // Still counts as a wrong try against the open code.
+    app.repos.codes.check({ ...input, code: '', now: app.config.now(), maxTries: CODE_RULES.maxTries });
+    return false;
+  }
+  return app.repos.codes.check({ ...input, now: app.config.now(), maxTries: CODE_RULES.maxTries }) === 'ok';
+}
+
+function refuse(reply: FastifyReply, seconds: number, msg: string) {
+  return reply.code(429).header('retry-after', String(seconds)).send(fail(429, msg));
+}
+
+export function emailPurpose(body: Body | null | undefined): CodePurpose {
+  const type = field(body, 'emailSendType');
+  if (type === '1') return 'register';
+  if (type === '2') return 'reset';
+  return field(body, 'raceAppBusinessType') !== '' ? 'reset' : 'register';
+}
+
+export default async function codeRoutes(app: FastifyInstance) {
+  const { codes, users } = app.repos;
+
+  /** The shared steps of the three send calls; answers the envelope (or the refusal). */
+  async function send(
+    reply: FastifyReply,
+    body: Body | null | undefined,
+    ip: string,
+    request: { channel: CodeChannel; destination: string; purpose: CodePurpose },
+  ) {
+    const { channel, destination, purpose } = request;
+    const pass = {
+      token: field(body, 'nc_token'),
+      sig: field(body, 'sig'),
+      sessionId: field(body, 'sessionId'),
+      scene: field(body, 'scene'),
+    };
+    if (pass.token === '' || pass.sig === '' || pass.sessionId === '') return reject(400, MESSAGES.slideFirst);
+    if (!(await app.captcha.redeem(pass))) return reject(400, MESSAGES.verificationFailed);
+
+    if (purpose === 'register' && users.findByEmail(destination)) return reject(409, MESSAGES.emailRegistered);
+    if (purpose !== 'register') {
+      const user = channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination);
+      if (!user) return reject(404, MESSAGES.accountMissing);
+    }
+
+    const now = app.config.now();
+    const last = codes.lastRequestedAt(purpose, destination);
+    if (last !== undefined && now - last < CODE_RULES.resendMs) {
+      const wait = Math.max(1, Math.ceil((last + CODE_RULES.resendMs - now) / 1000));
+      return refuse(reply, wait, `Please wait ${wait} seconds before requesting a new code`);
+    }
+    for (const [count, max] of [
+      [codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
+      [codes.countForIp(ip, now - HOUR), CODE_RULES.perIpPerHour],
+    ] as const) {
+      if (count.n >= max) {
+        const wait = Math.max(1, Math.ceil(((count.oldest ?? now) + HOUR - now) / 1000));
+        return refuse(reply, wait, MESSAGES.tooManyRequests);
+      }
+    }
+
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const verificationToken = randomBytes(24).toString('base64url');
+    codes.issue({
+      requestToken: verificationToken,
+      purpose,
+      channel,
+      destination,
+      code,
+      ip,
+      now,
+      ttlMs: CODE_RULES.ttlMs,
+    });
+    await app.delivery.sendCode({ channel, destination, purpose, code });
+    return { verificationToken };
+  }
+
+  const options = (...names: string[]) => ({
+    onRequest: app.rateLimit(LIMITS.sendCode),
+    schema: { body: stringFields('captchaType', ...SLIDER_FIELDS, ...names) },
+  });
+
+  app.post<{ Body: Body | null }>(
+    API_PATHS.sendPhoneCode,
+    options('userPhone', 'raceAppBusinessType', 'cloudType'),
+    async (request, reply) => {
+      noStore(reply);
+      const body = request.body;
+      if (field(body, 'captchaType') !== '2') return reject(400, "captchaType must be '2'");
+      const phone = field(body, 'userPhone');
+      if (phone === '') return reject(400, MESSAGES.phoneRequired);
+      if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
+      const sent = await send(reply, body, request.ip, { channel: 'sms', destination: phone, purpose: 'login' });
+      return 'verificationToken' in sent ? ok({ verificationToken: sent.verificationToken }) : sent;
+    },
+  );
+
+  app.post<{ Body: Body | null }>(
+    API_PATHS.sendEmailCode,
+    options('accountEmail', 'emailSendType', 'raceAppBusinessType', 'cloudType'),
+    async (request, reply) => {
+      noStore(reply);
+      const body = request.body;
+      if (field(body, 'captchaType') !== '20') return reject(400, "captchaType must be '20'");
+      const email = normalizeEmail(field(body, 'accountEmail'));
+      if (email === null) return reject(400, MESSAGES.badEmail);
+      const purpose = emailPurpose(body);
+      const sent = await send(reply, body, request.ip, { channel: 'email', destination: email, purpose });
+      // captchaCode is part of the contract's answer; the code itself only ever goes to the mailbox.
+      return 'verificationToken' in sent ? ok({ captchaCode: '', verificationToken: sent.verificationToken }) : sent;
+    },
+  );
+
+  app.post<{ Body: Body | null }>(
+    API_PATHS.sendResetPhoneCode,
+    options('userPhone', 'raceAppBusinessType', 'cloudType'),
+    async (request, reply) => {
+      noStore(reply);
+      const body = request.body;
+      if (field(body, 'captchaType') !== '3') return reject(400, "captchaType must be '3'");
+      const phone = field(body, 'userPhone');
+      if (phone === '') return reject(400, MESSAGES.phoneRequired);
+      if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
+      const sent = await send(reply, body, request.ip, { channel: 'sms', destination: phone, purpose: 'reset' });
+      return 'verificationToken' in sent ? ok({ verificationToken: sent.verificationToken }) : sent;
+    },
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * user-center: login and logout, the slider check, verification codes, email registration and password
+ * resets (spec §2 "Login drawer", §4, §5, §7). Every answer is the envelope; business rejections are HTTP
+ * 200 with the envelope code and the message to show, rate limits HTTP 429 with Retry-After.
+ */
+import type { FastifyInstance } from 'fastify';
+import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { isValidPhone, maskDestination, normalizeEmail } from '../../lib/accounts.ts';
+import { MESSAGES, ok } from '../../lib/envelope.ts';
+import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
+import { tokenHeader, TOKEN_TTL_MS } from '../../plugins/accounts.ts';
+import { LIMITS } from '../../plugins/rate-limit.ts';
+import accountRoutes from './account.ts';
+import captchaRoutes from './captcha.ts';
+import codeRoutes, { checkCode } from './codes.ts';
+import { decryptField, field, noStore, reject, stringFields, type Body } from './common.ts';
+import { OS_ID, userData } from './user-data.ts';
+
+/** Password lockout: from the 5th consecutive failure, 1 min, doubling, at most 1 h. */
+export const LOCKOUT = { freeFailures: 4, firstMs: 60_000, maxMs: 3_600_000 } as const;
+
+export function lockoutMs(failures: number): number {
+  if (failures <= LOCKOUT.freeFailures) return 0;
+  return Math.min(LOCKOUT.firstMs * 2 ** Math.min(failures - LOCKOUT.freeFailures - 1, 20), LOCKOUT.maxMs);
+}
+
+export default async function userCenterRoutes(app: FastifyInstance) {
+  const { users, tokens } = app.repos;
+
+  await app.register(captchaRoutes);
+  await app.register(codeRoutes);
+  await app.register(accountRoutes);
+
+  const issue = (userId: number, loginType: number) => {
+    const user = users.findById(userId);
+    if (!user) return reject(404, MESSAGES.accountMissing);
+    const { token } = tokens.issue(user.id, TOKEN_TTL_MS, app.config.now());
+    return ok(userData(user, token, loginType));
+  };
+
+  app.post<{ Body: Body | null }>(
+    API_PATHS.login,
+    {
+      onRequest: app.rateLimit(LIMITS.login),
+      schema: {
+        body: stringFields('loginType', 'phone', 'captcha', 'password', 'encryptType', 'accountEmail', 'osId'),
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const body = request.body;
+      const osId = field(body, 'osId');
+      if (osId !== '' && osId !== String(OS_ID)) return reject(400, `osId must be ${OS_ID}`);
+      const loginType = field(body, 'loginType');
+
+      if (loginType === '1') {
+        const phone = field(body, 'phone');
+        if (phone === '') return reject(400, MESSAGES.phoneRequired);
+        if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
+        const user = users.findByPhone(phone);
+        if (!user) return reject(404, MESSAGES.accountMissing);
+        if (!checkCode(app, { purpose: 'login', destination: phone, code: field(body, 'captcha') })) {
+          return reject(400, MESSAGES.codeError);
+        }
+        request.log.info({ user: user.id, phone: maskDestination(phone) }, 'login by code');
+        return issue(user.id, 1);
+      }
+
+      if (loginType !== '0' && loginType !== '5') return reject(400, 'loginType must be 0, 1 or 5');
+      let user;
+      if (loginType === '0') {
+        const phone = field(body, 'phone');
+        if (phone === '') return reject(400, MESSAGES.phoneRequired);
+        user = users.findByPhone(phone);
+      } else {
+        const email = normalizeEmail(field(body, 'accountEmail'));
+        if (email === null) return reject(400, MESSAGES.badLoginEmail);
+        user = users.findByEmail(email);
+      }
+      const password = decryptField(body, 'password', app.settings.passwordKey);
+      const now = app.config.now();
+      // Same message and about the same time for a missing account, a locked one and a wrong password.
+      if (!user || user.lockedUntil > now || password === null) {
+        await verifyPassword(password ?? '', await dummyHash());
+        return reject(400, MESSAGES.badCredentials);
+      }
+      if (!(await verifyPassword(password, user.passwordHash))) {
+        const { failures, lockedUntil } = users.recordLoginFailure(user.id, now, lockoutMs);
+        request.log.info({ user: user.id, failures, lockedUntil }, 'login failed');
+        return reject(400, MESSAGES.badCredentials);
+      }
+      // Parallel guesses all pass the lock check before any is counted: re-check once the hash is done.
+      const current = users.findById(user.id);
+      if (!current || current.lockedUntil > app.config.now()) return reject(400, MESSAGES.badCredentials);
+      if (current.failedLogins > 0) users.setLoginFailures(user.id, 0, 0);
+      return issue(user.id, Number(loginType));
+    },
+  );
+
+  app.post(API_PATHS.logout, async (request, reply) => {
+    noStore(reply);
+    const token = tokenHeader(request);
+    if (token === '' || !tokens.revoke(token, app.config.now())) return reject(401, MESSAGES.loginExpired);
+    return ok(true);
+  });
+}

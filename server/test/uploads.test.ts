@@ -1,0 +1,140 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { DEMO, passwordLogin } from './account-helpers.ts';
+import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(32, 1)]);
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(32, 2)]);
+const WEBP = Buffer.concat([Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ', 'latin1'), Buffer.alloc(16)]);
+const PDF = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n', 'latin1');
+const DOCX = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(40, 3)]);
+
+function multipart(filename: string, content: Buffer, field = 'file') {
+  const boundary = '----race-site-test-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, content, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+let app: FastifyInstance;
+let token: string;
+
+beforeAll(async () => {
+  app = await buildTestApp({ now: fakeClock().now, env: { RATE_LIMITS: 'off' } });
+  token = (await passwordLogin(app, DEMO.phone, DEMO.password)).json().data.token;
+});
+
+afterAll(async () => {
+  await app.close();
+  removeTempDirs();
+});
+
+const upload = (url: string, filename: string, content: Buffer, headers: Record<string, string> = {}) => {
+  const body = multipart(filename, content);
+  return app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...headers } });
+};
+
+describe('uploads', () => {
+  it('stores an image under a random name and serves it back', async () => {
+    const res = await upload(API_PATHS.uploadImage, 'My Photo.PNG', PNG);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ code: 0, msg: 'success', success: true });
+    expect(body.data.url).toMatch(/^uploads\/[0-9a-f-]{36}\.png$/);
+    expect(body.data.path).toBe(`/files/${body.data.url}`);
+    const served = await app.inject({ method: 'GET', url: body.data.path });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    const stored = readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads'));
+    expect(stored).toContain(path.basename(body.data.url));
+    expect(stored.some((name) => name.includes('My Photo'))).toBe(false);
+  });
+
+  it('accepts every image type and the document types on the file upload', async () => {
+    for (const [name, content] of [
+      ['a.jpeg', JPEG],
+      ['b.JPG', JPEG],
+      ['c.webp', WEBP],
+      ['d.gif', Buffer.from('GIF89a0000', 'latin1')],
+      ['e.bmp', Buffer.from('BM00000000', 'latin1')],
+    ] as const) {
+      expect((await upload(API_PATHS.uploadImage, name, content)).json().code, name).toBe(0);
+    }
+    for (const [name, content] of [
+      ['report.pdf', PDF],
+      ['form.DOCX', DOCX],
+      ['sheet.xlsx', DOCX],
+      ['archive.zip', DOCX],
+      ['old.xls', Buffer.from('d0cf11e0a1b11ae10000', 'hex')],
+      ['photo.png', PNG],
+    ] as const) {
+      expect((await upload(API_PATHS.uploadFile, name, content)).json().code, name).toBe(0);
+    }
+  });
+
+  it('refuses an extension that is not on the list', async () => {
+    for (const name of ['x.svg', 'x.html', 'x.exe', 'noext', 'x.png.exe']) {
+      const res = await upload(API_PATHS.uploadFile, name, PNG);
+      expect(res.json(), name).toEqual({ code: 400, msg: '文件格式不正确', data: null, success: false });
+    }
+    expect((await upload(API_PATHS.uploadImage, 'report.pdf', PDF)).json().msg).toBe('文件格式不正确');
+  });
+
+  it('refuses content whose first bytes do not match the extension', async () => {
+    expect((await upload(API_PATHS.uploadImage, 'fake.jpg', PNG)).json().msg).toBe('文件格式不正确');
+    expect((await upload(API_PATHS.uploadImage, 'fake.png', Buffer.from('<svg onload=alert(1)>'))).json().msg).toBe(
+      '文件格式不正确',
+    );
+    expect((await upload(API_PATHS.uploadFile, 'fake.pdf', DOCX)).json().msg).toBe('文件格式不正确');
+  });
+
+  it('refuses a file over 10 MB', async () => {
+    const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);
+    const res = await upload(API_PATHS.uploadImage, 'big.png', big);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json()).toEqual({
+      code: 413,
+      msg: 'Please upload a file smaller than 10 MB',
+      data: null,
+      success: false,
+    });
+  });
+
+  it('requires a valid token for the user-centre upload', async () => {
+    const anonymous = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG);
+    expect(anonymous.json()).toEqual({
+      code: 401,
+      msg: 'Your login has expired, please log in again',
+      data: null,
+      success: false,
+    });
+    const forged = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG, { token: 'forged' });
+    expect(forged.json().code).toBe(401);
+    const res = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG, { token });
+    expect(res.json()).toMatchObject({ code: 0, success: true, data: { url: expect.stringMatching(/^uploads\//) } });
+  });
+
+  it('answers a request that is not a file upload in the envelope', async () => {
+    const json = await app.inject({ method: 'POST', url: API_PATHS.uploadImage, payload: { a: 1 } });
+    expect(json.statusCode).toBeLessThan(500);
+    expect(json.json().code).toBe(400);
+    const broken = await app.inject({
+      method: 'POST',
+      url: API_PATHS.uploadImage,
+      payload: 'garbage',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
+    expect(broken.statusCode).toBeLessThan(500);
+    expect(broken.json().code).not.toBe(0);
+  });
+});
