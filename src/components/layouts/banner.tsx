@@ -8,6 +8,9 @@ import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
 import { isClickableLink, resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
+import { notify } from '@/lib/notify';
+import { clearUserData } from '@/lib/user-data';
+import { logout } from '@/features/auth/api/logout';
 import type { AdItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
 function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
@@ -42,6 +45,18 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
     }
   };
 
+  const onLogout = async () => {
+    try {
+      await logout();
+    } catch {
+      // Logging out locally is what matters; a refused or failed call changes nothing for the visitor.
+    }
+    clearUserData();
+    // An expired token answers "login expired": after a logout that is no reason to ask for a new login.
+    useAppStore.getState().setReloginConfirmOpen(false);
+    notify.success(t('auth.messages.logoutSuccess'));
+  };
+
   return (
     <header className="banner">
       <div className="banner__inner">
@@ -73,6 +88,11 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
             <UserIcon />
             <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>
           </button>
+          {token ? (
+            <button type="button" className="banner__logout" data-testid="logout" onClick={() => void onLogout()}>
+              {t('auth.actions.logout')}
+            </button>
+          ) : null}
         </div>
       </div>
     </header>

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { getEnv } from '@/config/env';
 import { PageLoading } from '@/components/ui/page-loading';
@@ -9,6 +9,26 @@ import { Banner } from './banner';
 import { DebugBadge } from './debug-badge';
 import { Footer } from './footer';
 import { SiteMenu, type SiteMenuNode } from './site-menu';
+
+// The drawer and the re-login confirm bring antd with them: loaded only once they are first needed.
+const LoginDrawer = lazy(() => import('@/features/auth/components/login-drawer'));
+const ReloginConfirm = lazy(() => import('@/features/auth/components/relogin-confirm'));
+
+/** Mounts the login drawer once it has been opened, and the re-login confirm once it has been asked for. */
+function AuthOverlays() {
+  const drawerOpen = useAppStore((s) => s.loginDrawerOpen);
+  const reloginOpen = useAppStore((s) => s.reloginConfirmOpen);
+  const [drawerUsed, setDrawerUsed] = useState(drawerOpen);
+  const [reloginUsed, setReloginUsed] = useState(reloginOpen);
+  if (drawerOpen && !drawerUsed) setDrawerUsed(true);
+  if (reloginOpen && !reloginUsed) setReloginUsed(true);
+  return (
+    <Suspense fallback={null}>
+      {drawerUsed ? <LoginDrawer /> : null}
+      {reloginUsed ? <ReloginConfirm /> : null}
+    </Suspense>
+  );
+}
 
 /** Routes whose main area is grey (spec §2 Layout). Names are compared without dashes or case. */
 const GREY_ROUTES = new Set(['registrationsearch', 'scoresearch', 'activitybulletin', 'racenews']);
@@ -71,6 +91,7 @@ export function Layout({ menu, children }: LayoutProps) {
       </main>
       <Footer config={config} />
       {getEnv().debug ? <DebugBadge /> : null}
+      <AuthOverlays />
     </div>
   );
 }

@@ -1,0 +1,244 @@
+/**
+ * The sub-screens of the drawer: registration by email, password reset by email, password reset by phone
+ * (spec §2, §3 "Forms", §4). Each sends its code through the slider, keeps the verificationToken of the
+ * answer, and on success goes back to login.
+ */
+import { useState } from 'react';
+import { Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { notify } from '@/lib/notify';
+import { clearUserData } from '@/lib/user-data';
+import { checkEmailRegistered } from '../api/check-email-registered';
+import { register } from '../api/register';
+import { resetByEmail } from '../api/reset-by-email';
+import { resetByPhone } from '../api/reset-by-phone';
+import { sendEmailCode } from '../api/send-email-code';
+import { sendResetPhoneCode } from '../api/send-reset-phone-code';
+import { useCodeContext } from '../hooks/use-code-context';
+import { ruleOf } from '../utils/form-rules';
+import { checkConfirm, checkEmail, checkPassword, checkPhone } from '../utils/validation';
+import { Agreement, GatedSubmit } from './agreement';
+import { CodeField } from './code-field';
+import { fieldValue } from './login-forms';
+
+interface ScreenProps {
+  /** Back to the login view. */
+  onDone: () => void;
+}
+
+/** Registered email → the field error; a failed check lets the server decide on submit. */
+async function registeredCheck(value: string | undefined) {
+  if (checkEmail(value, 'account')) return null;
+  try {
+    return (await checkEmailRegistered(value!)) ? ('auth.validation.emailRegistered' as const) : null;
+  } catch {
+    return null;
+  }
+}
+
+function PasswordPair({ first, second }: { first: string; second: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name={first} label={t('auth.fields.newPassword')} rules={[ruleOf(checkPassword)]}>
+        <Input.Password placeholder={t('auth.placeholders.newPassword')} autoComplete="new-password" maxLength={20} />
+      </Form.Item>
+      <Form.Item
+        name={second}
+        label={t('auth.fields.confirmPassword')}
+        dependencies={[first]}
+        rules={[({ getFieldValue }) => ruleOf((v) => checkConfirm(v, getFieldValue(first) as string | undefined))]}
+      >
+        <Input.Password
+          placeholder={t('auth.placeholders.confirmPassword')}
+          autoComplete="new-password"
+          maxLength={20}
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+interface RegisterValues {
+  accountEmail: string;
+  captcha: string;
+  loginPassword: string;
+  loginPasswordConfirm: string;
+}
+
+export function RegisterForm({ onDone }: ScreenProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<RegisterValues>();
+  const { cloudType } = useCodeContext();
+  const [token, setToken] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const [loading, setLoading] = useState(false);
+
+  const onFinish = async (v: RegisterValues) => {
+    setLoading(true);
+    try {
+      await register({
+        accountEmail: v.accountEmail,
+        captcha: v.captcha,
+        loginPassword: v.loginPassword,
+        verificationToken: token,
+      });
+      notify.success(t('auth.messages.registerSuccess'));
+      onDone();
+    } catch {
+      // The api client has shown the server's message.
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      name="register"
+      data-testid="form-register"
+      onFinish={(v) => void onFinish(v)}
+    >
+      <Form.Item
+        name="accountEmail"
+        label={t('auth.fields.email')}
+        validateTrigger={['onChange', 'onBlur']}
+        rules={[ruleOf((v) => checkEmail(v, 'account')), ruleOf(registeredCheck, 'onBlur')]}
+      >
+        <Input placeholder={t('auth.placeholders.email')} autoComplete="email" inputMode="email" maxLength={100} />
+      </Form.Item>
+      <CodeField
+        target={() => fieldValue(form, 'accountEmail')}
+        send={async (pass, accountEmail) => {
+          const answer = await sendEmailCode({ ...pass, accountEmail, emailSendType: 1, cloudType });
+          setToken(answer.verificationToken);
+        }}
+      />
+      <PasswordPair first="loginPassword" second="loginPasswordConfirm" />
+      <Agreement checked={agreed} onChange={setAgreed} withRegistration />
+      <GatedSubmit agreed={agreed} loading={loading}>
+        {t('auth.actions.register')}
+      </GatedSubmit>
+    </Form>
+  );
+}
+
+/** After a password change the stored login is gone (spec §4): clear it, confirm, back to login. */
+function useResetDone(onDone: () => void) {
+  const { t } = useTranslation();
+  return () => {
+    clearUserData();
+    notify.success(t('auth.messages.resetSuccess'));
+    onDone();
+  };
+}
+
+interface ResetEmailValues {
+  accountEmail: string;
+  captcha: string;
+  loginPassword: string;
+  confirmPassword: string;
+}
+
+export function ResetEmailForm({ onDone }: ScreenProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ResetEmailValues>();
+  const { raceAppBusinessType } = useCodeContext();
+  const [token, setToken] = useState('');
+  const [loading, setLoading] = useState(false);
+  const done = useResetDone(onDone);
+
+  const onFinish = async (v: ResetEmailValues) => {
+    setLoading(true);
+    try {
+      await resetByEmail({ ...v, verificationToken: token });
+      done();
+    } catch {
+      // The api client has shown the server's message.
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      name="reset-email"
+      data-testid="form-reset-email"
+      onFinish={(v) => void onFinish(v)}
+    >
+      <Form.Item name="accountEmail" label={t('auth.fields.email')} rules={[ruleOf((v) => checkEmail(v, 'account'))]}>
+        <Input placeholder={t('auth.placeholders.email')} autoComplete="email" inputMode="email" maxLength={100} />
+      </Form.Item>
+      <CodeField
+        target={() => fieldValue(form, 'accountEmail')}
+        send={async (pass, accountEmail) => {
+          const answer = await sendEmailCode({ ...pass, accountEmail, emailSendType: 2, raceAppBusinessType });
+          setToken(answer.verificationToken);
+        }}
+      />
+      <PasswordPair first="loginPassword" second="confirmPassword" />
+      <GatedSubmit agreed loading={loading}>
+        {t('auth.actions.submitReset')}
+      </GatedSubmit>
+    </Form>
+  );
+}
+
+interface ResetPhoneValues {
+  phone: string;
+  captcha: string;
+  loginPassword: string;
+  confirmPassword: string;
+}
+
+export function ResetPhoneForm({ onDone }: ScreenProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ResetPhoneValues>();
+  const context = useCodeContext();
+  const [token, setToken] = useState('');
+  const [loading, setLoading] = useState(false);
+  const done = useResetDone(onDone);
+
+  const onFinish = async (v: ResetPhoneValues) => {
+    setLoading(true);
+    try {
+      await resetByPhone({ ...v, verificationToken: token });
+      done();
+    } catch {
+      // The api client has shown the server's message.
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      name="reset-phone"
+      data-testid="form-reset-phone"
+      onFinish={(v) => void onFinish(v)}
+    >
+      <Form.Item name="phone" label={t('auth.fields.phone')} rules={[ruleOf((v) => checkPhone(v, { strict: true }))]}>
+        <Input placeholder={t('auth.placeholders.phone')} autoComplete="tel" inputMode="tel" maxLength={11} />
+      </Form.Item>
+      <CodeField
+        target={() => fieldValue(form, 'phone')}
+        send={async (pass, userPhone) => {
+          const answer = await sendResetPhoneCode({ ...pass, userPhone, ...context });
+          setToken(answer.verificationToken);
+        }}
+      />
+      <PasswordPair first="loginPassword" second="confirmPassword" />
+      <GatedSubmit agreed loading={loading}>
+        {t('auth.actions.submitReset')}
+      </GatedSubmit>
+    </Form>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * The verification-code input with its send button (spec §4 send-code states): idle → (valid phone or
+ * email) slider check → passed → code sent → 60 s countdown → "get code again". Pressing send while the
+ * slider is shown but not passed warns; a failed send (the api client toasts the server's message) goes
+ * back to idle.
+ */
+import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { notify } from '@/lib/notify';
+import { useCountdown } from '../hooks/use-countdown';
+import { ruleOf } from '../utils/form-rules';
+import { checkCaptcha } from '../utils/validation';
+import type { SliderPass } from '../api/types';
+import { SliderCaptcha } from './slider-captcha';
+
+export const RESEND_SECONDS = 60;
+
+type Stage = 'idle' | 'slider' | 'sending' | 'sent';
+
+export interface CodeFieldProps {
+  /** Validates the phone or email field; resolves with its value, or null when it is not valid. */
+  target: () => Promise<string | null>;
+  /** Sends the code once the slider has passed. */
+  send: (pass: SliderPass, target: string) => Promise<void>;
+}
+
+export function CodeField({ target, send }: CodeFieldProps) {
+  const { t } = useTranslation();
+  const [stage, setStage] = useState<Stage>('idle');
+  const countdown = useCountdown();
+
+  const onClick = async () => {
+    if (countdown.running || stage === 'sending') return;
+    if (stage === 'slider') {
+      notify.warning(t('auth.validation.slider'));
+      return;
+    }
+    if (await target()) setStage('slider');
+  };
+
+  const onPass = async (pass: SliderPass) => {
+    setStage('sending');
+    try {
+      // Read the address again: it may have been edited while the slider was shown.
+      const address = await target();
+      if (!address) {
+        setStage('idle');
+        return;
+      }
+      await send(pass, address);
+      countdown.start(RESEND_SECONDS);
+      setStage('sent');
+    } catch {
+      setStage('idle');
+    }
+  };
+
+  const label = countdown.running
+    ? t('auth.code.countdown', { count: countdown.left })
+    : stage === 'sending'
+      ? t('auth.code.sending')
+      : stage === 'sent'
+        ? t('auth.code.again')
+        : t('auth.code.get');
+
+  return (
+    <>
+      <Form.Item label={t('auth.fields.captcha')} required>
+        <div className="auth-code-row">
+          <Form.Item name="captcha" noStyle rules={[ruleOf(checkCaptcha)]}>
+            <Input placeholder={t('auth.placeholders.captcha')} autoComplete="one-time-code" maxLength={8} />
+          </Form.Item>
+          <Button
+            className="auth-code-button"
+            data-testid="send-code"
+            disabled={countdown.running || stage === 'sending'}
+            onClick={() => void onClick()}
+          >
+            {label}
+          </Button>
+        </div>
+      </Form.Item>
+      {stage === 'slider' || stage === 'sending' ? (
+        <div className="auth-slider-row">
+          <SliderCaptcha onPass={(pass) => void onPass(pass)} />
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * The login drawer (spec §2 "Login drawer", §4): full height from the top, the app download QR code on the
+ * left, on the right the three login tabs (account-password by default) or one of the sub-screens —
+ * registration by email, reset by email, reset by phone — each with a back link. Loaded with antd the
+ * first time the drawer opens.
+ */
+import { useState } from 'react';
+import { Drawer, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { AntdScope } from '@/components/ui/antd-scope';
+import { getEnv } from '@/config/env';
+import { resolveImageUrl } from '@/lib/url';
+import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
+import { RegisterForm, ResetEmailForm, ResetPhoneForm } from './account-forms';
+import { Agreement } from './agreement';
+import { CodeLoginForm, EmailLoginForm, PasswordLoginForm } from './login-forms';
+import { QuickLogin } from './quick-login';
+import './auth.css';
+
+type View = 'login' | 'register' | 'resetEmail' | 'resetPhone';
+type Tab = 'code' | 'password' | 'email';
+
+function AppQr() {
+  const { t } = useTranslation();
+  const qr = resolveImageUrl(useSiteStore((s) => s.config?.appQrCode));
+  return (
+    <aside className="auth-qr" data-testid="app-qr">
+      <h3 className="auth-qr__title">{t('auth.drawer.qrTitle')}</h3>
+      {qr ? <img src={qr} alt={t('auth.drawer.qrAlt')} width={180} height={180} className="auth-qr__img" /> : null}
+      <p className="auth-qr__text">{t('auth.drawer.qrText')}</p>
+    </aside>
+  );
+}
+
+function LoginLinks({ register, forgot, onGo }: { register: boolean; forgot: boolean; onGo: (view: View) => void }) {
+  const { t } = useTranslation();
+  const [choosing, setChoosing] = useState(false);
+  if (!register && !forgot) return null;
+  return (
+    <div className="auth-links">
+      <div className="auth-links__row">
+        {register ? (
+          <button type="button" className="auth-link" onClick={() => onGo('register')}>
+            {t('auth.actions.registerNow')}
+          </button>
+        ) : (
+          <span />
+        )}
+        {forgot ? (
+          <button type="button" className="auth-link" aria-expanded={choosing} onClick={() => setChoosing((c) => !c)}>
+            {t('auth.actions.forgotPassword')}
+          </button>
+        ) : null}
+      </div>
+      {choosing ? (
+        <div className="auth-links__choice" data-testid="reset-choice">
+          <span>{t('auth.screens.resetChoice')}</span>
+          <button type="button" className="auth-link" onClick={() => onGo('resetEmail')}>
+            {t('auth.actions.resetByEmail')}
+          </button>
+          <button type="button" className="auth-link" onClick={() => onGo('resetPhone')}>
+            {t('auth.actions.resetByPhone')}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+interface LoginViewProps {
+  tab: Tab;
+  onTab: (tab: Tab) => void;
+  agreed: boolean;
+  onAgreed: (agreed: boolean) => void;
+  onGo: (view: View) => void;
+}
+
+function LoginView({ tab, onTab, agreed, onAgreed, onGo }: LoginViewProps) {
+  const { t } = useTranslation();
+  const links = (register: boolean, forgot: boolean) => <LoginLinks register={register} forgot={forgot} onGo={onGo} />;
+  return (
+    <div className="auth-login">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => onTab(key as Tab)}
+        centered
+        items={[
+          { key: 'code', label: t('auth.tabs.code'), children: <CodeLoginForm agreed={agreed} /> },
+          {
+            key: 'password',
+            label: t('auth.tabs.password'),
+            children: <PasswordLoginForm agreed={agreed} footer={links(false, true)} />,
+          },
+          {
+            key: 'email',
+            label: t('auth.tabs.email'),
+            children: <EmailLoginForm agreed={agreed} footer={links(true, true)} />,
+          },
+        ]}
+      />
+      <Agreement checked={agreed} onChange={onAgreed} />
+      {getEnv().debug ? <QuickLogin /> : null}
+    </div>
+  );
+}
+
+const TITLES = {
+  register: 'auth.screens.register',
+  resetEmail: 'auth.screens.resetEmail',
+  resetPhone: 'auth.screens.resetPhone',
+} as const;
+
+export default function LoginDrawer() {
+  const { t } = useTranslation();
+  const open = useAppStore((s) => s.loginDrawerOpen);
+  const setOpen = useAppStore((s) => s.setLoginDrawerOpen);
+  const [view, setView] = useState<View>('login');
+  // Kept here, so "back to login" returns to the tab the visitor came from.
+  const [tab, setTab] = useState<Tab>('password');
+  const [agreed, setAgreed] = useState(false);
+  const back = () => setView('login');
+
+  return (
+    <AntdScope>
+      <Drawer
+        open={open}
+        placement="top"
+        size="100%"
+        onClose={() => setOpen(false)}
+        afterOpenChange={(visible) => {
+          if (!visible) {
+            setView('login');
+            setTab('password');
+          }
+        }}
+        destroyOnHidden
+        closeIcon={<span aria-label={t('auth.drawer.close')}>✕</span>}
+        title={null}
+        className="auth-drawer"
+        rootClassName="auth-drawer-root"
+        data-testid="login-drawer"
+      >
+        <div className="auth-card">
+          <AppQr />
+          <section className="auth-main" aria-label={t('auth.drawer.title')}>
+            {view === 'login' ? (
+              <LoginView tab={tab} onTab={setTab} agreed={agreed} onAgreed={setAgreed} onGo={setView} />
+            ) : (
+              <div className="auth-sub" data-testid={`screen-${view}`}>
+                <button type="button" className="auth-link auth-back" onClick={back}>
+                  ‹ {t('auth.actions.backToLogin')}
+                </button>
+                <h2 className="auth-sub__title">{t(TITLES[view])}</h2>
+                {view === 'register' ? <RegisterForm onDone={back} /> : null}
+                {view === 'resetEmail' ? <ResetEmailForm onDone={back} /> : null}
+                {view === 'resetPhone' ? <ResetPhoneForm onDone={back} /> : null}
+              </div>
+            )}
+          </section>
+        </div>
+      </Drawer>
+    </AntdScope>
+  );
+}
