@@ -113,6 +113,22 @@ describe('accounts', () => {
     await context.close();
   });
 
+  it('opens the user agreement and the privacy policy in a new tab, as real pages', async () => {
+    const { context, page } = await englishPage();
+    const drawer = await openDrawer(page);
+    for (const [label, heading] of [
+      ['User Agreement', '1. Acceptance'],
+      ['Privacy Policy', '1. What we collect'],
+    ]) {
+      const link = drawer.getByRole('link', { name: label }).first();
+      await expect(link.getAttribute('target')).resolves.toBe('_blank');
+      const [tab] = await Promise.all([context.waitForEvent('page'), link.click()]);
+      await tab.getByTestId('document-view').getByText(heading).waitFor();
+      await tab.close();
+    }
+    await context.close();
+  });
+
   it('asks for the slider before sending a code, then logs in with the SMS code', async () => {
     const { context, page } = await englishPage();
     const drawer = await openDrawer(page);

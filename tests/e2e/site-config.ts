@@ -23,7 +23,7 @@ export function menuPages(config: SiteConfig): MenuPage[] {
   const groups = new Map<RouteItem, RouteItem>();
   for (const { item } of allRoutes(config)) for (const child of item.children ?? []) groups.set(child, item);
   return allRoutes(config)
-    .filter(({ item }) => item.component && !['Layout', 'ParentView'].includes(item.component) && !item.meta?.link)
+    .filter(({ item }) => item.component && !['Layout', 'ParentView'].includes(item.component) && !item.meta?.link && !item.hidden)
     .map(({ item, path }) => ({ path, item, group: groups.get(item)?.component === 'Layout' ? undefined : groups.get(item) }));
 }
 
