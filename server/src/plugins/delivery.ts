@@ -2,7 +2,7 @@
  * Delivery of verification codes. Every message goes to the outbox table (read by the development outbox
  * page) and is printed to the console with the destination masked. An SmsSender and an EmailSender carry
  * messages further: the outbox implementations only record; when SMTP_URL is set, email goes out by SMTP
- * through nodemailer (an optional package, loaded only then: `npm install nodemailer`).
+ * through nodemailer (a dependency, loaded only when SMTP is configured).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -32,7 +32,7 @@ export function messageFor(purpose: CodePurpose, code: string) {
   return { subject, body: `${subject} is ${code}. It is valid for 10 minutes. 验证码 ${code}，10 分钟内有效。` };
 }
 
-/** Loads nodemailer only when SMTP is configured, so it stays an optional dependency. */
+/** Loads nodemailer only when SMTP is configured, so a server without SMTP never loads it. */
 export async function createSmtpSender(url: string, from: string): Promise<EmailSender> {
   const moduleName = 'nodemailer';
   let mailer: { createTransport(url: string): { sendMail(mail: Record<string, string>): Promise<unknown> } };
