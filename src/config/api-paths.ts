@@ -41,6 +41,16 @@ export const API_PATHS = {
   resetByPhone: '/user-center/api/account/reset-by-phone',
   /** Development only: the outbox of delivered codes (HTML page and JSON). */
   devOutbox: '/dev/outbox',
+  /** Runner lookups (issue 5). Queries travel in POST bodies, never ID numbers in URLs. */
+  searchRegistration: '/race-center/api/search/registration',
+  searchScore: '/race-center/api/search/score',
+  searchPb: '/race-center/api/search/pb',
+  searchHistory: '/race-center/api/search/history',
+  searchPhotos: '/race-center/api/search/photos',
+  /** GET ?id=&sig= → the certificate's facts when the signature matches (verification page). */
+  certificateVerify: '/race-center/api/certificate/verify',
+  /** POST { raceId, item? } → .xls file, or a JSON envelope explaining why not. */
+  exportScores: '/race-center/api/export/scores',
   /** User-centre image upload, and the two base uploads. */
   uploadImageUserCentre: '/pangu-uc/uc/api/user/upload/image',
   uploadImage: '/api/base/uploadImage',
@@ -52,6 +62,7 @@ export const API_PATHS = {
 /** Path prefixes that belong to the API (used by the dev proxy and by the server's SPA fallback). */
 export const API_PREFIXES = [
   '/website-centre',
+  '/race-center',
   '/changzheng-basic-center-api',
   '/config',
   '/user-center',
