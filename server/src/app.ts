@@ -23,6 +23,7 @@ import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
+import raceCenterRoutes from './routes/race-center/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
 import userCenterRoutes from './routes/user-center/index.ts';
 import websiteCentreRoutes from './routes/website-centre/index.ts';
@@ -42,7 +43,8 @@ export interface BuildAppOptions {
   now?: () => number;
   /**
    * Environment of the account features (default process.env): PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX,
-   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM. See lib/settings.ts.
+   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM (lib/settings.ts); CERT_SECRET
+   * (lib/cert-secret.ts).
    */
   env?: Env;
   /** Replaces the slider provider chosen by CAPTCHA_PROVIDER (an external human check). */
@@ -155,6 +157,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(userCenterRoutes);
   await app.register(uploadRoutes);
   await app.register(filesRoutes);
+  await app.register(raceCenterRoutes, { env: options.env ?? process.env });
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

@@ -5,7 +5,8 @@
  *   STATIC_DIR (default <repo>/dist when it has been built; empty: API only),
  *   LOG_LEVEL (default warn).
  * Account features (lib/settings.ts): PASSWORD_KEY, RATE_LIMITS=off, DEV_OUTBOX=1|0, CAPTCHA_PROVIDER,
- *   SMTP_URL, SMTP_FROM.
+ *   SMTP_URL, SMTP_FROM. Race centre: CERT_SECRET (certificate signatures; default a random secret kept in
+ *   DATA_DIR/cert-secret).
  */
 import path from 'node:path';
 import { buildApp, type BuildAppOptions } from './app.ts';

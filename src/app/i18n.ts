@@ -12,14 +12,16 @@ import zhContent from '@/locales/zh/content.json';
 import enContent from '@/locales/en/content.json';
 import zhAuth from '@/locales/zh/auth.json';
 import enAuth from '@/locales/en/auth.json';
+import zhSearch from '@/locales/zh/search.json';
+import enSearch from '@/locales/en/search.json';
 import type { TranslationFile } from '@/features/site-config/race-types';
 import type { Language } from '@/stores/app-store';
 
 export const defaultNS = 'common';
 /** One namespace; each feature keeps its texts in its own file (locales/<lang>/<feature>.json) under its key. */
 export const resources = {
-  zh: { common: { ...zhCommon, home: zhHome, content: zhContent, auth: zhAuth } },
-  en: { common: { ...enCommon, home: enHome, content: enContent, auth: enAuth } },
+  zh: { common: { ...zhCommon, home: zhHome, content: zhContent, auth: zhAuth, search: zhSearch } },
+  en: { common: { ...enCommon, home: enHome, content: enContent, auth: enAuth, search: enSearch } },
 } as const;
 
 export type Resources = (typeof resources)['zh']['common'];

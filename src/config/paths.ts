@@ -7,6 +7,7 @@ export const PATHS = {
   pbSearch: '/pb-search',
   multipleScoreSearch: '/multiple-score-search',
   imageSearch: '/image-search',
+  certificateVerify: '/certificate',
   videoCollection: '/video-collection',
   imageCollection: '/image-collection',
 } as const;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateSiteConfig } from '../../../src/features/site-config/site-config-schema.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
+import { importCsv, type ImportKind } from '../db/race-center-import.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
@@ -23,6 +24,18 @@ Commands:
   validate <file.json>          check a site configuration; prints every problem with its JSON path
   publish <domain> <file.json>  validate, then publish a site configuration for a domain
   add-race <race.json>          add a race, or update it, from a RaceInfo JSON file
+  import-results <raceId> <file.csv>
+      results with splits; columns bib,name,gender,certificateNumber,birthday,item,chipTime
+      [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, item M/H/10K, times H:MM:SS.
+      Rows replace results with the same bib; ranks are recomputed.
+  import-registrations <raceId> <file.csv>
+      columns name,gender,birthday,certificateType(1-4),certificateNumber,phone,emergencyName,
+      emergencyPhone,item,status(0-5)[,bib,orderNo,subOrderNo,createTime,serialNo,payTime,
+      amountPaid,orderAmount,coupon,discount]. Rows replace the same certificate number.
+  import-photos <raceId> <file.csv>
+      columns bib,url,takenAt (YYYY-MM-DD HH:mm:ss).
+                                CSV: UTF-8, a header row, RFC 4180 quoting. Every bad row is
+                                reported as "line N: field: problem" and nothing is written.
   help                          show this help
 
 Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed).
@@ -50,7 +63,18 @@ class CliExit extends Error {
 const usageError = (message: string) => new CliExit(EXIT.usage, [message, '', USAGE]);
 const failure = (...lines: string[]) => new CliExit(EXIT.failed, lines);
 
-const ARITY: Record<string, number> = { list: 0, bind: 2, unbind: 1, validate: 1, publish: 2, 'add-race': 1, help: 0 };
+const ARITY: Record<string, number> = {
+  list: 0,
+  bind: 2,
+  unbind: 1,
+  validate: 1,
+  publish: 2,
+  'add-race': 1,
+  'import-results': 2,
+  'import-registrations': 2,
+  'import-photos': 2,
+  help: 0,
+};
 
 function readText(io: CliIo, file: string): { absolute: string; bytes: Buffer } {
   const absolute = path.resolve(io.cwd, file);
@@ -202,6 +226,22 @@ function addRace(io: CliIo, file: string): void {
   });
 }
 
+function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): void {
+  const { bytes } = readText(io, file);
+  withDatabase(io, ({ db, repos }) => {
+    let outcome;
+    try {
+      outcome = importCsv(db, repos, kind, raceId, bytes.toString('utf8'));
+    } catch (error) {
+      throw failure(`Nothing imported: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!outcome.ok) {
+      throw failure(`Nothing imported from ${file}:`, ...outcome.problems.map((p) => `  ${p}`));
+    }
+    io.stdout(outcome.summary);
+  });
+}
+
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
 export function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): number {
   const io: CliIo = {
@@ -243,6 +283,15 @@ export function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = 
         break;
       case 'add-race':
         addRace(io, a);
+        break;
+      case 'import-results':
+        importFile(io, 'results', a, b);
+        break;
+      case 'import-registrations':
+        importFile(io, 'registrations', a, b);
+        break;
+      case 'import-photos':
+        importFile(io, 'photos', a, b);
         break;
     }
     return EXIT.ok;

@@ -8,7 +8,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { dataPaths } from '../lib/paths.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { createRepositories, type Repositories } from './repositories.ts';
-import { seedIfEmpty, type SeedOutcome } from './seed.ts';
+import { seedIfEmpty, seedRunnersIfEmpty, type SeedOutcome } from './seed.ts';
 
 export function migrate(db: Database, now: number, migrations: readonly Migration[] = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS migrations (
@@ -63,6 +63,7 @@ export function openDatabase(options: { dataDir: string; seedDir: string; now: n
     migrate(db, options.now);
     const repos = createRepositories(db);
     const seed = seedIfEmpty({ db, repos, dataDir: options.dataDir, seedDir: options.seedDir, now: options.now });
+    seedRunnersIfEmpty({ db, repos, seedDir: options.seedDir, now: options.now });
     return { db, repos, seed };
   } catch (error) {
     db.close();

@@ -102,4 +102,59 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_latest ON outbox (created_at DESC, id DESC);
     `,
   },
+  {
+    id: 3,
+    name: 'race centre: registrations, results with splits, photos',
+    sql: `
+      CREATE TABLE registrations (
+        id                     INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id                TEXT NOT NULL,
+        bib                    TEXT,
+        name                   TEXT NOT NULL,
+        gender                 INTEGER NOT NULL CHECK (gender IN (0, 1, 2)),
+        birthday               TEXT NOT NULL,
+        cert_type              INTEGER NOT NULL CHECK (cert_type BETWEEN 1 AND 4),
+        cert_hash              TEXT NOT NULL,
+        cert_masked            TEXT NOT NULL,
+        phone_masked           TEXT NOT NULL,
+        emergency_name         TEXT NOT NULL,
+        emergency_phone_masked TEXT NOT NULL,
+        item                   TEXT NOT NULL,
+        status                 INTEGER NOT NULL CHECK (status BETWEEN 0 AND 5),
+        orders_json            TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX registrations_bib ON registrations (race_id, bib) WHERE bib IS NOT NULL;
+      CREATE UNIQUE INDEX registrations_cert ON registrations (race_id, cert_hash);
+
+      CREATE TABLE results (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id        TEXT NOT NULL,
+        bib            TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        gender         INTEGER NOT NULL CHECK (gender IN (0, 1, 2)),
+        cert_hash      TEXT NOT NULL,
+        item           TEXT NOT NULL,
+        gun_ms         INTEGER NOT NULL,
+        chip_ms        INTEGER NOT NULL,
+        rank_overall   INTEGER NOT NULL,
+        rank_gender    INTEGER NOT NULL,
+        rank_age_group INTEGER NOT NULL,
+        age_group      TEXT NOT NULL,
+        finishers      INTEGER NOT NULL,
+        splits_json    TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX results_bib ON results (race_id, bib);
+      CREATE INDEX results_cert ON results (cert_hash, race_id);
+      CREATE INDEX results_item ON results (race_id, item, chip_ms);
+
+      CREATE TABLE photos (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id  TEXT NOT NULL,
+        bib      TEXT NOT NULL,
+        url      TEXT NOT NULL,
+        taken_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX photos_bib ON photos (race_id, bib);
+    `,
+  },
 ];

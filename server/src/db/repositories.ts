@@ -3,6 +3,7 @@ import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
+import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
@@ -18,6 +19,7 @@ export function createRepositories(db: Database) {
     codes: createCodesRepository(db),
     captcha: createCaptchaRepository(db),
     outbox: createOutboxRepository(db),
+    raceCenter: createRaceCenterRepository(db),
   };
 }
 

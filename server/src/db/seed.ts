@@ -12,6 +12,7 @@ import { toBindableDomain } from '../lib/domain.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import { validateRaceInfo } from './race-schema.ts';
 import type { Repositories } from './repositories.ts';
+import { seedRunners } from './seed-runners.ts';
 import { checkSiteConfigBytes, publishSiteConfig } from './site-config-publisher.ts';
 
 export class SeedError extends Error {
@@ -109,4 +110,35 @@ export function seedIfEmpty(input: {
       return { seeded: true, raceId: plan.race.raceId, domains: plan.bindings.map((b) => b.domainName) };
     })
     .immediate();
+}
+
+/**
+ * The demo event's synthetic runners (race.json `demoRunners: { count, pastRace }`): the past race is added,
+ * then registrations for the seed race and results, splits and photos for the past race. Runs when the
+ * results table is empty, so an existing data directory gains them on its next start.
+ */
+export function seedRunnersIfEmpty(input: { db: Database; repos: Repositories; seedDir: string; now: number }) {
+  const raceFile = path.join(input.seedDir, 'race.json');
+  if (!existsSync(raceFile) || input.repos.raceCenter.resultCount() > 0) return undefined;
+  const parsed = parseJsonText(readFileSync(raceFile, 'utf8'));
+  if (!parsed.ok) return undefined;
+  const doc = parsed.value as { race?: { raceId?: unknown; startTime?: unknown }; demoRunners?: unknown } | null;
+  const demo = doc?.demoRunners as { count?: unknown; pastRace?: unknown } | undefined;
+  if (demo === undefined || typeof demo !== 'object' || demo === null) return undefined;
+  const past = validateRaceInfo(demo.pastRace);
+  if (!past.ok) throw new SeedError(`${raceFile}: $.demoRunners.pastRace is not a valid race`);
+  const count = typeof demo.count === 'number' && demo.count > 0 ? Math.floor(demo.count) : 0;
+  const currentRaceId = typeof doc?.race?.raceId === 'string' ? doc.race.raceId : '';
+  const currentStart = typeof doc?.race?.startTime === 'string' ? doc.race.startTime : '';
+  if (count === 0 || currentRaceId === '' || input.repos.races.findById(currentRaceId) === undefined) return undefined;
+  return input.db.transaction(() => {
+    input.repos.races.save(past.race, input.now);
+    return seedRunners(input.db, input.repos.raceCenter, {
+      currentRaceId,
+      currentRaceDate: currentStart.slice(0, 10),
+      pastRaceId: past.race.raceId,
+      pastRaceStart: past.race.startTime ?? `${currentStart.slice(0, 10)} 07:30:00`,
+      count,
+    });
+  })();
 }

@@ -51,6 +51,11 @@ export const MESSAGES = {
   slideFirst: 'Please slide the slider to verify first',
   badFileType: '文件格式不正确',
   fileTooBig: 'Please upload a file smaller than 10 MB',
+  registrationMissing: 'Registration information does not exist',
+  scoreMissing: 'Your score information was not found...',
+  noData: '没有查询到数据哦',
+  certificateInvalid: "This certificate does not match the organiser's records",
+  lookupNeedsKey: 'Give a bib, or a name and a certificate number',
 } as const;
 
 /** JSON schema of an envelope whose data is `data` or null (Fastify response schemas). */

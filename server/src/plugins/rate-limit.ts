@@ -24,6 +24,9 @@ export const LIMITS = {
   captcha: { name: 'captcha', max: 60, windowMs: MINUTE },
   reset: { name: 'reset', max: 10, windowMs: MINUTE },
   upload: { name: 'upload', max: 30, windowMs: MINUTE },
+  lookup: { name: 'lookup', max: 60, windowMs: MINUTE },
+  certificate: { name: 'certificate', max: 60, windowMs: MINUTE },
+  export: { name: 'export', max: 10, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 /** Above this many tracked keys, empty windows are swept before adding a new one. */

@@ -25,4 +25,5 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   hidden('imageSearch', 'ImageSearch', PATHS.imageSearch, '照片查询', 'Photo Search'),
   hidden('videoCollection', 'VideoCollection', PATHS.videoCollection, '视频集锦', 'Video Collection'),
   hidden('imageCollection', 'ImageCollection', PATHS.imageCollection, '图片集锦', 'Photo Collection'),
+  hidden('certificateVerify', 'CertificateVerify', PATHS.certificateVerify, '证书验证', 'Certificate Verification'),
 ];

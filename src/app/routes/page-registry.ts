@@ -19,6 +19,12 @@ export const pageRegistry: Record<string, PageModule> = {
   // The hidden main routes /image-collection and /video-collection show the same pages.
   ImageCollection: GalleryPage,
   VideoCollection: VideoPage,
+  RegistrationSearch: lazy(() => import('@/features/search/components/registration-search-page')),
+  ScoreSearch: lazy(() => import('@/features/search/components/score-search-page')),
+  PbSearch: lazy(() => import('@/features/search/components/pb-search-page')),
+  MultipleScoreSearch: lazy(() => import('@/features/search/components/multiple-score-search-page')),
+  ImageSearch: lazy(() => import('@/features/search/components/image-search-page')),
+  CertificateVerify: lazy(() => import('@/features/search/components/certificate-verify-page')),
 };
 
 export function findPage(name: string | undefined): PageModule | undefined {

@@ -2,5 +2,6 @@ import { siteHandlers } from './handlers/site';
 import { commonHandlers } from './handlers/common';
 import { configHandlers } from './handlers/config';
 import { authHandlers } from './handlers/auth';
+import { searchHandlers } from './handlers/search';
 
-export const handlers = [...siteHandlers, ...commonHandlers, ...configHandlers, ...authHandlers];
+export const handlers = [...siteHandlers, ...commonHandlers, ...configHandlers, ...authHandlers, ...searchHandlers];

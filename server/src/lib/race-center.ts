@@ -1,0 +1,126 @@
+/**
+ * Rules of the race centre (registration, score, PB, history and photo lookups): event items, certificate
+ * number hashing and masking, time and pace formatting, registration statuses, certificate signatures.
+ * Certificate and phone numbers are never stored in clear: a SHA-256 of the normalised number for lookups
+ * plus the masked form for answers.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface ItemDef {
+  code: string;
+  name: string;
+  nameEn: string;
+  distanceKm: number;
+}
+
+export const ITEMS: Record<string, ItemDef> = {
+  M: { code: 'M', name: '马拉松', nameEn: 'Marathon', distanceKm: 42.195 },
+  H: { code: 'H', name: '半程马拉松', nameEn: 'Half Marathon', distanceKm: 21.0975 },
+  '10K': { code: '10K', name: '10公里', nameEn: '10 km', distanceKm: 10 },
+};
+export const ITEM_CODES = Object.keys(ITEMS);
+
+/** Checkpoints of an item: every 5 km, plus HALF on the marathon (the finish is the chip time itself). */
+export function checkpointsFor(item: string): { checkpoint: string; distanceKm: number }[] {
+  const def = ITEMS[item];
+  if (!def) return [];
+  const points: { checkpoint: string; distanceKm: number }[] = [];
+  for (let km = 5; km < def.distanceKm; km += 5) {
+    if (item === 'M' && km === 25) points.push({ checkpoint: 'HALF', distanceKm: 21.0975 });
+    points.push({ checkpoint: `${km}K`, distanceKm: km });
+  }
+  return points;
+}
+
+/** Registration statuses (spec §4), code = index. */
+export const REGISTRATION_STATUS_KEYS = [
+  'submitted',
+  'won',
+  'notWon',
+  'cancelled',
+  'refundReview',
+  'refunded',
+] as const;
+
+/** Certificate types (spec §3 Other): 1 ID card, 2 passport, 3 HK/Macau permit, 4 Taiwan permit. */
+export const CERT_TYPES = { idCard: 1, passport: 2, hkMacau: 3, taiwan: 4 } as const;
+
+export const normalizeCertNo = (raw: string) => raw.trim().toUpperCase();
+export const normalizeName = (raw: string) => raw.trim().replace(/\s+/g, ' ');
+export const normalizeBib = (raw: string) => raw.trim().toUpperCase();
+
+export function certHash(certNo: string): string {
+  return createHash('sha256')
+    .update(`cert:${normalizeCertNo(certNo)}`)
+    .digest('hex');
+}
+
+/** 320102199001011234 → 3201**********1234; short numbers keep 2 + 2 (or are fully masked). */
+export function maskCertNo(raw: string): string {
+  const s = normalizeCertNo(raw);
+  const keep = s.length >= 12 ? 4 : s.length >= 6 ? 2 : 0;
+  if (keep === 0) return '*'.repeat(s.length);
+  return `${s.slice(0, keep)}${'*'.repeat(s.length - keep * 2)}${s.slice(-keep)}`;
+}
+
+/** 13800138000 → 138****8000. */
+export function maskMobile(raw: string): string {
+  const s = raw.trim();
+  if (s.length < 7) return '*'.repeat(s.length);
+  return `${s.slice(0, 3)}${'*'.repeat(s.length - 7)}${s.slice(-4)}`;
+}
+
+/** 8_130_000 → '2:15:30' (H:MM:SS). */
+export function formatDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+/** Pace per km, 'M:SS'. */
+export function formatPace(ms: number, km: number): string {
+  if (km <= 0) return '';
+  const perKm = Math.round(ms / km / 1000);
+  return `${Math.floor(perKm / 60)}:${String(perKm % 60).padStart(2, '0')}`;
+}
+
+/** 'H:MM:SS' or 'MM:SS' → ms; null when not a time. */
+export function parseDuration(text: string): number | null {
+  const m = /^(?:(\d{1,2}):)?([0-5]?\d):([0-5]\d)(?:\.(\d{1,3}))?$/.exec(text.trim());
+  if (!m) return null;
+  const frac = m[4] ? Number(m[4].padEnd(3, '0')) : 0;
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + frac;
+}
+
+/** Age in whole years on a date ('YYYY-MM-DD' strings). */
+export function ageOn(birthday: string, date: string): number {
+  const [by = 0, bm = 0, bd = 0] = birthday.split('-').map(Number);
+  const [y = 0, m = 0, d = 0] = date.split('-').map(Number);
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** Age group label: 'M18-29', 'F40-44', 'M70+', 'U18'. */
+export function ageGroupLabel(gender: number, age: number): string {
+  const g = gender === 2 ? 'F' : 'M';
+  if (age < 18) return `${g}U18`;
+  if (age < 30) return `${g}18-29`;
+  if (age >= 70) return `${g}70+`;
+  const lo = age - (age % 5);
+  return `${g}${lo}-${lo + 4}`;
+}
+
+/** The canonical string a certificate signature covers. */
+export const certificateCanonical = (f: { raceId: string; bib: string; name: string; item: string; chipMs: number }) =>
+  [f.raceId, f.bib, f.name, f.item, String(f.chipMs)].join('|');
+
+export function signCertificate(secret: string, facts: Parameters<typeof certificateCanonical>[0]): string {
+  return createHmac('sha256', secret).update(certificateCanonical(facts)).digest('base64url');
+}
+
+export function verifySignature(secret: string, facts: Parameters<typeof certificateCanonical>[0], sig: string) {
+  const expected = Buffer.from(signCertificate(secret, facts));
+  const given = Buffer.from(sig);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,189 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { buildApp } from '../src/app.ts';
+import { runSiteCli } from '../src/cli/site.ts';
+import { parseCsv } from '../src/lib/csv.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, tempDir } from './helpers.ts';
+
+afterAll(removeTempDirs);
+
+function setup() {
+  const dataDir = tempDir();
+  const files = tempDir('race-site-csv-');
+  const run = (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = runSiteCli(argv, {
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED },
+      cwd: FIXTURES,
+      now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  const file = (name: string, text: string) => {
+    const p = path.join(files, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const count = async (table: string) => {
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false });
+    try {
+      return (app.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    } finally {
+      await app.close();
+    }
+  };
+  return { dataDir, run, file, count };
+}
+
+const RESULTS = [
+  'bib,name,gender,certificateNumber,birthday,item,gunTime,chipTime,5K,10K,HALF',
+  '1001,赵六,M,320102199001011237,1990-01-01,H,1:35:10,1:34:00,0:21:00,0:43:30,',
+  '"1002","钱七, 小",女,E99887766,1985-05-05,10K,0:50:01,0:49:00,0:24:00,,',
+  '',
+].join('\r\n');
+
+describe('CSV reader', () => {
+  it('reads quotes, commas and line breaks in fields, CRLF, a BOM, with the starting line of each record', () => {
+    const records = parseCsv('\uFEFFa,b\r\n"x, ""y""","multi\nline"\r\n\r\nlast,\n');
+    expect(records).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: ['x, "y"', 'multi\nline'] },
+      { line: 5, fields: ['last', ''] },
+    ]);
+  });
+});
+
+describe('site import-*', () => {
+  it('documents the three imports and their columns in site help', () => {
+    const { run } = setup();
+    const help = run('help').out;
+    for (const text of [
+      'import-results <raceId> <file.csv>',
+      'import-registrations',
+      'import-photos',
+      'line N: field: problem',
+    ]) {
+      expect(help).toContain(text);
+    }
+    expect(run('import-results', FIXTURE_RACE_ID).code).toBe(2);
+  });
+
+  it('imports results with splits and ranks, answered by the score lookup', async () => {
+    const { run, file, dataDir } = setup();
+    const res = run('import-results', FIXTURE_RACE_ID, file('results.csv', RESULTS));
+    expect(res).toMatchObject({ code: 0, out: `imported 2 results into ${FIXTURE_RACE_ID} (2025 测试马拉松)` });
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    try {
+      const body = (
+        await app.inject({
+          method: 'POST',
+          url: API_PATHS.searchScore,
+          payload: { raceId: FIXTURE_RACE_ID, bib: '1001' },
+        })
+      ).json();
+      expect(body.data[0]).toMatchObject({
+        name: '赵六',
+        item: 'H',
+        gunTime: '1:35:10',
+        chipTime: '1:34:00',
+        ranks: { overall: 1, gender: 1, ageGroup: 1, ageGroupLabel: 'M35-39', finishers: 1 },
+      });
+      expect(body.data[0].splits.map((s: { checkpoint: string; time: string }) => `${s.checkpoint} ${s.time}`)).toEqual(
+        ['5K 0:21:00', '10K 0:43:30'],
+      );
+      const byCert = await app.inject({
+        method: 'POST',
+        url: API_PATHS.searchScore,
+        payload: { raceId: FIXTURE_RACE_ID, name: '钱七, 小', certificateNumber: 'e99887766' },
+      });
+      expect(byCert.json().data[0].bib).toBe('1002');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reports every bad row with its line number and field, and writes nothing', async () => {
+    const { run, file, count } = setup();
+    const bad = [
+      'bib,name,gender,certificateNumber,birthday,item,chipTime,5K',
+      '1,好人,1,E11111111,1990-01-01,10K,0:45:00,0:22:00',
+      '2,,X,E22222222,1990-02-30,5K,abc,',
+      '1,重复,2,E33333333,1990-01-01,10K,0:50:00,0:51:00',
+      '3,短行,1',
+    ].join('\n');
+    const res = run('import-results', FIXTURE_RACE_ID, file('bad.csv', bad));
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('Nothing imported from');
+    for (const line of [
+      'line 3: name: is required',
+      'line 3: gender: must be 1/M/男 or 2/F/女',
+      'line 3: birthday: must be a date YYYY-MM-DD',
+      'line 3: item: must be one of M, H, 10K',
+      'line 3: chipTime: must be a time H:MM:SS',
+      'line 4: bib: duplicate of line 2',
+      'line 4: 5K: must be less than the chip time',
+      'line 5: expected 8 fields, found 3',
+    ]) {
+      expect(res.err).toContain(line);
+    }
+    expect(res.err).not.toContain('line 2:');
+    expect(await count('results')).toBe(0);
+  });
+
+  it('imports registrations masked and hashed, and rejects bad phones and certificate numbers', async () => {
+    const { run, file, dataDir } = setup();
+    const header =
+      'name,gender,birthday,certificateType,certificateNumber,phone,emergencyName,emergencyPhone,item,status,bib,orderNo,amountPaid,orderAmount,payTime';
+    const good = `${header}\n孙八,1,2010-06-01,1,32010220100601123X,13800001111,孙父,13900002222,10K,1,C1,QC1,100,100,2025-08-02 10:00:00\n`;
+    expect(run('import-registrations', FIXTURE_RACE_ID, file('reg.csv', good)).code).toBe(0);
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    try {
+      const stored = JSON.stringify(app.db.prepare('SELECT * FROM registrations').all());
+      expect(stored).not.toContain('32010220100601123X');
+      expect(stored).not.toContain('13800001111');
+      const res = await app.inject({
+        method: 'POST',
+        url: API_PATHS.searchRegistration,
+        payload: { raceId: FIXTURE_RACE_ID, name: '孙八', certificateNumber: '32010220100601123x' },
+      });
+      expect(res.json().data).toMatchObject({
+        status: 1,
+        statusKey: 'won',
+        bib: 'C1',
+        participant: { certificateNumber: '3201**********123X', phone: '138****1111', adult: false, age: 15 },
+        orders: [expect.objectContaining({ orderNo: 'QC1', amountPaid: 100 })],
+      });
+    } finally {
+      await app.close();
+    }
+    const bad = `${header}\n周九,1,1990-01-01,1,1234,1380000,周九,1380000,M,9,,,,,\n`;
+    const res = run('import-registrations', FIXTURE_RACE_ID, file('bad-reg.csv', bad));
+    expect(res.code).toBe(1);
+    for (const line of [
+      'line 2: certificateNumber: not an 18-character ID number',
+      'line 2: phone: must be 11 digits starting with 1',
+      'line 2: emergencyName: must differ',
+      'line 2: status: must be 0..5',
+    ]) {
+      expect(res.err).toContain(line);
+    }
+  });
+
+  it('imports a photo index, and refuses an unknown race or a missing column', async () => {
+    const { run, file, count } = setup();
+    const good = 'bib,url,takenAt\n1001,/files/demo/gallery/gallery-01.svg,2025-11-02 08:10:00\n';
+    expect(run('import-photos', FIXTURE_RACE_ID, file('p.csv', good))).toMatchObject({ code: 0 });
+    expect(await count('photos')).toBe(1);
+    expect(run('import-photos', 'no-such-race', file('p2.csv', good)).err).toContain(
+      'race "no-such-race" does not exist',
+    );
+    expect(run('import-photos', FIXTURE_RACE_ID, file('p3.csv', 'bib,url\n1,/x.svg\n')).err).toContain(
+      'line 1: missing column(s): takenAt',
+    );
+  });
+});

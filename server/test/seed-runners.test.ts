@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { DEMO_RUNNERS } from '../src/db/seed-runners.ts';
+import { DEFAULT_SEED_DIR } from '../src/lib/paths.ts';
+import { buildTestApp, removeTempDirs } from './helpers.ts';
+
+let app: FastifyInstance;
+let seedMs = 0;
+
+beforeAll(async () => {
+  const started = Date.now();
+  app = await buildTestApp({ seedDir: DEFAULT_SEED_DIR, env: { RATE_LIMITS: 'off' } });
+  seedMs = Date.now() - started;
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+  removeTempDirs();
+});
+
+const count = (sql: string) => (app.db.prepare(sql).get() as { n: number }).n;
+
+describe('the demo event seed', () => {
+  it('seeds about 30,000 runners, their results in the past race and photos, in a few seconds', () => {
+    expect(count('SELECT count(*) AS n FROM registrations')).toBe(30_000);
+    expect(count("SELECT count(*) AS n FROM results WHERE race_id = 'qc-marathon-2026'")).toBeGreaterThan(28_000);
+    expect(count('SELECT count(*) AS n FROM photos')).toBeGreaterThan(1_000);
+    expect(count("SELECT count(DISTINCT status) AS n FROM registrations WHERE race_id = 'qc-marathon-2027'")).toBe(6);
+    expect(seedMs).toBeLessThan(15_000);
+  });
+
+  it('ranks every item 1..finishers by chip time', () => {
+    const rows = app.db
+      .prepare(
+        "SELECT item, min(rank_overall) AS lo, max(rank_overall) AS hi, count(*) AS n, max(finishers) AS f FROM results WHERE race_id = 'qc-marathon-2026' GROUP BY item",
+      )
+      .all() as { lo: number; hi: number; n: number; f: number }[];
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect([r.lo, r.hi, r.f]).toEqual([1, r.n, r.n]);
+  });
+
+  it('finds the documented demo runners', async () => {
+    for (const runner of DEMO_RUNNERS) {
+      const reg = await app.inject({
+        method: 'POST',
+        url: API_PATHS.searchRegistration,
+        payload: { raceId: 'qc-marathon-2027', name: runner.name, certificateNumber: runner.certNo },
+      });
+      expect(reg.json().data.status).toBe(runner.status);
+      const history = await app.inject({
+        method: 'POST',
+        url: API_PATHS.searchHistory,
+        payload: { name: runner.name, certificateNumber: runner.certNo },
+      });
+      expect(history.json().data[0]).toMatchObject({
+        raceId: 'qc-marathon-2026',
+        raceName: '2026 青川运河马拉松',
+        item: runner.pastItem,
+      });
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { fetchBinary } from '@/lib/api-client';
+import { API_PATHS } from '@/config/api-paths';
+
+/** The outcome of an export (spec §7): a file to save, or a message to show. */
+export type ExportOutcome = { kind: 'file'; blob: Blob } | { kind: 'message'; text: string };
+
+/**
+ * POST exportScores. A body starting with a JSON object is an envelope whose msg is shown (empty: '没有查询到数据哦');
+ * anything else is the .xls file. A non-200 answer gives '无数据'.
+ */
+export async function exportScores(query: { raceId: string; item?: string }, noData: string): Promise<ExportOutcome> {
+  let blob: Blob;
+  try {
+    const response = await fetchBinary({ method: 'POST', url: API_PATHS.exportScores, data: query, silent: true });
+    if (response.status !== 200) return { kind: 'message', text: noData };
+    blob = response.data;
+  } catch {
+    return { kind: 'message', text: noData };
+  }
+  const text = await readText(blob.slice(0, 64)).catch(() => '');
+  if (text.trimStart().startsWith('{')) {
+    try {
+      const body = JSON.parse(await readText(blob)) as { msg?: unknown };
+      return { kind: 'message', text: typeof body.msg === 'string' && body.msg ? body.msg : noData };
+    } catch {
+      return { kind: 'message', text: noData };
+    }
+  }
+  return { kind: 'file', blob };
+}
+
+/** A blob's text through FileReader (works in every browser and in jsdom). */
+function readText(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsText(blob);
+  });
+}

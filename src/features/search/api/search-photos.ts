@@ -1,0 +1,8 @@
+import { apiRequest } from '@/lib/api-client';
+import { API_PATHS } from '@/config/api-paths';
+import type { Photo } from '../types/search-types';
+
+export async function searchPhotos(query: { raceId: string; bib: string }): Promise<Photo[]> {
+  const { data } = await apiRequest<Photo[] | null>({ method: 'POST', url: API_PATHS.searchPhotos, data: query });
+  return data ?? [];
+}

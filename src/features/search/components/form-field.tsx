@@ -1,0 +1,28 @@
+import { useId } from 'react';
+
+/** A labelled input or select with its validation message linked for screen readers. */
+export function FormField({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error?: string | null;
+  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => React.ReactNode;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={error ? 'search-field search-field--error' : 'search-field'}>
+      <label htmlFor={id} className="search-field__label">
+        {label}
+      </label>
+      {children({ id, 'aria-invalid': !!error, 'aria-describedby': error ? errorId : undefined })}
+      {error ? (
+        <p id={errorId} className="search-field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

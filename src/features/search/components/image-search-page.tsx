@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { resolveImageUrl } from '@/lib/url';
+import { searchPhotos } from '../api/search-photos';
+import type { Photo } from '../types/search-types';
+import { checkBib, type RuleKey } from '../utils/validate';
+import { useRaceId } from '../utils/use-race-id';
+import { SearchFrame } from './search-frame';
+import { FormField } from './form-field';
+
+/** Photo search (spec §2 /image-search): by bib; a grid, a viewer and a download link. */
+export default function ImageSearchPage() {
+  const { t } = useTranslation();
+  const raceId = useRaceId();
+  const [bib, setBib] = useState('');
+  const [bibError, setBibError] = useState<RuleKey | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [photos, setPhotos] = useState<Photo[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const [searched, setSearched] = useState('');
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const err = checkBib(bib);
+    setBibError(err);
+    if (err) return;
+    setLoading(true);
+    setFailure(null);
+    setPhotos(null);
+    try {
+      const list = await searchPhotos({ raceId, bib: bib.trim() });
+      setSearched(bib.trim());
+      setPhotos(list);
+      if (!list.length) setFailure(t('search.photos.none'));
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : t('search.noData'));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <SearchFrame title={t('search.photos.title')} subtitle={t('search.photos.subtitle')} switchName="pictureSearch" wide>
+      <form className="search-form search-form--inline" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.photos.title')}>
+        <FormField label={t('search.fields.bib')} error={bibError ? t(bibError) : null}>
+          {(p) => (
+            <input {...p} className="search-input" placeholder={t('search.fields.bibPlaceholder')} value={bib} onChange={(e) => setBib(e.target.value)} />
+          )}
+        </FormField>
+        <div className="search-actions">
+          <button type="submit" className="search-btn" disabled={loading}>
+            {loading ? t('search.searching') : t('search.submit')}
+          </button>
+        </div>
+      </form>
+      {failure ? (
+        <p className="search-empty" role="alert" data-testid="search-failure">
+          {failure}
+        </p>
+      ) : null}
+      {photos?.length ? (
+        <>
+          <p className="search-note">{t('search.photos.count', { count: photos.length })}</p>
+          <ul className="photo-grid">
+            {photos.map((photo, i) => (
+              <li key={photo.url} data-testid="photo-tile">
+                <button type="button" className="photo-grid__btn" aria-label={t('search.photos.view', { index: i + 1 })} onClick={() => setOpen(i)}>
+                  <img src={resolveImageUrl(photo.url)} alt={t('search.photos.alt', { index: i + 1, bib: searched })} loading="lazy" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {photos && open !== null && photos[open] ? (
+        <PhotoViewer photo={photos[open]} alt={t('search.photos.alt', { index: open + 1, bib: searched })} onClose={() => setOpen(null)} />
+      ) : null}
+    </SearchFrame>
+  );
+}
+
+function PhotoViewer({ photo, alt, onClose }: { photo: Photo; alt: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const src = resolveImageUrl(photo.url);
+  useEffect(() => {
+    closeRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <div className="photo-viewer" role="dialog" aria-modal="true" aria-label={t('search.photos.viewer')}>
+      <div className="photo-viewer__bar">
+        {photo.takenAt ? <span>{photo.takenAt}</span> : <span />}
+        <a href={src} download target="_blank" rel="noopener noreferrer" className="search-btn search-btn--gold">
+          {t('search.photos.download')}
+        </a>
+        <button ref={closeRef} type="button" className="search-btn search-btn--ghost" onClick={onClose}>
+          {t('search.photos.close')}
+        </button>
+      </div>
+      <img src={src} alt={alt} className="photo-viewer__img" />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
+import { searchHistory } from '../api/search-history';
+import type { ScoreResult } from '../types/search-types';
+import { SearchFrame } from './search-frame';
+import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
+import { FormField } from './form-field';
+import { ScoreResultCard } from './score-result-card';
+
+/**
+ * Historical scores (spec §2 /multiple-score-search): a race picker from config.multipleSearchRaceList when
+ * scoreSearch.useMultipleSearch is on; otherwise a notice.
+ */
+export default function MultipleScoreSearchPage() {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const config = useSiteStore((s) => s.config);
+  const enabled = !!config?.scoreSearch?.useMultipleSearch;
+  const races = config?.multipleSearchRaceList ?? [];
+  const [raceId, setRaceId] = useState('');
+  const [identity, setIdentity] = useState(emptyIdentity);
+  const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
+  const [loading, setLoading] = useState(false);
+  const [results, setResults] = useState<ScoreResult[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const errs = validateIdentity(identity);
+    setErrors(errs);
+    if (errs.name || errs.certificateNumber) return;
+    setLoading(true);
+    setFailure(null);
+    setResults(null);
+    try {
+      const list = await searchHistory({
+        name: identity.name,
+        certificateNumber: identity.certificateNumber.trim(),
+        raceIds: raceId ? [raceId] : races.map((r) => String(r.raceId)),
+      });
+      setResults(list);
+      if (!list.length) setFailure(t('search.notFound'));
+    } catch (err) {
+      setFailure(err instanceof ApiError ? err.message : t('search.noData'));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <SearchFrame title={t('search.history.title')} subtitle={enabled ? t('search.history.subtitle') : undefined} switchName="scoreSearch" wide>
+      {!enabled ? (
+        <p className="search-empty" role="status" data-testid="history-unavailable">
+          {t('search.history.notAvailable')}
+        </p>
+      ) : (
+        <>
+          <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.history.title')}>
+            <FormField label={t('search.fields.race')}>
+              {(p) => (
+                <select {...p} className="search-input" value={raceId} onChange={(e) => setRaceId(e.target.value)}>
+                  <option value="">{t('search.history.allRaces')}</option>
+                  {races.map((r) => (
+                    <option key={String(r.raceId)} value={String(r.raceId)}>
+                      {pickLang(language, r.raceName, r.raceNameEn)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FormField>
+            <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
+            <div className="search-actions">
+              <button type="submit" className="search-btn" disabled={loading}>
+                {loading ? t('search.searching') : t('search.submit')}
+              </button>
+            </div>
+          </form>
+          {failure ? (
+            <p className="search-empty" role="alert" data-testid="search-failure">
+              {failure}
+            </p>
+          ) : null}
+          {results?.length ? (
+            <div className="search-results">
+              {results.map((r) => (
+                <ScoreResultCard key={`${r.raceId}-${r.bib}-${r.item}`} result={r} showRace />
+              ))}
+            </div>
+          ) : null}
+        </>
+      )}
+    </SearchFrame>
+  );
+}
