@@ -4,6 +4,9 @@
  * - JS loaded before first paint: every script the home route fetched until it rendered, gzip -9.
  * - Lighthouse 12 (Debian's Chromium) desktop and mobile presets, median of 3 runs: performance score,
  *   LCP, TBT, CLS.
+ * - Race-day load (scripts/bench-load.ts): lookups by bib and by name + certificate number against the
+ *   seeded 30,000 runners, autocannon on this machine, BENCH_LOAD_SECONDS each (default 60);
+ *   BENCH_LOAD=0 skips it.
  * Exits 1 when a budget is missed.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { buildIsStale, buildSpa } from './lib.mjs';
+import { printLoadResults, runLoadBench } from './bench-load';
 import { CHROMIUM_PATH, launchBrowser } from '../tests/e2e/browser-launch';
 import { repoRoot, startServer } from '../tests/e2e/server-process';
 
@@ -105,6 +109,11 @@ try {
   }
 } finally {
   await server.stop();
+}
+if (process.env.BENCH_LOAD !== '0') {
+  const load = await runLoadBench();
+  printLoadResults(load);
+  for (const r of load) if (!r.ok) failures.push(`load: ${r.scenario}`);
 }
 if (failures.length) {
   console.log(`bench: over budget: ${failures.join('; ')}`);
