@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
 import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
 import { checkBib, type RuleKey } from '../utils/validate';
 import { useRaceId } from '../utils/use-race-id';
+import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
+import { SearchFailure, SearchSubmit } from './search-parts';
 import { FormField } from './form-field';
 
 /** Photo search (spec §2 /image-search): by bib; a grid, a viewer and a download link. */
@@ -15,9 +16,7 @@ export default function ImageSearchPage() {
   const raceId = useRaceId();
   const [bib, setBib] = useState('');
   const [bibError, setBibError] = useState<RuleKey | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [photos, setPhotos] = useState<Photo[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { loading, data: photos, failure, run } = useSearchRequest<Photo[]>();
   const [open, setOpen] = useState<number | null>(null);
   const [searched, setSearched] = useState('');
 
@@ -26,19 +25,11 @@ export default function ImageSearchPage() {
     const err = checkBib(bib);
     setBibError(err);
     if (err) return;
-    setLoading(true);
-    setFailure(null);
-    setPhotos(null);
-    try {
-      const list = await searchPhotos({ raceId, bib: bib.trim() });
-      setSearched(bib.trim());
-      setPhotos(list);
-      if (!list.length) setFailure(t('search.photos.none'));
-    } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : t('search.noData'));
-    } finally {
-      setLoading(false);
-    }
+    setSearched(bib.trim());
+    await run(
+      () => searchPhotos({ raceId, bib: bib.trim() }),
+      (list) => (list.length ? null : t('search.photos.none')),
+    );
   };
 
   return (
@@ -49,17 +40,9 @@ export default function ImageSearchPage() {
             <input {...p} className="search-input" placeholder={t('search.fields.bibPlaceholder')} value={bib} onChange={(e) => setBib(e.target.value)} />
           )}
         </FormField>
-        <div className="search-actions">
-          <button type="submit" className="search-btn" disabled={loading}>
-            {loading ? t('search.searching') : t('search.submit')}
-          </button>
-        </div>
+        <SearchSubmit loading={loading} />
       </form>
-      {failure ? (
-        <p className="search-empty" role="alert" data-testid="search-failure">
-          {failure}
-        </p>
-      ) : null}
+      <SearchFailure failure={failure} />
       {photos?.length ? (
         <>
           <p className="search-note">{t('search.photos.count', { count: photos.length })}</p>

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import { searchHistory } from '../api/search-history';
 import type { ScoreResult } from '../types/search-types';
+import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
+import { SearchFailure, SearchSubmit } from './search-parts';
 import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
 import { FormField } from './form-field';
 import { ScoreResultCard } from './score-result-card';
@@ -24,31 +25,22 @@ export default function MultipleScoreSearchPage() {
   const [raceId, setRaceId] = useState('');
   const [identity, setIdentity] = useState(emptyIdentity);
   const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
-  const [loading, setLoading] = useState(false);
-  const [results, setResults] = useState<ScoreResult[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const errs = validateIdentity(identity);
     setErrors(errs);
     if (errs.name || errs.certificateNumber) return;
-    setLoading(true);
-    setFailure(null);
-    setResults(null);
-    try {
-      const list = await searchHistory({
-        name: identity.name,
-        certificateNumber: identity.certificateNumber.trim(),
-        raceIds: raceId ? [raceId] : races.map((r) => String(r.raceId)),
-      });
-      setResults(list);
-      if (!list.length) setFailure(t('search.notFound'));
-    } catch (err) {
-      setFailure(err instanceof ApiError ? err.message : t('search.noData'));
-    } finally {
-      setLoading(false);
-    }
+    await run(
+      () =>
+        searchHistory({
+          name: identity.name,
+          certificateNumber: identity.certificateNumber.trim(),
+          raceIds: raceId ? [raceId] : races.map((r) => String(r.raceId)),
+        }),
+      (list) => (list.length ? null : t('search.notFound')),
+    );
   };
 
   return (
@@ -73,17 +65,9 @@ export default function MultipleScoreSearchPage() {
               )}
             </FormField>
             <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
-            <div className="search-actions">
-              <button type="submit" className="search-btn" disabled={loading}>
-                {loading ? t('search.searching') : t('search.submit')}
-              </button>
-            </div>
+            <SearchSubmit loading={loading} />
           </form>
-          {failure ? (
-            <p className="search-empty" role="alert" data-testid="search-failure">
-              {failure}
-            </p>
-          ) : null}
+          <SearchFailure failure={failure} />
           {results?.length ? (
             <div className="search-results">
               {results.map((r) => (

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
 import { searchRegistration } from '../api/search-registration';
 import type { Order, RegistrationResult } from '../types/search-types';
 import { useRaceId } from '../utils/use-race-id';
+import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
+import { SearchFailure, SearchSubmit } from './search-parts';
 import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
 
 const ORDER_FIELDS = ['orderNo', 'subOrderNo', 'createTime', 'serialNo', 'payTime', 'amountPaid', 'orderAmount', 'coupon', 'discount'] as const;
@@ -20,49 +21,30 @@ export default function RegistrationSearchPage() {
   const raceId = useRaceId();
   const [identity, setIdentity] = useState(emptyIdentity);
   const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
-  const [loading, setLoading] = useState(false);
-  const [result, setResult] = useState<RegistrationResult | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { loading, data: result, failure, run } = useSearchRequest<RegistrationResult>();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const errs = validateIdentity(identity);
     setErrors(errs);
     if (errs.name || errs.certificateNumber) return;
-    setLoading(true);
-    setFailure(null);
-    setResult(null);
-    try {
-      setResult(
-        await searchRegistration({
-          raceId,
-          name: identity.name,
-          certificateType: identity.certificateType,
-          certificateNumber: identity.certificateNumber.trim(),
-        }),
-      );
-    } catch (err) {
-      setFailure(err instanceof ApiError ? err.message : t('search.noData'));
-    } finally {
-      setLoading(false);
-    }
+    await run(() =>
+      searchRegistration({
+        raceId,
+        name: identity.name,
+        certificateType: identity.certificateType,
+        certificateNumber: identity.certificateNumber.trim(),
+      }),
+    );
   };
 
   return (
     <SearchFrame title={t('search.registration.title')} subtitle={t('search.registration.subtitle')} switchName="registrationSearch" wide>
       <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.registration.title')}>
         <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
-        <div className="search-actions">
-          <button type="submit" className="search-btn" disabled={loading}>
-            {loading ? t('search.searching') : t('search.submit')}
-          </button>
-        </div>
+        <SearchSubmit loading={loading} />
       </form>
-      {failure ? (
-        <p className="search-empty" role="alert" data-testid="search-failure">
-          {failure}
-        </p>
-      ) : null}
+      <SearchFailure failure={failure} />
       {result ? <RegistrationResultView result={result} /> : null}
     </SearchFrame>
   );

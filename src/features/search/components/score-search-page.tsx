@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
@@ -8,7 +7,9 @@ import type { ScoreResult } from '../types/search-types';
 import { checkBib, type RuleKey } from '../utils/validate';
 import { saveBlob } from '../utils/certificate-image';
 import { useRaceId } from '../utils/use-race-id';
+import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
+import { SearchFailure, SearchSubmit } from './search-parts';
 import { FormField } from './form-field';
 import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
 import { ScoreResultCard } from './score-result-card';
@@ -24,9 +25,7 @@ export default function ScoreSearchPage() {
   const [bibError, setBibError] = useState<RuleKey | null>(null);
   const [identity, setIdentity] = useState(emptyIdentity);
   const [identityErrors, setIdentityErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
-  const [loading, setLoading] = useState(false);
-  const [results, setResults] = useState<ScoreResult[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);
   const [exportMessage, setExportMessage] = useState<string | null>(null);
 
@@ -44,18 +43,10 @@ export default function ScoreSearchPage() {
       if (errs.name || errs.certificateNumber) return;
       query = { raceId, name: identity.name, certificateNumber: identity.certificateNumber.trim() };
     }
-    setLoading(true);
-    setFailure(null);
-    setResults(null);
-    try {
-      const list = await searchScore(query);
-      setResults(list);
-      if (!list.length) setFailure(t('search.notFound'));
-    } catch (err) {
-      setFailure(err instanceof ApiError ? err.message : t('search.noData'));
-    } finally {
-      setLoading(false);
-    }
+    await run(
+      () => searchScore(query),
+      (list) => (list.length ? null : t('search.notFound')),
+    );
   };
 
   const runExport = async () => {
@@ -97,25 +88,18 @@ export default function ScoreSearchPage() {
         ) : (
           <IdentityFields value={identity} onChange={setIdentity} errors={identityErrors} onErrors={setIdentityErrors} />
         )}
-        <div className="search-actions">
-          <button type="submit" className="search-btn" disabled={loading}>
-            {loading ? t('search.searching') : t('search.submit')}
-          </button>
+        <SearchSubmit loading={loading}>
           <button type="button" className="search-btn search-btn--ghost" onClick={() => void runExport()} disabled={exporting}>
             {exporting ? t('search.score.exporting') : t('search.score.export')}
           </button>
-        </div>
+        </SearchSubmit>
         {exportMessage ? (
           <p className="search-note" role="status" data-testid="export-message">
             {exportMessage}
           </p>
         ) : null}
       </form>
-      {failure ? (
-        <p className="search-empty" role="alert" data-testid="search-failure">
-          {failure}
-        </p>
-      ) : null}
+      <SearchFailure failure={failure} />
       {results?.length ? (
         <div className="search-results" aria-label={t('search.score.results')}>
           {results.map((r) => (

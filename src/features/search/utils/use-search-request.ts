@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+
+/**
+ * The state of one lookup, shared by the search pages: loading, the answer, and the failure to show
+ * (the server's msg, or '无数据' / 'No data' when the request itself failed).
+ */
+export function useSearchRequest<T>() {
+  const { t } = useTranslation();
+  const [loading, setLoading] = useState(false);
+  const [data, setData] = useState<T | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  /** Runs a lookup; `emptyText` names the message for an answer with nothing in it. */
+  const run = async (request: () => Promise<T>, emptyText?: (answer: T) => string | null) => {
+    setLoading(true);
+    setFailure(null);
+    setData(null);
+    try {
+      const answer = await request();
+      setData(answer);
+      const empty = emptyText?.(answer);
+      if (empty) setFailure(empty);
+    } catch (err) {
+      setFailure(err instanceof ApiError ? err.message : t('search.noData'));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return { loading, data, failure, run };
+}
