@@ -107,7 +107,7 @@ describe('accounts', () => {
     const token = await expectLoggedIn(page);
     expect(await tokenIsValid(token)).toBe(true);
     await page.getByTestId('logout').click();
-    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Please log in');
+    await page.getByTestId('login-entry').getByText('Please log in').waitFor();
     expect(await tokenIsValid(token)).toBe(false);
     expect(errors).toEqual([]);
     await context.close();

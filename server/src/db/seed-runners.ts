@@ -1,5 +1,5 @@
 /**
- * Synthetic runners of the demo event (deterministic: a seeded PRNG, never Math.random). Every runner has a
+ * Synthetic runners of the demo event (deterministic: a seeded PRNG, no platform randomness). Every runner has a
  * registration in the current race and, mostly, a result with splits in the past race, so the history and
  * PB lookups have data. Runs in one transaction with prepared statements (30,000 runners in ~1-2 s).
  */

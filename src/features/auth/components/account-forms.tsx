@@ -15,6 +15,7 @@ import { resetByPhone } from '../api/reset-by-phone';
 import { sendEmailCode } from '../api/send-email-code';
 import { sendResetPhoneCode } from '../api/send-reset-phone-code';
 import { useCodeContext } from '../hooks/use-code-context';
+import { useSubmitting } from '../hooks/use-submitting';
 import { ruleOf } from '../utils/form-rules';
 import { checkConfirm, checkEmail, checkPassword, checkPhone } from '../utils/validation';
 import { Agreement, GatedSubmit } from './agreement';
@@ -72,11 +73,10 @@ export function RegisterForm({ onDone }: ScreenProps) {
   const { cloudType } = useCodeContext();
   const [token, setToken] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmitting();
 
-  const onFinish = async (v: RegisterValues) => {
-    setLoading(true);
-    try {
+  const onFinish = (v: RegisterValues) =>
+    run(async () => {
       await register({
         accountEmail: v.accountEmail,
         captcha: v.captcha,
@@ -85,12 +85,7 @@ export function RegisterForm({ onDone }: ScreenProps) {
       });
       notify.success(t('auth.messages.registerSuccess'));
       onDone();
-    } catch {
-      // The api client has shown the server's message.
-    } finally {
-      setLoading(false);
-    }
-  };
+    });
 
   return (
     <Form
@@ -147,20 +142,14 @@ export function ResetEmailForm({ onDone }: ScreenProps) {
   const [form] = Form.useForm<ResetEmailValues>();
   const { raceAppBusinessType } = useCodeContext();
   const [token, setToken] = useState('');
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmitting();
   const done = useResetDone(onDone);
 
-  const onFinish = async (v: ResetEmailValues) => {
-    setLoading(true);
-    try {
+  const onFinish = (v: ResetEmailValues) =>
+    run(async () => {
       await resetByEmail({ ...v, verificationToken: token });
       done();
-    } catch {
-      // The api client has shown the server's message.
-    } finally {
-      setLoading(false);
-    }
-  };
+    });
 
   return (
     <Form
@@ -201,20 +190,14 @@ export function ResetPhoneForm({ onDone }: ScreenProps) {
   const [form] = Form.useForm<ResetPhoneValues>();
   const context = useCodeContext();
   const [token, setToken] = useState('');
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmitting();
   const done = useResetDone(onDone);
 
-  const onFinish = async (v: ResetPhoneValues) => {
-    setLoading(true);
-    try {
+  const onFinish = (v: ResetPhoneValues) =>
+    run(async () => {
       await resetByPhone({ ...v, verificationToken: token });
       done();
-    } catch {
-      // The api client has shown the server's message.
-    } finally {
-      setLoading(false);
-    }
-  };
+    });
 
   return (
     <Form

@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '@/lib/notify';
 import { saveUserData, userDataSchema } from '@/lib/user-data';
 import { useAppStore } from '@/stores/app-store';
 import { login, type LoginInput } from '../api/login';
+import { useSubmitting } from './use-submitting';
 
 /**
  * Logs in: stores the token and user data, closes the drawer (the banner then shows personal centre).
@@ -11,11 +11,10 @@ import { login, type LoginInput } from '../api/login';
  */
 export function useLogin() {
   const { t } = useTranslation();
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmitting();
 
-  const submit = async (input: LoginInput) => {
-    setLoading(true);
-    try {
+  const submit = (input: LoginInput) =>
+    run(async () => {
       const data = userDataSchema.safeParse(await login(input));
       if (!data.success) {
         notify.error(t('errors.somethingWrong'));
@@ -24,12 +23,7 @@ export function useLogin() {
       saveUserData(data.data);
       useAppStore.getState().setLoginDrawerOpen(false);
       notify.success(t('auth.messages.loginSuccess'));
-    } catch {
-      // The api client has shown the server's message.
-    } finally {
-      setLoading(false);
-    }
-  };
+    });
 
   return { submit, loading };
 }
