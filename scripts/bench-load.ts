@@ -2,7 +2,8 @@
  * Load bench of the race-centre lookups (issue budget): score by bib ≥ 10,000 req/s with p99 ≤ 20 ms, score
  * by name + certificate number ≥ 5,000 req/s. Starts the real server (API only, RATE_LIMITS=off) on a fresh
  * data folder seeded with the ~30,000 demo runners, then runs autocannon for BENCH_LOAD_SECONDS (default 60)
- * per scenario, rotating through the seeded runners. Run alone: node --import tsx scripts/bench-load.ts
+ * per scenario, rotating through the seeded runners. The server runs as it would on race day: one worker
+ * process per core (WORKERS=auto; BENCH_WORKERS overrides), sharing the cores with the load generator. Run alone: node --import tsx scripts/bench-load.ts
  * (exits 1 when a budget is missed), or call runLoadBench() from scripts/bench.ts.
  */
 import { spawn } from 'node:child_process';
@@ -28,6 +29,9 @@ export interface LoadResult {
   ok: boolean;
 }
 
+/** Worker processes of the server under load: BENCH_WORKERS, default one per core (WORKERS=auto). */
+export const benchWorkers = () => process.env.BENCH_WORKERS || 'auto';
+
 async function startApiServer() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'race-site-load-'));
@@ -40,6 +44,7 @@ async function startApiServer() {
       DATA_DIR: dataDir,
       STATIC_DIR: '',
       RATE_LIMITS: 'off',
+      WORKERS: benchWorkers(),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -128,6 +133,7 @@ export async function runLoadBench(seconds = Number(process.env.BENCH_LOAD_SECON
 }
 
 export function printLoadResults(results: LoadResult[]): void {
+  console.log(`load: server with WORKERS=${benchWorkers()}, autocannon on the same machine, rate limits off`);
   for (const r of results) {
     const p99 = r.budget.maxP99Ms === undefined ? '' : ` (budget ≤ ${r.budget.maxP99Ms} ms)`;
     console.log(

@@ -124,8 +124,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       .send(fail(404, `${MESSAGES.notFound}: ${request.method} ${clip(pathname)}`));
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
 
   // Plugins

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
-import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 import { LI, PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
 
 let app: FastifyInstance;
@@ -118,6 +119,45 @@ describe('score lookup', () => {
     expect(result.ranks.overall).toBeLessThanOrEqual(result.ranks.finishers);
     expect(result.certificate).toEqual({ id: `${PAST_RACE_ID}:A00001`, sig: expect.any(String) });
     expectNothingUnmasked(res.body);
+  });
+
+  it('answers a repeated bib from the race-day cache for a minute, compressed for browsers that accept it', async () => {
+    const clock = fakeClock();
+    const cached = await buildTestApp({ now: clock.now, env: { RATE_LIMITS: 'off', CERT_SECRET: 'test-secret' } });
+    try {
+      seedRaceCenterFixture(cached);
+      const ask = (encoding: string) =>
+        cached.inject({
+          method: 'POST',
+          url: API_PATHS.searchScore,
+          headers: { 'accept-encoding': encoding },
+          payload: { raceId: PAST_RACE_ID, bib: 'A00001' },
+        });
+      const plain = await ask('identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const first = plain.json();
+      expect(first.data[0].bib).toBe('A00001');
+
+      const br = await ask('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(br.headers['cache-control']).toBe('public, max-age=60');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      const gzip = await ask('gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+
+      // A correction shows once the minute the answer may be cached anywhere has passed.
+      cached.db
+        .prepare('UPDATE results SET name = ? WHERE race_id = ? AND bib = ?')
+        .run('张伟伟', PAST_RACE_ID, 'A00001');
+      clock.advance(59_000);
+      expect((await ask('identity')).json().data[0].name).toBe('张伟');
+      clock.advance(1_000);
+      expect((await ask('identity')).json().data[0].name).toBe('张伟伟');
+    } finally {
+      await cached.close();
+    }
   });
 
   it('matches bibs exactly: "100" does not return 1000–1009', async () => {

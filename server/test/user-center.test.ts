@@ -22,7 +22,7 @@ import {
   sliderFields,
   verifySlider,
 } from './account-helpers.ts';
-import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
+import { buildTestApp, fakeClock, removeTempDirs, tempDir } from './helpers.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -732,6 +732,21 @@ describe('rate limits', () => {
     const limited = await post(API_PATHS.sendResetPhoneCode);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('shares the account windows between processes on one database (WORKERS)', async () => {
+    const dataDir = tempDir();
+    const env = { RATE_LIMITS: 'on', NODE_ENV: 'test' };
+    const first = await buildTestApp({ dataDir, env });
+    const second = await buildTestApp({ dataDir, env, seedDemoAccount: false });
+    apps.push(first, second);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i += 1) {
+      expect((await login(first, { loginType: '7' }, ip)).statusCode).toBe(200);
+      expect((await login(second, { loginType: '7' }, ip)).statusCode).toBe(200);
+    }
+    expect((await login(first, { loginType: '7' }, ip)).statusCode).toBe(429);
+    expect((await login(second, { loginType: '7' }, ip)).statusCode).toBe(429);
   });
 
   it('is off with RATE_LIMITS=off', async () => {

@@ -157,4 +157,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX photos_bib ON photos (race_id, bib);
     `,
   },
+  {
+    id: 4,
+    name: 'rate limits shared by every worker process',
+    sql: `
+      CREATE TABLE rate_hits (
+        bucket_key TEXT NOT NULL,
+        at         INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX rate_hits_key ON rate_hits (bucket_key, at);
+      CREATE INDEX rate_hits_at ON rate_hits (at);
+    `,
+  },
 ];

@@ -1,10 +1,21 @@
 /**
- * Per-IP sliding-window rate limits (in memory, one process). A route opts in with
- * `onRequest: app.rateLimit(LIMITS.login)`; over the limit it answers HTTP 429, the envelope
- * `{ code: 429, msg: 'Too many requests, please try again later' }` and Retry-After (seconds).
- * Disabled with RATE_LIMITS=off.
+ * Per-IP sliding-window rate limits. A route opts in with `onRequest: app.rateLimit(LIMITS.login)`; over the
+ * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again later' }`
+ * and Retry-After (seconds). Disabled with RATE_LIMITS=off.
+ *
+ * Account buckets (login, codes, registration, reset, uploads…) are counted in SQLite, so every worker
+ * process of a multi-worker server (WORKERS) shares one window per IP. The race-day lookup buckets marked
+ * `local` are counted in memory per process: they guard public, cached answers at thousands of requests a
+ * second, where a database write per request would cost more than it protects.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from 'fastify';
+import type { Database } from 'better-sqlite3';
 import fp from 'fastify-plugin';
 import { fail, MESSAGES } from '../lib/envelope.ts';
 
@@ -13,6 +24,8 @@ export interface RateLimit {
   name: string;
   max: number;
   windowMs: number;
+  /** Counted in this process's memory only (per worker), for the hot lookup routes. */
+  local?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -24,15 +37,21 @@ export const LIMITS = {
   captcha: { name: 'captcha', max: 60, windowMs: MINUTE },
   reset: { name: 'reset', max: 10, windowMs: MINUTE },
   upload: { name: 'upload', max: 30, windowMs: MINUTE },
-  lookup: { name: 'lookup', max: 60, windowMs: MINUTE },
-  certificate: { name: 'certificate', max: 60, windowMs: MINUTE },
+  lookup: { name: 'lookup', max: 60, windowMs: MINUTE, local: true },
+  certificate: { name: 'certificate', max: 60, windowMs: MINUTE, local: true },
   export: { name: 'export', max: 10, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 /** Above this many tracked keys, empty windows are swept before adding a new one. */
 const SWEEP_AT = 10_000;
 
-export class SlidingWindowLimiter {
+export interface WindowLimiter {
+  /** Counts a hit; returns 0 when allowed, otherwise the seconds until the next hit would be allowed. */
+  hit(key: string, limit: RateLimit): number;
+}
+
+/** In-memory windows of one process. */
+export class SlidingWindowLimiter implements WindowLimiter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(private readonly now: () => number) {}
@@ -59,9 +78,54 @@ export class SlidingWindowLimiter {
   }
 }
 
+/** Windows in the `rate_hits` table, shared by every process on the same database. */
+export class SqliteWindowLimiter implements WindowLimiter {
+  private readonly count;
+  private readonly oldest;
+  private readonly insert;
+  private readonly sweepKey;
+  private readonly sweepAll;
+  private hits = 0;
+  private readonly hitTx;
+
+  constructor(
+    db: Database,
+    private readonly now: () => number,
+  ) {
+    this.count = db.prepare<[string, number], { n: number }>(
+      'SELECT COUNT(*) AS n FROM rate_hits WHERE bucket_key = ? AND at > ?',
+    );
+    this.oldest = db.prepare<[string, number], { at: number }>(
+      'SELECT MIN(at) AS at FROM rate_hits WHERE bucket_key = ? AND at > ?',
+    );
+    this.insert = db.prepare<[string, number]>('INSERT INTO rate_hits (bucket_key, at) VALUES (?, ?)');
+    this.sweepKey = db.prepare<[string, number]>('DELETE FROM rate_hits WHERE bucket_key = ? AND at <= ?');
+    this.sweepAll = db.prepare<[number]>('DELETE FROM rate_hits WHERE at <= ?');
+    this.hitTx = db.transaction((key: string, limit: RateLimit, now: number): number => {
+      const from = now - limit.windowMs;
+      this.sweepKey.run(key, from);
+      const n = this.count.get(key, from)?.n ?? 0;
+      if (n >= limit.max) {
+        const first = this.oldest.get(key, from)?.at ?? now;
+        return Math.max(1, Math.ceil((first + limit.windowMs - now) / 1000));
+      }
+      this.insert.run(key, now);
+      return 0;
+    });
+  }
+
+  hit(key: string, limit: RateLimit): number {
+    const now = this.now();
+    // Keys of visitors who never came back are swept now and then (windows are at most an hour).
+    if (++this.hits % 1000 === 0) this.sweepAll.run(now - 3_600_000);
+    return this.hitTx.immediate(key, limit, now);
+  }
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
-    rateLimit(limit: RateLimit): onRequestAsyncHookHandler;
+    /** The route's onRequest hooks for a limit (none when limits are off: nothing on the hot path). */
+    rateLimit(limit: RateLimit): onRequestHookHandler[];
   }
 }
 
@@ -74,14 +138,18 @@ export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) 
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {
-  const limiter = new SlidingWindowLimiter(options.now);
-  app.decorate('rateLimit', (limit: RateLimit): onRequestAsyncHookHandler => {
-    return async function limitByIp(request: FastifyRequest, reply: FastifyReply) {
-      if (!options.enabled) return;
-      const wait = limiter.hit(`${limit.name}|${request.ip}`, limit);
-      if (wait > 0) await tooManyRequests(reply, wait);
-    };
+  const local = new SlidingWindowLimiter(options.now);
+  const shared = new SqliteWindowLimiter(app.db, options.now);
+  app.decorate('rateLimit', (limit: RateLimit): onRequestHookHandler[] => {
+    if (!options.enabled) return [];
+    return [
+      function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+        const wait = (limit.local ? local : shared).hit(`${limit.name}|${request.ip}`, limit);
+        if (wait > 0) void tooManyRequests(reply, wait);
+        else done();
+      },
+    ];
   });
 }
 
-export default fp(rateLimitPlugin, { name: 'rate-limit' });
+export default fp(rateLimitPlugin, { name: 'rate-limit', dependencies: ['db'] });

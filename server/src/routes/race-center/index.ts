@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API_PATHS } from '../../../../src/config/api-paths.ts';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
+import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import { certificateSecret } from '../../lib/cert-secret.ts';
 import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import {
@@ -180,6 +181,10 @@ export default async function raceCenterRoutes(
     b.raceDate.localeCompare(a.raceDate) || a.item.localeCompare(b.item);
 
   const lookup = { onRequest: app.rateLimit(LIMITS.lookup) };
+  // Answers keyed by a bib are the same for everyone: serialized (and compressed) once per minute.
+  const publicAnswers = new AnswerCache({ now: app.config.now });
+  // Routes that send their answers through sendAnswer (encoded once per cached answer), past the compress plugin.
+  const encodedLookup = { ...lookup, compress: false, decompress: false } as const;
   const privateAnswer = (reply: FastifyReply) => reply.header('cache-control', PRIVATE);
 
   app.post<{ Body: { raceId: string; name: string; certificateNumber: string } }>(
@@ -205,24 +210,27 @@ export default async function raceCenterRoutes(
   app.post<{ Body: { raceId: string; bib?: string; name?: string; certificateNumber?: string } }>(
     API_PATHS.searchScore,
     {
-      ...lookup,
+      ...encodedLookup,
       schema: {
         body: { type: 'object', required: ['raceId'], properties: { raceId, bib: str(20), ...personKeys } },
-        response: { 200: envelopeSchema({ type: 'array', items: resultSchema }) },
       },
     },
     async (request, reply) => {
       const { raceId: id, bib, name, certificateNumber } = request.body;
       if (bib !== undefined) {
-        reply.header('cache-control', PUBLIC);
-        const row = repo.resultByBib(id, normalizeBib(bib));
-        return row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing);
+        const key = `score\n${id}\n${normalizeBib(bib)}`;
+        let answer = publicAnswers.get(key);
+        if (answer === undefined) {
+          const row = repo.resultByBib(id, normalizeBib(bib));
+          answer = publicAnswers.set(key, row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing));
+        }
+        return sendAnswer(request, reply, answer, PUBLIC);
       }
-      privateAnswer(reply);
       if (name === undefined || certificateNumber === undefined)
-        return reply.code(400).send(fail(400, MESSAGES.lookupNeedsKey));
+        return reply.code(400).header('cache-control', PRIVATE).send(fail(400, MESSAGES.lookupNeedsKey));
       const rows = repo.resultsByCert(certHash(certificateNumber), normalizeName(name), id);
-      return rows.length > 0 ? ok(rows.map(toResult)) : fail(404, MESSAGES.scoreMissing);
+      const found = rows.length > 0 ? ok(rows.map(toResult)) : fail(404, MESSAGES.scoreMissing);
+      return sendAnswer(request, reply, encodeAnswer(found), PRIVATE);
     },
   );
 
@@ -291,13 +299,19 @@ export default async function raceCenterRoutes(
   app.post<{ Body: { raceId: string; bib: string } }>(
     API_PATHS.searchPhotos,
     {
-      ...lookup,
+      ...encodedLookup,
       schema: { body: { type: 'object', required: ['raceId', 'bib'], properties: { raceId, bib: str(20) } } },
     },
     async (request, reply) => {
-      reply.header('cache-control', PUBLIC);
-      const rows = repo.photos(request.body.raceId, normalizeBib(request.body.bib));
-      return ok(rows.map((p) => ({ url: p.url, takenAt: p.taken_at })));
+      const bib = normalizeBib(request.body.bib);
+      const key = `photos\n${request.body.raceId}\n${bib}`;
+      const answer =
+        publicAnswers.get(key) ??
+        publicAnswers.set(
+          key,
+          ok(repo.photos(request.body.raceId, bib).map((p) => ({ url: p.url, takenAt: p.taken_at }))),
+        );
+      return sendAnswer(request, reply, answer, PUBLIC);
     },
   );
 

@@ -1,0 +1,116 @@
+/**
+ * Race-day cache of public answers (lookups keyed by a bib): the serialized envelope, plus its brotli and
+ * gzip encodings made once on first demand, kept for the same 60 s the answer's `cache-control` allows a
+ * browser or CDN to keep it. A hit skips the database, the certificate signature, serialization and
+ * per-request compression. Least-recently-used entries go first past `maxEntries`.
+ *
+ * Only answers that are the same for every caller may go in here: never anything keyed by a certificate
+ * number or a token.
+ */
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** A serialized answer and, made on first demand, its brotli and gzip encodings. */
+export interface EncodedAnswer {
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+interface Entry {
+  at: number;
+  answer: EncodedAnswer;
+}
+
+/** Below this many bytes an answer goes out as is (as the compress plugin's threshold). */
+const COMPRESS_FROM = 1024;
+
+export const encodeAnswer = (answer: unknown): EncodedAnswer => ({ body: Buffer.from(JSON.stringify(answer)) });
+
+/**
+ * Sends a JSON answer in the encoding the caller accepts (brotli, then gzip, then none), for routes that
+ * opt out of the compress plugin (`compress: false`) to keep encodings of cached answers. Encodings are kept
+ * on the answer, so a cached answer is compressed once.
+ */
+export function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: EncodedAnswer,
+  cacheControl: string,
+): FastifyReply {
+  void reply.header('cache-control', cacheControl).header('content-type', 'application/json; charset=utf-8');
+  let payload = answer.body;
+  if (payload.length >= COMPRESS_FROM) {
+    const accepted = request.headers['accept-encoding'];
+    const encoding = typeof accepted === 'string' ? pickEncoding(accepted) : undefined;
+    if (encoding === 'br') {
+      answer.br ??= brotliCompressSync(answer.body, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: answer.body.length },
+      });
+      payload = answer.br;
+    } else if (encoding === 'gzip') {
+      answer.gzip ??= gzipSync(answer.body, { level: 6 });
+      payload = answer.gzip;
+    }
+    void reply.header('vary', 'accept-encoding');
+    if (encoding !== undefined) void reply.header('content-encoding', encoding);
+  }
+  return reply.send(payload);
+}
+
+export interface AnswerCacheOptions {
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export class AnswerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: AnswerCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 50_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Serializes and stores an answer; returns the stored form. */
+  set(key: string, answer: unknown): EncodedAnswer {
+    const entry: Entry = { at: this.now(), answer: encodeAnswer(answer) };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    return entry.answer;
+  }
+
+  /** The live answer for a key (refreshing its place in the LRU order), or undefined. */
+  get(key: string): EncodedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    if (this.now() - entry.at >= this.ttlMs) return undefined;
+    this.entries.set(key, entry);
+    return entry.answer;
+  }
+}
+/** br or gzip when the Accept-Encoding header allows it (q=0 refuses), else undefined. */
+export function pickEncoding(header: string): 'br' | 'gzip' | undefined {
+  let gzip = false;
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
+    if (refused) continue;
+    if (name === 'br') return 'br';
+    if (name === 'gzip' || name === '*') gzip = true;
+  }
+  return gzip ? 'gzip' : undefined;
+}

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+
+const SERVER = path.join(import.meta.dirname, '../src/server.ts');
+
+afterAll(removeTempDirs);
+
+/** Starts server.ts as a process; resolves with its output once `until` matches or it exits. */
+function start(env: Record<string, string>, until: RegExp) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', STATIC_DIR: '', SEED_DIR: FIXTURE_SEED, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (until.test(output)) resolve(output);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => resolve(output));
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+  return { child, ready, exited };
+}
+
+describe('server process', () => {
+  it('runs several workers on one port and database, and stops them all on SIGTERM', async () => {
+    const server = start({ WORKERS: '2', DATA_DIR: tempDir() }, /running at (\S+) \(2 workers\)/);
+    const output = await server.ready;
+    const url = /running at (\S+) \(2 workers\)/.exec(output)?.[1];
+    expect(url, output).toBeDefined();
+    // Separate connections, spread over the workers: every one answers from the one prepared database.
+    for (let i = 0; i < 6; i += 1) {
+      const res = await fetch(`${url}${API_PATHS.raceByDomain}?domainName=localhost`, {
+        headers: { connection: 'close' },
+      });
+      expect((await res.json()).code).toBe(0);
+    }
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+
+  it('refuses a WORKERS value that is not a count', async () => {
+    const server = start({ WORKERS: 'many', DATA_DIR: tempDir() }, /WORKERS/);
+    expect(await server.ready).toContain(`WORKERS must be a number from 1 to 64 or 'auto', got "many"`);
+    expect(await server.exited).toBe(1);
+  }, 30_000);
+});
