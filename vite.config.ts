@@ -1,16 +1,37 @@
-import { defineConfig, loadEnv } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath, URL } from 'node:url';
-import { parseEnv } from './src/config/env-schema.ts';
-import { API_PREFIXES } from './src/config/api-paths.ts';
+import { parseEnv, type AppEnv } from './src/config/env-schema.ts';
+import { API_PATHS, API_PREFIXES, CONTRACT_HEADERS } from './src/config/api-paths.ts';
+import { earlyFetchScript } from './src/app/boot/early-fetch.ts';
+
+/** index.html starts the start-up requests inline, before the app's JS arrives (src/app/boot/early-fetch.ts). */
+function earlyFetchPlugin(env: AppEnv): Plugin {
+  const script = earlyFetchScript({
+    apiBase: env.apiBaseUrl === '/' ? '' : env.apiBaseUrl.replace(/\/+$/, ''),
+    headers: { ...CONTRACT_HEADERS },
+    paths: {
+      raceByDomain: API_PATHS.raceByDomain,
+      siteConfigLookup: API_PATHS.siteConfigLookup,
+      raceBaseInfo: API_PATHS.raceBaseInfo,
+      cloudConfigIndex: API_PATHS.cloudConfigIndex,
+      translationsPrefix: API_PATHS.translationsPrefix,
+    },
+    i18nFiles: env.i18nFiles,
+  });
+  return {
+    name: 'race-site-early-fetch',
+    transformIndexHtml: () => [{ tag: 'script', children: script, injectTo: 'head' }],
+  };
+}
 
 export default defineConfig(({ mode }) => {
   const raw = loadEnv(mode, process.cwd(), 'VITE_');
   // A bad or missing environment value stops the build (and the dev server) with a message naming its key.
-  parseEnv(raw);
+  const env = parseEnv(raw);
   const apiTarget = process.env.API_TARGET ?? `http://localhost:${process.env.API_PORT ?? '3001'}`;
   return {
-    plugins: [react()],
+    plugins: [react(), earlyFetchPlugin(env)],
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {
       port: Number(process.env.PORT ?? 5173),

@@ -1,5 +1,5 @@
 /** Boot: awaits the start-up pipeline, then renders (STYLE.md "Data flow"). */
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { EnvError } from '@/config/env-schema';
@@ -9,27 +9,36 @@ import { AppProvider } from '@/app/provider';
 import { createAppRouter } from '@/app/router';
 import { runBoot } from '@/app/boot/run-boot';
 import { renderFatal } from '@/app/fatal';
-import { preloadHeroImage, prefetchHomePage } from '@/features/home/preload';
+import { homeHashFor, isHomeRoute, preloadFirstScreenImages } from '@/features/home/preload';
+import { pageRegistry } from '@/app/routes/page-registry';
 import '@/styles/global.css';
 
 async function main() {
-  // A visit landing on home fetches the home chunk during start-up and its LCP image before the first render.
-  prefetchHomePage();
+  // A visit landing on home fetches the home chunk during start-up and its LCP image before the first render;
+  // '' and '/' become '/home' now, so the first render is the home page, not a redirect with an empty main.
+  const landsOnHome = isHomeRoute();
+  const homeHash = homeHashFor();
+  if (homeHash) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${homeHash}`);
+  const homeChunk = landsOnHome ? pageRegistry.Home.preload().catch(() => undefined) : undefined;
   const result = await runBoot();
   if (result.status !== 'ready') return;
+  await homeChunk;
   const { config, mode } = useSiteStore.getState();
   if (!config) throw new Error('The start-up pipeline finished without a configuration');
-  if (mode === 'bound') preloadHeroImage(config);
+  if (mode === 'bound') preloadFirstScreenImages(config);
   const router = createAppRouter(config, mode);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <AppProvider>
-        <RouterProvider router={router} />
-      </AppProvider>
-    </StrictMode>,
-  );
+  // A transition: React renders the first page in short slices, so a slow phone stays responsive meanwhile.
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <AppProvider>
+          <RouterProvider router={router} />
+        </AppProvider>
+      </StrictMode>,
+    );
+  });
   clearRecoveryFlag();
 }
 

@@ -59,6 +59,11 @@ export const API_PATHS = {
   filesPrefix: '/files/',
 } as const;
 
+/** The contract's terminal type and OS id (spec §9), sent as headers on every call. */
+export const TERMINAL_TYPE = '3';
+export const OS_ID = '1002';
+export const CONTRACT_HEADERS = { terminalType: TERMINAL_TYPE, osId: OS_ID } as const;
+
 /** Path prefixes that belong to the API (used by the dev proxy and by the server's SPA fallback). */
 export const API_PREFIXES = [
   '/website-centre',

@@ -5,14 +5,14 @@
  */
 import axios, { AxiosHeaders, type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import i18n from 'i18next';
+import { CONTRACT_HEADERS } from '@/config/api-paths';
 import { getEnv } from '@/config/env';
 import { notify, TOAST_SECONDS } from '@/lib/notify';
 import { useAppStore } from '@/stores/app-store';
 import type { Envelope } from '@/features/site-config/race-types';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
-export const TERMINAL_TYPE = '3';
-export const OS_ID = '1002';
+export { OS_ID, TERMINAL_TYPE } from '@/config/api-paths';
 /** Code of the answer to a request whose login has expired. */
 export const LOGIN_EXPIRED_CODE = 401;
 
@@ -46,8 +46,7 @@ export const apiClient = axios.create({
 
 apiClient.interceptors.request.use((config) => {
   const headers = AxiosHeaders.from(config.headers);
-  headers.set('terminalType', TERMINAL_TYPE);
-  headers.set('osId', OS_ID);
+  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) headers.set(name, value);
   const { token } = useAppStore.getState();
   if (token) headers.set('token', token);
   config.headers = headers;
@@ -65,23 +64,38 @@ function reject(error: ApiError, config: AxiosRequestConfig | undefined, seconds
   throw error;
 }
 
-function onFulfilled(response: AxiosResponse): AxiosResponse {
-  const { config } = response;
-  if (isBinary(config)) return response;
-  const body: unknown = response.data;
-  if (body === undefined || body === null || body === '') {
-    reject(new ApiError('empty', t('errors.somethingWrong')), config);
+/** The checks every envelope answer passes (a body, an object, code 0); throws the ApiError to report. */
+export function checkEnvelope<T>(body: unknown, status?: number): Envelope<T> {
+  if (body === undefined || body === null || body === '' || typeof body !== 'object') {
+    throw new ApiError('empty', t('errors.somethingWrong'));
   }
-  if (config.raw) return response;
-  if (typeof body !== 'object') reject(new ApiError('empty', t('errors.somethingWrong')), config);
   const envelope = body as Partial<Envelope<unknown>>;
   if (envelope.code !== 0) {
     const msg = typeof envelope.msg === 'string' && envelope.msg.trim() ? envelope.msg : t('errors.generic');
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
-    if (code === LOGIN_EXPIRED_CODE && useAppStore.getState().token) {
+    throw new ApiError('business', msg, code, status);
+  }
+  return body as Envelope<T>;
+}
+
+/** A document answer (no envelope) must have a body. */
+export function checkDocument<T>(body: unknown): T {
+  if (body === undefined || body === null || body === '') throw new ApiError('empty', t('errors.somethingWrong'));
+  return body as T;
+}
+
+function onFulfilled(response: AxiosResponse): AxiosResponse {
+  const { config } = response;
+  if (isBinary(config)) return response;
+  try {
+    if (config.raw) checkDocument(response.data);
+    else checkEnvelope(response.data, response.status);
+  } catch (error) {
+    const apiError = error as ApiError;
+    if (apiError.code === LOGIN_EXPIRED_CODE && useAppStore.getState().token) {
       useAppStore.getState().setReloginConfirmOpen(true);
     }
-    reject(new ApiError('business', msg, code, response.status), config);
+    reject(apiError, config);
   }
   return response;
 }

@@ -55,7 +55,9 @@ describe('token check', () => {
   it('succeeds when a retry gets through', async () => {
     let calls = 0;
     server.use(
-      http.post(api(API_PATHS.commonInfo), () => (++calls < 3 ? HttpResponse.error() : HttpResponse.json({ code: 0, msg: 'ok', data: {} }))),
+      http.post(api(API_PATHS.commonInfo), () =>
+        ++calls < 3 ? HttpResponse.error() : HttpResponse.json({ code: 0, msg: 'ok', data: {} }),
+      ),
     );
     await expect(checkToken('any', { retryDelayMs: 1 })).resolves.toBe('valid');
   });
@@ -107,7 +109,9 @@ describe('cloud config and translations', () => {
   });
 
   it('ignores a translation file that fails', async () => {
-    server.use(http.get(api(`${API_PATHS.translationsPrefix}website.json`), () => new HttpResponse(null, { status: 500 })));
+    server.use(
+      http.get(api(`${API_PATHS.translationsPrefix}website.json`), () => new HttpResponse(null, { status: 500 })),
+    );
     await expect(loadTranslations(['website.json'])).resolves.toBe(0);
   });
 });

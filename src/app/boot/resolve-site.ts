@@ -4,7 +4,7 @@
  * falls back to preview mode with the preview configuration.
  */
 import { API_PATHS } from '@/config/api-paths';
-import { apiRequest, fetchDocument } from '@/lib/api-client';
+import { apiRequest, checkDocument, checkEnvelope, fetchDocument } from '@/lib/api-client';
 import {
   parseSiteConfigTolerant,
   type ConfigProblem,
@@ -12,22 +12,25 @@ import {
 } from '@/features/site-config/site-config-schema';
 import type { RaceBinding, RaceInfo, SiteConfigLookup } from '@/features/site-config/race-types';
 import { previewConfig } from '@/features/site-config/preview-config';
+import { earlyOr } from './early-fetch';
 
 export type ResolvedSite =
   | { mode: 'bound'; binding: RaceBinding; race: RaceInfo | null; config: SiteConfig; problems: ConfigProblem[] }
   | { mode: 'preview'; reason: 'unbound' | 'failed'; config: SiteConfig; problems: ConfigProblem[] };
 
 export async function fetchRaceBinding(domainName: string): Promise<RaceBinding | null> {
-  const body = await apiRequest<RaceBinding | null>({
-    url: API_PATHS.raceByDomain,
-    params: { domainName },
-    silent: true,
-  });
+  const body = await earlyOr('binding', domainName, checkEnvelope<RaceBinding | null>, () =>
+    apiRequest<RaceBinding | null>({ url: API_PATHS.raceByDomain, params: { domainName }, silent: true }),
+  );
   const data = body.data;
   return data && typeof data.raceId === 'string' && data.raceId ? data : null;
 }
 
 export async function fetchSiteConfig(domainName: string): Promise<unknown> {
+  return earlyOr('document', domainName, checkDocument<unknown>, () => requestSiteConfig(domainName));
+}
+
+async function requestSiteConfig(domainName: string): Promise<unknown> {
   const { data } = await apiRequest<SiteConfigLookup>({
     url: API_PATHS.siteConfigLookup,
     params: { domainName },
@@ -38,13 +41,16 @@ export async function fetchSiteConfig(domainName: string): Promise<unknown> {
   return fetchDocument<unknown>({ url: data.uri, params: { md5: data.fileMd5 }, silent: true });
 }
 
-export async function fetchRaceInfo(raceId: string): Promise<RaceInfo | null> {
-  const { data } = await apiRequest<RaceInfo>({
-    method: 'POST',
-    url: API_PATHS.raceBaseInfo,
-    data: { raceId },
-    silent: true,
-  });
+export async function fetchRaceInfo(raceId: string, domainName?: string): Promise<RaceInfo | null> {
+  const request = () =>
+    apiRequest<RaceInfo>({ method: 'POST', url: API_PATHS.raceBaseInfo, data: { raceId }, silent: true });
+  // The early answer is for the race bound to this host: used only when it is this race.
+  const forThisRace = (body: unknown) => {
+    const envelope = checkEnvelope<RaceInfo>(body);
+    if (String(envelope.data?.raceId) !== raceId) throw new Error('another race');
+    return envelope;
+  };
+  const { data } = domainName === undefined ? await request() : await earlyOr('race', domainName, forThisRace, request);
   return data && typeof data === 'object' ? data : null;
 }
 
@@ -53,7 +59,7 @@ export async function resolveSite(domainName: string): Promise<ResolvedSite> {
   // The race info starts as soon as the binding is known, beside the configuration document.
   const raceRequest = bindingRequest.then((bound) =>
     bound
-      ? fetchRaceInfo(bound.raceId).catch((error: unknown) => {
+      ? fetchRaceInfo(bound.raceId, domainName).catch((error: unknown) => {
           console.error('[race-site] race base info failed:', error);
           return null;
         })

@@ -34,8 +34,8 @@ export async function runBoot(hostname = window.location.hostname): Promise<Boot
   if (restoreUser().reloading) return { status: 'leaving' };
 
   const [cloud, , site] = await Promise.all([
-    loadCloudConfig(),
-    loadTranslations(env.i18nFiles),
+    loadCloudConfig(Date.now(), hostname),
+    loadTranslations(env.i18nFiles, Date.now(), hostname),
     resolveSite(hostname),
   ]);
 

@@ -2,29 +2,47 @@
  * The page modules that route items name by `component` (spec §2: "other names map to page modules").
  * Each page is loaded lazily. Pages add themselves here; an unknown name renders the not-found page.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 
-export type PageModule = LazyExoticComponent<ComponentType>;
+/** A lazily loaded page that can be fetched ahead; once fetched, it renders at once (no loading flash). */
+export type PageModule = ComponentType & { preload: () => Promise<void> };
 
-const GalleryPage = lazy(() => import('@/features/content/components/gallery-page'));
-const VideoPage = lazy(() => import('@/features/content/components/video-page'));
+function page(load: () => Promise<{ default: ComponentType }>): PageModule {
+  let loaded: ComponentType | undefined;
+  let pending: Promise<void> | undefined;
+  const Lazy = lazy(load);
+  const preload = () =>
+    (pending ??= load().then(
+      (module) => {
+        loaded = module.default;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(() => createElement(loaded ?? Lazy), { preload });
+}
+
+const GalleryPage = page(() => import('@/features/content/components/gallery-page'));
+const VideoPage = page(() => import('@/features/content/components/video-page'));
 
 export const pageRegistry: Record<string, PageModule> = {
-  Home: lazy(() => import('@/features/home/components/home-page')),
-  DocumentPage: lazy(() => import('@/features/content/components/document-page')),
-  NewsPage: lazy(() => import('@/features/content/components/news-page')),
-  PartnerPage: lazy(() => import('@/features/content/components/partner-page')),
+  Home: page(() => import('@/features/home/components/home-page')),
+  DocumentPage: page(() => import('@/features/content/components/document-page')),
+  NewsPage: page(() => import('@/features/content/components/news-page')),
+  PartnerPage: page(() => import('@/features/content/components/partner-page')),
   GalleryPage,
   VideoPage,
   // The hidden main routes /image-collection and /video-collection show the same pages.
   ImageCollection: GalleryPage,
   VideoCollection: VideoPage,
-  RegistrationSearch: lazy(() => import('@/features/search/components/registration-search-page')),
-  ScoreSearch: lazy(() => import('@/features/search/components/score-search-page')),
-  PbSearch: lazy(() => import('@/features/search/components/pb-search-page')),
-  MultipleScoreSearch: lazy(() => import('@/features/search/components/multiple-score-search-page')),
-  ImageSearch: lazy(() => import('@/features/search/components/image-search-page')),
-  CertificateVerify: lazy(() => import('@/features/search/components/certificate-verify-page')),
+  RegistrationSearch: page(() => import('@/features/search/components/registration-search-page')),
+  ScoreSearch: page(() => import('@/features/search/components/score-search-page')),
+  PbSearch: page(() => import('@/features/search/components/pb-search-page')),
+  MultipleScoreSearch: page(() => import('@/features/search/components/multiple-score-search-page')),
+  ImageSearch: page(() => import('@/features/search/components/image-search-page')),
+  CertificateVerify: page(() => import('@/features/search/components/certificate-verify-page')),
 };
 
 export function findPage(name: string | undefined): PageModule | undefined {

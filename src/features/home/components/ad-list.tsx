@@ -27,7 +27,11 @@ export function AdList({ items, position }: { items: AdItem[]; position: 'top' |
       {ads.map(({ ad, src }, i) => {
         const link = language === 'en' && ad.jumpUrlEn?.trim() ? ad.jumpUrlEn : ad.jumpUrl;
         const alt = pickLang(language, ad.title, ad.titleEn) || t('home.ads.alt');
-        const img = <img src={src} alt={alt} width={1200} height={160} loading="lazy" decoding="async" />;
+        // The first top ad sits at the fold of a desktop screen (and well inside a phone's zoomed-out view).
+        const eager = position === 'top' && i === 0;
+        const img = (
+          <img src={src} alt={alt} width={1200} height={160} loading={eager ? 'eager' : 'lazy'} decoding="async" />
+        );
         return isClickableLink(link) ? (
           <JumpLink
             key={`${ad.surfacePlotUrl}-${i}`}

@@ -10,10 +10,12 @@ describe('ad lists', () => {
     const card = within(top).getByRole('img', { name: '银行卡' });
     expect(card.closest('a')).toHaveAttribute('href', 'https://bank.example/card');
     expect(card.closest('a')).toHaveAttribute('target', '_blank');
-    expect(card).toHaveAttribute('loading', 'lazy');
+    // The first top ad is at the fold: loaded at once; the others wait until they are near.
+    expect(card).toHaveAttribute('loading', 'eager');
     expect(card).toHaveAttribute('width', '1200');
     // An internal path is not an ad link (spec §5).
     expect(within(top).getByRole('img', { name: '站内链接广告' }).closest('a')).toBeNull();
+    expect(within(top).getByRole('img', { name: '站内链接广告' })).toHaveAttribute('loading', 'lazy');
 
     const bottom = screen.getByTestId('ad-list-bottom');
     expect(within(bottom).getByRole('img', { name: '商城' }).closest('a')).toHaveAttribute('href', '//shop.example/');
