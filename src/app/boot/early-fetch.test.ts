@@ -25,7 +25,6 @@ const plan: EarlyFetchPlan = {
 
 /** Runs the inline script of index.html, as the browser does. */
 function runInlineScript(p = plan) {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the page runs this very text inline
   new Function(earlyFetchScript(p))();
 }
 
