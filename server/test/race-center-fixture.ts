@@ -6,6 +6,7 @@ import { FIXTURE_RACE_ID } from './helpers.ts';
 export const PAST_RACE_ID = 'fixture-past-2024';
 export const ZHANG = DEMO_RUNNERS[0]!;
 export const LI = DEMO_RUNNERS[1]!;
+export const WANG = DEMO_RUNNERS[2]!;
 
 /** 60 synthetic runners (the hand-picked ones first) plus bibs 100 and 1000–1009 for the exact-bib rule. */
 export function seedRaceCenterFixture(app: FastifyInstance) {

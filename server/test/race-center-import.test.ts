@@ -149,7 +149,7 @@ describe('site import-*', () => {
       const res = await app.inject({
         method: 'POST',
         url: API_PATHS.searchRegistration,
-        payload: { raceId: FIXTURE_RACE_ID, name: '孙八', certificateNumber: '32010220100601123x' },
+        payload: { raceId: FIXTURE_RACE_ID, name: '孙八', certificateNumber: '32010220100601123x', queryType: 3 },
       });
       expect(res.json().data).toMatchObject({
         status: 1,
@@ -174,14 +174,88 @@ describe('site import-*', () => {
     }
   });
 
+  it('imports the registration channel (web, app, third-party with its platform) and answers it by query type', async () => {
+    const { run, file, dataDir } = setup();
+    const csv = [
+      'name,gender,birthday,certificateType,certificateNumber,phone,emergencyName,emergencyPhone,item,status,channel,channelName,channelNameEn',
+      '吴一,1,1990-01-01,2,E10000001,13800000001,吴父,13900000001,M,1,,,',
+      '吴二,2,1990-01-01,2,E10000002,13800000002,吴父,13900000002,H,0,app,,',
+      '吴三,1,1990-01-01,2,E10000003,13800000003,吴父,13900000003,10K,1,third-party,青川体育旅行,Qingchuan Sports Travel',
+      '吴四,1,1990-01-01,2,E10000004,13800000004,吴父,13900000004,M,2,5,,',
+      '吴五,1,1990-01-01,2,E10000005,13800000005,吴父,13900000005,M,2,2,运河公益基金会,',
+      '吴六,1,1990-01-01,2,E10000006,13800000006,吴父,13900000006,M,2,WEB,,',
+    ].join('\n');
+    expect(run('import-registrations', FIXTURE_RACE_ID, file('channels.csv', csv))).toMatchObject({ code: 0 });
+    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    try {
+      const stored = app.db
+        .prepare('SELECT name, channel, channel_name, channel_name_en FROM registrations ORDER BY id')
+        .all();
+      expect(stored).toEqual([
+        { name: '吴一', channel: 3, channel_name: null, channel_name_en: null },
+        { name: '吴二', channel: 5, channel_name: null, channel_name_en: null },
+        { name: '吴三', channel: 2, channel_name: '青川体育旅行', channel_name_en: 'Qingchuan Sports Travel' },
+        { name: '吴四', channel: 5, channel_name: null, channel_name_en: null },
+        { name: '吴五', channel: 2, channel_name: '运河公益基金会', channel_name_en: null },
+        { name: '吴六', channel: 3, channel_name: null, channel_name_en: null },
+      ]);
+      const ask = async (name: string, certificateNumber: string, queryType: number) =>
+        (
+          await app.inject({
+            method: 'POST',
+            url: API_PATHS.searchRegistration,
+            payload: { raceId: FIXTURE_RACE_ID, name, certificateNumber, queryType },
+          })
+        ).json();
+      expect((await ask('吴三', 'E10000003', 1)).data).toMatchObject({
+        channel: 2,
+        channelKey: 'thirdParty',
+        channelName: '青川体育旅行',
+        channelNameEn: 'Qingchuan Sports Travel',
+      });
+      expect((await ask('吴三', 'E10000003', 2)).data.participant.certificateNumber).toBe('E1*****03');
+      expect((await ask('吴三', 'E10000003', 3)).msg).toBe('Registration information does not exist');
+      expect((await ask('吴二', 'E10000002', 5)).data.channelKey).toBe('app');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reports a bad channel as line N: channel, and writes nothing', async () => {
+    const { run, file, count } = setup();
+    const csv = [
+      'name,gender,birthday,certificateType,certificateNumber,phone,emergencyName,emergencyPhone,item,status,channel,channelName',
+      '郑一,1,1990-01-01,2,E20000001,13800000001,郑父,13900000001,M,1,web,',
+      '郑二,1,1990-01-01,2,E20000002,13800000002,郑父,13900000002,M,1,wechat,',
+      '郑三,1,1990-01-01,2,E20000003,13800000003,郑父,13900000003,M,1,4,',
+      '郑四,1,1990-01-01,2,E20000004,13800000004,郑父,13900000004,M,1,app,青川体育旅行',
+    ].join('\n');
+    const res = run('import-registrations', FIXTURE_RACE_ID, file('bad-channel.csv', csv));
+    expect(res.code).toBe(1);
+    for (const line of [
+      'line 3: channel: must be web, app or third-party (or 3, 5, 2)',
+      'line 4: channel: must be web, app or third-party (or 3, 5, 2)',
+      'line 5: channelName: only for third-party registrations',
+    ]) {
+      expect(res.err).toContain(line);
+    }
+    expect(res.err).not.toContain('line 2:');
+    expect(await count('registrations')).toBe(0);
+  });
+
   it('imports a photo index, and refuses an unknown race or a missing column', async () => {
     const { run, file, count } = setup();
-    const good = 'bib,url,takenAt\n1001,/files/demo/gallery/gallery-01.svg,2025-11-02 08:10:00\n';
+    const good = 'bib,url,takenAt\n1001,demo/gallery/gallery-01.svg,2025-11-02 08:10:00\n';
     expect(run('import-photos', FIXTURE_RACE_ID, file('p.csv', good))).toMatchObject({ code: 0 });
     expect(await count('photos')).toBe(1);
     expect(run('import-photos', 'no-such-race', file('p2.csv', good)).err).toContain(
       'race "no-such-race" does not exist',
     );
+    const bad = 'bib,url,takenAt\n1,/files/x.svg,2025-11-02 08:10:00\n2,javascript:alert(1),2025-11-02 08:10:00\n';
+    const refused = run('import-photos', FIXTURE_RACE_ID, file('p4.csv', bad)).err;
+    expect(refused).toContain('line 2: url: must be an http(s) URL or a path on the file host');
+    expect(refused).toContain('line 3: url:');
+    expect(await count('photos')).toBe(1);
     expect(run('import-photos', FIXTURE_RACE_ID, file('p3.csv', 'bib,url\n1,/x.svg\n')).err).toContain(
       'line 1: missing column(s): takenAt',
     );

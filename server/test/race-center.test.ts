@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
-import { LI, PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
+import { LI, PAST_RACE_ID, seedRaceCenterFixture, WANG, ZHANG } from './race-center-fixture.ts';
 
 let app: FastifyInstance;
 
@@ -29,17 +29,63 @@ function expectNothingUnmasked(text: string) {
 }
 
 describe('registration lookup', () => {
-  it('answers the status, the masked participant and the order of a registered runner', async () => {
+  const ask = (runner: { name: string; certNo: string }, queryType?: unknown) =>
+    post(API_PATHS.searchRegistration, {
+      raceId: FIXTURE_RACE_ID,
+      name: runner.name,
+      certificateNumber: runner.certNo,
+      ...(queryType === undefined ? {} : { queryType }),
+    });
+
+  it('answers the status of any channel by default (query type 1), without orders or personal fields', async () => {
+    for (const res of [await ask(ZHANG), await ask(ZHANG, 1)]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        code: 0,
+        msg: 'success',
+        data: {
+          queryType: 1,
+          raceId: FIXTURE_RACE_ID,
+          raceName: expect.any(String),
+          raceNameEn: expect.any(String),
+          status: 1,
+          statusKey: 'won',
+          item: 'M',
+          itemName: '马拉松',
+          itemNameEn: expect.any(String),
+          bib: 'A00001',
+          channel: 3,
+          channelKey: 'web',
+          channelName: '',
+          channelNameEn: '',
+          participant: { name: '张*' },
+        },
+      });
+      expectNothingUnmasked(res.body);
+    }
+    const wang = (await ask(WANG, 1)).json().data;
+    expect(wang).toMatchObject({
+      status: 2,
+      channel: 2,
+      channelKey: 'thirdParty',
+      channelName: '青川体育旅行',
+      channelNameEn: 'Qingchuan Sports Travel',
+    });
+    expect(wang).not.toHaveProperty('orders');
+    expect((await ask(LI, 1)).json().data).toMatchObject({ channel: 5, channelKey: 'app', participant: { name: '李*' } });
+  });
+
+  it('answers the web registration info (type 3), masked, with the participant and the order', async () => {
     const res = await post(API_PATHS.searchRegistration, {
       raceId: FIXTURE_RACE_ID,
       name: ZHANG.name,
       certificateNumber: ` ${ZHANG.certNo.toLowerCase()} `,
+      queryType: 3,
     });
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
     expect(body.code).toBe(0);
-    expect(body.data.status).toBe(1);
-    expect(body.data.statusKey).toBe('won');
+    expect(body.data).toMatchObject({ queryType: 3, status: 1, statusKey: 'won', channel: 3, channelKey: 'web' });
     expect(body.data.participant).toMatchObject({
       name: '张伟',
       certificateType: 1,
@@ -66,6 +112,41 @@ describe('registration lookup', () => {
     expectNothingUnmasked(res.body);
   });
 
+  it('answers the app (type 5) and third-party (type 2) registration info of runners who registered there', async () => {
+    const app5 = await ask(LI, 5);
+    expect(app5.headers['cache-control']).toBe('no-store');
+    expect(app5.json().data).toMatchObject({
+      queryType: 5,
+      channelKey: 'app',
+      participant: { name: '李娜', phone: '139****5678' },
+      orders: [expect.objectContaining({ orderAmount: 200 })],
+    });
+    const third = await ask(WANG, 2);
+    expect(third.json().data).toMatchObject({
+      queryType: 2,
+      channelKey: 'thirdParty',
+      channelName: '青川体育旅行',
+      participant: { name: '王芳', certificateType: 2, certificateNumber: 'E1*****78', phone: '137****5678' },
+    });
+    expectNothingUnmasked(app5.body + third.body);
+  });
+
+  it("answers 'Registration information does not exist' for another channel's info", async () => {
+    const missing = { code: 404, msg: 'Registration information does not exist', data: null };
+    for (const [runner, type] of [
+      [ZHANG, 2],
+      [ZHANG, 5],
+      [LI, 3],
+      [LI, 2],
+      [WANG, 3],
+      [WANG, 5],
+    ] as const) {
+      const res = await ask(runner, type);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual(missing);
+    }
+  });
+
   it('answers the dictionary message for an unknown name or certificate number', async () => {
     const wrongName = await post(API_PATHS.searchRegistration, {
       raceId: FIXTURE_RACE_ID,
@@ -77,14 +158,29 @@ describe('registration lookup', () => {
       raceId: FIXTURE_RACE_ID,
       name: LI.name,
       certificateNumber: ZHANG.certNo,
+      queryType: 5,
     });
     expect(wrongCert.json().msg).toBe('Registration information does not exist');
+  });
+
+  it('rejects an unknown query type with a 400 envelope that names the allowed ones', async () => {
+    for (const queryType of [4, 6, 0, -1, '7', 'web', null, 2.5, { a: 1 }]) {
+      const res = await ask(ZHANG, queryType);
+      expect([queryType, res.statusCode]).toEqual([queryType, 400]);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        code: 400,
+        msg: 'queryType must be 1 (registration status), 2 (third-party), 3 (web) or 5 (app registration info)',
+        data: null,
+      });
+    }
   });
 
   it('rejects a body without the certificate number', async () => {
     const res = await post(API_PATHS.searchRegistration, { raceId: FIXTURE_RACE_ID, name: ZHANG.name });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(400);
+    expect(res.json().msg).toContain('certificateNumber');
   });
 });
 
@@ -217,7 +313,7 @@ describe('PB, history and photos', () => {
     const { data } = res.json();
     expect(data.length).toBeGreaterThan(0);
     expect(data[0]).toEqual({
-      url: expect.stringMatching(/^\/files\/demo\/gallery\/gallery-\d\d\.svg$/),
+      url: expect.stringMatching(/^demo\/gallery\/gallery-\d\d\.svg$/),
       takenAt: expect.stringMatching(/^2024-11-03 /),
     });
     expect((await post(API_PATHS.searchPhotos, { raceId: PAST_RACE_ID, bib: 'ZZZ' })).json().data).toEqual([]);

@@ -40,6 +40,23 @@ describe('the demo event seed', () => {
     for (const r of rows) expect([r.lo, r.hi, r.f]).toEqual([1, r.n, r.n]);
   });
 
+  it('spreads the registrations over the channels: about 70% web, 20% app, 10% third-party on named platforms', () => {
+    const rows = app.db
+      .prepare(
+        "SELECT channel, count(*) AS n, count(DISTINCT channel_name) AS platforms, count(channel_name_en) AS named FROM registrations WHERE race_id = 'qc-marathon-2027' GROUP BY channel ORDER BY channel",
+      )
+      .all() as { channel: number; n: number; platforms: number; named: number }[];
+    expect(rows.map((r) => r.channel)).toEqual([2, 3, 5]);
+    const share = (channel: number) => (rows.find((r) => r.channel === channel)?.n ?? 0) / 30_000;
+    expect(share(3)).toBeCloseTo(0.7, 1);
+    expect(share(5)).toBeCloseTo(0.2, 1);
+    expect(share(2)).toBeCloseTo(0.1, 1);
+    const third = rows.find((r) => r.channel === 2)!;
+    expect(third.platforms).toBe(3);
+    expect(third.named).toBe(third.n);
+    expect(rows.filter((r) => r.channel !== 2).every((r) => r.named === 0)).toBe(true);
+  });
+
   it('finds the documented demo runners', async () => {
     for (const runner of DEMO_RUNNERS) {
       const reg = await app.inject({
@@ -47,7 +64,7 @@ describe('the demo event seed', () => {
         url: API_PATHS.searchRegistration,
         payload: { raceId: 'qc-marathon-2027', name: runner.name, certificateNumber: runner.certNo },
       });
-      expect(reg.json().data.status).toBe(runner.status);
+      expect(reg.json().data).toMatchObject({ status: runner.status, channel: runner.channel?.channel });
       const history = await app.inject({
         method: 'POST',
         url: API_PATHS.searchHistory,

@@ -42,7 +42,7 @@ describe('server process', () => {
       const res = await fetch(`${url}${API_PATHS.raceByDomain}?domainName=localhost`, {
         headers: { connection: 'close' },
       });
-      expect((await res.json()).code).toBe(0);
+      expect(((await res.json()) as { code: number }).code).toBe(0);
     }
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -31,7 +31,9 @@ Commands:
   import-registrations <raceId> <file.csv>
       columns name,gender,birthday,certificateType(1-4),certificateNumber,phone,emergencyName,
       emergencyPhone,item,status(0-5)[,bib,orderNo,subOrderNo,createTime,serialNo,payTime,
-      amountPaid,orderAmount,coupon,discount]. Rows replace the same certificate number.
+      amountPaid,orderAmount,coupon,discount,channel,channelName,channelNameEn]; channel
+      web|app|third-party (or 3|5|2, default web), channelName(En) the third-party platform.
+      Rows replace the same certificate number.
   import-photos <raceId> <file.csv>
       columns bib,url,takenAt (YYYY-MM-DD HH:mm:ss).
                                 CSV: UTF-8, a header row, RFC 4180 quoting. Every bad row is

@@ -169,4 +169,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_hits_at ON rate_hits (at);
     `,
   },
+  {
+    id: 5,
+    name: 'registration channel (2 third-party, 3 web, 5 app) and third-party platform name',
+    sql: `
+      ALTER TABLE registrations ADD COLUMN channel INTEGER NOT NULL DEFAULT 3 CHECK (channel IN (2, 3, 5));
+      ALTER TABLE registrations ADD COLUMN channel_name TEXT;
+      ALTER TABLE registrations ADD COLUMN channel_name_en TEXT;
+    `,
+  },
 ];

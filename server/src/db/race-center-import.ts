@@ -52,6 +52,9 @@ export const IMPORT_COLUMNS: Record<ImportKind, { required: string[]; optional: 
       'orderAmount',
       'coupon',
       'discount',
+      'channel',
+      'channelName',
+      'channelNameEn',
     ],
   },
   photos: { required: ['bib', 'url', 'takenAt'], optional: [] },
@@ -78,6 +81,9 @@ function parseGender(s: string): number | null {
   if (v === '2' || v === 'F' || v === '女') return 2;
   return null;
 }
+
+/** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
+const CHANNELS: Record<string, number> = { web: 3, '3': 3, app: 5, '5': 5, 'third-party': 2, '2': 2 };
 
 function checkpointKm(name: string): number {
   return name === 'HALF' ? 21.0975 : Number(name.slice(0, -1));
@@ -218,6 +224,14 @@ export function importCsv(
         if (has(field) && !DATE_TIME.test(get(field))) problem(field, 'must be YYYY-MM-DD HH:mm:ss');
         return get(field);
       };
+      const channel = has('channel') ? (CHANNELS[get('channel').toLowerCase()] ?? null) : 3;
+      if (channel === null) problem('channel', 'must be web, app or third-party (or 3, 5, 2)');
+      const channelName = get('channelName');
+      const channelNameEn = get('channelNameEn');
+      for (const [field, value] of [['channelName', channelName], ['channelNameEn', channelNameEn]] as const) {
+        if (value.length > 50) problem(field, 'at most 50 characters');
+        else if (value && channel !== null && channel !== 2) problem(field, 'only for third-party registrations');
+      }
       const order: OrderRow = {
         orderNo: get('orderNo'),
         subOrderNo: get('subOrderNo'),
@@ -229,7 +243,7 @@ export function importCsv(
         coupon: get('coupon'),
         discount: money('discount'),
       };
-      if (rowProblems.length === 0 && gender !== null) {
+      if (rowProblems.length === 0 && gender !== null && channel !== null) {
         good.push({
           race_id: raceId,
           bib,
@@ -245,12 +259,18 @@ export function importCsv(
           item,
           status,
           orders_json: JSON.stringify(order.orderNo ? [order] : []),
+          channel,
+          channel_name: channelName || null,
+          channel_name_en: channelNameEn || null,
         } satisfies RegistrationRow);
       }
     } else {
       const bib = normalizeBib(required('bib'));
       const url = get('url');
-      if (!/^(https?:\/\/|\/)[^\s"<>]+$/.test(url)) problem('url', 'must be an http(s) URL or a path starting with /');
+      // Spec §5: an http(s) URL is used as is; anything else is a path on the file host (VITE_FILE_HOST).
+      if (!/^(https?:\/\/[^\s"<>]+|[\w.-][^\s"<>:]*)$/.test(url)) {
+        problem('url', 'must be an http(s) URL or a path on the file host such as demo/gallery/photo-01.jpg');
+      }
       const takenAt = get('takenAt');
       if (!DATE_TIME.test(takenAt)) problem('takenAt', 'must be YYYY-MM-DD HH:mm:ss');
       if (rowProblems.length === 0) good.push({ race_id: raceId, bib, url, taken_at: takenAt } satisfies PhotoRow);

@@ -31,6 +31,11 @@ export interface RegistrationRow {
   item: string;
   status: number;
   orders_json: string;
+  /** 2 third-party, 3 web, 5 app (the spec's query-type numbers). */
+  channel: number;
+  /** The third-party platform (zh, en); null for web and app. */
+  channel_name: string | null;
+  channel_name_en: string | null;
 }
 
 export interface SplitRow {
@@ -64,7 +69,7 @@ export interface PhotoRow {
 }
 
 const REG_COLS =
-  'race_id, bib, name, gender, birthday, cert_type, cert_hash, cert_masked, phone_masked, emergency_name, emergency_phone_masked, item, status, orders_json';
+  'race_id, bib, name, gender, birthday, cert_type, cert_hash, cert_masked, phone_masked, emergency_name, emergency_phone_masked, item, status, orders_json, channel, channel_name, channel_name_en';
 const RES_COLS =
   'race_id, bib, name, gender, cert_hash, item, gun_ms, chip_ms, rank_overall, rank_gender, rank_age_group, age_group, finishers, splits_json';
 
@@ -115,7 +120,8 @@ export function createRaceCenterRepository(db: Database) {
        gender = excluded.gender, birthday = excluded.birthday, cert_type = excluded.cert_type,
        cert_masked = excluded.cert_masked, phone_masked = excluded.phone_masked,
        emergency_name = excluded.emergency_name, emergency_phone_masked = excluded.emergency_phone_masked,
-       item = excluded.item, status = excluded.status, orders_json = excluded.orders_json`,
+       item = excluded.item, status = excluded.status, orders_json = excluded.orders_json,
+       channel = excluded.channel, channel_name = excluded.channel_name, channel_name_en = excluded.channel_name_en`,
   );
   const insPhoto = db.prepare(
     'INSERT INTO photos (race_id, bib, url, taken_at) VALUES (@race_id, @bib, @url, @taken_at)',

@@ -28,7 +28,22 @@ export interface DemoRunner {
   pastItem: string;
   currentItem: string;
   status: number;
+  /** Where the hand-picked runners registered (2 third-party, 3 web, 5 app); generated runners draw one. */
+  channel?: RegistrationChannelSeed;
 }
+
+export interface RegistrationChannelSeed {
+  channel: 2 | 3 | 5;
+  channelName?: string;
+  channelNameEn?: string;
+}
+
+/** Third-party platforms of the demo event (partner, charity and travel-agency quotas). */
+export const THIRD_PARTY_PLATFORMS = [
+  { channelName: '青川体育旅行', channelNameEn: 'Qingchuan Sports Travel' },
+  { channelName: '运河公益基金会', channelNameEn: 'Canal Charity Foundation' },
+  { channelName: '跑者之家', channelNameEn: 'Runners Home' },
+] as const;
 
 /** Hand-picked runners, always the first ones: stable for tests, demos and the load bench. */
 export const DEMO_RUNNERS: readonly DemoRunner[] = [
@@ -42,6 +57,7 @@ export const DEMO_RUNNERS: readonly DemoRunner[] = [
     pastItem: 'M',
     currentItem: 'M',
     status: 1,
+    channel: { channel: 3 },
   },
   {
     name: '李娜',
@@ -53,6 +69,7 @@ export const DEMO_RUNNERS: readonly DemoRunner[] = [
     pastItem: 'H',
     currentItem: 'M',
     status: 0,
+    channel: { channel: 5 },
   },
   {
     name: '王芳',
@@ -64,6 +81,7 @@ export const DEMO_RUNNERS: readonly DemoRunner[] = [
     pastItem: '10K',
     currentItem: 'H',
     status: 2,
+    channel: { channel: 2, ...THIRD_PARTY_PLATFORMS[0] },
   },
   {
     name: '陈磊',
@@ -75,6 +93,7 @@ export const DEMO_RUNNERS: readonly DemoRunner[] = [
     pastItem: 'M',
     currentItem: 'M',
     status: 5,
+    channel: { channel: 3 },
   },
   {
     name: '刘洋',
@@ -86,6 +105,7 @@ export const DEMO_RUNNERS: readonly DemoRunner[] = [
     pastItem: 'H',
     currentItem: '10K',
     status: 4,
+    channel: { channel: 2, ...THIRD_PARTY_PLATFORMS[1] },
   },
 ];
 
@@ -184,6 +204,14 @@ export function seedRunners(
 ): { registrations: number; results: number; photos: number } {
   const seed = options.seed ?? DEMO_SEED;
   const rnd = mulberry32(seed + 1);
+  // A stream of its own, so the channels leave every other generated value as it was.
+  const channelRnd = mulberry32(seed + 2);
+  const drawChannel = (): RegistrationChannelSeed => {
+    const c = channelRnd();
+    if (c < 0.7) return { channel: 3 };
+    if (c < 0.9) return { channel: 5 };
+    return { channel: 2, ...THIRD_PARTY_PLATFORMS[Math.floor(channelRnd() * THIRD_PARTY_PLATFORMS.length)] };
+  };
   const pick = <T>(list: readonly T[] | string): T => list[Math.floor(rnd() * list.length)] as T;
   const pastDate = options.pastRaceStart.slice(0, 10);
   const runners = generateRunners(options.count, Number(pastDate.slice(0, 4)) || 2026, seed);
@@ -199,6 +227,8 @@ export function seedRunners(
     for (let i = 0; i < options.count; i++) {
       const runner = runners.next().value as DemoRunner;
       const hash = certHash(runner.certNo);
+      const drawn = drawChannel();
+      const channel = runner.channel ?? drawn;
 
       // Current race: the registration and its order.
       const amount = ORDER_AMOUNT[runner.currentItem] ?? 100;
@@ -235,6 +265,9 @@ export function seedRunners(
         item: runner.currentItem,
         status: runner.status,
         orders_json: JSON.stringify([order]),
+        channel: channel.channel,
+        channel_name: channel.channelName ?? null,
+        channel_name_en: channel.channelNameEn ?? null,
       });
       counts.registrations++;
 
@@ -285,7 +318,7 @@ export function seedRunners(
           repo.insertPhoto({
             race_id: options.pastRaceId,
             bib,
-            url: `/files/demo/gallery/gallery-${pad(1 + Math.floor(rnd() * 12), 2)}.svg`,
+            url: `demo/gallery/gallery-${pad(1 + Math.floor(rnd() * 12), 2)}.svg`,
             taken_at: `${pastDate} ${pad(hh, 2)}:${pad(mm, 2)}:00`,
           });
           counts.photos++;

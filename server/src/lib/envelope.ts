@@ -52,6 +52,7 @@ export const MESSAGES = {
   badFileType: '文件格式不正确',
   fileTooBig: 'Please upload a file smaller than 10 MB',
   registrationMissing: 'Registration information does not exist',
+  badQueryType: 'queryType must be 1 (registration status), 2 (third-party), 3 (web) or 5 (app registration info)',
   scoreMissing: 'Your score information was not found...',
   noData: '没有查询到数据哦',
   certificateInvalid: "This certificate does not match the organiser's records",

@@ -42,6 +42,22 @@ export const REGISTRATION_STATUS_KEYS = [
   'refunded',
 ] as const;
 
+/**
+ * Registration channels; the codes are the spec's query-type numbers (§3 Enumerations): 2 third-party
+ * (partner, charity and travel-agency quotas), 3 the official website, 5 the app.
+ */
+export const REGISTRATION_CHANNELS = { thirdParty: 2, web: 3, app: 5 } as const;
+export type RegistrationChannel = (typeof REGISTRATION_CHANNELS)[keyof typeof REGISTRATION_CHANNELS];
+export const CHANNEL_KEYS: Record<RegistrationChannel, 'thirdParty' | 'web' | 'app'> = {
+  2: 'thirdParty',
+  3: 'web',
+  5: 'app',
+};
+
+/** Query types of the registration lookup: 1 the status, or the registration info of channel 2, 3 or 5. */
+export const REGISTRATION_QUERY_TYPES = [1, 2, 3, 5] as const;
+export type RegistrationQueryType = (typeof REGISTRATION_QUERY_TYPES)[number];
+
 /** Certificate types (spec §3 Other): 1 ID card, 2 passport, 3 HK/Macau permit, 4 Taiwan permit. */
 export const CERT_TYPES = { idCard: 1, passport: 2, hkMacau: 3, taiwan: 4 } as const;
 
@@ -68,6 +84,14 @@ export function maskMobile(raw: string): string {
   const s = raw.trim();
   if (s.length < 7) return '*'.repeat(s.length);
   return `${s.slice(0, 3)}${'*'.repeat(s.length - 7)}${s.slice(-4)}`;
+}
+
+/** 张伟 → 张*, 欧阳娜娜 → 欧**娜, Li Na → L***a: the first and (from 3 characters) the last one stay. */
+export function maskName(raw: string): string {
+  const chars = [...normalizeName(raw)];
+  if (chars.length <= 1) return chars.join('');
+  if (chars.length === 2) return `${chars[0]}*`;
+  return `${chars[0]}${'*'.repeat(chars.length - 2)}${chars[chars.length - 1]}`;
 }
 
 /** 8_130_000 → '2:15:30' (H:MM:SS). */

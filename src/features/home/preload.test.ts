@@ -50,7 +50,7 @@ describe('home start-up preloads', () => {
   });
 
   it('preloads the first top ad beside the carousel, at normal priority', () => {
-    const config = { ...testConfig(), adListTop: [{ surfacePlotUrl: '' }, { surfacePlotUrl: '/files/demo/ad-1.svg' }] };
+    const config = { ...testConfig(), adListTop: [{ surfacePlotUrl: '' }, { surfacePlotUrl: 'demo/ad-1.svg' }] };
     expect(firstTopAdUrl(config)).toBe('/files/demo/ad-1.svg');
     preloadFirstScreenImages(config);
     const links = Array.from(document.head.querySelectorAll('link[rel="preload"][as="image"]'));

@@ -3,8 +3,10 @@
  * export of results. Queries travel in POST bodies (never certificate numbers in URLs); certificate and
  * phone numbers only ever leave masked. Answers keyed by a bib are public (cached 60 s); answers keyed by a
  * certificate number are `no-store`. Per-IP limits: 60 lookups a minute (RATE_LIMITS=off disables them).
+ * The registration lookup answers by query type (spec §3): 1 the status only; 2, 3 and 5 the registration
+ * info (participant and orders) of a runner who registered through that channel (third-party, web, app).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchemaValidationError } from 'fastify';
 import { API_PATHS } from '../../../../src/config/api-paths.ts';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
@@ -13,13 +15,18 @@ import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import {
   ageOn,
   certHash,
+  CHANNEL_KEYS,
   formatDuration,
   formatPace,
   ITEMS,
+  maskName,
   normalizeBib,
   normalizeName,
+  REGISTRATION_QUERY_TYPES,
   REGISTRATION_STATUS_KEYS,
   signCertificate,
+  type RegistrationChannel,
+  type RegistrationQueryType,
   verifySignature,
 } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
@@ -148,19 +155,41 @@ export default async function raceCenterRoutes(
     };
   };
 
-  const toRegistration = (row: RegistrationRow) => {
+  /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
+  const registrationFacts = (row: RegistrationRow) => {
     const race = raceFacts(row.race_id);
-    const age = ageOn(row.birthday, race?.raceDate || row.birthday);
     const def = ITEMS[row.item];
     return {
       raceId: row.race_id,
       raceName: race?.raceName ?? row.race_id,
+      raceNameEn: race?.raceNameEn ?? '',
       status: row.status,
       statusKey: REGISTRATION_STATUS_KEYS[row.status] ?? 'submitted',
       item: row.item,
       itemName: def?.name ?? row.item,
       itemNameEn: def?.nameEn ?? row.item,
       bib: row.bib ?? '',
+      channel: row.channel,
+      channelKey: CHANNEL_KEYS[row.channel as RegistrationChannel] ?? 'web',
+      channelName: row.channel_name ?? '',
+      channelNameEn: row.channel_name_en ?? '',
+    };
+  };
+
+  /** Query type 1: the status, without the orders or the participant's other fields. */
+  const toRegistrationStatus = (row: RegistrationRow) => ({
+    queryType: 1,
+    ...registrationFacts(row),
+    participant: { name: maskName(row.name) },
+  });
+
+  /** Query types 2, 3, 5: the registration info, personal numbers masked. */
+  const toRegistrationInfo = (row: RegistrationRow, queryType: RegistrationQueryType) => {
+    const race = raceFacts(row.race_id);
+    const age = ageOn(row.birthday, race?.raceDate || row.birthday);
+    return {
+      queryType,
+      ...registrationFacts(row),
       participant: {
         name: row.name,
         gender: row.gender,
@@ -187,7 +216,7 @@ export default async function raceCenterRoutes(
   const encodedLookup = { ...lookup, compress: false, decompress: false } as const;
   const privateAnswer = (reply: FastifyReply) => reply.header('cache-control', PRIVATE);
 
-  app.post<{ Body: { raceId: string; name: string; certificateNumber: string } }>(
+  app.post<{ Body: { raceId: string; name: string; certificateNumber: string; queryType: RegistrationQueryType } }>(
     API_PATHS.searchRegistration,
     {
       ...lookup,
@@ -195,15 +224,30 @@ export default async function raceCenterRoutes(
         body: {
           type: 'object',
           required: ['raceId', 'name', 'certificateNumber'],
-          properties: { raceId, ...personKeys },
+          properties: {
+            raceId,
+            ...personKeys,
+            queryType: { type: 'integer', enum: [...REGISTRATION_QUERY_TYPES], default: 1 },
+          },
         },
       },
+      // One message that names the allowed query types, whatever was wrong with the one given.
+      schemaErrorFormatter: (errors: FastifySchemaValidationError[], dataVar: string) =>
+        new Error(
+          errors.some((e) => e.instancePath === '/queryType')
+            ? MESSAGES.badQueryType
+            : errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? ''}`.trim()).join(', '),
+        ),
     },
     async (request, reply) => {
       privateAnswer(reply);
-      const { raceId: id, name, certificateNumber } = request.body;
+      const { raceId: id, name, certificateNumber, queryType } = request.body;
       const row = repo.registration(id, certHash(certificateNumber), normalizeName(name));
-      return row ? ok(toRegistration(row)) : fail(404, MESSAGES.registrationMissing);
+      if (!row) return fail(404, MESSAGES.registrationMissing);
+      if (queryType === 1) return ok(toRegistrationStatus(row));
+      // The info of one channel answers only for a registration made through it.
+      if (row.channel !== queryType) return fail(404, MESSAGES.registrationMissing);
+      return ok(toRegistrationInfo(row, queryType));
     },
   );
 

@@ -1,16 +1,46 @@
 import { apiRequest } from '@/lib/api-client';
 import { API_PATHS } from '@/config/api-paths';
-import type { RegistrationResult } from '../types/search-types';
+import type {
+  RegistrationInfoType,
+  RegistrationQueryType,
+  RegistrationResult,
+  RegistrationStatusResult,
+} from '../types/search-types';
 
 export interface RegistrationQuery {
   raceId: string;
   name: string;
   certificateType: number;
   certificateNumber: string;
+  /** 1 registration status (default), 2 third-party, 3 web, 5 app registration info. */
+  queryType: RegistrationQueryType;
 }
 
-/** POST searchRegistration; not found rejects with the server's message ('Registration information does not exist'). */
-export async function searchRegistration(query: RegistrationQuery): Promise<RegistrationResult> {
-  const { data } = await apiRequest<RegistrationResult>({ method: 'POST', url: API_PATHS.searchRegistration, data: query });
-  return data;
+/** The message of the dictionary for no registration, or none through the channel asked for. */
+export const REGISTRATION_MISSING_MSG = 'Registration information does not exist';
+
+export type RegistrationAnswer =
+  { queryType: 1; status: RegistrationStatusResult } | { queryType: RegistrationInfoType; info: RegistrationResult };
+
+/**
+ * POST searchRegistration. Silent: the page shows a failure itself, in the visitor's language; not found
+ * rejects with REGISTRATION_MISSING_MSG.
+ */
+export async function searchRegistration(query: RegistrationQuery): Promise<RegistrationAnswer> {
+  if (query.queryType === 1) {
+    const { data } = await apiRequest<RegistrationStatusResult>({
+      method: 'POST',
+      url: API_PATHS.searchRegistration,
+      data: query,
+      silent: true,
+    });
+    return { queryType: 1, status: data };
+  }
+  const { data } = await apiRequest<RegistrationResult>({
+    method: 'POST',
+    url: API_PATHS.searchRegistration,
+    data: query,
+    silent: true,
+  });
+  return { queryType: query.queryType, info: data };
 }

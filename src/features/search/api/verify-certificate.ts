@@ -4,6 +4,11 @@ import type { VerifyAnswer } from '../types/search-types';
 
 /** GET certificateVerify: the facts when the signature matches; silent, the page shows the outcome. */
 export async function verifyCertificate(id: string, sig: string): Promise<VerifyAnswer> {
-  const { data } = await apiRequest<VerifyAnswer>({ method: 'GET', url: API_PATHS.certificateVerify, params: { id, sig }, silent: true });
+  const { data } = await apiRequest<VerifyAnswer>({
+    method: 'GET',
+    url: API_PATHS.certificateVerify,
+    params: { id, sig },
+    silent: true,
+  });
   return data && data.valid ? data : { valid: false };
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
 import { verifyCertificate } from '../api/verify-certificate';
 import type { VerifyAnswer } from '../types/search-types';
 import { SearchFrame } from './search-frame';
@@ -8,6 +10,7 @@ import { SearchFrame } from './search-frame';
 /** /certificate?id=&sig= — the page the e-certificate's QR code opens: valid with the server's facts, or not. */
 export default function CertificateVerifyPage() {
   const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const sig = params.get('sig') ?? '';
@@ -39,10 +42,10 @@ export default function CertificateVerifyPage() {
           <dl className="kv-grid">
             {(
               [
-                ['search.fields.race', answer.facts.raceName],
+                ['search.fields.race', pickLang(language, answer.facts.raceName, answer.facts.raceNameEn)],
                 ['search.certificate.runner', answer.facts.name],
                 ['search.certificate.bib', answer.facts.bib],
-                ['search.certificate.item', answer.facts.itemName],
+                ['search.certificate.item', pickLang(language, answer.facts.itemName, answer.facts.itemNameEn)],
                 ['search.certificate.chipTime', answer.facts.chipTime],
                 [
                   'search.certificate.overall',
@@ -50,8 +53,16 @@ export default function CertificateVerifyPage() {
                     ? `${answer.facts.ranks.overall}${answer.facts.ranks.finishers ? ` / ${answer.facts.ranks.finishers}` : ''}`
                     : '—',
                 ],
-                ['search.certificate.gender', answer.facts.ranks?.gender != null ? String(answer.facts.ranks.gender) : '—'],
-                ['search.certificate.ageGroup', answer.facts.ranks?.ageGroup != null ? `${answer.facts.ranks.ageGroup}${answer.facts.ranks.ageGroupLabel ? ` (${answer.facts.ranks.ageGroupLabel})` : ''}` : '—'],
+                [
+                  'search.certificate.gender',
+                  answer.facts.ranks?.gender != null ? String(answer.facts.ranks.gender) : '—',
+                ],
+                [
+                  'search.certificate.ageGroup',
+                  answer.facts.ranks?.ageGroup != null
+                    ? `${answer.facts.ranks.ageGroup}${answer.facts.ranks.ageGroupLabel ? ` (${answer.facts.ranks.ageGroupLabel})` : ''}`
+                    : '—',
+                ],
               ] as const
             ).map(([key, value]) => (
               <div key={key}>

@@ -16,11 +16,29 @@ describe('personal best and historical score pages', () => {
     expect(rows).toHaveLength(3);
     expect(within(rows[1]).getByText('全程马拉松')).toBeInTheDocument();
     expect(within(rows[1]).getByText('3:41:05')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('2026-11-08')).toBeInTheDocument();
+  });
+
+  it('names items and races in English where the answer has English, with the race date', async () => {
+    const user = userEvent.setup();
+    await renderApp({ path: '/pb-search', language: 'en' });
+    await user.type(await screen.findByLabelText('Name'), '张三');
+    await user.type(screen.getByLabelText('Certificate number'), VALID_ID);
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const rows = within(await screen.findByTestId('pb-table')).getAllByRole('row');
+    expect(within(rows[1]).getByText('Marathon')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('2026 Canal Marathon')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('2026-11-08')).toBeInTheDocument();
+    // An answer without English keeps the Chinese names (content without English).
+    expect(within(rows[2]).getByText('半程马拉松')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('2025-11-09')).toBeInTheDocument();
   });
 
   it('shows a notice when historical search is not enabled', async () => {
     await renderApp({ path: '/multiple-score-search', language: 'en' });
-    expect(await screen.findByTestId('history-unavailable')).toHaveTextContent('Historical score search is not available on this site');
+    expect(await screen.findByTestId('history-unavailable')).toHaveTextContent(
+      'Historical score search is not available on this site',
+    );
   });
 
   it('searches the races picked from the configured list', async () => {
@@ -35,7 +53,11 @@ describe('personal best and historical score pages', () => {
     };
     await renderApp({ path: '/multiple-score-search', config, language: 'en' });
     const picker = await screen.findByLabelText('Race');
-    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(['All races', '2026 Canal Marathon', '2025 运河马拉松']);
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All races', '2026 Canal Marathon', '2025 运河马拉松']);
     await user.type(screen.getByLabelText('Name'), '张三');
     await user.type(screen.getByLabelText('Certificate number'), VALID_ID);
     await user.click(screen.getByRole('button', { name: 'Search' }));

@@ -1,5 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_TYPES, checkCertificateNumber, checkName, type CertificateType, type RuleKey } from '../utils/validate';
+import {
+  CERTIFICATE_TYPES,
+  checkCertificateNumber,
+  checkName,
+  type CertificateType,
+  type RuleKey,
+} from '../utils/validate';
 import { FormField } from './form-field';
 
 export interface IdentityValue {
@@ -59,7 +65,8 @@ export function IdentityFields({
             onChange={(e) => {
               const next = { ...value, certificateType: Number(e.target.value) as CertificateType };
               onChange(next);
-              if (errors.certificateNumber) onErrors({ ...errors, certificateNumber: validateIdentity(next).certificateNumber });
+              if (errors.certificateNumber)
+                onErrors({ ...errors, certificateNumber: validateIdentity(next).certificateNumber });
             }}
           >
             {CERTIFICATE_TYPES.map((type) => (
@@ -70,7 +77,10 @@ export function IdentityFields({
           </select>
         )}
       </FormField>
-      <FormField label={t('search.fields.certificateNumber')} error={errors.certificateNumber ? t(errors.certificateNumber) : null}>
+      <FormField
+        label={t('search.fields.certificateNumber')}
+        error={errors.certificateNumber ? t(errors.certificateNumber) : null}
+      >
         {(p) => (
           <input
             {...p}

@@ -33,11 +33,27 @@ export default function ImageSearchPage() {
   };
 
   return (
-    <SearchFrame title={t('search.photos.title')} subtitle={t('search.photos.subtitle')} switchName="pictureSearch" wide>
-      <form className="search-form search-form--inline" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.photos.title')}>
+    <SearchFrame
+      title={t('search.photos.title')}
+      subtitle={t('search.photos.subtitle')}
+      switchName="pictureSearch"
+      wide
+    >
+      <form
+        className="search-form search-form--inline"
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        aria-label={t('search.photos.title')}
+      >
         <FormField label={t('search.fields.bib')} error={bibError ? t(bibError) : null}>
           {(p) => (
-            <input {...p} className="search-input" placeholder={t('search.fields.bibPlaceholder')} value={bib} onChange={(e) => setBib(e.target.value)} />
+            <input
+              {...p}
+              className="search-input"
+              placeholder={t('search.fields.bibPlaceholder')}
+              value={bib}
+              onChange={(e) => setBib(e.target.value)}
+            />
           )}
         </FormField>
         <SearchSubmit loading={loading} />
@@ -49,8 +65,17 @@ export default function ImageSearchPage() {
           <ul className="photo-grid">
             {photos.map((photo, i) => (
               <li key={photo.url} data-testid="photo-tile">
-                <button type="button" className="photo-grid__btn" aria-label={t('search.photos.view', { index: i + 1 })} onClick={() => setOpen(i)}>
-                  <img src={resolveImageUrl(photo.url)} alt={t('search.photos.alt', { index: i + 1, bib: searched })} loading="lazy" />
+                <button
+                  type="button"
+                  className="photo-grid__btn"
+                  aria-label={t('search.photos.view', { index: i + 1 })}
+                  onClick={() => setOpen(i)}
+                >
+                  <img
+                    src={resolveImageUrl(photo.url)}
+                    alt={t('search.photos.alt', { index: i + 1, bib: searched })}
+                    loading="lazy"
+                  />
                 </button>
               </li>
             ))}
@@ -58,7 +83,11 @@ export default function ImageSearchPage() {
         </>
       ) : null}
       {photos && open !== null && photos[open] ? (
-        <PhotoViewer photo={photos[open]} alt={t('search.photos.alt', { index: open + 1, bib: searched })} onClose={() => setOpen(null)} />
+        <PhotoViewer
+          photo={photos[open]}
+          alt={t('search.photos.alt', { index: open + 1, bib: searched })}
+          onClose={() => setOpen(null)}
+        />
       ) : null}
     </SearchFrame>
   );

@@ -44,14 +44,24 @@ export default function MultipleScoreSearchPage() {
   };
 
   return (
-    <SearchFrame title={t('search.history.title')} subtitle={enabled ? t('search.history.subtitle') : undefined} switchName="scoreSearch" wide>
+    <SearchFrame
+      title={t('search.history.title')}
+      subtitle={enabled ? t('search.history.subtitle') : undefined}
+      switchName="scoreSearch"
+      wide
+    >
       {!enabled ? (
         <p className="search-empty" role="status" data-testid="history-unavailable">
           {t('search.history.notAvailable')}
         </p>
       ) : (
         <>
-          <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.history.title')}>
+          <form
+            className="search-form"
+            onSubmit={(e) => void submit(e)}
+            noValidate
+            aria-label={t('search.history.title')}
+          >
             <FormField label={t('search.fields.race')}>
               {(p) => (
                 <select {...p} className="search-input" value={raceId} onChange={(e) => setRaceId(e.target.value)}>

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
 import { searchPb } from '../api/search-pb';
 import type { PbItem } from '../types/search-types';
 import { useSearchRequest } from '../utils/use-search-request';
@@ -10,6 +12,7 @@ import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } 
 /** Personal best (spec §2 /pb-search): the best time per item across races. */
 export default function PbSearchPage() {
   const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
   const [identity, setIdentity] = useState(emptyIdentity);
   const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
   const { loading, data: items, failure, run } = useSearchRequest<PbItem[]>();
@@ -45,10 +48,10 @@ export default function PbSearchPage() {
           <tbody>
             {items.map((pb) => (
               <tr key={pb.item}>
-                <th scope="row">{pb.itemName}</th>
+                <th scope="row">{pickLang(language, pb.itemName, pb.itemNameEn)}</th>
                 <td className="search-table__strong">{pb.chipTime}</td>
-                <td>{pb.raceName}</td>
-                <td>{pb.date}</td>
+                <td>{pickLang(language, pb.raceName, pb.raceNameEn)}</td>
+                <td>{pb.raceDate}</td>
               </tr>
             ))}
           </tbody>

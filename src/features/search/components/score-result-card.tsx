@@ -1,14 +1,19 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '@/lib/notify';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
 import type { ScoreResult } from '../types/search-types';
 import { downloadCertificate, type CertificateLabels } from '../utils/certificate-image';
 
 /** One result: item, times, pace, splits table, ranks and the e-certificate download. */
 export function ScoreResultCard({ result, showRace = false }: { result: ScoreResult; showRace?: boolean }) {
   const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
   const [busy, setBusy] = useState(false);
   const { ranks } = result;
+  const raceName = pickLang(language, result.raceName, result.raceNameEn);
+  const itemName = pickLang(language, result.itemName, result.itemNameEn);
 
   const download = async () => {
     setBusy(true);
@@ -25,7 +30,7 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
       scan: t('search.certificate.scan'),
     };
     try {
-      await downloadCertificate(result, labels, result.date ?? new Date().toISOString().slice(0, 10));
+      await downloadCertificate({ ...result, raceName, itemName }, labels);
     } catch {
       notify.error(t('search.score.downloadFailed'));
     } finally {
@@ -34,16 +39,18 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
   };
 
   return (
-    <article className="result-card" data-testid="score-result" aria-label={`${result.name} ${result.itemName}`}>
+    <article className="result-card" data-testid="score-result" aria-label={`${result.name} ${itemName}`}>
       <header className="result-card__head">
         <div>
-          {showRace ? <p className="result-card__race">{result.raceName}</p> : null}
+          {showRace ? <p className="result-card__race">{raceName}</p> : null}
           <h2 className="result-card__name">
             {result.name}
-            <span className="result-card__tag">{t(`search.score.genders.${result.gender === 1 || result.gender === 2 ? result.gender : 0}`)}</span>
+            <span className="result-card__tag">
+              {t(`search.score.genders.${result.gender === 1 || result.gender === 2 ? result.gender : 0}`)}
+            </span>
           </h2>
           <p className="result-card__meta">
-            <span className="result-card__item">{result.itemName}</span>
+            <span className="result-card__item">{itemName}</span>
             <span>{t('search.score.bibLabel', { bib: result.bib })}</span>
           </p>
         </div>

@@ -28,8 +28,16 @@ describe('score search page', () => {
     expect(within(ranks).getByText('共 8512 名完赛者')).toBeInTheDocument();
     const rows = within(within(card).getByRole('table')).getAllByRole('row');
     expect(rows).toHaveLength(4);
-    expect(within(rows[0]).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['计时点', '距离', '分段用时', '配速']);
-    expect(within(rows[1]).getAllByRole('cell').map((c) => c.textContent)).toEqual(['5 公里', '0:26:01', '5:12/km']);
+    expect(
+      within(rows[0])
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['计时点', '距离', '分段用时', '配速']);
+    expect(
+      within(rows[1])
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['5 公里', '0:26:01', '5:12/km']);
     expect(within(card).getByRole('button', { name: '下载电子证书' })).toBeInTheDocument();
   });
 
@@ -61,6 +69,8 @@ describe('score search page', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     const card = await screen.findByTestId('score-result');
     expect(within(card).getByText('Bib A1023')).toBeInTheDocument();
+    expect(within(card).getByText('Marathon')).toBeInTheDocument();
+    expect(within(card).queryByText('全程马拉松')).toBeNull();
     expect(within(card).getByText('Chip time')).toBeInTheDocument();
     expect(within(card).getByText('of 8512 finishers')).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Download e-certificate' })).toBeInTheDocument();
@@ -76,7 +86,10 @@ describe('score search page', () => {
   });
 
   it('shows the dialog text instead of the form when the module is closed', async () => {
-    const config = { ...testConfig(), scoreSearch: { openStatus: 0 as const, dialogText: '成绩将于赛后公布', dialogTextEn: 'Results after the race' } };
+    const config = {
+      ...testConfig(),
+      scoreSearch: { openStatus: 0 as const, dialogText: '成绩将于赛后公布', dialogTextEn: 'Results after the race' },
+    };
     await renderApp({ path: '/score-search', config });
     expect(await screen.findByTestId('search-closed')).toHaveTextContent('成绩将于赛后公布');
     expect(screen.queryByRole('button', { name: '查询' })).toBeNull();
@@ -105,7 +118,9 @@ describe('score search page', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     server.use(
       http.post(api(API_PATHS.exportScores), () =>
-        HttpResponse.arrayBuffer(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]).buffer, { headers: { 'Content-Type': 'application/vnd.ms-excel' } }),
+        HttpResponse.arrayBuffer(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]).buffer, {
+          headers: { 'Content-Type': 'application/vnd.ms-excel' },
+        }),
       ),
     );
     await renderApp({ path: '/score-search' });

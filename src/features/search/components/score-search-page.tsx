@@ -66,7 +66,10 @@ export default function ScoreSearchPage() {
         <fieldset className="search-mode">
           <legend className="search-field__label">{t('search.score.mode')}</legend>
           {(['bib', 'identity'] as const).map((m) => (
-            <label key={m} className={mode === m ? 'search-mode__option search-mode__option--on' : 'search-mode__option'}>
+            <label
+              key={m}
+              className={mode === m ? 'search-mode__option search-mode__option--on' : 'search-mode__option'}
+            >
               <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
               {m === 'bib' ? t('search.score.byBib') : t('search.score.byIdentity')}
             </label>
@@ -86,10 +89,20 @@ export default function ScoreSearchPage() {
             )}
           </FormField>
         ) : (
-          <IdentityFields value={identity} onChange={setIdentity} errors={identityErrors} onErrors={setIdentityErrors} />
+          <IdentityFields
+            value={identity}
+            onChange={setIdentity}
+            errors={identityErrors}
+            onErrors={setIdentityErrors}
+          />
         )}
         <SearchSubmit loading={loading}>
-          <button type="button" className="search-btn search-btn--ghost" onClick={() => void runExport()} disabled={exporting}>
+          <button
+            type="button"
+            className="search-btn search-btn--ghost"
+            onClick={() => void runExport()}
+            disabled={exporting}
+          >
             {exporting ? t('search.score.exporting') : t('search.score.export')}
           </button>
         </SearchSubmit>

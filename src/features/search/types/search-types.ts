@@ -29,7 +29,10 @@ export interface ScoreResult {
   splits: Split[];
   ranks: Ranks;
   certificate?: { id: string; sig: string } | null;
-  date?: string;
+  raceNameEn?: string;
+  itemNameEn?: string;
+  /** YYYY-MM-DD of the race. */
+  raceDate?: string;
 }
 
 export interface Participant {
@@ -56,9 +59,39 @@ export interface Order {
   discount: string | number;
 }
 
-export interface RegistrationResult {
+/**
+ * Query types of the registration lookup (spec §3 Enumerations): 1 registration status, 2 third-party,
+ * 3 web (official website), 5 app registration info. A registration's channel uses the same codes 2, 3, 5.
+ */
+export type RegistrationQueryType = 1 | 2 | 3 | 5;
+export type RegistrationChannel = 2 | 3 | 5;
+export type RegistrationInfoType = RegistrationChannel;
+
+/** What every registration answer says: status, item, bib and the channel the runner registered through. */
+export interface RegistrationFacts {
   /** 0 submitted awaiting draw … 5 refunded (spec §4). */
   status: number;
+  raceName?: string;
+  raceNameEn?: string;
+  itemName?: string;
+  itemNameEn?: string;
+  bib?: string;
+  /** 2 third-party, 3 web, 5 app; web when the server does not say. */
+  channel?: number;
+  /** The third-party platform, Chinese and English. */
+  channelName?: string;
+  channelNameEn?: string;
+}
+
+/** Query type 1: the status, with the participant's masked name only. */
+export interface RegistrationStatusResult extends RegistrationFacts {
+  queryType: 1;
+  participant: { name: string };
+}
+
+/** Query types 2, 3, 5: the registration info of the channel (numbers masked by the server). */
+export interface RegistrationResult extends RegistrationFacts {
+  queryType?: RegistrationInfoType;
   participant: Participant;
   orders: Order[];
 }
@@ -69,7 +102,9 @@ export interface PbItem {
   chipTime: string;
   raceId: string | number;
   raceName: string;
-  date: string;
+  raceNameEn?: string;
+  itemNameEn?: string;
+  raceDate: string;
 }
 
 export interface Photo {
@@ -79,9 +114,11 @@ export interface Photo {
 
 export interface CertificateFacts {
   raceName: string;
+  raceNameEn?: string;
   name: string;
   bib: string;
   itemName: string;
+  itemNameEn?: string;
   chipTime: string;
   ranks?: Partial<Ranks>;
 }

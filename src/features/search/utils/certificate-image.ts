@@ -8,7 +8,10 @@ export const CERT_WIDTH = 1200;
 export const CERT_HEIGHT = 850;
 
 /** The verification link the QR code encodes (hash routing). */
-export function certificateVerifyUrl(cert: { id: string; sig: string }, loc: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+export function certificateVerifyUrl(
+  cert: { id: string; sig: string },
+  loc: Pick<Location, 'origin' | 'pathname'> = window.location,
+): string {
   const query = new URLSearchParams({ id: cert.id, sig: cert.sig });
   return `${loc.origin}${loc.pathname}#/certificate?${query.toString()}`;
 }
@@ -26,7 +29,8 @@ export interface CertificateLabels {
   scan: string;
 }
 
-export async function drawCertificate(result: ScoreResult, labels: CertificateLabels, dateText: string): Promise<HTMLCanvasElement> {
+/** The certificate of a result whose race and item names are already in the visitor's language. */
+export async function drawCertificate(result: ScoreResult, labels: CertificateLabels): Promise<HTMLCanvasElement> {
   const canvas = document.createElement('canvas');
   canvas.width = CERT_WIDTH;
   canvas.height = CERT_HEIGHT;
@@ -67,7 +71,7 @@ export async function drawCertificate(result: ScoreResult, labels: CertificateLa
     [labels.overall, `${result.ranks.overall} / ${result.ranks.finishers}`],
     [labels.gender, String(result.ranks.gender)],
     [labels.ageGroup, `${result.ranks.ageGroup} (${result.ranks.ageGroupLabel})`],
-    [labels.date, dateText],
+    ...(result.raceDate ? [[labels.date, result.raceDate] as [string, string]] : []),
   ];
   rows.forEach(([label, value], i) => {
     const y = 410 + i * 52;
@@ -102,8 +106,8 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export async function downloadCertificate(result: ScoreResult, labels: CertificateLabels, dateText: string): Promise<void> {
-  const canvas = await drawCertificate(result, labels, dateText);
+export async function downloadCertificate(result: ScoreResult, labels: CertificateLabels): Promise<void> {
+  const canvas = await drawCertificate(result, labels);
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
   if (!blob) throw new Error('canvas export failed');
   saveBlob(blob, `certificate-${result.bib}.png`);

@@ -29,5 +29,11 @@ export function useSearchRequest<T>() {
     }
   };
 
-  return { loading, data, failure, run };
+  /** Forgets the answer and the failure (e.g. when the visitor changes what to look up). */
+  const reset = () => {
+    setData(null);
+    setFailure(null);
+  };
+
+  return { loading, data, failure, run, reset };
 }
