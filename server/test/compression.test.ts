@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
@@ -22,6 +22,10 @@ describe('compression', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
     expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    // The publisher's brotli copy (best quality, made once), smaller still than gzip.
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(gz.rawPayload.length * 0.85);
+    expect(br.headers.vary).toContain('accept-encoding');
     await app.close();
   });
 });

@@ -22,5 +22,8 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Sections far down render when a visitor scrolls near them (content-visibility: auto); a full-page
+  // picture shows them all, as a visitor who scrolled through would have seen them.
+  await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

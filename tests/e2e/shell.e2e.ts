@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { API_PATHS } from '../../src/config/api-paths';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
 
 let browser: Browser;
@@ -22,11 +23,43 @@ describe('the demo event site', () => {
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('请登录');
     await expect(page.getByTestId('language-toggle').textContent()).resolves.toBe('En');
     const footer = page.getByTestId('site-footer');
+    // The footer is drawn when it comes near the screen (content-visibility): scroll to it as a visitor does.
+    await footer.scrollIntoViewIfNeeded();
     await expect(footer.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
     await expect(footer.getByText('ICP').first().isVisible()).resolves.toBe(true);
     await page.getByTestId('home-carousel').waitFor();
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'home-zh');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('asks for each start-up answer once: index.html starts them, the app takes them over', async () => {
+    const { context, page, errors } = await newPage(browser);
+    const asked = new Map<string, number>();
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      const name = pathname.startsWith(API_PATHS.siteConfigFilesPrefix) ? 'document' : pathname;
+      asked.set(name, (asked.get(name) ?? 0) + 1);
+    });
+    await page.goto(siteUrl());
+    await page.getByTestId('home-page').waitFor();
+    await page.waitForLoadState('networkidle');
+    for (const name of [
+      API_PATHS.raceByDomain,
+      API_PATHS.siteConfigLookup,
+      'document',
+      API_PATHS.raceBaseInfo,
+      API_PATHS.cloudConfigIndex,
+      `${API_PATHS.translationsPrefix}common.json`,
+      `${API_PATHS.translationsPrefix}website.json`,
+    ]) {
+      expect([name, asked.get(name)]).toEqual([name, 1]);
+    }
+    // The first screen's images were asked for once too (preloaded, then shown).
+    const images = [...asked.entries()].filter(([path]) => path.startsWith('/files/demo/'));
+    expect(images.length).toBeGreaterThan(0);
+    for (const [path, count] of images) expect([path, count]).toEqual([path, 1]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -57,7 +90,8 @@ describe('the demo event site', () => {
     const { context, page } = await newPage(browser);
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').getByText('新闻公告', { exact: true }).hover();
-    await page.getByRole('link', { name: '赛事新闻' }).click();
+    // The home page's news column links to the same page: take the menu's entry.
+    await page.getByTestId('site-menu').getByRole('link', { name: '赛事新闻' }).click();
     await page.waitForURL(/#\/news-notice\/race-news$/);
     await page.locator('[data-testid="main"][data-grey="true"]').waitFor();
     await context.close();

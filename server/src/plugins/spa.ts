@@ -52,6 +52,8 @@ async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
     index: ['index.html'],
     list: false,
     dotfiles: 'ignore',
+    // The build writes .br and .gz beside each asset (vite.config.ts): sent as they are.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(reply, filePath) {
       const file = path.resolve(filePath);

@@ -5,6 +5,9 @@ import { CONFIG_URI } from '@/testing/mocks/handlers/site';
 import { testConfig, testRace } from '@/testing/fixtures/site';
 import { API_PATHS, CONTRACT_HEADERS } from '@/config/api-paths';
 import { initI18n } from '@/app/i18n';
+import { firstTopAdUrl, heroImageUrl } from '@/features/home/preload';
+import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import { getEnv } from '@/config/env';
 import { earlyFetchScript, earlyOr, takeEarly, type EarlyFetchPlan } from './early-fetch';
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
@@ -44,6 +47,8 @@ beforeEach(async () => {
 
 afterEach(() => {
   delete window.__RACE_SITE_EARLY__;
+  document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove());
+  window.location.hash = '';
 });
 
 describe('early start-up requests (inline in index.html)', () => {
@@ -122,6 +127,32 @@ describe('early start-up requests (inline in index.html)', () => {
     requests.stop();
     expect(site.mode).toBe('bound');
     expect(requests.seen).toEqual(expect.arrayContaining([`GET ${API_PATHS.raceByDomain}`, `GET ${CONFIG_URI}`]));
+  });
+
+  it('on the home page, preloads the first screen images as the app would, once the document is in', async () => {
+    const config: SiteConfig = {
+      ...testConfig(),
+      carouselList: [{ surfacePlotUrl: ' ' }, { surfacePlotUrl: '/demo/slide-9.svg' }],
+      adListTop: [{ surfacePlotUrl: 'javascript:alert(1)' }, { surfacePlotUrl: 'https://cdn.example/ad.png' }],
+    };
+    server.use(http.get(api(CONFIG_URI), () => HttpResponse.json(config)));
+    runInlineScript({ ...plan, imageHost: getEnv().imageHost });
+    await window.__RACE_SITE_EARLY__?.answers.document;
+    await vi.waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"]')).toHaveLength(2));
+    const links = Array.from(document.head.querySelectorAll('link[rel="preload"][as="image"]'));
+    expect(links.map((l) => [l.getAttribute('href'), l.getAttribute('fetchpriority')])).toEqual([
+      [heroImageUrl(config), 'high'],
+      [firstTopAdUrl(config), 'auto'],
+    ]);
+    expect(heroImageUrl(config)).toBe('/files/demo/slide-9.svg');
+  });
+
+  it('preloads no images off the home page', async () => {
+    window.location.hash = '#/news-notice/race-news';
+    runInlineScript({ ...plan, imageHost: '/files/' });
+    await window.__RACE_SITE_EARLY__?.answers.document;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.head.querySelectorAll('link[rel="preload"]')).toHaveLength(0);
   });
 
   it('gives an answer once, and only to the host it was fetched for', async () => {

@@ -22,6 +22,12 @@ export interface EarlyFetchPlan {
     translationsPrefix: string;
   };
   i18nFiles: readonly string[];
+  /**
+   * The image host (VITE_IMAGE_HOST) when the page is the home page: the first screen's images (first
+   * carousel slide, first top ad) are preloaded as soon as the document arrives. Paths resolve as
+   * resolveImageUrl does (src/lib/url.ts; a test keeps the two equal).
+   */
+  imageHost?: string;
 }
 
 /** What `earlyFetch` leaves on window: raw answer bodies (envelopes or documents) by name. */
@@ -61,6 +67,40 @@ export function earlyFetch(plan: EarlyFetchPlan): void {
       const data = dataOf(body);
       return get(`${String(data.uri)}?md5=${encodeURIComponent(String(data.fileMd5))}`);
     });
+    const route = window.location.hash.replace(/^#/, '').split('?')[0];
+    if (plan.imageHost !== undefined && (route === '' || route === '/' || route === '/home')) {
+      const host = plan.imageHost.replace(/\/+$/, '');
+      const imageUrl = (value: unknown): string | undefined => {
+        const path = typeof value === 'string' ? value.trim() : '';
+        if (!path || /^\s*(javascript|data|vbscript|file):/i.test(path)) return undefined;
+        return /^(https?:\/\/|blob:)/i.test(path) ? path : `${host}/${path.replace(/^\/+/, '')}`;
+      };
+      const first = (list: unknown): string | undefined => {
+        for (const item of Array.isArray(list) ? (list as { surfacePlotUrl?: unknown }[]) : []) {
+          const src = imageUrl(item?.surfacePlotUrl);
+          if (src) return src;
+        }
+        return undefined;
+      };
+      document
+        .then((config) => {
+          const doc = config as { carouselList?: unknown; adListTop?: unknown } | null;
+          const images: [string | undefined, string][] = [
+            [first(doc?.carouselList), 'high'],
+            [first(doc?.adListTop), 'auto'],
+          ];
+          for (const [href, priority] of images) {
+            if (!href) continue;
+            const link = window.document.createElement('link');
+            link.rel = 'preload';
+            link.setAttribute('as', 'image');
+            link.setAttribute('href', href);
+            link.setAttribute('fetchpriority', priority);
+            window.document.head.append(link);
+          }
+        })
+        .catch(() => undefined);
+    }
     const race = binding.then((body) =>
       get(plan.paths.raceBaseInfo, {
         method: 'POST',

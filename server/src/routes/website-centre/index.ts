@@ -1,6 +1,7 @@
 /**
  * website-centre: site-config lookup and documents, race binding, race base information (spec §7).
  */
+import { pickEncoding } from '../../lib/answer-cache.ts';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../../src/config/api-paths.ts';
@@ -57,9 +58,10 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
       if (md5 === undefined || !MD5_PATTERN.test(md5)) {
         throw new HttpError(404, 'No published site configuration has this name');
       }
+      const file = siteConfigFile(app.config.dataDir, md5);
       let bytes: Buffer;
       try {
-        bytes = await readFile(siteConfigFile(app.config.dataDir, md5));
+        bytes = await readFile(file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
           throw new HttpError(404, 'No published site configuration has this name');
@@ -69,7 +71,14 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
       const etag = `"${md5}"`;
       reply.header('cache-control', IMMUTABLE).header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(bytes);
+      void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      // The publisher's brotli copy, for browsers that take it; others get gzip from the compress plugin.
+      const accepted = request.headers['accept-encoding'];
+      if (typeof accepted === 'string' && pickEncoding(accepted) === 'br') {
+        const compressed = await readFile(`${file}.br`).catch(() => undefined);
+        if (compressed) return reply.header('content-encoding', 'br').send(compressed);
+      }
+      return reply.send(bytes);
     },
   );
 
