@@ -2,7 +2,7 @@
  * Load bench of the race-centre lookups (issue budget): score by bib ≥ 10,000 req/s with p99 ≤ 20 ms, score
  * by name + certificate number ≥ 5,000 req/s. Starts the real server (API only, RATE_LIMITS=off) on a fresh
  * data folder seeded with the ~30,000 demo runners, then runs autocannon for BENCH_LOAD_SECONDS (default 60)
- * per scenario, rotating through the seeded runners. The server runs as it would on race day: one worker
+ * per scenario after a BENCH_WARMUP_SECONDS warm-up (default 10, not counted), rotating through the seeded runners. The server runs as it would on race day: one worker
  * process per core (WORKERS=auto; BENCH_WORKERS overrides), sharing the cores with the load generator. Run alone: node --import tsx scripts/bench-load.ts
  * (exits 1 when a budget is missed), or call runLoadBench() from scripts/bench.ts.
  */
@@ -97,19 +97,25 @@ function bodies(kind: 'bib' | 'cert'): string[] {
 
 async function scenario(url: string, name: string, pool: string[], budget: LoadResult['budget'], seconds: number) {
   let i = 0;
-  const result = await autocannon({
-    url: `${url}${API_PATHS.searchScore}`,
-    connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50),
-    pipelining: 1,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
-        setupRequest: (req) => ({ ...req, body: pool[i++ % pool.length] }),
-      },
-    ],
-  });
+  const run = (duration: number) =>
+    autocannon({
+      url: `${url}${API_PATHS.searchScore}`,
+      connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50),
+      pipelining: 1,
+      duration,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
+          setupRequest: (req) => ({ ...req, body: pool[i++ % pool.length] }),
+        },
+      ],
+    });
+  // Steady state, as on race day after the first minutes: a warm-up run (not counted) lets the JIT compile
+  // the hot path and every worker see the runners once; then the measured run goes on through the pool.
+  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+  if (warmup > 0) await run(warmup);
+  const result = await run(seconds);
   const requestsPerSecond = Math.round(result.requests.average);
   const p99Ms = result.latency.p99;
   const ok =
@@ -133,7 +139,9 @@ export async function runLoadBench(seconds = Number(process.env.BENCH_LOAD_SECON
 }
 
 export function printLoadResults(results: LoadResult[]): void {
-  console.log(`load: server with WORKERS=${benchWorkers()}, autocannon on the same machine, rate limits off`);
+  console.log(
+    `load: server with WORKERS=${benchWorkers()}, autocannon on the same machine, rate limits off, ${process.env.BENCH_WARMUP_SECONDS ?? 10} s warm-up`,
+  );
   for (const r of results) {
     const p99 = r.budget.maxP99Ms === undefined ? '' : ` (budget ≤ ${r.budget.maxP99Ms} ms)`;
     console.log(

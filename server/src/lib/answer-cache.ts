@@ -2,7 +2,8 @@
  * Race-day cache of public answers (lookups keyed by a bib): the serialized envelope, plus its brotli and
  * gzip encodings made once on first demand, kept for the same 60 s the answer's `cache-control` allows a
  * browser or CDN to keep it. A hit skips the database, the certificate signature, serialization and
- * per-request compression. Least-recently-used entries go first past `maxEntries`.
+ * per-request compression. Past `maxEntries` the oldest entry goes first (every entry lives a minute at
+ * most, so the oldest is also the nearest to expiry).
  *
  * Only answers that are the same for every caller may go in here: never anything keyed by a certificate
  * number or a token.
@@ -92,18 +93,27 @@ export class AnswerCache {
     return entry.answer;
   }
 
-  /** The live answer for a key (refreshing its place in the LRU order), or undefined. */
+  /** The live answer for a key, or undefined. */
   get(key: string): EncodedAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
+    if (this.now() - entry.at < this.ttlMs) return entry.answer;
     this.entries.delete(key);
-    if (this.now() - entry.at >= this.ttlMs) return undefined;
-    this.entries.set(key, entry);
-    return entry.answer;
+    return undefined;
   }
 }
+const picked = new Map<string, 'br' | 'gzip' | undefined>();
+
 /** br or gzip when the Accept-Encoding header allows it (q=0 refuses), else undefined. */
 export function pickEncoding(header: string): 'br' | 'gzip' | undefined {
+  // Browsers send a handful of distinct headers: each is read once.
+  if (picked.has(header)) return picked.get(header);
+  const encoding = readAcceptEncoding(header);
+  if (picked.size < 256 && header.length < 200) picked.set(header, encoding);
+  return encoding;
+}
+
+function readAcceptEncoding(header: string): 'br' | 'gzip' | undefined {
   let gzip = false;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
