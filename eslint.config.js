@@ -25,6 +25,40 @@ export default tseslint.config(
     },
   },
   {
+    // One direction (bulletproof-react): shared code → features → app. Shared code may use the site-config
+    // schema (shared with the server), nothing else from a feature; nothing but app/ imports app/.
+    files: ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**', 'src/features/**'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' },
+            {
+              group: ['@/features/*', '!@/features/site-config'],
+              message: 'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.vitest } },
   },

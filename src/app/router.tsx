@@ -7,7 +7,7 @@ import { Suspense } from 'react';
 import { Navigate, createHashRouter, type RouteObject } from 'react-router-dom';
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
-import { Layout } from '@/components/layouts/layout';
+import { SiteLayout } from './site-layout';
 import { NotFound } from '@/components/ui/not-found';
 import { PageLoading } from '@/components/ui/page-loading';
 import { RouteError } from '@/components/ui/route-error';
@@ -47,9 +47,9 @@ export function createAppRoutes(config: SiteConfig, mode: 'bound' | 'preview'): 
       {
         path: '*',
         element: (
-          <Layout menu={[]}>
+          <SiteLayout menu={[]}>
             <PreviewScreen />
-          </Layout>
+          </SiteLayout>
         ),
         errorElement: <RouteError />,
         handle: { name: 'preview' },
@@ -62,7 +62,7 @@ export function createAppRoutes(config: SiteConfig, mode: 'bound' | 'preview'): 
   return [
     {
       path: '/',
-      element: <Layout menu={[homeMenuNode(), ...site.menu]} />,
+      element: <SiteLayout menu={[homeMenuNode(), ...site.menu]} />,
       errorElement: <RouteError />,
       handle: { name: 'layout' },
       children: [

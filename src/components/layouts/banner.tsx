@@ -8,9 +8,6 @@ import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
 import { isClickableLink, resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
-import { notify } from '@/lib/notify';
-import { clearUserData } from '@/lib/user-data';
-import { logout } from '@/features/auth/api/logout';
 import type { AdItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
 function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
@@ -29,7 +26,14 @@ function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
 }
 
 /** Top banner (spec §1): logo, optional ads, language toggle, login entry. */
-export function Banner({ config, title }: { config: SiteConfig; title: string }) {
+export interface BannerProps {
+  config: SiteConfig;
+  title: string;
+  /** Logs the visitor out (the app passes the account feature's logout). */
+  onLogout?: () => Promise<void>;
+}
+
+export function Banner({ config, title, onLogout }: BannerProps) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const token = useAppStore((s) => s.token);
@@ -43,18 +47,6 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
     } else {
       setLoginDrawerOpen(true);
     }
-  };
-
-  const onLogout = async () => {
-    try {
-      await logout();
-    } catch {
-      // Logging out locally is what matters; a refused or failed call changes nothing for the visitor.
-    }
-    clearUserData();
-    // An expired token answers "login expired": after a logout that is no reason to ask for a new login.
-    useAppStore.getState().setReloginConfirmOpen(false);
-    notify.success(t('auth.messages.logoutSuccess'));
   };
 
   return (
@@ -89,7 +81,7 @@ export function Banner({ config, title }: { config: SiteConfig; title: string })
             <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>
           </button>
           {token ? (
-            <button type="button" className="banner__logout" data-testid="logout" onClick={() => void onLogout()}>
+            <button type="button" className="banner__logout" data-testid="logout" onClick={() => void onLogout?.()}>
               {t('auth.actions.logout')}
             </button>
           ) : null}

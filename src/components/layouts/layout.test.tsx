@@ -8,7 +8,10 @@ import { useAppStore } from '@/stores/app-store';
 describe('layout shell', () => {
   it('shows the logo, the menu with Chinese titles, the footer and the login prompt', async () => {
     await renderApp();
-    expect(await screen.findByRole('img', { name: '2027测试城市马拉松' })).toHaveAttribute('src', '/files/demo/logo.svg');
+    expect(await screen.findByRole('img', { name: '2027测试城市马拉松' })).toHaveAttribute(
+      'src',
+      '/files/demo/logo.svg',
+    );
     const menu = screen.getByTestId('site-menu');
     expect(within(menu).getByText('首页')).toBeInTheDocument();
     expect(within(menu).getByText('赛事信息')).toBeInTheDocument();
@@ -17,7 +20,10 @@ describe('layout shell', () => {
     expect(screen.getByTestId('language-toggle')).toHaveTextContent('En');
     const footer = screen.getByTestId('site-footer');
     expect(within(footer).getByRole('img', { name: '版权信息' })).toHaveAttribute('src', '/files/demo/copyright.svg');
-    expect(within(footer).getByRole('link', { name: '测ICP备00000001号' })).toHaveAttribute('href', '//beian.miit.gov.cn');
+    expect(within(footer).getByRole('link', { name: '测ICP备00000001号' })).toHaveAttribute(
+      'href',
+      '//beian.miit.gov.cn',
+    );
     expect(document.title).toBe('2027测试城市马拉松');
   });
 
@@ -36,7 +42,10 @@ describe('layout shell', () => {
     expect(within(menu).getByText('Race Info')).toBeInTheDocument();
     expect(screen.getByTestId('language-toggle')).toHaveTextContent('中');
     expect(screen.getByTestId('login-entry')).toHaveTextContent('Please log in');
-    expect(screen.getByRole('img', { name: 'Sponsor' }).closest('a')).toHaveAttribute('href', 'https://sponsor.example/en');
+    expect(screen.getByRole('img', { name: 'Sponsor' }).closest('a')).toHaveAttribute(
+      'href',
+      'https://sponsor.example/en',
+    );
     expect(screen.getByRole('img', { name: 'Copyright' })).toHaveAttribute('src', '/files/demo/copyright-en.svg');
     expect(document.title).toBe('2027 Test City Marathon');
   });
@@ -123,7 +132,11 @@ describe('layout shell', () => {
   });
 
   it("shows the preview root screen titled 'Unbound race'", async () => {
-    await renderApp({ mode: 'preview', language: 'en', config: { version: 'preview', websiteTitle: '预览', logo: 'x.svg' } });
+    await renderApp({
+      mode: 'preview',
+      language: 'en',
+      config: { version: 'preview', websiteTitle: '预览', logo: 'x.svg' },
+    });
     expect(await screen.findByTestId('preview-screen')).toHaveTextContent('Unbound race');
     expect(document.title).toBe('Unbound race');
   });

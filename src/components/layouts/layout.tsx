@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { getEnv } from '@/config/env';
 import { PageLoading } from '@/components/ui/page-loading';
@@ -9,26 +9,6 @@ import { Banner } from './banner';
 import { DebugBadge } from './debug-badge';
 import { Footer } from './footer';
 import { SiteMenu, type SiteMenuNode } from './site-menu';
-
-// The drawer and the re-login confirm bring antd with them: loaded only once they are first needed.
-const LoginDrawer = lazy(() => import('@/features/auth/components/login-drawer'));
-const ReloginConfirm = lazy(() => import('@/features/auth/components/relogin-confirm'));
-
-/** Mounts the login drawer once it has been opened, and the re-login confirm once it has been asked for. */
-function AuthOverlays() {
-  const drawerOpen = useAppStore((s) => s.loginDrawerOpen);
-  const reloginOpen = useAppStore((s) => s.reloginConfirmOpen);
-  const [drawerUsed, setDrawerUsed] = useState(drawerOpen);
-  const [reloginUsed, setReloginUsed] = useState(reloginOpen);
-  if (drawerOpen && !drawerUsed) setDrawerUsed(true);
-  if (reloginOpen && !reloginUsed) setReloginUsed(true);
-  return (
-    <Suspense fallback={null}>
-      {drawerUsed ? <LoginDrawer /> : null}
-      {reloginUsed ? <ReloginConfirm /> : null}
-    </Suspense>
-  );
-}
 
 /** Routes whose main area is grey (spec §2 Layout). Names are compared without dashes or case. */
 const GREY_ROUTES = new Set(['registrationsearch', 'scoresearch', 'activitybulletin', 'racenews']);
@@ -43,10 +23,14 @@ export interface LayoutProps {
   menu: SiteMenuNode[];
   /** Content instead of the routed page (the preview root screen). */
   children?: React.ReactNode;
+  /** Drawers and dialogs over every page (the app passes the account feature's login drawer). */
+  overlays?: React.ReactNode;
+  /** The banner's logout action. */
+  onLogout?: () => Promise<void>;
 }
 
 /** The layout shell: banner, hover menu, main area, footer (spec §2 Layout, §9 widths). */
-export function Layout({ menu, children }: LayoutProps) {
+export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
   const config = useSiteStore((s) => s.config);
   const title = useSiteTitle();
   const location = useLocation();
@@ -84,14 +68,14 @@ export function Layout({ menu, children }: LayoutProps) {
   if (!config) return null;
   return (
     <div className="site">
-      <Banner config={config} title={title} />
+      <Banner config={config} title={title} onLogout={onLogout} />
       <SiteMenu nodes={menu} activeKey={activeKey} />
       <main className={grey ? 'main main--grey' : 'main'} data-testid="main" data-grey={grey || undefined}>
         <Suspense fallback={<PageLoading />}>{children ?? <Outlet />}</Suspense>
       </main>
       <Footer config={config} />
       {getEnv().debug ? <DebugBadge /> : null}
-      <AuthOverlays />
+      {overlays}
     </div>
   );
 }

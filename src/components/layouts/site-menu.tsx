@@ -56,13 +56,19 @@ function MenuLink({ node, language, className }: { node: SiteMenuNode; language:
 export function SiteMenu({ nodes, activeKey }: { nodes: SiteMenuNode[]; activeKey: string }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
-  const active = useMemo(() => new Set(nodes.filter((n) => isActive(n, activeKey)).map((n) => n.key)), [nodes, activeKey]);
+  const active = useMemo(
+    () => new Set(nodes.filter((n) => isActive(n, activeKey)).map((n) => n.key)),
+    [nodes, activeKey],
+  );
   if (!nodes.length) return null;
   return (
     <nav className="site-menu" aria-label={t('layout.menu.ariaLabel')} data-testid="site-menu">
       <ul className="site-menu__bar">
         {nodes.map((node) => (
-          <li key={node.key} className={active.has(node.key) ? 'site-menu__item site-menu__item--active' : 'site-menu__item'}>
+          <li
+            key={node.key}
+            className={active.has(node.key) ? 'site-menu__item site-menu__item--active' : 'site-menu__item'}
+          >
             <MenuLink node={node} language={language} className="site-menu__link" />
             {node.children ? (
               <ul className="site-menu__popup">
@@ -71,7 +77,11 @@ export function SiteMenu({ nodes, activeKey }: { nodes: SiteMenuNode[]; activeKe
                     <MenuLink
                       node={child}
                       language={language}
-                      className={isActive(child, activeKey) ? 'site-menu__sublink site-menu__sublink--active' : 'site-menu__sublink'}
+                      className={
+                        isActive(child, activeKey)
+                          ? 'site-menu__sublink site-menu__sublink--active'
+                          : 'site-menu__sublink'
+                      }
                     />
                   </li>
                 ))}
