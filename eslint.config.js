@@ -4,6 +4,10 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 
+// One direction (bulletproof-react): shared code → features → app.
+const onlyAppComposes = { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' };
+const sharedCode = ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'];
+
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
   js.configs.recommended,
@@ -25,30 +29,21 @@ export default tseslint.config(
     },
   },
   {
-    // One direction (bulletproof-react): shared code → features → app. Shared code may use the site-config
-    // schema (shared with the server), nothing else from a feature; nothing but app/ imports app/.
-    files: ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**', 'src/features/**'],
+    // Nothing but app/ imports app/.
+    files: [...sharedCode, 'src/features/**'],
     ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [onlyAppComposes] }] },
   },
   {
-    files: ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'],
+    // Shared code may use the site-config schema (shared with the server), nothing else from a feature.
+    files: sharedCode,
     ignores: ['src/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' },
+            onlyAppComposes,
             {
               group: ['@/features/*', '!@/features/site-config'],
               message: 'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',

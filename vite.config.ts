@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { parseEnv, type AppEnv } from './src/config/env-schema.ts';
-import { API_PATHS, API_PREFIXES, CONTRACT_HEADERS } from './src/config/api-paths.ts';
-import { earlyFetchScript } from './src/app/boot/early-fetch.ts';
+import { API_PREFIXES } from './src/config/api-paths.ts';
+import { earlyFetchPlan, earlyFetchScript } from './src/app/boot/early-fetch.ts';
 
 /**
  * Every built script, stylesheet and SVG of 1 KB or more also as .br (brotli 11) and .gz (gzip 9), made once
@@ -35,19 +35,7 @@ function precompressPlugin(): Plugin {
 
 /** index.html starts the start-up requests inline, before the app's JS arrives (src/app/boot/early-fetch.ts). */
 function earlyFetchPlugin(env: AppEnv): Plugin {
-  const script = earlyFetchScript({
-    apiBase: env.apiBaseUrl === '/' ? '' : env.apiBaseUrl.replace(/\/+$/, ''),
-    headers: { ...CONTRACT_HEADERS },
-    paths: {
-      raceByDomain: API_PATHS.raceByDomain,
-      siteConfigLookup: API_PATHS.siteConfigLookup,
-      raceBaseInfo: API_PATHS.raceBaseInfo,
-      cloudConfigIndex: API_PATHS.cloudConfigIndex,
-      translationsPrefix: API_PATHS.translationsPrefix,
-    },
-    i18nFiles: env.i18nFiles,
-    imageHost: env.imageHost,
-  });
+  const script = earlyFetchScript(earlyFetchPlan(env));
   return {
     name: 'race-site-early-fetch',
     transformIndexHtml: () => [{ tag: 'script', children: script, injectTo: 'head' }],

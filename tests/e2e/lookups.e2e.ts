@@ -4,9 +4,7 @@
  * pixels and verified by the server (an edited signature fails); and the photo search on a domain bound
  * (through the organiser CLI) to the past race, with the module opened in its published site config.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
@@ -14,8 +12,7 @@ import { inject } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths';
 import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
 import { launchBrowser, newPage, SCREENSHOT_DIR, screenshot, siteUrl } from './browser';
-import { repoRoot } from './server-process';
-import { fetchSiteConfig } from './site-config';
+import { fetchSiteConfig, publishForDomain } from './site-config';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001', pastRace: 'qc-marathon-2026' };
@@ -30,16 +27,6 @@ async function api<T>(url: string, body: unknown): Promise<T> {
     body: JSON.stringify(body),
   });
   return ((await response.json()) as { data: T }).data;
-}
-
-/** The organiser CLI (server/src/cli/site.ts) on the test server's data folder. */
-function cli(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: inject('dataDir') },
-    encoding: 'utf8',
-  });
-  expect(result.status, result.stderr + result.stdout).toBe(0);
 }
 
 /** The demo site config with the photo search opened: its switch and its home-page module. */
@@ -168,11 +155,7 @@ describe('runner lookups', () => {
 
   it('finds the photos of a bib on a site of the past race, loads them, opens the viewer and reports a bib without photos', async () => {
     // A domain bound to the past race (it has the photos), its config publishing the photo search open.
-    const dir = mkdtempSync(path.join(tmpdir(), 'race-site-photos-'));
-    const file = path.join(dir, 'photos-open.json');
-    writeFileSync(file, JSON.stringify(withPhotoSearchOpen(await fetchSiteConfig())));
-    cli(['bind', PHOTO_DOMAIN, RUNNER.pastRace]);
-    cli(['publish', PHOTO_DOMAIN, file]);
+    publishForDomain(PHOTO_DOMAIN, RUNNER.pastRace, withPhotoSearchOpen(await fetchSiteConfig()));
 
     // What the server holds for this bib, and a bib it has no photos of.
     const photos = await api<{ url: string; takenAt: string }[] | null>(API_PATHS.searchPhotos, { raceId: RUNNER.pastRace, bib: RUNNER.bib });

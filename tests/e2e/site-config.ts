@@ -1,5 +1,9 @@
 /** Reads the demo event's published site configuration through the real API, as the SPA does. */
-import { inject } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, inject } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths';
 import type { DocumentPage, RouteItem, SiteConfig } from '../../src/features/site-config/site-config-schema';
 import { allRoutes } from '../../src/lib/content';
@@ -10,6 +14,26 @@ export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteCon
     data: { uri: string };
   };
   return (await (await fetch(`${base}${lookup.data.uri}`)).json()) as SiteConfig;
+}
+
+/**
+ * Binds a domain (a *.localhost name, which Chromium resolves to this machine) to a race and publishes a
+ * site configuration for it, through the organiser CLI on the test server's data folder.
+ */
+export function publishForDomain(domainName: string, raceId: string, config: SiteConfig): void {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), `${domainName}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  for (const args of [
+    ['bind', domainName, raceId],
+    ['publish', domainName, file],
+  ]) {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATA_DIR: inject('dataDir') },
+      encoding: 'utf8',
+    });
+    expect(result.status, result.stderr + result.stdout).toBe(0);
+  }
 }
 
 export interface MenuPage {

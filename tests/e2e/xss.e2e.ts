@@ -3,16 +3,11 @@
  * script payloads (through the real CLI, to a *.localhost domain that Chromium resolves to this
  * machine) and check that nothing runs, in pages, menus, ads, carousel and footer.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { repoRoot } from './server-process';
-import { fetchSiteConfig } from './site-config';
+import { fetchSiteConfig, publishForDomain } from './site-config';
 
 const DOMAIN = 'xss.localhost';
 const PAYLOAD_HTML = [
@@ -29,15 +24,6 @@ const PAYLOAD_HTML = [
   '<div style="background:url(javascript:window.__xss=\'style\')">styled</div>',
   '<math><mtext><table><mglyph><style><img src=x onerror="window.__xss=\'mxss\'"></style></mglyph></table></mtext></math>',
 ].join('\n');
-
-function cli(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: inject('dataDir') },
-    encoding: 'utf8',
-  });
-  expect(result.status, result.stderr + result.stdout).toBe(0);
-}
 
 function hostileConfig(base: SiteConfig): SiteConfig {
   const js = (tag: string) => `javascript:window.__xss='${tag}'`;
@@ -65,11 +51,7 @@ function hostileConfig(base: SiteConfig): SiteConfig {
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-  const dir = mkdtempSync(path.join(tmpdir(), 'race-site-xss-'));
-  const file = path.join(dir, 'hostile.json');
-  writeFileSync(file, JSON.stringify(hostileConfig(await fetchSiteConfig())));
-  cli(['bind', DOMAIN, 'qc-marathon-2027']);
-  cli(['publish', DOMAIN, file]);
+  publishForDomain(DOMAIN, 'qc-marathon-2027', hostileConfig(await fetchSiteConfig()));
 });
 afterAll(async () => {
   await browser?.close();

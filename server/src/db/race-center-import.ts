@@ -5,6 +5,7 @@
  * number; result ranks are recomputed). Certificate and phone numbers are stored hashed and masked only.
  */
 import type { Database } from 'better-sqlite3';
+import { ORDER_FIELDS } from '../../../src/features/site-config/race-types.ts';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from '../lib/csv.ts';
 import {
   ageGroupLabel,
@@ -41,21 +42,7 @@ export const IMPORT_COLUMNS: Record<ImportKind, { required: string[]; optional: 
       'item',
       'status',
     ],
-    optional: [
-      'bib',
-      'orderNo',
-      'subOrderNo',
-      'createTime',
-      'serialNo',
-      'payTime',
-      'amountPaid',
-      'orderAmount',
-      'coupon',
-      'discount',
-      'channel',
-      'channelName',
-      'channelNameEn',
-    ],
+    optional: ['bib', ...ORDER_FIELDS, 'channel', 'channelName', 'channelNameEn'],
   },
   photos: { required: ['bib', 'url', 'takenAt'], optional: [] },
 };
@@ -228,7 +215,10 @@ export function importCsv(
       if (channel === null) problem('channel', 'must be web, app or third-party (or 3, 5, 2)');
       const channelName = get('channelName');
       const channelNameEn = get('channelNameEn');
-      for (const [field, value] of [['channelName', channelName], ['channelNameEn', channelNameEn]] as const) {
+      for (const [field, value] of [
+        ['channelName', channelName],
+        ['channelNameEn', channelNameEn],
+      ] as const) {
         if (value.length > 50) problem(field, 'at most 50 characters');
         else if (value && channel !== null && channel !== 2) problem(field, 'only for third-party registrations');
       }

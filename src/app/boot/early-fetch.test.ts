@@ -3,28 +3,20 @@ import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { CONFIG_URI } from '@/testing/mocks/handlers/site';
 import { testConfig, testRace } from '@/testing/fixtures/site';
-import { API_PATHS, CONTRACT_HEADERS } from '@/config/api-paths';
+import { API_PATHS } from '@/config/api-paths';
 import { initI18n } from '@/app/i18n';
 import { firstTopAdUrl, heroImageUrl } from '@/features/home/preload';
 import type { SiteConfig } from '@/features/site-config/site-config-schema';
 import { getEnv } from '@/config/env';
-import { earlyFetchScript, earlyOr, takeEarly, type EarlyFetchPlan } from './early-fetch';
+import { earlyFetchPlan, earlyFetchScript, earlyOr, takeEarly, type EarlyFetchPlan } from './early-fetch';
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
 import { resolveSite } from './resolve-site';
 
-const plan: EarlyFetchPlan = {
-  apiBase: 'http://localhost:3000',
-  headers: { ...CONTRACT_HEADERS },
-  paths: {
-    raceByDomain: API_PATHS.raceByDomain,
-    siteConfigLookup: API_PATHS.siteConfigLookup,
-    raceBaseInfo: API_PATHS.raceBaseInfo,
-    cloudConfigIndex: API_PATHS.cloudConfigIndex,
-    translationsPrefix: API_PATHS.translationsPrefix,
-  },
+const plan: EarlyFetchPlan = earlyFetchPlan({
+  apiBaseUrl: 'http://localhost:3000/',
   i18nFiles: ['common.json', 'website.json'],
-};
+});
 
 /** Runs the inline script of index.html, as the browser does. */
 function runInlineScript(p = plan) {
@@ -52,6 +44,14 @@ afterEach(() => {
 });
 
 describe('early start-up requests (inline in index.html)', () => {
+  it('plans the same origin for "/" and an origin without its trailing slash otherwise', () => {
+    expect(earlyFetchPlan({ apiBaseUrl: '/', i18nFiles: [] }).apiBase).toBe('');
+    expect(earlyFetchPlan({ apiBaseUrl: 'https://api.example.com/', i18nFiles: [] }).apiBase).toBe(
+      'https://api.example.com',
+    );
+    expect(plan.headers).toEqual({ terminalType: '3', osId: '1002' });
+  });
+
   it('is a self-contained script that escapes the plan', () => {
     const script = earlyFetchScript({ ...plan, i18nFiles: ['</script><script>alert(1)</script>'] });
     expect(script).not.toContain('</script>');

@@ -9,6 +9,9 @@
  * `earlyFetch` is copied into the page with Function.prototype.toString: it must stay self-contained (no
  * imports, nothing from module scope) and use only what every supported browser runs natively.
  */
+// Relative: vite.config.ts loads this file before the '@/' alias exists.
+import { API_PATHS, CONTRACT_HEADERS } from '../../config/api-paths';
+
 export interface EarlyFetchPlan {
   /** The API origin without a trailing slash; '' for the site's own origin. */
   apiBase: string;
@@ -152,6 +155,27 @@ export async function earlyOr<T>(
   } catch {
     return request();
   }
+}
+
+/** The plan for an API base URL (VITE_API_BASE_URL), translation files and image host of an env file. */
+export function earlyFetchPlan(env: {
+  apiBaseUrl: string;
+  i18nFiles: readonly string[];
+  imageHost?: string;
+}): EarlyFetchPlan {
+  return {
+    apiBase: env.apiBaseUrl === '/' ? '' : env.apiBaseUrl.replace(/\/+$/, ''),
+    headers: { ...CONTRACT_HEADERS },
+    paths: {
+      raceByDomain: API_PATHS.raceByDomain,
+      siteConfigLookup: API_PATHS.siteConfigLookup,
+      raceBaseInfo: API_PATHS.raceBaseInfo,
+      cloudConfigIndex: API_PATHS.cloudConfigIndex,
+      translationsPrefix: API_PATHS.translationsPrefix,
+    },
+    i18nFiles: env.i18nFiles,
+    imageHost: env.imageHost,
+  };
 }
 
 /** The inline script of index.html for a plan (used by vite.config.ts). */

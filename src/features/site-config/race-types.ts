@@ -72,6 +72,19 @@ export interface CloudConfigIndex {
 export type TranslationFile = Record<string, { en: string; zh: string }>;
 
 /** The response envelope of every call (spec §7). */
+/** The order labels of a registration (spec §3 "Order labels"), in their order. */
+export const ORDER_FIELDS = [
+  'orderNo',
+  'subOrderNo',
+  'createTime',
+  'serialNo',
+  'payTime',
+  'amountPaid',
+  'orderAmount',
+  'coupon',
+  'discount',
+] as const;
+
 export interface Envelope<T> {
   code: number;
   msg: string;

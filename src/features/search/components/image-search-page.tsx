@@ -7,8 +7,7 @@ import { checkBib, type RuleKey } from '../utils/validate';
 import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
-import { SearchFailure, SearchSubmit } from './search-parts';
-import { FormField } from './form-field';
+import { BibField, SearchFailure, SearchSubmit } from './search-parts';
 
 /** Photo search (spec §2 /image-search): by bib; a grid, a viewer and a download link. */
 export default function ImageSearchPage() {
@@ -45,17 +44,7 @@ export default function ImageSearchPage() {
         noValidate
         aria-label={t('search.photos.title')}
       >
-        <FormField label={t('search.fields.bib')} error={bibError ? t(bibError) : null}>
-          {(p) => (
-            <input
-              {...p}
-              className="search-input"
-              placeholder={t('search.fields.bibPlaceholder')}
-              value={bib}
-              onChange={(e) => setBib(e.target.value)}
-            />
-          )}
-        </FormField>
+        <BibField value={bib} onChange={setBib} error={bibError} onError={setBibError} />
         <SearchSubmit loading={loading} />
       </form>
       <SearchFailure failure={failure} />

@@ -1,3 +1,4 @@
+import { ORDER_FIELDS } from '@/features/site-config/race-types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
@@ -23,17 +24,6 @@ import {
   type IdentityValue,
 } from './identity-fields';
 
-const ORDER_FIELDS = [
-  'orderNo',
-  'subOrderNo',
-  'createTime',
-  'serialNo',
-  'payTime',
-  'amountPaid',
-  'orderAmount',
-  'coupon',
-  'discount',
-] as const;
 const STATUS_TONE = ['wait', 'ok', 'off', 'off', 'wait', 'off'];
 /** The selector's order: the status first, then the info of each channel (spec §3 query types 1, 3, 5, 2). */
 const QUERY_TYPES = [1, 3, 5, 2] as const satisfies readonly RegistrationQueryType[];

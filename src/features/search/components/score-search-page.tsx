@@ -9,8 +9,7 @@ import { saveBlob } from '../utils/certificate-image';
 import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
-import { SearchFailure, SearchSubmit } from './search-parts';
-import { FormField } from './form-field';
+import { BibField, SearchFailure, SearchSubmit } from './search-parts';
 import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
 import { ScoreResultCard } from './score-result-card';
 
@@ -76,18 +75,7 @@ export default function ScoreSearchPage() {
           ))}
         </fieldset>
         {mode === 'bib' ? (
-          <FormField label={t('search.fields.bib')} error={bibError ? t(bibError) : null}>
-            {(p) => (
-              <input
-                {...p}
-                className="search-input"
-                placeholder={t('search.fields.bibPlaceholder')}
-                value={bib}
-                onChange={(e) => setBib(e.target.value)}
-                onBlur={() => setBibError(checkBib(bib))}
-              />
-            )}
-          </FormField>
+          <BibField value={bib} onChange={setBib} error={bibError} onError={setBibError} />
         ) : (
           <IdentityFields
             value={identity}

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { checkBib, type RuleKey } from '../utils/validate';
+import { FormField } from './form-field';
 
 /** The submit button of a search form ('Search' / 'Searching…'), with any further actions after it. */
 export function SearchSubmit({ loading, children }: { loading: boolean; children?: React.ReactNode }) {
@@ -20,4 +22,33 @@ export function SearchFailure({ failure }: { failure: string | null }) {
       {failure}
     </p>
   ) : null;
+}
+
+/** The bib number field: label, placeholder, its rule's message; checked on leaving it. */
+export function BibField({
+  value,
+  onChange,
+  error,
+  onError,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: RuleKey | null;
+  onError: (error: RuleKey | null) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormField label={t('search.fields.bib')} error={error ? t(error) : null}>
+      {(p) => (
+        <input
+          {...p}
+          className="search-input"
+          placeholder={t('search.fields.bibPlaceholder')}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={() => onError(checkBib(value))}
+        />
+      )}
+    </FormField>
+  );
 }
