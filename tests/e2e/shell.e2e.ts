@@ -26,7 +26,8 @@ describe('the demo event site', () => {
     // The footer is drawn when it comes near the screen (content-visibility): scroll to it as a visitor does.
     await footer.scrollIntoViewIfNeeded();
     await expect(footer.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
-    await expect(footer.getByText('ICP').first().isVisible()).resolves.toBe(true);
+    // Drawn on the frame after the scroll: wait for it to be visible.
+    await footer.getByText('ICP').first().waitFor({ state: 'visible' });
     await page.getByTestId('home-carousel').waitFor();
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'home-zh');
