@@ -3,7 +3,7 @@
  * side unwraps the envelope and turns every failure into one ApiError with the message to show.
  * Components never read `code` themselves.
  */
-import axios, { AxiosHeaders, type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosResponse, AxiosStatic } from 'axios';
 import i18n from 'i18next';
 import { CONTRACT_HEADERS } from '@/config/api-paths';
 import { getEnv } from '@/config/env';
@@ -39,19 +39,48 @@ declare module 'axios' {
   }
 }
 
-export const apiClient = axios.create({
-  baseURL: getEnv().apiBaseUrl === '/' ? undefined : getEnv().apiBaseUrl,
-  timeout: REQUEST_TIMEOUT_MS,
-});
+let clientLoad: Promise<AxiosInstance> | undefined;
 
-apiClient.interceptors.request.use((config) => {
-  const headers = AxiosHeaders.from(config.headers);
-  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) headers.set(name, value);
-  const { token } = useAppStore.getState();
-  if (token) headers.set('token', token);
-  config.headers = headers;
-  return config;
-});
+/**
+ * The axios instance, loaded on the first request: a first visit starts with the answers index.html
+ * fetched early (app/boot/early-fetch.ts), so axios stays off the path to the first paint.
+ */
+function client(): Promise<AxiosInstance> {
+  clientLoad ??= import('axios').then(
+    ({ default: axios }) => {
+      const instance = axios.create({
+        baseURL: getEnv().apiBaseUrl === '/' ? undefined : getEnv().apiBaseUrl,
+        timeout: REQUEST_TIMEOUT_MS,
+      });
+      instance.interceptors.request.use((config) => {
+        const headers = axios.AxiosHeaders.from(config.headers);
+        for (const [name, value] of Object.entries(CONTRACT_HEADERS)) headers.set(name, value);
+        const { token } = useAppStore.getState();
+        if (token) headers.set('token', token);
+        config.headers = headers;
+        return config;
+      });
+      instance.interceptors.response.use(onFulfilled, (error: AxiosError) => onRejected(axios, error));
+      return instance;
+    },
+    (error: unknown) => {
+      clientLoad = undefined;
+      throw error;
+    },
+  );
+  return clientLoad;
+}
+
+/** A request through the one client; the client's own failure to load is a network failure. */
+async function request<T>(config: AxiosRequestConfig): Promise<AxiosResponse<T>> {
+  let instance: AxiosInstance;
+  try {
+    instance = await client();
+  } catch {
+    reject(new ApiError('network', t('errors.network')), config, TOAST_SECONDS);
+  }
+  return instance.request<T>(config);
+}
 
 const t = (key: 'errors.somethingWrong' | 'errors.network' | 'errors.generic') => i18n.t(key);
 
@@ -100,7 +129,7 @@ function onFulfilled(response: AxiosResponse): AxiosResponse {
   return response;
 }
 
-function onRejected(error: AxiosError): never {
+function onRejected(axios: AxiosStatic, error: AxiosError): never {
   const { config } = error;
   if (axios.isCancel(error)) throw new ApiError('cancelled', 'cancelled');
   if (error.response) {
@@ -118,21 +147,20 @@ function onRejected(error: AxiosError): never {
   reject(new ApiError('network', t('errors.network')), config, TOAST_SECONDS);
 }
 
-apiClient.interceptors.response.use(onFulfilled, onRejected);
 
 /** A call of the contract: resolves with the envelope (code 0), rejects with ApiError otherwise. */
 export async function apiRequest<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {
-  const response = await apiClient.request<Envelope<T>>(config);
+  const response = await request<Envelope<T>>(config);
   return response.data;
 }
 
 /** A plain document (no envelope), e.g. the site configuration or a translation file. */
 export async function fetchDocument<T>(config: AxiosRequestConfig): Promise<T> {
-  const response = await apiClient.request<T>({ ...config, raw: true });
+  const response = await request<T>({ ...config, raw: true });
   return response.data;
 }
 
 /** A binary answer (Blob), returned as is. */
 export async function fetchBinary(config: AxiosRequestConfig): Promise<AxiosResponse<Blob>> {
-  return apiClient.request<Blob>({ ...config, responseType: 'blob' });
+  return request<Blob>({ ...config, responseType: 'blob' });
 }
