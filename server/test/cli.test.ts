@@ -6,29 +6,13 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { buildApp } from '../src/app.ts';
-import { runSiteCli } from '../src/cli/site.ts';
-import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, tempDir } from './helpers.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
-function cli(dataDir: string) {
-  return (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = runSiteCli(argv, {
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED },
-      cwd: FIXTURES,
-      now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
-}
-
 describe('site CLI', () => {
   it('lists the seeded bindings with race name and published md5', () => {
-    const run = cli(tempDir());
+    const run = siteCli(tempDir());
     const res = run('list');
     expect(res.code).toBe(0);
     expect(res.out).toContain('localhost');
@@ -37,7 +21,7 @@ describe('site CLI', () => {
   });
 
   it('validates a document: "valid", or every problem with its JSON path and exit 1', () => {
-    const run = cli(tempDir());
+    const run = siteCli(tempDir());
     expect(run('validate', 'valid-site-config.json')).toMatchObject({ code: 0, out: 'valid' });
     const bad = run('validate', 'invalid-site-config.json');
     expect(bad.code).toBe(1);
@@ -55,14 +39,14 @@ describe('site CLI', () => {
     const dir = tempDir();
     const file = path.join(dir, 'broken.json');
     writeFileSync(file, '{\n  "version": "1.0.0",\n  "websiteTitle": "x",\n  "logo": \n}\n');
-    const res = cli(dir)('validate', file);
+    const res = siteCli(dir)('validate', file);
     expect(res.code).toBe(1);
     expect(res.err).toContain('Invalid JSON at line 5, column 1');
   });
 
   it('refuses to publish an invalid document, printing the JSON paths, and publishes nothing', () => {
     const dataDir = tempDir();
-    const run = cli(dataDir);
+    const run = siteCli(dataDir);
     const before = run('list').out;
     const res = run('publish', 'localhost', 'invalid-site-config.json');
     expect(res.code).toBe(1);
@@ -73,7 +57,7 @@ describe('site CLI', () => {
 
   it('publishes a document that the server then serves with a matching md5', async () => {
     const dataDir = tempDir();
-    const run = cli(dataDir);
+    const run = siteCli(dataDir);
     const res = run('publish', 'localhost', 'valid-site-config.json');
     expect(res.code).toBe(0);
     const md5 = createHash('md5')
@@ -98,7 +82,7 @@ describe('site CLI', () => {
 
   it('adds a race, binds a domain to it (replacing a binding) and unbinds it', async () => {
     const dataDir = tempDir();
-    const run = cli(dataDir);
+    const run = siteCli(dataDir);
     expect(run('bind', 'race.example.com', 'another-race-2026')).toMatchObject({ code: 1 });
     expect(run('add-race', 'another-race.json')).toMatchObject({
       code: 0,
@@ -125,14 +109,14 @@ describe('site CLI', () => {
   it('refuses an invalid race file with its JSON paths', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'race.json'), JSON.stringify({ raceId: 'ok', signUpMaxNumber: 'many' }));
-    const res = cli(dir)('add-race', path.join(dir, 'race.json'));
+    const res = siteCli(dir)('add-race', path.join(dir, 'race.json'));
     expect(res.code).toBe(1);
     expect(res.err).toContain('$.raceName');
     expect(res.err).toContain('$.signUpMaxNumber');
   });
 
   it('answers usage errors with exit code 2 and the help', () => {
-    const run = cli(tempDir());
+    const run = siteCli(tempDir());
     for (const argv of [
       [],
       ['nope'],
@@ -149,7 +133,7 @@ describe('site CLI', () => {
   });
 
   it('reports a missing file clearly', () => {
-    const res = cli(tempDir())('validate', 'no-such-file.json');
+    const res = siteCli(tempDir())('validate', 'no-such-file.json');
     expect(res.code).toBe(1);
     expect(res.err).toBe('Cannot read no-such-file.json: no such file');
   });

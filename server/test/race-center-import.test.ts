@@ -3,27 +3,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { buildApp } from '../src/app.ts';
-import { runSiteCli } from '../src/cli/site.ts';
 import { parseCsv } from '../src/lib/csv.ts';
-import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, tempDir } from './helpers.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
 function setup() {
   const dataDir = tempDir();
   const files = tempDir('race-site-csv-');
-  const run = (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = runSiteCli(argv, {
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED },
-      cwd: FIXTURES,
-      now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
+  const run = siteCli(dataDir);
   const file = (name: string, text: string) => {
     const p = path.join(files, name);
     writeFileSync(p, text);

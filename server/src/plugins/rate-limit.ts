@@ -80,8 +80,7 @@ export class SlidingWindowLimiter implements WindowLimiter {
 
 /** Windows in the `rate_hits` table, shared by every process on the same database. */
 export class SqliteWindowLimiter implements WindowLimiter {
-  private readonly count;
-  private readonly oldest;
+  private readonly window;
   private readonly insert;
   private readonly sweepKey;
   private readonly sweepAll;
@@ -92,11 +91,8 @@ export class SqliteWindowLimiter implements WindowLimiter {
     db: Database,
     private readonly now: () => number,
   ) {
-    this.count = db.prepare<[string, number], { n: number }>(
-      'SELECT COUNT(*) AS n FROM rate_hits WHERE bucket_key = ? AND at > ?',
-    );
-    this.oldest = db.prepare<[string, number], { at: number }>(
-      'SELECT MIN(at) AS at FROM rate_hits WHERE bucket_key = ? AND at > ?',
+    this.window = db.prepare<[string, number], { n: number; first: number | null }>(
+      'SELECT COUNT(*) AS n, MIN(at) AS first FROM rate_hits WHERE bucket_key = ? AND at > ?',
     );
     this.insert = db.prepare<[string, number]>('INSERT INTO rate_hits (bucket_key, at) VALUES (?, ?)');
     this.sweepKey = db.prepare<[string, number]>('DELETE FROM rate_hits WHERE bucket_key = ? AND at <= ?');
@@ -104,11 +100,8 @@ export class SqliteWindowLimiter implements WindowLimiter {
     this.hitTx = db.transaction((key: string, limit: RateLimit, now: number): number => {
       const from = now - limit.windowMs;
       this.sweepKey.run(key, from);
-      const n = this.count.get(key, from)?.n ?? 0;
-      if (n >= limit.max) {
-        const first = this.oldest.get(key, from)?.at ?? now;
-        return Math.max(1, Math.ceil((first + limit.windowMs - now) / 1000));
-      }
+      const { n = 0, first = null } = this.window.get(key, from) ?? {};
+      if (n >= limit.max) return Math.max(1, Math.ceil(((first ?? now) + limit.windowMs - now) / 1000));
       this.insert.run(key, now);
       return 0;
     });

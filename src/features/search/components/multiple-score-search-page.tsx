@@ -8,7 +8,8 @@ import type { ScoreResult } from '../types/search-types';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
+import { useIdentityForm } from '../utils/use-identity-form';
+import { IdentityFields } from './identity-fields';
 import { FormField } from './form-field';
 import { ScoreResultCard } from './score-result-card';
 
@@ -23,15 +24,12 @@ export default function MultipleScoreSearchPage() {
   const enabled = !!config?.scoreSearch?.useMultipleSearch;
   const races = config?.multipleSearchRaceList ?? [];
   const [raceId, setRaceId] = useState('');
-  const [identity, setIdentity] = useState(emptyIdentity);
-  const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
+  const { identity, check, fields } = useIdentityForm();
   const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const errs = validateIdentity(identity);
-    setErrors(errs);
-    if (errs.name || errs.certificateNumber) return;
+    if (!check()) return;
     await run(
       () =>
         searchHistory({
@@ -74,7 +72,7 @@ export default function MultipleScoreSearchPage() {
                 </select>
               )}
             </FormField>
-            <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
+            <IdentityFields {...fields} />
             <SearchSubmit loading={loading} />
           </form>
           <SearchFailure failure={failure} />

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
@@ -7,21 +6,19 @@ import type { PbItem } from '../types/search-types';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
+import { useIdentityForm } from '../utils/use-identity-form';
+import { IdentityFields } from './identity-fields';
 
 /** Personal best (spec §2 /pb-search): the best time per item across races. */
 export default function PbSearchPage() {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
-  const [identity, setIdentity] = useState(emptyIdentity);
-  const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
+  const { identity, check, fields } = useIdentityForm();
   const { loading, data: items, failure, run } = useSearchRequest<PbItem[]>();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const errs = validateIdentity(identity);
-    setErrors(errs);
-    if (errs.name || errs.certificateNumber) return;
+    if (!check()) return;
     await run(
       () => searchPb({ name: identity.name, certificateNumber: identity.certificateNumber.trim() }),
       (list) => (list.length ? null : t('search.notFound')),
@@ -31,7 +28,7 @@ export default function PbSearchPage() {
   return (
     <SearchFrame title={t('search.pb.title')} subtitle={t('search.pb.subtitle')} switchName="scoreSearch" wide>
       <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.pb.title')}>
-        <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
+        <IdentityFields {...fields} />
         <SearchSubmit loading={loading} />
       </form>
       <SearchFailure failure={failure} />

@@ -16,13 +16,8 @@ import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import {
-  IdentityFields,
-  emptyIdentity,
-  validateIdentity,
-  type IdentityErrors,
-  type IdentityValue,
-} from './identity-fields';
+import { useIdentityForm } from '../utils/use-identity-form';
+import { IdentityFields, type IdentityValue } from './identity-fields';
 
 const STATUS_TONE = ['wait', 'ok', 'off', 'off', 'wait', 'off'];
 /** The selector's order: the status first, then the info of each channel (spec §3 query types 1, 3, 5, 2). */
@@ -46,9 +41,8 @@ export default function RegistrationSearchPage() {
   const { t } = useTranslation();
   const raceId = useRaceId();
   const [queryType, setQueryType] = useState<RegistrationQueryType>(1);
-  const [identity, setIdentity] = useState(emptyIdentity);
+  const { identity, check, fields } = useIdentityForm();
   const [asked, setAsked] = useState<IdentityValue | null>(null);
-  const [errors, setErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
   const { loading, data: answer, failure, run, reset } = useSearchRequest<RegistrationAnswer>();
 
   const lookUp = async (type: RegistrationQueryType, who: IdentityValue) => {
@@ -66,9 +60,7 @@ export default function RegistrationSearchPage() {
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const errs = validateIdentity(identity);
-    setErrors(errs);
-    if (errs.name || errs.certificateNumber) return;
+    if (!check()) return;
     await lookUp(queryType, identity);
   };
 
@@ -115,7 +107,7 @@ export default function RegistrationSearchPage() {
         noValidate
         aria-label={t('search.registration.title')}
       >
-        <IdentityFields value={identity} onChange={setIdentity} errors={errors} onErrors={setErrors} />
+        <IdentityFields {...fields} />
         <SearchSubmit loading={loading} />
       </form>
       <SearchFailure failure={failure === REGISTRATION_MISSING_MSG ? t('search.registration.missing') : failure} />

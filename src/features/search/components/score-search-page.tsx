@@ -10,7 +10,8 @@ import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { BibField, SearchFailure, SearchSubmit } from './search-parts';
-import { IdentityFields, emptyIdentity, validateIdentity, type IdentityErrors } from './identity-fields';
+import { useIdentityForm } from '../utils/use-identity-form';
+import { IdentityFields } from './identity-fields';
 import { ScoreResultCard } from './score-result-card';
 
 type Mode = 'bib' | 'identity';
@@ -22,8 +23,7 @@ export default function ScoreSearchPage() {
   const [mode, setMode] = useState<Mode>('bib');
   const [bib, setBib] = useState('');
   const [bibError, setBibError] = useState<RuleKey | null>(null);
-  const [identity, setIdentity] = useState(emptyIdentity);
-  const [identityErrors, setIdentityErrors] = useState<IdentityErrors>({ name: null, certificateNumber: null });
+  const { identity, check, fields } = useIdentityForm();
   const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);
   const [exportMessage, setExportMessage] = useState<string | null>(null);
@@ -37,9 +37,7 @@ export default function ScoreSearchPage() {
       if (err) return;
       query = { raceId, bib: bib.trim() };
     } else {
-      const errs = validateIdentity(identity);
-      setIdentityErrors(errs);
-      if (errs.name || errs.certificateNumber) return;
+      if (!check()) return;
       query = { raceId, name: identity.name, certificateNumber: identity.certificateNumber.trim() };
     }
     await run(
@@ -77,12 +75,7 @@ export default function ScoreSearchPage() {
         {mode === 'bib' ? (
           <BibField value={bib} onChange={setBib} error={bibError} onError={setBibError} />
         ) : (
-          <IdentityFields
-            value={identity}
-            onChange={setIdentity}
-            errors={identityErrors}
-            onErrors={setIdentityErrors}
-          />
+          <IdentityFields {...fields} />
         )}
         <SearchSubmit loading={loading}>
           <button
