@@ -11,6 +11,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { fail, MESSAGES } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
+import { HotPath, hotPathServer } from './lib/hot-path.ts';
 import { readSettings, type Env } from './lib/settings.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
@@ -58,6 +59,13 @@ export interface BuildAppOptions {
   seedDemoAccount?: boolean;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Routes answered on the race-day hot path (lib/hot-path.ts). */
+    hotPath: HotPath;
+  }
+}
+
 const clip = (s: string, max = 200) => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -81,8 +89,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       ? false
       : { level, serializers, ...(options.logStream ? { stream: options.logStream } : {}) };
 
-  const app = Fastify({
+  // Race-day lookups answered before Fastify's lifecycle (lib/hot-path.ts); off while requests are logged.
+  const hotPath = new HotPath();
+  hotPath.enabled = !(logger && ['info', 'debug', 'trace'].includes(logger.level));
+  const app: FastifyInstance = Fastify({
     logger,
+    serverFactory: hotPathServer(hotPath, () => app),
     // Malformed URLs and over-long path parameters are answered in the envelope too.
     frameworkErrors(error, _request, reply) {
       void (reply as FastifyReply).code(400).header('cache-control', 'no-store').send(fail(400, error.message));
@@ -123,6 +135,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       .header('cache-control', 'no-store')
       .send(fail(404, `${MESSAGES.notFound}: ${request.method} ${clip(pathname)}`));
   });
+
+  app.decorate('hotPath', hotPath);
 
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');

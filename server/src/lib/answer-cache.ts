@@ -28,35 +28,49 @@ const COMPRESS_FROM = 1024;
 
 export const encodeAnswer = (answer: unknown): EncodedAnswer => ({ body: Buffer.from(JSON.stringify(answer)) });
 
+/** What an answer goes out as: its headers (besides content-length) and payload. */
+export interface AnswerOut {
+  headers: Record<string, string>;
+  payload: Buffer;
+}
+
 /**
- * Sends a JSON answer in the encoding the caller accepts (brotli, then gzip, then none), for routes that
- * opt out of the compress plugin (`compress: false`) to keep encodings of cached answers. Encodings are kept
- * on the answer, so a cached answer is compressed once.
+ * A JSON answer in the encoding the caller accepts (brotli, then gzip, then none). Encodings are kept on the
+ * answer, so a cached answer is compressed once.
  */
+export function answerOut(answer: EncodedAnswer, acceptEncoding: string | undefined, cacheControl: string): AnswerOut {
+  const headers: Record<string, string> = {
+    'cache-control': cacheControl,
+    'content-type': 'application/json; charset=utf-8',
+  };
+  if (answer.body.length < COMPRESS_FROM) return { headers, payload: answer.body };
+  headers.vary = 'accept-encoding';
+  const encoding = acceptEncoding === undefined ? undefined : pickEncoding(acceptEncoding);
+  if (encoding === 'br') {
+    answer.br ??= brotliCompressSync(answer.body, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: answer.body.length },
+    });
+    headers['content-encoding'] = 'br';
+    return { headers, payload: answer.br };
+  }
+  if (encoding === 'gzip') {
+    answer.gzip ??= gzipSync(answer.body, { level: 6 });
+    headers['content-encoding'] = 'gzip';
+    return { headers, payload: answer.gzip };
+  }
+  return { headers, payload: answer.body };
+}
+
+/** Sends an answer through Fastify, for routes that opt out of the compress plugin (`compress: false`). */
 export function sendAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: EncodedAnswer,
   cacheControl: string,
 ): FastifyReply {
-  void reply.header('cache-control', cacheControl).header('content-type', 'application/json; charset=utf-8');
-  let payload = answer.body;
-  if (payload.length >= COMPRESS_FROM) {
-    const accepted = request.headers['accept-encoding'];
-    const encoding = typeof accepted === 'string' ? pickEncoding(accepted) : undefined;
-    if (encoding === 'br') {
-      answer.br ??= brotliCompressSync(answer.body, {
-        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: answer.body.length },
-      });
-      payload = answer.br;
-    } else if (encoding === 'gzip') {
-      answer.gzip ??= gzipSync(answer.body, { level: 6 });
-      payload = answer.gzip;
-    }
-    void reply.header('vary', 'accept-encoding');
-    if (encoding !== undefined) void reply.header('content-encoding', encoding);
-  }
-  return reply.send(payload);
+  const accepted = request.headers['accept-encoding'];
+  const out = answerOut(answer, typeof accepted === 'string' ? accepted : undefined, cacheControl);
+  return reply.headers(out.headers).send(out.payload);
 }
 
 export interface AnswerCacheOptions {

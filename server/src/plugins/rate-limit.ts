@@ -119,6 +119,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The route's onRequest hooks for a limit (none when limits are off: nothing on the hot path). */
     rateLimit(limit: RateLimit): onRequestHookHandler[];
+    /**
+     * Counts a hit of an IP on a limit, for requests answered outside Fastify's lifecycle (lib/hot-path.ts):
+     * 0 when allowed, otherwise the seconds to wait. Undefined when limits are off.
+     */
+    rateLimitCounter(limit: RateLimit): ((ip: string) => number) | undefined;
   }
 }
 
@@ -133,11 +138,18 @@ export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {
   const local = new SlidingWindowLimiter(options.now);
   const shared = new SqliteWindowLimiter(app.db, options.now);
+  const counter = (limit: RateLimit) => {
+    if (!options.enabled) return undefined;
+    const limiter = limit.local ? local : shared;
+    return (ip: string) => limiter.hit(`${limit.name}|${ip}`, limit);
+  };
+  app.decorate('rateLimitCounter', counter);
   app.decorate('rateLimit', (limit: RateLimit): onRequestHookHandler[] => {
-    if (!options.enabled) return [];
+    const count = counter(limit);
+    if (count === undefined) return [];
     return [
       function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-        const wait = (limit.local ? local : shared).hit(`${limit.name}|${request.ip}`, limit);
+        const wait = count(request.ip);
         if (wait > 0) void tooManyRequests(reply, wait);
         else done();
       },

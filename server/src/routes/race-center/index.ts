@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifySchemaValidationError } from
 import { API_PATHS } from '../../../../src/config/api-paths.ts';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
+import type { HotAnswer } from '../../lib/hot-path.ts';
 import { certificateSecret } from '../../lib/cert-secret.ts';
 import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import {
@@ -38,6 +39,32 @@ export const EXPORT_ROW_CAP = 50_000;
 const str = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
 const raceId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\w.-]+$' } as const;
 const personKeys = { name: str(50), certificateNumber: str(32) } as const;
+
+type ScoreQuery = { raceId: string; bib?: string; name?: string; certificateNumber?: string };
+
+/** A string the route schemas' `str(max)` takes: UTF-16 length bounds code points from above. */
+const plainString = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.length >= 1 && value.length <= max;
+const RACE_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * The hot path's shapes (lib/hot-path.ts): exactly `{ raceId, bib }` or `{ raceId, name, certificateNumber }`,
+ * checked no looser than the route schemas, so the hot path only ever answers what the route would have
+ * answered the same way. Anything else goes through the route.
+ */
+function plainBibQuery(body: unknown): { raceId: string; bib: string } | undefined {
+  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 2) return undefined;
+  const { raceId: id, bib } = body as Record<string, unknown>;
+  return typeof id === 'string' && RACE_ID.test(id) && plainString(bib, 20) ? { raceId: id, bib } : undefined;
+}
+
+function plainPersonQuery(body: unknown): ScoreQuery | undefined {
+  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 3) return undefined;
+  const { raceId: id, name, certificateNumber } = body as Record<string, unknown>;
+  return typeof id === 'string' && RACE_ID.test(id) && plainString(name, 50) && plainString(certificateNumber, 32)
+    ? { raceId: id, name, certificateNumber }
+    : undefined;
+}
 
 const resultSchema = {
   type: 'object',
@@ -251,7 +278,25 @@ export default async function raceCenterRoutes(
     },
   );
 
-  app.post<{ Body: { raceId: string; bib?: string; name?: string; certificateNumber?: string } }>(
+  /** A score lookup by bib (public, cached) or by name + certificate number (private); undefined: no key. */
+  const scoreAnswer = (query: ScoreQuery): HotAnswer | undefined => {
+    const { raceId: id, bib, name, certificateNumber } = query;
+    if (bib !== undefined) {
+      const key = `score\n${id}\n${normalizeBib(bib)}`;
+      let answer = publicAnswers.get(key);
+      if (answer === undefined) {
+        const row = repo.resultByBib(id, normalizeBib(bib));
+        answer = publicAnswers.set(key, row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing));
+      }
+      return { answer, cacheControl: PUBLIC };
+    }
+    if (name === undefined || certificateNumber === undefined) return undefined;
+    const rows = repo.resultsByCert(certHash(certificateNumber), normalizeName(name), id);
+    const found = rows.length > 0 ? ok(rows.map(toResult)) : fail(404, MESSAGES.scoreMissing);
+    return { answer: encodeAnswer(found), cacheControl: PRIVATE };
+  };
+
+  app.post<{ Body: ScoreQuery }>(
     API_PATHS.searchScore,
     {
       ...encodedLookup,
@@ -260,23 +305,17 @@ export default async function raceCenterRoutes(
       },
     },
     async (request, reply) => {
-      const { raceId: id, bib, name, certificateNumber } = request.body;
-      if (bib !== undefined) {
-        const key = `score\n${id}\n${normalizeBib(bib)}`;
-        let answer = publicAnswers.get(key);
-        if (answer === undefined) {
-          const row = repo.resultByBib(id, normalizeBib(bib));
-          answer = publicAnswers.set(key, row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing));
-        }
-        return sendAnswer(request, reply, answer, PUBLIC);
-      }
-      if (name === undefined || certificateNumber === undefined)
+      const found = scoreAnswer(request.body);
+      if (found === undefined)
         return reply.code(400).header('cache-control', PRIVATE).send(fail(400, MESSAGES.lookupNeedsKey));
-      const rows = repo.resultsByCert(certHash(certificateNumber), normalizeName(name), id);
-      const found = rows.length > 0 ? ok(rows.map(toResult)) : fail(404, MESSAGES.scoreMissing);
-      return sendAnswer(request, reply, encodeAnswer(found), PRIVATE);
+      return sendAnswer(request, reply, found.answer, found.cacheControl);
     },
   );
+  app.hotPath.post(API_PATHS.searchScore, {
+    accept: (body) => plainBibQuery(body) ?? plainPersonQuery(body),
+    answer: scoreAnswer,
+    limit: app.rateLimitCounter(LIMITS.lookup),
+  });
 
   app.post<{ Body: { name: string; certificateNumber: string } }>(
     API_PATHS.searchPb,
@@ -340,6 +379,18 @@ export default async function raceCenterRoutes(
     },
   );
 
+  /** The photos of a bib: public, cached. */
+  const photosAnswer = ({ raceId: id, bib }: { raceId: string; bib: string }): HotAnswer => {
+    const key = `photos\n${id}\n${normalizeBib(bib)}`;
+    const answer =
+      publicAnswers.get(key) ??
+      publicAnswers.set(
+        key,
+        ok(repo.photos(id, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }))),
+      );
+    return { answer, cacheControl: PUBLIC };
+  };
+
   app.post<{ Body: { raceId: string; bib: string } }>(
     API_PATHS.searchPhotos,
     {
@@ -347,17 +398,15 @@ export default async function raceCenterRoutes(
       schema: { body: { type: 'object', required: ['raceId', 'bib'], properties: { raceId, bib: str(20) } } },
     },
     async (request, reply) => {
-      const bib = normalizeBib(request.body.bib);
-      const key = `photos\n${request.body.raceId}\n${bib}`;
-      const answer =
-        publicAnswers.get(key) ??
-        publicAnswers.set(
-          key,
-          ok(repo.photos(request.body.raceId, bib).map((p) => ({ url: p.url, takenAt: p.taken_at }))),
-        );
-      return sendAnswer(request, reply, answer, PUBLIC);
+      const found = photosAnswer(request.body);
+      return sendAnswer(request, reply, found.answer, found.cacheControl);
     },
   );
+  app.hotPath.post(API_PATHS.searchPhotos, {
+    accept: plainBibQuery,
+    answer: photosAnswer,
+    limit: app.rateLimitCounter(LIMITS.lookup),
+  });
 
   app.get<{ Querystring: { id: string; sig: string } }>(
     API_PATHS.certificateVerify,

@@ -1,0 +1,241 @@
+/**
+ * The race-day hot path (lib/hot-path.ts) over real HTTP: hot lookups are answered before Fastify's lifecycle
+ * with exactly what the Fastify route answers (compared with app.inject, which always runs the route), every
+ * other request reaches the route once, and the lookup limit counts each request once either way.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../src/config/api-paths.ts';
+import { buildApp } from '../src/app.ts';
+import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One POST over a real connection; `chunked` sends the body without a content-length. */
+function post(
+  app: FastifyInstance,
+  url: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  chunked = false,
+): Promise<Answer> {
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: url,
+        method: 'POST',
+        headers: chunked
+          ? { ...headers, 'transfer-encoding': 'chunked' }
+          : { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+    if (chunked) req.write(body.slice(0, 5));
+    req.end(chunked ? body.slice(5) : body);
+  });
+}
+
+/** The same request through Fastify's route (inject never passes the HTTP server's listener). */
+async function viaRoute(app: FastifyInstance, url: string, body: string, headers: Record<string, string>) {
+  const res = await app.inject({ method: 'POST', url, payload: body, headers });
+  return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+}
+
+/** What a caller sees of an answer: status, the headers that describe the payload, and the payload. */
+const seen = (answer: Answer | Awaited<ReturnType<typeof viaRoute>>) => ({
+  status: answer.status,
+  'cache-control': answer.headers['cache-control'],
+  'content-type': answer.headers['content-type'],
+  'content-encoding': answer.headers['content-encoding'],
+  'content-length': String(answer.headers['content-length']),
+  vary: answer.headers.vary,
+  'retry-after': answer.headers['retry-after'],
+  'x-content-type-options': answer.headers['x-content-type-options'],
+  body: answer.body.toString('base64'),
+});
+
+async function listeningApp(env: Record<string, string>, logger?: 'info') {
+  const lines: string[] = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
+  const app = await buildApp({
+    dataDir: tempDir(),
+    seedDir: FIXTURE_SEED,
+    env: { CERT_SECRET: 'test-secret', ...env },
+    ...(logger ? { logger, logStream } : {}),
+  });
+  // Counts the requests that reach Fastify's lifecycle.
+  const reached: string[] = [];
+  app.addHook('onRequest', (request, _reply, done) => {
+    reached.push(request.url);
+    done();
+  });
+  seedRaceCenterFixture(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, reached, lines };
+}
+
+const json = { 'content-type': 'application/json' };
+const bib = (b: unknown, raceId: unknown = PAST_RACE_ID) => JSON.stringify({ raceId, bib: b });
+const person = (name: string, certificateNumber: string) =>
+  JSON.stringify({ raceId: PAST_RACE_ID, name, certificateNumber });
+
+describe('hot path', () => {
+  let app: FastifyInstance;
+  let reached: string[];
+
+  beforeAll(async () => {
+    ({ app, reached } = await listeningApp({ RATE_LIMITS: 'off' }));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    removeTempDirs();
+  });
+
+  const hot: [string, string][] = [
+    [API_PATHS.searchScore, bib('A00001')],
+    [API_PATHS.searchScore, bib('a00001')],
+    [API_PATHS.searchScore, bib('100')],
+    [API_PATHS.searchScore, bib('NOPE')],
+    [API_PATHS.searchScore, person(ZHANG.name, ZHANG.certNo)],
+    [API_PATHS.searchScore, person('无此人', ZHANG.certNo)],
+    [API_PATHS.searchPhotos, bib('A00001')],
+    [API_PATHS.searchPhotos, bib('ZZZ')],
+  ];
+
+  it.each(['identity', 'br', 'gzip, deflate'])(
+    'answers the plain lookups before Fastify, exactly as the route does (accept-encoding %s)',
+    async (encoding) => {
+      for (const [url, body] of hot) {
+        const headers = { ...json, 'accept-encoding': encoding };
+        reached.length = 0;
+        const direct = await post(app, url, body, headers);
+        expect(reached, `${url} ${body}`).toEqual([]);
+        expect(seen(direct), `${url} ${body}`).toEqual(seen(await viaRoute(app, url, body, headers)));
+      }
+    },
+  );
+
+  it('sends a real answer: the result of the bib, compressed as asked', async () => {
+    const plain = await post(app, API_PATHS.searchScore, bib('A00001'), json);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const answer = JSON.parse(plain.body.toString('utf8'));
+    expect(answer).toMatchObject({ code: 0, data: [{ bib: 'A00001', raceId: PAST_RACE_ID }] });
+    const br = await post(app, API_PATHS.searchScore, bib('A00001'), { ...json, 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(answer);
+    const gzip = await post(app, API_PATHS.searchScore, bib('A00001'), { ...json, 'accept-encoding': 'gzip' });
+    expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(answer);
+    // Exact bib match on the hot path too: "100" is not 1000–1009.
+    const hundred = JSON.parse((await post(app, API_PATHS.searchScore, bib('100'), json)).body.toString('utf8'));
+    expect(hundred.data.map((r: { bib: string }) => r.bib)).toEqual(['100']);
+  });
+
+  const notPlain: [string, string, Record<string, string>][] = [
+    ['bad JSON', '{"raceId":', json],
+    ['no raceId', JSON.stringify({ bib: 'A00001' }), json],
+    ['no key', JSON.stringify({ raceId: PAST_RACE_ID }), json],
+    ['an extra field', JSON.stringify({ raceId: PAST_RACE_ID, bib: 'A00001', lang: 'en' }), json],
+    ['a bib over 20 characters', bib('A'.repeat(21)), json],
+    ['an empty bib', bib(''), json],
+    ['a number for a bib', bib(1), json],
+    ['a bad race id', bib('A00001', '../x'), json],
+    ['a name without a certificate number', JSON.stringify({ raceId: PAST_RACE_ID, name: ZHANG.name, bib: 1 }), json],
+    ['an array', '[1,2]', json],
+    ['a prototype key', `{"raceId":"${PAST_RACE_ID}","__proto__":{"x":1}}`, json],
+    ['a null body', 'null', json],
+    ['another content type', bib('A00001'), { 'content-type': 'text/plain' }],
+    ['a JSON body with a charset', bib('A00001'), { 'content-type': 'application/json; charset=utf-16' }],
+  ];
+
+  it.each(notPlain)('leaves %s to the route, which answers it once, the same way', async (_what, body, headers) => {
+    reached.length = 0;
+    const direct = await post(app, API_PATHS.searchScore, body, headers);
+    expect(reached).toEqual([API_PATHS.searchScore]);
+    const route = await viaRoute(app, API_PATHS.searchScore, body, headers);
+    expect(direct.status).toBe(route.status);
+    expect(direct.status).toBeLessThan(500);
+    expect(direct.body.toString('utf8')).toBe(route.body.toString('utf8'));
+    expect(direct.headers['content-type']).toBe(route.headers['content-type']);
+    expect(direct.headers['cache-control']).toBe(route.headers['cache-control']);
+  });
+
+  it('leaves a chunked body and other methods and paths to Fastify', async () => {
+    reached.length = 0;
+    const chunked = await post(app, API_PATHS.searchScore, bib('A00001'), json, true);
+    expect(JSON.parse(chunked.body.toString('utf8'))).toMatchObject({ code: 0, data: [{ bib: 'A00001' }] });
+    const pb = await post(app, API_PATHS.searchPb, JSON.stringify({ name: ZHANG.name, certificateNumber: ZHANG.certNo }));
+    expect(JSON.parse(pb.body.toString('utf8')).code).toBe(0);
+    const query = await post(app, `${API_PATHS.searchScore}?x=1`, bib('A00001'));
+    expect(JSON.parse(query.body.toString('utf8')).code).toBe(0);
+    expect(reached).toEqual([API_PATHS.searchScore, API_PATHS.searchPb, `${API_PATHS.searchScore}?x=1`]);
+  });
+
+  it('keeps the timeouts Fastify gives its own server', () => {
+    expect(app.server.keepAliveTimeout).toBe(72_000);
+  });
+});
+
+describe('hot path rate limit', () => {
+  afterAll(removeTempDirs);
+
+  it('counts every lookup once, hot or not: the 61st in a minute gets 429 and Retry-After', async () => {
+    const { app, reached } = await listeningApp({});
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) statuses.push((await post(app, API_PATHS.searchScore, bib(`B${i}`), json)).status);
+      expect(reached).toEqual([]);
+      // Not plain (an extra field): counted by the route's hook instead.
+      const extra = JSON.stringify({ raceId: PAST_RACE_ID, bib: 'A00001', x: 1 });
+      for (let i = 0; i < 30; i++) statuses.push((await post(app, API_PATHS.searchScore, extra, json)).status);
+      expect(reached).toHaveLength(30);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const limited = await post(app, API_PATHS.searchPhotos, bib('A00001'), json);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(limited.body.toString('utf8'))).toEqual({
+        code: 429,
+        msg: 'Too many requests, please try again later',
+        data: null,
+      });
+      expect(reached).toHaveLength(30);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('hot path with request logs on', () => {
+  afterAll(removeTempDirs);
+
+  it('is off, so that every lookup goes through Fastify and is logged', async () => {
+    const { app, reached, lines } = await listeningApp({ RATE_LIMITS: 'off' }, 'info');
+    try {
+      const res = await post(app, API_PATHS.searchScore, bib('A00001'), json);
+      expect(JSON.parse(res.body.toString('utf8')).code).toBe(0);
+      expect(reached).toEqual([API_PATHS.searchScore]);
+      expect(lines.join('\n')).toContain('request completed');
+    } finally {
+      await app.close();
+    }
+  });
+});
