@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerCache, pickEncoding } from '../src/lib/answer-cache.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { AnswerCache, answerOut, encodeAnswer, pickEncoding } from '../src/lib/answer-cache.ts';
 import { fakeClock } from './helpers.ts';
 
 describe('AnswerCache', () => {
@@ -27,6 +28,41 @@ describe('AnswerCache', () => {
     expect(cache.get('c')).toBeUndefined();
     expect(cache.get('b')?.body.toString()).toBe('22');
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('answerOut', () => {
+  const big = { code: 0, data: 'x'.repeat(2000) };
+
+  it('sends what the caller accepts, compressed and with its headers made once', () => {
+    const answer = encodeAnswer(big);
+    const br = answerOut(answer, 'gzip, deflate, br', 'public, max-age=60');
+    expect(br.headers).toEqual({
+      'cache-control': 'public, max-age=60',
+      'content-type': 'application/json; charset=utf-8',
+      vary: 'accept-encoding',
+      'content-encoding': 'br',
+      'x-content-type-options': 'nosniff',
+      'content-length': String(br.payload.length),
+    });
+    expect(JSON.parse(brotliDecompressSync(br.payload).toString())).toEqual(big);
+    expect(answerOut(answer, 'br', 'public, max-age=60')).toBe(br);
+    const gzip = answerOut(answer, 'gzip', 'public, max-age=60');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.payload).toString())).toEqual(big);
+    const plain = answerOut(answer, undefined, 'public, max-age=60');
+    expect(plain.payload).toBe(answer.body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(answerOut(answer, 'br', 'no-store').headers['cache-control']).toBe('no-store');
+  });
+
+  it('sends a small answer as it is, without vary', () => {
+    const answer = encodeAnswer({ code: 404, data: null });
+    const out = answerOut(answer, 'br', 'no-store');
+    expect(out.payload).toBe(answer.body);
+    expect(out.headers.vary).toBeUndefined();
+    expect(out.headers['content-encoding']).toBeUndefined();
   });
 });
 

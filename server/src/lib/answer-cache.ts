@@ -11,11 +11,12 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** A serialized answer and, made on first demand, its brotli and gzip encodings. */
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** A serialized answer and, made on first demand, each encoding it has gone out in, with its headers. */
 export interface EncodedAnswer {
   body: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
+  out?: Partial<Record<Encoding, AnswerOut>>;
 }
 
 interface Entry {
@@ -28,37 +29,46 @@ const COMPRESS_FROM = 1024;
 
 export const encodeAnswer = (answer: unknown): EncodedAnswer => ({ body: Buffer.from(JSON.stringify(answer)) });
 
-/** What an answer goes out as: its headers (besides content-length) and payload. */
+/** What an answer goes out as: its headers (content-length included) and payload. */
 export interface AnswerOut {
-  headers: Record<string, string>;
-  payload: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly payload: Buffer;
 }
 
 /**
- * A JSON answer in the encoding the caller accepts (brotli, then gzip, then none). Encodings are kept on the
- * answer, so a cached answer is compressed once.
+ * A JSON answer in the encoding the caller accepts (brotli, then gzip, then none). What it goes out as is
+ * kept on the answer, so a cached answer is compressed, and its headers are made, once.
  */
 export function answerOut(answer: EncodedAnswer, acceptEncoding: string | undefined, cacheControl: string): AnswerOut {
-  const headers: Record<string, string> = {
-    'cache-control': cacheControl,
-    'content-type': 'application/json; charset=utf-8',
+  const compressible = answer.body.length >= COMPRESS_FROM;
+  const encoding: Encoding =
+    (compressible && acceptEncoding !== undefined ? pickEncoding(acceptEncoding) : undefined) ?? 'identity';
+  const kept = answer.out?.[encoding];
+  if (kept !== undefined && kept.headers['cache-control'] === cacheControl) return kept;
+  const payload =
+    encoding === 'br'
+      ? brotliCompressSync(answer.body, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: 6,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: answer.body.length,
+          },
+        })
+      : encoding === 'gzip'
+        ? gzipSync(answer.body, { level: 6 })
+        : answer.body;
+  const out: AnswerOut = {
+    headers: {
+      'cache-control': cacheControl,
+      'content-type': 'application/json; charset=utf-8',
+      ...(compressible ? { vary: 'accept-encoding' } : {}),
+      ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+      'x-content-type-options': 'nosniff',
+      'content-length': String(payload.length),
+    },
+    payload,
   };
-  if (answer.body.length < COMPRESS_FROM) return { headers, payload: answer.body };
-  headers.vary = 'accept-encoding';
-  const encoding = acceptEncoding === undefined ? undefined : pickEncoding(acceptEncoding);
-  if (encoding === 'br') {
-    answer.br ??= brotliCompressSync(answer.body, {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: answer.body.length },
-    });
-    headers['content-encoding'] = 'br';
-    return { headers, payload: answer.br };
-  }
-  if (encoding === 'gzip') {
-    answer.gzip ??= gzipSync(answer.body, { level: 6 });
-    headers['content-encoding'] = 'gzip';
-    return { headers, payload: answer.gzip };
-  }
-  return { headers, payload: answer.body };
+  (answer.out ??= {})[encoding] = out;
+  return out;
 }
 
 /** Sends an answer through Fastify, for routes that opt out of the compress plugin (`compress: false`). */

@@ -110,7 +110,7 @@ function answerHot(route: HotRoute<never>, req: IncomingMessage, res: ServerResp
   if (found === undefined) return false;
   const accepted = req.headers['accept-encoding'];
   const out = answerOut(found.answer, accepted, found.cacheControl);
-  res.writeHead(200, { ...out.headers, ...NOSNIFF, 'content-length': out.payload.length });
+  res.writeHead(200, out.headers);
   res.end(out.payload);
   return true;
 }
