@@ -7,6 +7,7 @@ import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyFormbody from '@fastify/formbody';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { fail, MESSAGES } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
@@ -44,7 +45,7 @@ export interface BuildAppOptions {
   now?: () => number;
   /**
    * Environment of the account features (default process.env): PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX,
-   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM (lib/settings.ts); CERT_SECRET
+   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM, TRUST_PROXY (lib/settings.ts); CERT_SECRET
    * (lib/cert-secret.ts).
    */
   env?: Env;
@@ -63,6 +64,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Routes answered on the race-day hot path (lib/hot-path.ts). */
     hotPath: HotPath;
+  }
+}
+
+/** The TRUST_PROXY list as a trust function (the one Fastify's request.ip uses too). */
+function trustedProxies(list: string[]) {
+  try {
+    return proxyAddr.compile(list);
+  } catch (error) {
+    throw new Error(`TRUST_PROXY: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -89,12 +99,22 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       ? false
       : { level, serializers, ...(options.logStream ? { stream: options.logStream } : {}) };
 
+  // Behind reverse proxies (TRUST_PROXY) the visitor is the address they forward: for the rate limits, the
+  // logs and the hot path alike.
+  const trustProxy = settings.trustProxy === undefined ? undefined : trustedProxies(settings.trustProxy);
   // Race-day lookups answered before Fastify's lifecycle (lib/hot-path.ts); off while requests are logged.
-  const hotPath = new HotPath();
+  const hotPath = new HotPath(
+    trustProxy &&
+      ((req) => {
+        const chain = proxyAddr.all(req, trustProxy);
+        return chain[chain.length - 1] ?? '';
+      }),
+  );
   hotPath.enabled = !(logger && ['info', 'debug', 'trace'].includes(logger.level));
   const app: FastifyInstance = Fastify({
     logger,
     serverFactory: hotPathServer(hotPath, () => app),
+    ...(trustProxy ? { trustProxy } : {}),
     // Malformed URLs and over-long path parameters are answered in the envelope too.
     frameworkErrors(error, _request, reply) {
       void (reply as FastifyReply).code(400).header('cache-control', 'no-store').send(fail(400, error.message));

@@ -43,7 +43,9 @@ function post(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       },
     );
     req.on('error', reject);
@@ -182,7 +184,11 @@ describe('hot path', () => {
     reached.length = 0;
     const chunked = await post(app, API_PATHS.searchScore, bib('A00001'), json, true);
     expect(JSON.parse(chunked.body.toString('utf8'))).toMatchObject({ code: 0, data: [{ bib: 'A00001' }] });
-    const pb = await post(app, API_PATHS.searchPb, JSON.stringify({ name: ZHANG.name, certificateNumber: ZHANG.certNo }));
+    const pb = await post(
+      app,
+      API_PATHS.searchPb,
+      JSON.stringify({ name: ZHANG.name, certificateNumber: ZHANG.certNo }),
+    );
     expect(JSON.parse(pb.body.toString('utf8')).code).toBe(0);
     const query = await post(app, `${API_PATHS.searchScore}?x=1`, bib('A00001'));
     expect(JSON.parse(query.body.toString('utf8')).code).toBe(0);
@@ -237,5 +243,49 @@ describe('hot path with request logs on', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  afterAll(removeTempDirs);
+
+  const from = (ip: string) => ({ ...json, 'x-forwarded-for': ip });
+  const extra = JSON.stringify({ raceId: PAST_RACE_ID, bib: 'A00001', x: 1 });
+
+  it('limits each forwarded visitor on its own, hot or not', async () => {
+    const { app, reached } = await listeningApp({ TRUST_PROXY: 'loopback' });
+    try {
+      for (let i = 0; i < 59; i++)
+        expect((await post(app, API_PATHS.searchScore, bib('A00001'), from('203.0.113.5'))).status).toBe(200);
+      expect((await post(app, API_PATHS.searchScore, extra, from('203.0.113.5'))).status).toBe(200);
+      expect(reached).toHaveLength(1);
+      expect((await post(app, API_PATHS.searchScore, bib('A00001'), from('203.0.113.5'))).status).toBe(429);
+      expect((await post(app, API_PATHS.searchScore, extra, from('203.0.113.5'))).status).toBe(429);
+      // Another visitor behind the same proxy is not held back.
+      expect((await post(app, API_PATHS.searchScore, bib('A00001'), from('203.0.113.6'))).status).toBe(200);
+      expect((await post(app, API_PATHS.searchScore, extra, from('203.0.113.6'))).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted, so it cannot be used to dodge the limit', async () => {
+    const { app } = await listeningApp({});
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++) {
+        statuses.push((await post(app, API_PATHS.searchScore, bib('A00001'), from(`198.51.100.${i}`))).status);
+      }
+      expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(statuses[60]).toBe(429);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses to start with a list it cannot read', async () => {
+    await expect(
+      buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: { TRUST_PROXY: '10.0.0.1, nonsense' } }),
+    ).rejects.toThrow('TRUST_PROXY: invalid IP address: nonsense');
   });
 });

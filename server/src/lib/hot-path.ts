@@ -44,6 +44,9 @@ type Replay = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 export class HotPath {
   private readonly routes = new Map<string, HotRoute<never>>();
 
+  /** `clientIp`: the visitor's address as Fastify's `request.ip` has it (TRUST_PROXY). */
+  constructor(private readonly clientIp: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '') {}
+
   /** Off: every request goes to Fastify. */
   enabled = true;
 
@@ -68,7 +71,7 @@ export class HotPath {
       req.on('error', () => req.destroy());
       req.on('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        if (!answerHot(route, req, res, body)) replay(req, res, body);
+        if (!answerHot(route, req, res, body, this.clientIp)) replay(req, res, body);
       });
     };
   }
@@ -90,14 +93,20 @@ function plainJsonRequest(req: IncomingMessage): boolean {
 }
 
 /** Answers a hot request; false when the route leaves it to Fastify. */
-function answerHot(route: HotRoute<never>, req: IncomingMessage, res: ServerResponse, body: Buffer): boolean {
+function answerHot(
+  route: HotRoute<never>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  clientIp: (req: IncomingMessage) => string,
+): boolean {
   let query: never | undefined;
   let found: HotAnswer | undefined;
   try {
     query = route.accept(JSON.parse(body.toString('utf8')));
     if (query === undefined) return false;
     // Counted once, here, for the requests answered here (a replayed request is counted by Fastify's hook).
-    const wait = route.limit?.(req.socket.remoteAddress ?? '') ?? 0;
+    const wait = route.limit?.(clientIp(req)) ?? 0;
     if (wait > 0) {
       sendJson(res, 429, fail(429, MESSAGES.tooManyRequests), { 'retry-after': String(wait), 'cache-control': 'no-store' });
       return true;

@@ -16,6 +16,12 @@ export interface AccountSettings {
   smtpUrl?: string;
   /** SMTP_FROM: sender address, default 'race-site <no-reply@race-site.example>'. */
   smtpFrom: string;
+  /**
+   * TRUST_PROXY: the reverse proxies in front of the server (addresses, CIDR ranges or loopback, linklocal,
+   * uniquelocal, comma-separated), whose X-Forwarded-For names the visitor. Unset: the connection's address
+   * is the visitor's, so behind a proxy every visitor would share the proxy's rate limits.
+   */
+  trustProxy?: string[];
 }
 
 export type Env = Record<string, string | undefined>;
@@ -29,5 +35,10 @@ export function readSettings(env: Env): AccountSettings {
     captchaProvider: env.CAPTCHA_PROVIDER || 'builtin',
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM || 'race-site <no-reply@race-site.example>',
+    trustProxy: env.TRUST_PROXY?.trim()
+      ? env.TRUST_PROXY.split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : undefined,
   };
 }
