@@ -8,8 +8,8 @@
  *   the database, for race-day load. The first process prepares the data folder (migrations, seed, secrets)
  *   once, then starts the workers and restarts any that dies.
  * Account features (lib/settings.ts): PASSWORD_KEY, RATE_LIMITS=off, DEV_OUTBOX=1|0, CAPTCHA_PROVIDER,
- *   SMTP_URL, SMTP_FROM, TRUST_PROXY (reverse proxies whose X-Forwarded-For names the visitor). Race centre: CERT_SECRET (certificate signatures; default a random secret kept in
- *   DATA_DIR/cert-secret).
+ *   SMTP_URL, SMTP_FROM, TRUST_PROXY (reverse proxies whose X-Forwarded-For names the visitor).
+ * Race centre: CERT_SECRET (certificate signatures; default a random secret kept in DATA_DIR/cert-secret).
  */
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
