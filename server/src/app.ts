@@ -46,7 +46,7 @@ export interface BuildAppOptions {
   /**
    * Environment of the account features (default process.env): PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX,
    * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM, TRUST_PROXY (lib/settings.ts); CERT_SECRET
-   * (lib/cert-secret.ts).
+   * (lib/secrets.ts).
    */
   env?: Env;
   /** Replaces the slider provider chosen by CAPTCHA_PROVIDER (an external human check). */

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { maskEmail, maskPersonalData, maskPhone } from '../src/lib/accounts.ts';
 import { hashPassword, SCRYPT_MARKER, verifyPassword } from '../src/lib/password-hash.ts';
@@ -329,6 +332,21 @@ describe('verification codes', () => {
     expect(res.json().data.loginIdentityType).toBe(1);
     expect(res.json().data.userInfo.userPhone).toBe('138****8000');
     expect((await codeLogin(app, DEMO.phone, code)).json()).toEqual(CODE_ERROR);
+  });
+
+  it('stores a code only as a keyed hash: the database alone does not give it away', async () => {
+    const { app } = await fresh();
+    await sendCode(app, 'login', DEMO.phone);
+    const code = await latestCode(app, DEMO.phone);
+    const row = app.db
+      .prepare<[string], { code_hash: string }>('SELECT code_hash FROM verification_codes WHERE destination = ?')
+      .get(DEMO.phone);
+    const plainHash = createHash('sha256').update(`${DEMO.phone}:${code}`).digest('hex');
+    expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.code_hash).not.toBe(plainHash);
+    const key = readFileSync(path.join(app.config.dataDir, 'code-secret'), 'utf8').trim();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.code_hash).toBe(createHmac('sha256', key).update(`${DEMO.phone}:${code}`).digest('hex'));
   });
 
   it('answers account missing for an unknown phone, at send and at login', async () => {

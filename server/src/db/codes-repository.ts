@@ -1,12 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 
 export type CodePurpose = 'login' | 'register' | 'reset';
 export type CodeChannel = 'sms' | 'email';
 
-/** A code is stored as SHA-256 of `destination:code`, never in clear. */
-export function hashCode(destination: string, code: string): string {
-  return createHash('sha256').update(`${destination}:${code}`, 'utf8').digest('hex');
+/** A code is stored as HMAC-SHA256 of `destination:code` under the server's code secret, never in clear. */
+export function hashCode(key: string, destination: string, code: string): string {
+  return createHmac('sha256', key).update(`${destination}:${code}`, 'utf8').digest('hex');
 }
 
 /** The verificationToken handed to the caller is stored as its SHA-256. */
@@ -25,8 +25,11 @@ interface CodeRow {
 
 export type CodeCheck = 'ok' | 'wrong' | 'none';
 
-/** Verification codes (login, register, reset) and the counts behind their send limits. */
-export function createCodesRepository(db: Database) {
+/**
+ * Verification codes (login, register, reset) and the counts behind their send limits. `codeKey`: the secret
+ * of the stored code hashes (lib/secrets.ts).
+ */
+export function createCodesRepository(db: Database, codeKey: string) {
   const insert = db.prepare<[string, CodePurpose, CodeChannel, string, string, string, number, number]>(`
     INSERT INTO verification_codes (request_hash, purpose, channel, destination, code_hash, ip, created_at, expires_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -77,7 +80,7 @@ export function createCodesRepository(db: Database) {
           input.purpose,
           input.channel,
           input.destination,
-          hashCode(input.destination, input.code),
+          hashCode(codeKey, input.destination, input.code),
           input.ip,
           input.now,
           input.now + input.ttlMs,
@@ -116,7 +119,7 @@ export function createCodesRepository(db: Database) {
         if (!row) return 'none';
         const sameRequest =
           input.requestToken === undefined || safeEqualHex(row.request_hash, hashRequestToken(input.requestToken));
-        const sameCode = safeEqualHex(row.code_hash, hashCode(input.destination, input.code));
+        const sameCode = safeEqualHex(row.code_hash, hashCode(codeKey, input.destination, input.code));
         if (sameRequest && sameCode) {
           close.run(input.now, row.id);
           return 'ok';

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { dataPaths } from '../lib/paths.ts';
+import { dataSecret } from '../lib/secrets.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { createRepositories, type Repositories } from './repositories.ts';
 import { seedIfEmpty, seedRunnersIfEmpty, type SeedOutcome } from './seed.ts';
@@ -61,7 +62,7 @@ export function openDatabase(options: { dataDir: string; seedDir: string; now: n
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     migrate(db, options.now);
-    const repos = createRepositories(db);
+    const repos = createRepositories(db, dataSecret(options.dataDir, 'code-secret'));
     const seed = seedIfEmpty({ db, repos, dataDir: options.dataDir, seedDir: options.seedDir, now: options.now });
     seedRunnersIfEmpty({ db, repos, seedDir: options.seedDir, now: options.now });
     return { db, repos, seed };

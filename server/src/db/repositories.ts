@@ -9,14 +9,15 @@ import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
 
-export function createRepositories(db: Database) {
+/** `codeKey`: the secret of the stored verification-code hashes (lib/secrets.ts). */
+export function createRepositories(db: Database, codeKey: string) {
   return {
     races: createRacesRepository(db),
     bindings: createBindingsRepository(db),
     siteConfigs: createSiteConfigsRepository(db),
     users: createUsersRepository(db),
     tokens: createTokensRepository(db),
-    codes: createCodesRepository(db),
+    codes: createCodesRepository(db, codeKey),
     captcha: createCaptchaRepository(db),
     outbox: createOutboxRepository(db),
     raceCenter: createRaceCenterRepository(db),

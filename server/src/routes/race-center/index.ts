@@ -11,7 +11,7 @@ import { API_PATHS } from '../../../../src/config/api-paths.ts';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
-import { certificateSecret } from '../../lib/cert-secret.ts';
+import { certificateSecret } from '../../lib/secrets.ts';
 import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import {
   ageOn,

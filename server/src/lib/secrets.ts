@@ -1,0 +1,26 @@
+/**
+ * Server secrets kept in the data directory: random, created on first use (mode 0600), shared by every worker
+ * process and kept across restarts. `cert-secret` signs e-certificates (CERT_SECRET overrides it);
+ * `code-secret` keys the stored hashes of verification codes, so that a copy of the database alone does not
+ * give away the codes (six digits are quickly found from a plain hash).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export function dataSecret(dataDir: string, name: 'cert-secret' | 'code-secret'): string {
+  const file = path.join(dataDir, name);
+  if (!existsSync(file)) {
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another worker wrote it first.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+export function certificateSecret(dataDir: string, env: Record<string, string | undefined>): string {
+  return env.CERT_SECRET || dataSecret(dataDir, 'cert-secret');
+}
