@@ -5,7 +5,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { validateSiteConfig } from '../../src/features/site-config/site-config-schema.ts';
 import { buildApp } from '../src/app.ts';
-import { openDatabase } from '../src/db/database.ts';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrate, openDatabase } from '../src/db/database.ts';
+import { createRaceCenterRepository } from '../src/db/race-center-repository.ts';
+import { certDigest, keyedCertHash } from '../src/lib/race-center.ts';
+import { dataPaths } from '../src/lib/paths.ts';
 import { MIGRATIONS } from '../src/db/migrations.ts';
 import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
 
@@ -161,6 +165,45 @@ describe('database and seed', () => {
     expect(applied.map((m) => m.id)).toEqual(MIGRATIONS.map((m) => m.id));
     expect(second.repos.siteConfigs.listLatest()).toHaveLength(2);
     second.db.close();
+  });
+
+  it('keys the certificate-number hashes an older database holds (migration 6), keeping their lookups', () => {
+    const dataDir = tempDir();
+    mkdirSync(dataDir, { recursive: true });
+    const older = new BetterSqlite3(dataPaths(dataDir).dbFile);
+    migrate(
+      older,
+      1,
+      MIGRATIONS.filter((m) => m.id < 6),
+    );
+    createRaceCenterRepository(older, 'not used').upsertResult({
+      race_id: 'older-race',
+      bib: 'A1',
+      name: '迁移测试',
+      gender: 1,
+      cert_hash: certDigest('m1234567'),
+      item: '10K',
+      gun_ms: 3_000_000,
+      chip_ms: 2_900_000,
+      rank_overall: 1,
+      rank_gender: 1,
+      rank_age_group: 1,
+      age_group: 'M30-34',
+      finishers: 1,
+      splits_json: '[]',
+    });
+    older.close();
+    const opened = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
+    try {
+      const repo = opened.repos.raceCenter;
+      expect(repo.resultsByCert(repo.certHash('M1234567'), '迁移测试').map((r) => r.bib)).toEqual(['A1']);
+      const stored = opened.db.prepare("SELECT cert_hash FROM results WHERE race_id = 'older-race'").pluck().get();
+      expect(stored).not.toBe(certDigest('M1234567'));
+      const key = readFileSync(path.join(dataDir, 'id-number-secret'), 'utf8').trim();
+      expect(stored).toBe(keyedCertHash(key, certDigest('M1234567')));
+    } finally {
+      opened.db.close();
+    }
   });
 
   it('starts with an empty database when there is no seed', async () => {

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { certHash } from '../src/lib/race-center.ts';
 import { DEMO_RUNNERS, seedRunners } from '../src/db/seed-runners.ts';
 import { FIXTURE_RACE_ID } from './helpers.ts';
 
@@ -29,7 +28,7 @@ export function seedRaceCenterFixture(app: FastifyInstance) {
       bib,
       name: `号码${bib}`,
       gender: 1,
-      cert_hash: certHash(certNo),
+      cert_hash: app.repos.raceCenter.certHash(certNo),
       item: '10K',
       gun_ms: 3_000_000 + i * 1000,
       chip_ms: 2_900_000 + i * 1000,

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { dataPaths } from '../lib/paths.ts';
+import { keyedCertHash } from '../lib/race-center.ts';
 import { dataSecret } from '../lib/secrets.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { createRepositories, type Repositories } from './repositories.ts';
@@ -61,8 +62,16 @@ export function openDatabase(options: { dataDir: string; seedDir: string; now: n
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
+    const keys = {
+      code: dataSecret(options.dataDir, 'code-secret'),
+      certNumber: dataSecret(options.dataDir, 'id-number-secret'),
+    };
+    // Migration 6 keys the certificate-number hashes already stored.
+    db.function('keyed_cert_hash', { deterministic: true }, (digest: unknown) =>
+      keyedCertHash(keys.certNumber, String(digest)),
+    );
     migrate(db, options.now);
-    const repos = createRepositories(db, dataSecret(options.dataDir, 'code-secret'));
+    const repos = createRepositories(db, keys);
     const seed = seedIfEmpty({ db, repos, dataDir: options.dataDir, seedDir: options.seedDir, now: options.now });
     seedRunnersIfEmpty({ db, repos, seedDir: options.seedDir, now: options.now });
     return { db, repos, seed };

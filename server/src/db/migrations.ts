@@ -178,4 +178,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE registrations ADD COLUMN channel_name_en TEXT;
     `,
   },
+  {
+    id: 6,
+    name: 'certificate-number hashes keyed with the data folder secret',
+    // keyed_cert_hash is registered by openDatabase (database.ts): HMAC-SHA256 of the old digest.
+    sql: `
+      UPDATE registrations SET cert_hash = keyed_cert_hash(cert_hash);
+      UPDATE results SET cert_hash = keyed_cert_hash(cert_hash);
+    `,
+  },
 ];

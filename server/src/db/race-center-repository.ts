@@ -1,8 +1,9 @@
 /**
  * Registrations, results (with splits) and photos of the race centre. All SQL of these lookups lives here.
- * Rows hold the certificate number only as a hash (lookups) and a masked form (answers).
+ * Rows hold the certificate number only as a keyed hash (lookups) and a masked form (answers).
  */
 import type { Database } from 'better-sqlite3';
+import { certDigest, keyedCertHash } from '../lib/race-center.ts';
 
 export interface OrderRow {
   orderNo: string;
@@ -79,7 +80,8 @@ const placeholders = (cols: string) =>
     .map((c) => `@${c.trim()}`)
     .join(', ');
 
-export function createRaceCenterRepository(db: Database) {
+/** `certKey`: the secret of the stored certificate-number hashes (lib/secrets.ts). */
+export function createRaceCenterRepository(db: Database, certKey: string) {
   const regByCert = db.prepare<[string, string, string], RegistrationRow>(
     `SELECT ${REG_COLS} FROM registrations WHERE race_id = ? AND cert_hash = ? AND name = ?`,
   );
@@ -129,6 +131,8 @@ export function createRaceCenterRepository(db: Database) {
   const countResults = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM results');
 
   return {
+    /** What the database keeps of a certificate number (lib/race-center.ts keyedCertHash). */
+    certHash: (certNo: string) => keyedCertHash(certKey, certDigest(certNo)),
     registration: (raceId: string, certHash: string, name: string) => regByCert.get(raceId, certHash, name),
     resultByBib: (raceId: string, bib: string) => resByBib.get(raceId, bib),
     resultsByCert: (certHash: string, name: string, raceId?: string): ResultRow[] =>

@@ -9,18 +9,18 @@ import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
 
-/** `codeKey`: the secret of the stored verification-code hashes (lib/secrets.ts). */
-export function createRepositories(db: Database, codeKey: string) {
+/** The secrets of the stored verification-code and certificate-number hashes (lib/secrets.ts). */
+export function createRepositories(db: Database, keys: { code: string; certNumber: string }) {
   return {
     races: createRacesRepository(db),
     bindings: createBindingsRepository(db),
     siteConfigs: createSiteConfigsRepository(db),
     users: createUsersRepository(db),
     tokens: createTokensRepository(db),
-    codes: createCodesRepository(db, codeKey),
+    codes: createCodesRepository(db, keys.code),
     captcha: createCaptchaRepository(db),
     outbox: createOutboxRepository(db),
-    raceCenter: createRaceCenterRepository(db),
+    raceCenter: createRaceCenterRepository(db, keys.certNumber),
   };
 }
 

@@ -4,7 +4,7 @@
  * PB lookups have data. Runs in one transaction with prepared statements (30,000 runners in ~1-2 s).
  */
 import type { Database } from 'better-sqlite3';
-import { ageGroupLabel, ageOn, certHash, checkpointsFor, ITEMS, maskCertNo, maskMobile } from '../lib/race-center.ts';
+import { ageGroupLabel, ageOn, checkpointsFor, ITEMS, maskCertNo, maskMobile } from '../lib/race-center.ts';
 import type { OrderRow, RaceCenterRepository } from './race-center-repository.ts';
 
 export interface SeedRunnersOptions {
@@ -226,7 +226,7 @@ export function seedRunners(
   db.transaction(() => {
     for (let i = 0; i < options.count; i++) {
       const runner = runners.next().value as DemoRunner;
-      const hash = certHash(runner.certNo);
+      const hash = repo.certHash(runner.certNo);
       const drawn = drawChannel();
       const channel = runner.channel ?? drawn;
 

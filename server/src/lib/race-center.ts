@@ -65,10 +65,21 @@ export const normalizeCertNo = (raw: string) => raw.trim().toUpperCase();
 export const normalizeName = (raw: string) => raw.trim().replace(/\s+/g, ' ');
 export const normalizeBib = (raw: string) => raw.trim().toUpperCase();
 
-export function certHash(certNo: string): string {
+/** The unkeyed digest of a certificate number: what the database kept before migration 6. */
+export function certDigest(certNo: string): string {
   return createHash('sha256')
     .update(`cert:${normalizeCertNo(certNo)}`)
     .digest('hex');
+}
+
+/**
+ * What the database keeps of a certificate number: HMAC-SHA256 of its digest under the data folder's
+ * `id-number-secret` (lib/secrets.ts). ID numbers follow a known pattern (region, birth date, sequence), few
+ * enough to try them all against a plain hash; without the secret a copy of the database cannot be searched.
+ * Keyed over the digest so that migration 6 could convert the hashes already stored.
+ */
+export function keyedCertHash(key: string, digest: string): string {
+  return createHmac('sha256', key).update(digest).digest('hex');
 }
 
 /** 320102199001011234 → 3201**********1234; short numbers keep 2 + 2 (or are fully masked). */

@@ -1,14 +1,15 @@
 /**
  * Server secrets kept in the data directory: random, created on first use (mode 0600), shared by every worker
  * process and kept across restarts. `cert-secret` signs e-certificates (CERT_SECRET overrides it);
- * `code-secret` keys the stored hashes of verification codes, so that a copy of the database alone does not
- * give away the codes (six digits are quickly found from a plain hash).
+ * `code-secret` and `id-number-secret` key the stored hashes of verification codes and of certificate (ID)
+ * numbers, so that a copy of the database alone gives neither away (both are quickly found from a plain hash).
+ * The database and these files belong together: move or back up the whole data folder.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export function dataSecret(dataDir: string, name: 'cert-secret' | 'code-secret'): string {
+export function dataSecret(dataDir: string, name: 'cert-secret' | 'code-secret' | 'id-number-secret'): string {
   const file = path.join(dataDir, name);
   if (!existsSync(file)) {
     try {

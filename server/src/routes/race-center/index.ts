@@ -15,7 +15,6 @@ import { certificateSecret } from '../../lib/secrets.ts';
 import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import {
   ageOn,
-  certHash,
   CHANNEL_KEYS,
   formatDuration,
   formatPace,
@@ -269,7 +268,7 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       privateAnswer(reply);
       const { raceId: id, name, certificateNumber, queryType } = request.body;
-      const row = repo.registration(id, certHash(certificateNumber), normalizeName(name));
+      const row = repo.registration(id, repo.certHash(certificateNumber), normalizeName(name));
       if (!row) return fail(404, MESSAGES.registrationMissing);
       if (queryType === 1) return ok(toRegistrationStatus(row));
       // The info of one channel answers only for a registration made through it.
@@ -291,7 +290,7 @@ export default async function raceCenterRoutes(
       return { answer, cacheControl: PUBLIC };
     }
     if (name === undefined || certificateNumber === undefined) return undefined;
-    const rows = repo.resultsByCert(certHash(certificateNumber), normalizeName(name), id);
+    const rows = repo.resultsByCert(repo.certHash(certificateNumber), normalizeName(name), id);
     const found = rows.length > 0 ? ok(rows.map(toResult)) : fail(404, MESSAGES.scoreMissing);
     return { answer: encodeAnswer(found), cacheControl: PRIVATE };
   };
@@ -325,7 +324,7 @@ export default async function raceCenterRoutes(
     },
     async (request, reply) => {
       privateAnswer(reply);
-      const rows = repo.resultsByCert(certHash(request.body.certificateNumber), normalizeName(request.body.name));
+      const rows = repo.resultsByCert(repo.certHash(request.body.certificateNumber), normalizeName(request.body.name));
       const best = new Map<string, ResultRow>();
       for (const row of rows) {
         const seen = best.get(row.item);
@@ -372,7 +371,7 @@ export default async function raceCenterRoutes(
       privateAnswer(reply);
       const only = request.body.raceIds && request.body.raceIds.length > 0 ? new Set(request.body.raceIds) : null;
       const rows = repo
-        .resultsByCert(certHash(request.body.certificateNumber), normalizeName(request.body.name))
+        .resultsByCert(repo.certHash(request.body.certificateNumber), normalizeName(request.body.name))
         .filter((row) => only === null || only.has(row.race_id));
       if (rows.length === 0) return fail(404, MESSAGES.scoreMissing);
       return ok(rows.map(toResult).sort(byResultOrder));
