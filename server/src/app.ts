@@ -12,7 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { fail, MESSAGES } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
-import { HotPath, hotPathServer } from './lib/hot-path.ts';
+import { HotPath, installHotPath } from './lib/hot-path.ts';
 import { readSettings, type Env } from './lib/settings.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
@@ -111,9 +111,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       }),
   );
   hotPath.enabled = !(logger && ['info', 'debug', 'trace'].includes(logger.level));
-  const app: FastifyInstance = Fastify({
+  const app = Fastify({
     logger,
-    serverFactory: hotPathServer(hotPath, () => app),
     ...(trustProxy ? { trustProxy } : {}),
     // Malformed URLs and over-long path parameters are answered in the envelope too.
     frameworkErrors(error, _request, reply) {
@@ -157,6 +156,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
 
   app.decorate('hotPath', hotPath);
+  installHotPath(app, hotPath);
 
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');

@@ -194,10 +194,6 @@ describe('hot path', () => {
     expect(JSON.parse(query.body.toString('utf8')).code).toBe(0);
     expect(reached).toEqual([API_PATHS.searchScore, API_PATHS.searchPb, `${API_PATHS.searchScore}?x=1`]);
   });
-
-  it('keeps the timeouts Fastify gives its own server', () => {
-    expect(app.server.keepAliveTimeout).toBe(72_000);
-  });
 });
 
 describe('hot path rate limit', () => {

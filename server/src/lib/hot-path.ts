@@ -11,8 +11,8 @@
  * (`app.inject`), so validation and error answers stay the route's own. With request logs on (LOG_LEVEL
  * info and below) the hot path is off, so that every request is logged.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { answerOut, type EncodedAnswer } from './answer-cache.ts';
 import { fail, MESSAGES } from './envelope.ts';
 
@@ -163,20 +163,14 @@ export function replayThrough(app: FastifyInstance): Replay {
 }
 
 /**
- * Fastify's `serverFactory`: the HTTP server Fastify would make (same timeouts), with the hot path in front
- * of Fastify's handler.
+ * Puts the hot path in front of Fastify's handler on Fastify's own HTTP server (so its timeouts and other
+ * settings stay Fastify's). Extra addresses Fastify binds at listen time (`localhost` on both 127.0.0.1 and
+ * ::1) keep the plain handler: they answer the same, through the route.
  */
-export function hotPathServer(
-  hotPath: HotPath,
-  app: () => FastifyInstance,
-): (handler: RequestListener, options: FastifyServerOptions) => Server {
-  return (handler, options) => {
-    const replay: Replay = (req, res, body) => replayThrough(app())(req, res, body);
-    const server = createServer(hotPath.listener(handler, replay));
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
-    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-    return server;
-  };
+export function installHotPath(app: FastifyInstance, hotPath: HotPath): void {
+  const server = app.server;
+  const [fastifyHandler] = server.listeners('request') as RequestListener[];
+  if (fastifyHandler === undefined) throw new Error('the hot path needs the HTTP server Fastify made');
+  server.removeListener('request', fastifyHandler);
+  server.on('request', hotPath.listener(fastifyHandler, replayThrough(app)));
 }
