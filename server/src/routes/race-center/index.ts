@@ -383,10 +383,7 @@ export default async function raceCenterRoutes(
     const key = `photos\n${id}\n${normalizeBib(bib)}`;
     const answer =
       publicAnswers.get(key) ??
-      publicAnswers.set(
-        key,
-        ok(repo.photos(id, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }))),
-      );
+      publicAnswers.set(key, ok(repo.photos(id, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }))));
     return { answer, cacheControl: PUBLIC };
   };
 
