@@ -15,6 +15,19 @@ describe('AnswerCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('remembers a made answer until it expires, then makes it again', () => {
+    const clock = fakeClock();
+    const cache = new AnswerCache({ ttlMs: 60_000, now: clock.now });
+    let made = 0;
+    const make = () => ({ n: ++made });
+    expect(cache.remember('a', make).body.toString()).toBe('{"n":1}');
+    clock.advance(59_999);
+    expect(cache.remember('a', make).body.toString()).toBe('{"n":1}');
+    clock.advance(1);
+    expect(cache.remember('a', make).body.toString()).toBe('{"n":2}');
+    expect(made).toBe(2);
+  });
+
   it('drops the oldest answer past its size', () => {
     const cache = new AnswerCache({ maxEntries: 2 });
     cache.set('a', 1);

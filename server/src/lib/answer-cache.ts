@@ -117,6 +117,11 @@ export class AnswerCache {
     return entry.answer;
   }
 
+  /** The live answer for a key, or else the one `make` gives, stored. */
+  remember(key: string, make: () => unknown): EncodedAnswer {
+    return this.get(key) ?? this.set(key, make());
+  }
+
   /** The live answer for a key, or undefined. */
   get(key: string): EncodedAnswer | undefined {
     const entry = this.entries.get(key);

@@ -14,6 +14,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { answerOut, type EncodedAnswer } from './answer-cache.ts';
+import { tooManyRequestsAnswer } from '../plugins/rate-limit.ts';
 import { fail, MESSAGES } from './envelope.ts';
 
 /** What a hot route answers: always HTTP 200, the envelope says the rest. */
@@ -108,10 +109,8 @@ function answerHot(
     // Counted once, here, for the requests answered here (a replayed request is counted by Fastify's hook).
     const wait = route.limit?.(clientIp(req)) ?? 0;
     if (wait > 0) {
-      sendJson(res, 429, fail(429, MESSAGES.tooManyRequests), {
-        'retry-after': String(wait),
-        'cache-control': 'no-store',
-      });
+      const limited = tooManyRequestsAnswer(wait);
+      sendJson(res, 429, limited.envelope, limited.headers);
       return true;
     }
     found = route.answer(query);

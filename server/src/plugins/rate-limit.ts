@@ -127,12 +127,17 @@ declare module 'fastify' {
   }
 }
 
+/** The 429 answer's headers and envelope (also sent by the hot path, lib/hot-path.ts). */
+export function tooManyRequestsAnswer(retryAfterSeconds: number) {
+  return {
+    headers: { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' },
+    envelope: fail(429, MESSAGES.tooManyRequests),
+  };
+}
+
 export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {
-  return reply
-    .code(429)
-    .header('retry-after', String(retryAfterSeconds))
-    .header('cache-control', 'no-store')
-    .send(fail(429, MESSAGES.tooManyRequests));
+  const answer = tooManyRequestsAnswer(retryAfterSeconds);
+  return reply.code(429).headers(answer.headers).send(answer.envelope);
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {

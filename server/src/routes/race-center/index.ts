@@ -52,16 +52,23 @@ const RACE_ID = /^[\w.-]{1,64}$/;
  * answered the same way. Anything else goes through the route.
  */
 function plainBibQuery(body: unknown): { raceId: string; bib: string } | undefined {
-  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 2) return undefined;
-  const { raceId: id, bib } = body as Record<string, unknown>;
-  return typeof id === 'string' && RACE_ID.test(id) && plainString(bib, 20) ? { raceId: id, bib } : undefined;
+  const fields = plainFields(body, 2);
+  return fields && plainString(fields.bib, 20) ? { raceId: fields.raceId, bib: fields.bib } : undefined;
 }
 
 function plainPersonQuery(body: unknown): ScoreQuery | undefined {
-  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 3) return undefined;
-  const { raceId: id, name, certificateNumber } = body as Record<string, unknown>;
-  return typeof id === 'string' && RACE_ID.test(id) && plainString(name, 50) && plainString(certificateNumber, 32)
-    ? { raceId: id, name, certificateNumber }
+  const fields = plainFields(body, 3);
+  return fields && plainString(fields.name, 50) && plainString(fields.certificateNumber, 32)
+    ? { raceId: fields.raceId, name: fields.name, certificateNumber: fields.certificateNumber }
+    : undefined;
+}
+
+/** An object of exactly `count` fields, one of them a valid raceId. */
+function plainFields(body: unknown, count: number): (Record<string, unknown> & { raceId: string }) | undefined {
+  if (typeof body !== 'object' || body === null || Object.keys(body).length !== count) return undefined;
+  const fields = body as Record<string, unknown>;
+  return typeof fields.raceId === 'string' && RACE_ID.test(fields.raceId)
+    ? (fields as Record<string, unknown> & { raceId: string })
     : undefined;
 }
 
@@ -281,12 +288,11 @@ export default async function raceCenterRoutes(
   const scoreAnswer = (query: ScoreQuery): HotAnswer | undefined => {
     const { raceId: id, bib, name, certificateNumber } = query;
     if (bib !== undefined) {
-      const key = `score\n${id}\n${normalizeBib(bib)}`;
-      let answer = publicAnswers.get(key);
-      if (answer === undefined) {
-        const row = repo.resultByBib(id, normalizeBib(bib));
-        answer = publicAnswers.set(key, row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing));
-      }
+      const b = normalizeBib(bib);
+      const answer = publicAnswers.remember(`score\n${id}\n${b}`, () => {
+        const row = repo.resultByBib(id, b);
+        return row ? ok([toResult(row)]) : fail(404, MESSAGES.scoreMissing);
+      });
       return { answer, cacheControl: PUBLIC };
     }
     if (name === undefined || certificateNumber === undefined) return undefined;
@@ -380,10 +386,10 @@ export default async function raceCenterRoutes(
 
   /** The photos of a bib: public, cached. */
   const photosAnswer = ({ raceId: id, bib }: { raceId: string; bib: string }): HotAnswer => {
-    const key = `photos\n${id}\n${normalizeBib(bib)}`;
-    const answer =
-      publicAnswers.get(key) ??
-      publicAnswers.set(key, ok(repo.photos(id, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }))));
+    const b = normalizeBib(bib);
+    const answer = publicAnswers.remember(`photos\n${id}\n${b}`, () =>
+      ok(repo.photos(id, b).map((p) => ({ url: p.url, takenAt: p.taken_at }))),
+    );
     return { answer, cacheControl: PUBLIC };
   };
 
