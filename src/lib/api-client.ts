@@ -1,6 +1,7 @@
 /**
  * The single axios instance (spec §7, §8). The request side adds the contract's headers; the response
- * side unwraps the envelope and turns every failure into one ApiError with the message to show.
+ * side unwraps the envelope and turns every failure into one ApiError with the message to show (a server msg
+ * of the dictionary in the visitor's language, lib/server-messages.ts).
  * Components never read `code` themselves.
  */
 import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosResponse, AxiosStatic } from 'axios';
@@ -8,6 +9,7 @@ import i18n from 'i18next';
 import { CONTRACT_HEADERS } from '@/config/api-paths';
 import { getEnv } from '@/config/env';
 import { notify, TOAST_SECONDS } from '@/lib/notify';
+import { localizeServerMessage } from '@/lib/server-messages';
 import { useAppStore } from '@/stores/app-store';
 import type { Envelope } from '@/features/site-config/race-types';
 
@@ -100,7 +102,10 @@ export function checkEnvelope<T>(body: unknown, status?: number): Envelope<T> {
   }
   const envelope = body as Partial<Envelope<unknown>>;
   if (envelope.code !== 0) {
-    const msg = typeof envelope.msg === 'string' && envelope.msg.trim() ? envelope.msg : t('errors.generic');
+    const msg =
+      typeof envelope.msg === 'string' && envelope.msg.trim()
+        ? localizeServerMessage(envelope.msg)
+        : t('errors.generic');
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
     throw new ApiError('business', msg, code, status);
   }
@@ -137,7 +142,7 @@ function onRejected(axios: AxiosStatic, error: AxiosError): never {
     const body = error.response.data as Partial<Envelope<unknown>> | undefined;
     if (body && typeof body === 'object' && typeof body.msg === 'string' && body.msg.trim()) {
       const code = typeof body.code === 'number' ? body.code : undefined;
-      reject(new ApiError('business', body.msg, code, error.response.status), config);
+      reject(new ApiError('business', localizeServerMessage(body.msg), code, error.response.status), config);
     }
     reject(new ApiError('http', error.message, undefined, error.response.status), config, TOAST_SECONDS);
   }
@@ -146,7 +151,6 @@ function onRejected(axios: AxiosStatic, error: AxiosError): never {
   }
   reject(new ApiError('network', t('errors.network')), config, TOAST_SECONDS);
 }
-
 
 /** A call of the contract: resolves with the envelope (code 0), rejects with ApiError otherwise. */
 export async function apiRequest<T>(config: AxiosRequestConfig): Promise<Envelope<T>> {

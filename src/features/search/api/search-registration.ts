@@ -16,15 +16,12 @@ export interface RegistrationQuery {
   queryType: RegistrationQueryType;
 }
 
-/** The message of the dictionary for no registration, or none through the channel asked for. */
-export const REGISTRATION_MISSING_MSG = 'Registration information does not exist';
-
 export type RegistrationAnswer =
   { queryType: 1; status: RegistrationStatusResult } | { queryType: RegistrationInfoType; info: RegistrationResult };
 
 /**
- * POST searchRegistration. Silent: the page shows a failure itself, in the visitor's language; not found
- * rejects with REGISTRATION_MISSING_MSG.
+ * POST searchRegistration. Silent: the page shows the failure itself (not found: the dictionary's
+ * 'Registration information does not exist', in the visitor's language).
  */
 export async function searchRegistration(query: RegistrationQuery): Promise<RegistrationAnswer> {
   if (query.queryType === 1) {

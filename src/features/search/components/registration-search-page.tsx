@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
-import { REGISTRATION_MISSING_MSG, searchRegistration, type RegistrationAnswer } from '../api/search-registration';
+import { searchRegistration, type RegistrationAnswer } from '../api/search-registration';
 import type {
   Order,
   RegistrationChannel,
@@ -110,7 +110,7 @@ export default function RegistrationSearchPage() {
         <IdentityFields {...fields} />
         <SearchSubmit loading={loading} />
       </form>
-      <SearchFailure failure={failure === REGISTRATION_MISSING_MSG ? t('search.registration.missing') : failure} />
+      <SearchFailure failure={failure} />
       {answer?.queryType === 1 ? (
         <RegistrationStatusView
           result={answer.status}

@@ -85,6 +85,15 @@ describe('score search page', () => {
     expect(screen.queryByTestId('score-result')).toBeNull();
   });
 
+  it("shows the dictionary's not-found message in Chinese in Chinese mode", async () => {
+    const user = userEvent.setup();
+    await renderApp({ path: '/score-search' });
+    await user.type(await screen.findByLabelText('参赛号码'), 'B999');
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    expect(await screen.findByTestId('search-failure')).toHaveTextContent('未查询到您的成绩信息...');
+    expect(screen.queryByText('Your score information was not found...')).toBeNull();
+  });
+
   it('shows the dialog text instead of the form when the module is closed', async () => {
     const config = {
       ...testConfig(),
