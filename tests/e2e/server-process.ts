@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
+/** The built SPA the server serves: dist/, or another build folder (E2E_STATIC_DIR). */
+export const staticDir = process.env.E2E_STATIC_DIR ?? path.join(repoRoot, 'dist');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -39,7 +41,7 @@ export interface RunningServer {
 
 /** The built SPA (dist/) and the API on one free port, with a fresh data folder seeded on start. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  if (!existsSync(path.join(repoRoot, 'dist', 'index.html'))) {
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
     throw new Error('dist/ is missing: run `npm run build` first (npm test builds it before the browser tests)');
   }
   const port = await freePort();
@@ -51,7 +53,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       PORT: String(port),
       HOST: 'localhost',
       DATA_DIR: dataDir,
-      STATIC_DIR: path.join(repoRoot, 'dist'),
+      STATIC_DIR: staticDir,
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

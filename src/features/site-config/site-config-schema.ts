@@ -111,9 +111,7 @@ const partnerGroup = z.looseObject({
   labelEn: optText,
   /** One of PARTNER_CATEGORY_ORDER. */
   code: text,
-  children: z.array(
-    z.looseObject({ id, src: text, href: optText, name: optText, nameEn: optText }),
-  ),
+  children: z.array(z.looseObject({ id, src: text, href: optText, name: optText, nameEn: optText })),
 });
 
 const searchSwitch = z.looseObject({
@@ -169,9 +167,7 @@ export const siteConfigSchema = z.looseObject({
   websiteRegInfo: z.optional(z.array(linkItem)),
   /** QR codes: the app download code shown in the login drawer, and social accounts. */
   appQrCode: optText,
-  qrCodeList: z.optional(
-    z.array(z.looseObject({ id, label: text, labelEn: optText, src: text })),
-  ),
+  qrCodeList: z.optional(z.array(z.looseObject({ id, label: text, labelEn: optText, src: text }))),
   /** Ads in the top banner. */
   bannerAdList: z.optional(z.array(adItem)),
   adListTop: z.optional(z.array(adItem)),
@@ -197,6 +193,24 @@ export const siteConfigSchema = z.looseObject({
   pictureSearch: z.optional(searchSwitch),
   searchConfigList: z.optional(z.array(searchConfig)),
   multipleSearchRaceList: z.optional(z.array(multipleSearchRace)),
+  /**
+   * Text that belongs to this event, shown in the footer (and wherever a page names the organiser):
+   * never from the server-wide translation files, so two races on one server never mix.
+   */
+  eventInfo: z.optional(
+    z.looseObject({
+      slogan: optText,
+      sloganEn: optText,
+      /** One line per role, e.g. 主办单位 / Hosted by → 青川市人民政府. */
+      organizers: z.optional(z.array(z.looseObject({ role: text, roleEn: optText, names: text, namesEn: optText }))),
+      /** Phone number as dialled, e.g. 400-820-2027. */
+      hotline: optText,
+      /** When the hotline answers, e.g. 工作日 9:00-18:00. */
+      hotlineHours: optText,
+      hotlineHoursEn: optText,
+      email: optText,
+    }),
+  ),
   /** Also read: race-app business type (default 1), email send type, app id. */
   raceAppBusinessType: z.optional(z.number()),
   emailSendType: z.optional(z.number()),
@@ -220,6 +234,7 @@ export type PartnerGroup = z.infer<typeof partnerGroup>;
 export type SearchSwitch = z.infer<typeof searchSwitch>;
 export type SearchConfig = z.infer<typeof searchConfig>;
 export type LinkItem = z.infer<typeof linkItem>;
+export type EventInfo = NonNullable<SiteConfig['eventInfo']>;
 
 /** Partner categories in the order of spec §3. */
 export const PARTNER_CATEGORY_ORDER = [
@@ -240,10 +255,7 @@ export interface ConfigProblem {
 }
 
 export function formatJsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`),
-    '$',
-  );
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), '$');
 }
 
 /** Every problem of a document, each with its JSON path (used by the CLI and the server). */
