@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { validateSiteConfig } from '../../src/features/site-config/site-config-schema.ts';
+import { MESSAGES } from '../src/lib/envelope.ts';
 import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 
 let app: FastifyInstance;
@@ -70,6 +71,17 @@ describe('site config lookup', () => {
     const res = await lookup('unknown.example');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null });
+  });
+
+  it('says a bound domain has no published document, rather than that no race is bound', async () => {
+    app.repos.bindings.bind('unpublished.example', FIXTURE_RACE_ID, Date.now());
+    try {
+      const res = (await lookup('unpublished.example')).json();
+      expect(res).toEqual({ code: 404, msg: MESSAGES.unpublishedConfig, data: null });
+      expect(res.msg).not.toBe(MESSAGES.unboundRace);
+    } finally {
+      app.repos.bindings.unbind('unpublished.example');
+    }
   });
 
   it('answers a 400 envelope when domainName is missing, empty or not a host name', async () => {

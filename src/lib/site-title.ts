@@ -25,6 +25,10 @@ export function useSiteTitle(): string {
   const race = useSiteStore((s) => s.race);
   const config = useSiteStore((s) => s.config);
   const mode = useSiteStore((s) => s.mode);
-  if (mode === 'preview') return i18n.t('pages.preview.pageTitle', { lng: language });
+  const previewReason = useSiteStore((s) => s.previewReason);
+  if (mode === 'preview') {
+    const screen = previewReason === 'unpublished' ? 'unpublished' : 'preview';
+    return i18n.t(`pages.${screen}.pageTitle`, { lng: language });
+  }
   return config ? siteTitle(race, config, language) : '';
 }

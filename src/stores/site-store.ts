@@ -7,9 +7,12 @@ import type { ConfigProblem, SiteConfig } from '@/features/site-config/site-conf
 import type { RaceInfo } from '@/features/site-config/race-types';
 
 export type SiteMode = 'bound' | 'preview';
+/** Why a host shows the preview: no race bound, bound but no document published, or start-up failed. */
+export type PreviewReason = 'unbound' | 'unpublished' | 'failed';
 
 export interface SiteState {
   mode: SiteMode;
+  previewReason: PreviewReason | null;
   config: SiteConfig | null;
   race: RaceInfo | null;
   problems: ConfigProblem[];
@@ -19,6 +22,7 @@ export interface SiteState {
 
 export const useSiteStore = create<SiteState>()((set) => ({
   mode: 'preview',
+  previewReason: null,
   config: null,
   race: null,
   problems: [],

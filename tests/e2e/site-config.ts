@@ -21,19 +21,34 @@ export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteCon
  * site configuration for it, through the organiser CLI on the test server's data folder.
  */
 export function publishForDomain(domainName: string, raceId: string, config: SiteConfig): void {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), `${domainName}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  for (const args of [
-    ['bind', domainName, raceId],
-    ['publish', domainName, file],
-  ]) {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATA_DIR: inject('dataDir') },
-      encoding: 'utf8',
-    });
-    expect(result.status, result.stderr + result.stdout).toBe(0);
-  }
+  bindDomain(domainName, raceId);
+  siteCli('publish', domainName, tempJson(`${domainName}.json`, config));
+}
+
+/** Binds a domain to a race through the organiser CLI, without publishing a configuration. */
+export function bindDomain(domainName: string, raceId: string): void {
+  siteCli('bind', domainName, raceId);
+}
+
+/** Adds (or updates) a race from RaceInfo fields through the organiser CLI. */
+export function addRace(race: Record<string, unknown>): void {
+  siteCli('add-race', tempJson(`${String(race.raceId)}.json`, race));
+}
+
+function tempJson(name: string, value: unknown): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), name);
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+}
+
+/** Runs the organiser CLI on the test server's data folder; the command must succeed. */
+function siteCli(...args: string[]): void {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...process.env, DATA_DIR: inject('dataDir') },
+    encoding: 'utf8',
+  });
+  expect(result.status, result.stderr + result.stdout).toBe(0);
 }
 
 export interface MenuPage {
@@ -47,8 +62,15 @@ export function menuPages(config: SiteConfig): MenuPage[] {
   const groups = new Map<RouteItem, RouteItem>();
   for (const { item } of allRoutes(config)) for (const child of item.children ?? []) groups.set(child, item);
   return allRoutes(config)
-    .filter(({ item }) => item.component && !['Layout', 'ParentView'].includes(item.component) && !item.meta?.link && !item.hidden)
-    .map(({ item, path }) => ({ path, item, group: groups.get(item)?.component === 'Layout' ? undefined : groups.get(item) }));
+    .filter(
+      ({ item }) =>
+        item.component && !['Layout', 'ParentView'].includes(item.component) && !item.meta?.link && !item.hidden,
+    )
+    .map(({ item, path }) => ({
+      path,
+      item,
+      group: groups.get(item)?.component === 'Layout' ? undefined : groups.get(item),
+    }));
 }
 
 export function documentsAt(config: SiteConfig, dataPath: string | undefined): DocumentPage[] {

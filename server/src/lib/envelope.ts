@@ -31,6 +31,7 @@ export class HttpError extends Error {
 /** Messages of the contract (spec §8) and of the reference server. */
 export const MESSAGES = {
   unboundRace: '未绑定赛事...',
+  unpublishedConfig: 'A race is bound to this domain, but no site configuration is published for it',
   loginExpired: 'Your login has expired, please log in again',
   raceNotFound: 'Race not found',
   notFound: 'Not Found',

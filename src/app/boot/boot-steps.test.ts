@@ -132,6 +132,21 @@ describe('site resolution', () => {
     expect(site.config.version).toBe('preview');
   });
 
+  it('tells a bound host without a published configuration apart from an unbound one', async () => {
+    server.use(
+      http.get(api(API_PATHS.siteConfigLookup), () =>
+        HttpResponse.json({
+          code: 404,
+          msg: 'A race is bound to this domain, but no site configuration is published for it',
+          data: null,
+        }),
+      ),
+    );
+    const site = await resolveSite('localhost');
+    expect(site).toMatchObject({ mode: 'preview', reason: 'unpublished' });
+    expect(site.config.version).toBe('preview');
+  });
+
   it('falls back to preview when the configuration cannot be fetched', async () => {
     server.use(http.get(api(CONFIG_URI), () => HttpResponse.error()));
     await expect(resolveSite('localhost')).resolves.toMatchObject({ mode: 'preview', reason: 'failed' });

@@ -4,7 +4,7 @@
  * falls back to preview mode with the preview configuration.
  */
 import { API_PATHS } from '@/config/api-paths';
-import { apiRequest, checkDocument, checkEnvelope, fetchDocument } from '@/lib/api-client';
+import { ApiError, apiRequest, checkDocument, checkEnvelope, fetchDocument } from '@/lib/api-client';
 import {
   parseSiteConfigTolerant,
   type ConfigProblem,
@@ -12,11 +12,12 @@ import {
 } from '@/features/site-config/site-config-schema';
 import type { RaceBinding, RaceInfo, SiteConfigLookup } from '@/features/site-config/race-types';
 import { previewConfig } from '@/features/site-config/preview-config';
+import type { PreviewReason } from '@/stores/site-store';
 import { earlyOr } from './early-fetch';
 
 export type ResolvedSite =
   | { mode: 'bound'; binding: RaceBinding; race: RaceInfo | null; config: SiteConfig; problems: ConfigProblem[] }
-  | { mode: 'preview'; reason: 'unbound' | 'failed'; config: SiteConfig; problems: ConfigProblem[] };
+  | { mode: 'preview'; reason: PreviewReason; config: SiteConfig; problems: ConfigProblem[] };
 
 export async function fetchRaceBinding(domainName: string): Promise<RaceBinding | null> {
   const body = await earlyOr('binding', domainName, checkEnvelope<RaceBinding | null>, () =>
@@ -54,6 +55,10 @@ export async function fetchRaceInfo(raceId: string, domainName?: string): Promis
   return data && typeof data === 'object' ? data : null;
 }
 
+function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'business' && error.code === 404;
+}
+
 export async function resolveSite(domainName: string): Promise<ResolvedSite> {
   const bindingRequest = fetchRaceBinding(domainName);
   // The race info starts as soon as the binding is known, beside the configuration document.
@@ -68,6 +73,10 @@ export async function resolveSite(domainName: string): Promise<ResolvedSite> {
   const [binding, document] = await Promise.allSettled([bindingRequest, fetchSiteConfig(domainName)]);
   if (binding.status === 'fulfilled' && binding.value === null) {
     return { mode: 'preview', reason: 'unbound', config: previewConfig(), problems: [] };
+  }
+  // Bound, but the organiser has not published a document yet: the lookup answers 404 (spec §8 envelope).
+  if (binding.status === 'fulfilled' && document.status === 'rejected' && isNotFound(document.reason)) {
+    return { mode: 'preview', reason: 'unpublished', config: previewConfig(), problems: [] };
   }
   if (binding.status === 'rejected' || document.status === 'rejected') {
     const cause = binding.status === 'rejected' ? binding.reason : (document as PromiseRejectedResult).reason;

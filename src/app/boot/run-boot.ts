@@ -46,6 +46,7 @@ export async function runBoot(hostname = window.location.hostname): Promise<Boot
   });
   useSiteStore.getState().setSite({
     mode: site.mode,
+    previewReason: site.mode === 'preview' ? site.reason : null,
     config: site.config,
     race: site.mode === 'bound' ? site.race : null,
     problems: site.problems,

@@ -27,6 +27,42 @@ describe('layout shell', () => {
     expect(document.title).toBe('2027测试城市马拉松');
   });
 
+  it("shows the event's own slogan, organisers, hotline, e-mail and follow-us QR codes from its site config", async () => {
+    await renderApp();
+    const footer = await screen.findByTestId('site-footer');
+    expect(within(footer).getByText('测试口号')).toBeInTheDocument();
+    expect(within(footer).getByText('主办单位：').parentElement).toHaveTextContent('主办单位：测试市人民政府');
+    expect(within(footer).getByRole('link', { name: '400-000-0001' })).toHaveAttribute('href', 'tel:4000000001');
+    expect(within(footer).getByText('400-000-0001').parentElement).toHaveTextContent('（工作日 9:00-18:00）');
+    expect(within(footer).getByRole('link', { name: 'help@test-race.example' })).toHaveAttribute(
+      'href',
+      'mailto:help@test-race.example',
+    );
+    const follow = within(footer).getByRole('region', { name: '关注我们' });
+    expect(within(follow).getByRole('img', { name: '官方微信二维码' })).toHaveAttribute(
+      'src',
+      '/files/demo/qr-wechat.svg',
+    );
+    expect(within(follow).getByRole('img', { name: '官方微博二维码' })).toBeInTheDocument();
+  });
+
+  it('shows the English event lines, falling back to Chinese where the config has no English', async () => {
+    await renderApp({ language: 'en' });
+    const footer = await screen.findByTestId('site-footer');
+    expect(within(footer).getByText('Test slogan')).toBeInTheDocument();
+    expect(within(footer).getByText('Hosted by').parentElement).toHaveTextContent('Hosted by Test City Government');
+    // No hotlineHoursEn: the Chinese hours are shown rather than nothing.
+    expect(within(footer).getByText('400-000-0001').parentElement).toHaveTextContent('(工作日 9:00-18:00)');
+    expect(within(footer).getByRole('img', { name: 'WeChat QR code' })).toBeInTheDocument();
+  });
+
+  it('shows no event lines and no QR codes in preview mode', async () => {
+    await renderApp({ mode: 'preview' });
+    const footer = await screen.findByTestId('site-footer');
+    expect(within(footer).queryByTestId('footer-event-lines')).toBeNull();
+    expect(within(footer).queryByRole('region', { name: '关注我们' })).toBeNull();
+  });
+
   it('makes only ads with an http(s) or // link clickable', async () => {
     await renderApp();
     const sponsor = await screen.findByRole('img', { name: '赞助商' });

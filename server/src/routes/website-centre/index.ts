@@ -43,7 +43,11 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
       const domainName = domainFrom(request.query);
       reply.header('cache-control', 'no-cache');
       const published = app.repos.siteConfigs.latestForDomain(domainName);
-      if (!published) return fail(404, MESSAGES.unboundRace);
+      if (!published) {
+        // Bound but not published is the organiser's next step, not a missing race: say which.
+        const bound = app.repos.bindings.findByDomain(domainName);
+        return fail(404, bound ? MESSAGES.unpublishedConfig : MESSAGES.unboundRace);
+      }
       const data: SiteConfigLookup = { domainName, fileMd5: published.md5, uri: siteConfigUri(published.md5) };
       return ok(data);
     },
