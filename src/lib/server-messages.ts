@@ -12,6 +12,7 @@ type ServerMessageKey = keyof (typeof enCommon)['errors']['server'];
 export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   'Verification failed': 'verificationFailed',
   'Verification code error, please re-enter': 'codeError',
+  'Too many wrong codes, please get a new code': 'codeTriesUsed',
   'Your login has expired, please log in again': 'loginExpired',
   'Account information does not exist': 'accountMissing',
   'Registration information does not exist': 'registrationMissing',
@@ -30,6 +31,7 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   'Please enter a valid email address': 'badLoginEmail',
   'Please slide the slider to verify first': 'slideFirst',
   'Please upload a file smaller than 10 MB': 'fileTooBig',
+  'Daily upload limit reached, please try again tomorrow': 'uploadQuota',
   "This certificate does not match the organiser's records": 'certificateInvalid',
   'Give a bib, or a name and a certificate number': 'lookupNeedsKey',
   'Race not found': 'raceNotFound',

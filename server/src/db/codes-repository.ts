@@ -18,12 +18,15 @@ interface CodeRow {
   id: number;
   request_hash: string;
   code_hash: string;
+  ip: string;
   attempts: number;
+  stranger_attempts: number;
   created_at: number;
   expires_at: number;
 }
 
-export type CodeCheck = 'ok' | 'wrong' | 'none';
+/** 'spent': the source has no tries left on the open code (it was not checked). */
+export type CodeCheck = 'ok' | 'wrong' | 'none' | 'spent';
 
 /**
  * Verification codes (login, register, reset) and the counts behind their send limits. `codeKey`: the secret
@@ -48,7 +51,7 @@ export function createCodesRepository(db: Database, codeKey: string) {
     'SELECT count(*) AS n, min(created_at) AS oldest FROM verification_codes WHERE ip = ? AND created_at > ?',
   );
   const openFor = db.prepare<[CodePurpose, string, number], CodeRow>(`
-    SELECT id, request_hash, code_hash, attempts, created_at, expires_at FROM verification_codes
+    SELECT id, request_hash, code_hash, ip, attempts, stranger_attempts, created_at, expires_at FROM verification_codes
     WHERE purpose = ? AND destination = ? AND closed_at IS NULL AND expires_at > ?
     ORDER BY created_at DESC, id DESC LIMIT 1
   `);
@@ -58,6 +61,17 @@ export function createCodesRepository(db: Database, codeKey: string) {
       closed_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE closed_at END
     WHERE id = ?
   `);
+  const strangerTries = db.prepare<[number, string], { wrong: number }>(
+    'SELECT wrong FROM code_guesses WHERE code_id = ? AND source = ?',
+  );
+  const strangerWrongTry = db.prepare<[number, string]>(`
+    INSERT INTO code_guesses (code_id, source, wrong) VALUES (?, ?, 1)
+    ON CONFLICT (code_id, source) DO UPDATE SET wrong = wrong + 1
+  `);
+  const countStrangerTry = db.prepare<[number]>(
+    'UPDATE verification_codes SET stranger_attempts = stranger_attempts + 1 WHERE id = ?',
+  );
+  // code_guesses rows go with their code (ON DELETE CASCADE).
   const prune = db.prepare<[number]>('DELETE FROM verification_codes WHERE created_at < ?');
 
   return {
@@ -102,21 +116,33 @@ export function createCodesRepository(db: Database, codeKey: string) {
     },
 
     /**
-     * Checks a code against the open code of the purpose and destination (and of the request, when
-     * `requestToken` is given). Right: the code is closed (single use). Wrong: one more try is counted and
-     * the code is closed at `maxTries`.
+     * Checks a code sent from `source` against the open code of the purpose and destination (and of the
+     * request, when `requestToken` is given). Right: the code is closed (single use).
+     *
+     * Wrong tries are counted per source. From the source that requested the code (its `ip`): one more try
+     * on the code, which is closed at `maxTries`. From any other source: one more try of that source on
+     * that code and one more of all other sources together; a source with `maxTries` wrong tries, or any
+     * other source once they have `maxStrangerTries` together, is refused unchecked ('spent') while the
+     * code stays open for the source that requested it.
      */
     check(input: {
       purpose: CodePurpose;
       destination: string;
       code: string;
       requestToken?: string;
+      source: string;
       now: number;
       maxTries: number;
+      maxStrangerTries: number;
     }): CodeCheck {
       return db.transaction((): CodeCheck => {
         const row = openFor.get(input.purpose, input.destination, input.now);
         if (!row) return 'none';
+        const stranger = row.ip !== input.source;
+        if (stranger) {
+          const tries = strangerTries.get(row.id, input.source)?.wrong ?? 0;
+          if (tries >= input.maxTries || row.stranger_attempts >= input.maxStrangerTries) return 'spent';
+        }
         const sameRequest =
           input.requestToken === undefined || safeEqualHex(row.request_hash, hashRequestToken(input.requestToken));
         const sameCode = safeEqualHex(row.code_hash, hashCode(codeKey, input.destination, input.code));
@@ -124,7 +150,12 @@ export function createCodesRepository(db: Database, codeKey: string) {
           close.run(input.now, row.id);
           return 'ok';
         }
-        wrongTry.run(input.maxTries, input.now, row.id);
+        if (stranger) {
+          strangerWrongTry.run(row.id, input.source);
+          countStrangerTry.run(row.id);
+        } else {
+          wrongTry.run(input.maxTries, input.now, row.id);
+        }
         return 'wrong';
       })();
     },

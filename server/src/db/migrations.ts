@@ -187,4 +187,32 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE results SET cert_hash = keyed_cert_hash(cert_hash);
     `,
   },
+  {
+    id: 7,
+    name: 'uploads record who uploaded what; wrong code guesses counted per source',
+    // code_guesses: wrong tries on one code from one source (an IP, IPv6 grouped by /64) other than the one
+    // that requested it; verification_codes.stranger_attempts: all of them together (routes/user-center/codes.ts).
+    sql: `
+      CREATE TABLE uploads (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        stored_name   TEXT NOT NULL UNIQUE,
+        original_name TEXT NOT NULL,
+        kind          TEXT NOT NULL CHECK (kind IN ('image', 'file')),
+        bytes         INTEGER NOT NULL,
+        sha256        TEXT NOT NULL,
+        ip            TEXT NOT NULL,
+        created_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX uploads_user ON uploads (user_id, created_at);
+
+      ALTER TABLE verification_codes ADD COLUMN stranger_attempts INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE code_guesses (
+        code_id INTEGER NOT NULL REFERENCES verification_codes (id) ON DELETE CASCADE,
+        source  TEXT NOT NULL,
+        wrong   INTEGER NOT NULL,
+        PRIMARY KEY (code_id, source)
+      ) STRICT;
+    `,
+  },
 ];

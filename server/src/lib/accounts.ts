@@ -1,6 +1,7 @@
 /**
  * Account rules of the contract (spec §5, §9) and the masking used in answers and logs.
  */
+import { maskCertNo } from './race-center.ts';
 
 /** 11 digits, starting 1, second digit 3–9. */
 export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
@@ -36,7 +37,16 @@ export function maskEmail(email: string): string {
 export const maskDestination = (destination: string) =>
   destination.includes('@') ? maskEmail(destination) : maskPhone(destination);
 
-/** Masks every email address and mainland mobile number in a text (log lines, URLs). */
+/**
+ * A mainland ID number standing alone: 18 characters (17 digits and a digit or X checksum) or the old 15
+ * digits. Not inside a longer run of letters and digits (hashes, tokens).
+ */
+const ID_NUMBER = /(?<![0-9A-Za-z])(?:\d{17}[\dXx]|\d{15})(?![0-9A-Za-z])/g;
+
+/**
+ * Masks every ID number (3201**********1234), email address and mainland mobile number in a text (log
+ * lines, URLs and their query strings, percent-encoded or not).
+ */
 export function maskPersonalData(text: string): string {
   let decoded = text;
   try {
@@ -45,6 +55,7 @@ export function maskPersonalData(text: string): string {
     // keep the raw text
   }
   return decoded
+    .replace(ID_NUMBER, (id) => maskCertNo(id))
     .replace(/[^\s@&?=/"':,;<>]+@[^\s@&?=/"':,;<>]+/g, (email) => maskEmail(email))
     .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (phone) => maskPhone(phone));
 }

@@ -1,5 +1,5 @@
 /**
- * Per-IP sliding-window rate limits. A route opts in with `onRequest: app.rateLimit(LIMITS.login)`; over the
+ * Per-IP sliding-window rate limits (IPv6 addresses grouped by /64, `rateLimitKey`). A route opts in with `onRequest: app.rateLimit(LIMITS.login)`; over the
  * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again later' }`
  * and Retry-After (seconds). Disabled with RATE_LIMITS=off.
  *
@@ -16,6 +16,7 @@ import type {
   onRequestHookHandler,
 } from 'fastify';
 import type { Database } from 'better-sqlite3';
+import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
 import { fail, MESSAGES } from '../lib/envelope.ts';
 
@@ -29,6 +30,10 @@ export interface RateLimit {
 }
 
 const MINUTE = 60_000;
+/**
+ * `login` is the account bucket: every call that tells whether a phone or e-mail has an account (password and
+ * code login, register, both resets) counts in it, besides its own bucket where it has one.
+ */
 export const LIMITS = {
   login: { name: 'login', max: 20, windowMs: MINUTE },
   register: { name: 'register', max: 10, windowMs: MINUTE },
@@ -41,6 +46,36 @@ export const LIMITS = {
   certificate: { name: 'certificate', max: 60, windowMs: MINUTE, local: true },
   export: { name: 'export', max: 10, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>;
+
+/**
+ * The key an address is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4
+ * address), an IPv6 address as its /64 network (`2001:db8:1:2::/64`), since one subscriber commonly holds a
+ * whole /64 and could otherwise take a fresh address for every request. Every per-IP count uses it: the
+ * limits of the routes and of the hot path, and the per-IP code caps.
+ */
+export function rateLimitKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1] !== undefined && isIPv4(mapped[1])) return mapped[1];
+  if (!isIPv6(address)) return ip;
+  const groups = ipv6Groups(address);
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, in lower-case hex without leading zeros. */
+function ipv6Groups(address: string): string[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16).toString(16));
+}
 
 /** Above this many tracked keys, empty windows are swept before adding a new one. */
 const SWEEP_AT = 10_000;
@@ -117,8 +152,11 @@ export class SqliteWindowLimiter implements WindowLimiter {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The route's onRequest hooks for a limit (none when limits are off: nothing on the hot path). */
-    rateLimit(limit: RateLimit): onRequestHookHandler[];
+    /**
+     * The route's onRequest hooks for its limits, counted in order until one refuses (none when limits are
+     * off: nothing on the hot path).
+     */
+    rateLimit(...limits: RateLimit[]): onRequestHookHandler[];
     /**
      * Counts a hit of an IP on a limit, for requests answered outside Fastify's lifecycle (lib/hot-path.ts):
      * 0 when allowed, otherwise the seconds to wait. Undefined when limits are off.
@@ -146,20 +184,22 @@ async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean
   const counter = (limit: RateLimit) => {
     if (!options.enabled) return undefined;
     const limiter = limit.local ? local : shared;
-    return (ip: string) => limiter.hit(`${limit.name}|${ip}`, limit);
+    return (ip: string) => limiter.hit(`${limit.name}|${rateLimitKey(ip)}`, limit);
   };
   app.decorate('rateLimitCounter', counter);
-  app.decorate('rateLimit', (limit: RateLimit): onRequestHookHandler[] => {
-    const count = counter(limit);
-    if (count === undefined) return [];
-    return [
-      function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-        const wait = count(request.ip);
-        if (wait > 0) void tooManyRequests(reply, wait);
-        else done();
-      },
-    ];
-  });
+  app.decorate('rateLimit', (...limits: RateLimit[]): onRequestHookHandler[] =>
+    limits.flatMap((limit) => {
+      const count = counter(limit);
+      if (count === undefined) return [];
+      return [
+        function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+          const wait = count(request.ip);
+          if (wait > 0) void tooManyRequests(reply, wait);
+          else done();
+        },
+      ];
+    }),
+  );
 }
 
 export default fp(rateLimitPlugin, { name: 'rate-limit', dependencies: ['db'] });

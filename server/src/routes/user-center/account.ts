@@ -31,7 +31,8 @@ export default async function accountRoutes(app: FastifyInstance) {
   app.post<{ Body: Body | null }>(
     API_PATHS.register,
     {
-      onRequest: app.rateLimit(LIMITS.register),
+      // Tells whether an e-mail has an account: counted in the account bucket of password login too.
+      onRequest: app.rateLimit(LIMITS.register, LIMITS.login),
       schema: {
         body: stringFields(
           'accountEmail',
@@ -57,13 +58,14 @@ export default async function accountRoutes(app: FastifyInstance) {
       if ('error' in chosen) return chosen.error;
       if (users.findByEmail(email)) return reject(409, MESSAGES.emailRegistered);
       const requestToken = field(body, 'verificationToken');
-      const codeOk = checkCode(app, {
+      const checked = checkCode(app, {
         purpose: 'register',
         destination: email,
         code: field(body, 'captcha'),
         requestToken: requestToken === '' ? undefined : requestToken,
+        ip: request.ip,
       });
-      if (!codeOk) return reject(400, MESSAGES.codeError);
+      if (checked !== true) return checked;
       const passwordHash = await hashPassword(chosen.password);
       if (users.findByEmail(email)) return reject(409, MESSAGES.emailRegistered);
       const id = users.create({ email, passwordHash }, app.config.now());
@@ -73,15 +75,14 @@ export default async function accountRoutes(app: FastifyInstance) {
   );
 
   /** Shared steps of the two resets, once the account and its destination are known. */
-  async function reset(body: Body | null | undefined, destination: string, userId: number | undefined) {
+  async function reset(body: Body | null | undefined, destination: string, userId: number | undefined, ip: string) {
     const chosen = newPasswordFrom(body, app.settings.passwordKey, 'confirmPassword');
     if ('error' in chosen) return chosen.error;
     if (userId === undefined) return reject(404, MESSAGES.accountMissing);
     const requestToken = field(body, 'verificationToken');
     if (requestToken === '') return reject(400, MESSAGES.codeError);
-    if (!checkCode(app, { purpose: 'reset', destination, code: field(body, 'captcha'), requestToken })) {
-      return reject(400, MESSAGES.codeError);
-    }
+    const checked = checkCode(app, { purpose: 'reset', destination, code: field(body, 'captcha'), requestToken, ip });
+    if (checked !== true) return checked;
     users.setPasswordHash(userId, await hashPassword(chosen.password));
     tokens.revokeAllForUser(userId, app.config.now());
     return ok(true);
@@ -91,19 +92,23 @@ export default async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: Body | null }>(
     API_PATHS.resetByEmail,
-    { onRequest: app.rateLimit(LIMITS.reset), schema: { body: stringFields('accountEmail', ...resetFields) } },
+    {
+      onRequest: app.rateLimit(LIMITS.reset, LIMITS.login),
+      schema: { body: stringFields('accountEmail', ...resetFields) },
+    },
     async (request, reply) => {
       noStore(reply);
       const email = normalizeEmail(field(request.body, 'accountEmail'));
       if (email === null) return reject(400, MESSAGES.badEmail);
-      return reset(request.body, email, users.findByEmail(email)?.id);
+      return reset(request.body, email, users.findByEmail(email)?.id, request.ip);
     },
   );
 
   app.post<{ Body: Body | null }>(
     API_PATHS.resetByPhone,
     {
-      onRequest: app.rateLimit(LIMITS.reset),
+      // Tells whether a phone has an account: counted in the account bucket of password login too.
+      onRequest: app.rateLimit(LIMITS.reset, LIMITS.login),
       schema: { body: stringFields('phone', 'enterprise', ...resetFields) },
     },
     async (request, reply) => {
@@ -111,7 +116,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       const phone = field(request.body, 'phone');
       if (phone === '') return reject(400, MESSAGES.phoneRequired);
       if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-      return reset(request.body, phone, users.findByPhone(phone)?.id);
+      return reset(request.body, phone, users.findByPhone(phone)?.id, request.ip);
     },
   );
 }

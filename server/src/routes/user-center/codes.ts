@@ -4,8 +4,9 @@
  *
  * Every send redeems a passed slider check (nc_token, sig, sessionId, scene) once. A code is 6 digits
  * (crypto.randomInt), stored hashed, valid 10 minutes, single use, bound to its purpose and destination,
- * dead after 5 wrong tries. A new request within 60 s for the same purpose and destination is refused;
- * otherwise it replaces the previous code. At most 5 codes per destination and 20 per IP an hour.
+ * dead after 5 wrong tries from the address that requested it (other addresses: see `checkCode`). A new request within 60 s for the same purpose and destination is refused;
+ * otherwise it replaces the previous code. At most 5 codes per destination and 20 per IP (IPv6: per /64) an
+ * hour.
  *
  * Email purpose rule: emailSendType 1 → 'register', 2 → 'reset'; without emailSendType, a body carrying
  * raceAppBusinessType (the reset form) is 'reset', otherwise 'register'.
@@ -16,13 +17,15 @@ import { API_PATHS } from '../../../../src/config/api-paths.ts';
 import type { CodeChannel, CodePurpose } from '../../db/codes-repository.ts';
 import { isValidPhone, normalizeEmail } from '../../lib/accounts.ts';
 import { fail, MESSAGES, ok } from '../../lib/envelope.ts';
-import { LIMITS } from '../../plugins/rate-limit.ts';
+import { LIMITS, rateLimitKey } from '../../plugins/rate-limit.ts';
 import { field, noStore, reject, stringFields, type Body } from './common.ts';
 
 export const CODE_RULES = {
   ttlMs: 10 * 60_000,
   resendMs: 60_000,
   maxTries: 5,
+  /** Wrong tries on one code from all the sources other than the one that requested it, together. */
+  maxStrangerTries: 10,
   perDestinationPerHour: 5,
   perIpPerHour: 20,
 } as const;
@@ -30,22 +33,40 @@ const HOUR = 3_600_000;
 
 const SLIDER_FIELDS = ['nc_token', 'sig', 'sessionId', 'scene'];
 
-/** Checks a code and consumes it when right. */
+/**
+ * Checks a code sent from `ip` and consumes it when right; anything else is the envelope to answer.
+ *
+ * Wrong tries are counted per source (the IP, an IPv6 /64) as well as per code, so that nobody can use up
+ * someone else's code: the source that requested the code has the code's own 5 tries, and the code dies at
+ * the 5th wrong one, as before. Any other source gets 5 wrong tries on that code too, after which its
+ * guesses are refused unchecked, and all such sources together get 10: strangers can no longer burn a
+ * runner's pending code, and a code is guessed at most 5 + 10 times in all (codes-repository.ts `check`).
+ */
 export function checkCode(
   app: FastifyInstance,
-  input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string },
-): boolean {
-  if (!/^\d{6}$/.test(input.code)) {
-    // Still counts as a wrong try against the open code.
-    app.repos.codes.check({ ...input, code: '', now: app.config.now(), maxTries: CODE_RULES.maxTries });
-    return false;
-  }
-  return app.repos.codes.check({ ...input, now: app.config.now(), maxTries: CODE_RULES.maxTries }) === 'ok';
+  input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string; ip: string },
+): true | ReturnType<typeof fail> {
+  const { ip, ...rest } = input;
+  const result = app.repos.codes.check({
+    ...rest,
+    // A malformed code still counts as a wrong try against the open code.
+    code: /^\d{6}$/.test(input.code) ? input.code : '',
+    source: rateLimitKey(ip),
+    now: app.config.now(),
+    maxTries: CODE_RULES.maxTries,
+    maxStrangerTries: CODE_RULES.maxStrangerTries,
+  });
+  if (result === 'ok') return true;
+  return reject(400, result === 'spent' ? MESSAGES.codeTriesUsed : MESSAGES.codeError);
 }
 
-function refuse(reply: FastifyReply, seconds: number, msg: string) {
-  return reply.code(429).header('retry-after', String(seconds)).send(fail(429, msg));
+/** A send refused for a while: HTTP 429 with Retry-After (seconds). */
+interface Refusal {
+  retryAfter: number;
+  envelope: ReturnType<typeof fail>;
 }
+
+const refuse = (seconds: number, msg: string): Refusal => ({ retryAfter: seconds, envelope: fail(429, msg) });
 
 export function emailPurpose(body: Body | null | undefined): CodePurpose {
   const type = field(body, 'emailSendType');
@@ -57,13 +78,15 @@ export function emailPurpose(body: Body | null | undefined): CodePurpose {
 export default async function codeRoutes(app: FastifyInstance) {
   const { codes, users } = app.repos;
 
-  /** The shared steps of the three send calls; answers the envelope (or the refusal). */
+  /**
+   * The shared steps of the three send calls: the verificationToken of the code sent, a business rejection
+   * (envelope), or a refusal for a while (`Refusal`, answered by `answer`).
+   */
   async function send(
-    reply: FastifyReply,
     body: Body | null | undefined,
     ip: string,
     request: { channel: CodeChannel; destination: string; purpose: CodePurpose },
-  ) {
+  ): Promise<{ verificationToken: string } | Refusal | ReturnType<typeof fail>> {
     const { channel, destination, purpose } = request;
     const pass = {
       token: field(body, 'nc_token'),
@@ -81,18 +104,19 @@ export default async function codeRoutes(app: FastifyInstance) {
     }
 
     const now = app.config.now();
+    const source = rateLimitKey(ip);
     const last = codes.lastRequestedAt(purpose, destination);
     if (last !== undefined && now - last < CODE_RULES.resendMs) {
       const wait = Math.max(1, Math.ceil((last + CODE_RULES.resendMs - now) / 1000));
-      return refuse(reply, wait, `Please wait ${wait} seconds before requesting a new code`);
+      return refuse(wait, `Please wait ${wait} seconds before requesting a new code`);
     }
     for (const [count, max] of [
       [codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
-      [codes.countForIp(ip, now - HOUR), CODE_RULES.perIpPerHour],
+      [codes.countForIp(source, now - HOUR), CODE_RULES.perIpPerHour],
     ] as const) {
       if (count.n >= max) {
         const wait = Math.max(1, Math.ceil(((count.oldest ?? now) + HOUR - now) / 1000));
-        return refuse(reply, wait, MESSAGES.tooManyRequests);
+        return refuse(wait, MESSAGES.tooManyRequests);
       }
     }
 
@@ -104,12 +128,22 @@ export default async function codeRoutes(app: FastifyInstance) {
       channel,
       destination,
       code,
-      ip,
+      ip: source,
       now,
       ttlMs: CODE_RULES.ttlMs,
     });
     await app.delivery.sendCode({ channel, destination, purpose, code });
     return { verificationToken };
+  }
+
+  /** What a send call answers: its data, or the rejection (HTTP 429 and Retry-After for a refusal). */
+  function answer<T>(reply: FastifyReply, sent: Awaited<ReturnType<typeof send>>, data: (token: string) => T) {
+    if ('verificationToken' in sent) return ok(data(sent.verificationToken));
+    if ('retryAfter' in sent) {
+      void reply.code(429).header('retry-after', String(sent.retryAfter));
+      return sent.envelope;
+    }
+    return sent;
   }
 
   const options = (...names: string[]) => ({
@@ -127,8 +161,8 @@ export default async function codeRoutes(app: FastifyInstance) {
       const phone = field(body, 'userPhone');
       if (phone === '') return reject(400, MESSAGES.phoneRequired);
       if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-      const sent = await send(reply, body, request.ip, { channel: 'sms', destination: phone, purpose: 'login' });
-      return 'verificationToken' in sent ? ok({ verificationToken: sent.verificationToken }) : sent;
+      const sent = await send(body, request.ip, { channel: 'sms', destination: phone, purpose: 'login' });
+      return answer(reply, sent, (verificationToken) => ({ verificationToken }));
     },
   );
 
@@ -142,9 +176,9 @@ export default async function codeRoutes(app: FastifyInstance) {
       const email = normalizeEmail(field(body, 'accountEmail'));
       if (email === null) return reject(400, MESSAGES.badEmail);
       const purpose = emailPurpose(body);
-      const sent = await send(reply, body, request.ip, { channel: 'email', destination: email, purpose });
+      const sent = await send(body, request.ip, { channel: 'email', destination: email, purpose });
       // captchaCode is part of the contract's answer; the code itself only ever goes to the mailbox.
-      return 'verificationToken' in sent ? ok({ captchaCode: '', verificationToken: sent.verificationToken }) : sent;
+      return answer(reply, sent, (verificationToken) => ({ captchaCode: '', verificationToken }));
     },
   );
 
@@ -158,8 +192,8 @@ export default async function codeRoutes(app: FastifyInstance) {
       const phone = field(body, 'userPhone');
       if (phone === '') return reject(400, MESSAGES.phoneRequired);
       if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-      const sent = await send(reply, body, request.ip, { channel: 'sms', destination: phone, purpose: 'reset' });
-      return 'verificationToken' in sent ? ok({ verificationToken: sent.verificationToken }) : sent;
+      const sent = await send(body, request.ip, { channel: 'sms', destination: phone, purpose: 'reset' });
+      return answer(reply, sent, (verificationToken) => ({ verificationToken }));
     },
   );
 }

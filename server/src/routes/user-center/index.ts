@@ -59,9 +59,13 @@ export default async function userCenterRoutes(app: FastifyInstance) {
         if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
         const user = users.findByPhone(phone);
         if (!user) return reject(404, MESSAGES.accountMissing);
-        if (!checkCode(app, { purpose: 'login', destination: phone, code: field(body, 'captcha') })) {
-          return reject(400, MESSAGES.codeError);
-        }
+        const checked = checkCode(app, {
+          purpose: 'login',
+          destination: phone,
+          code: field(body, 'captcha'),
+          ip: request.ip,
+        });
+        if (checked !== true) return checked;
         request.log.info({ user: user.id, phone: maskDestination(phone) }, 'login by code');
         return issue(user.id, 1);
       }
