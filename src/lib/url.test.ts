@@ -33,15 +33,23 @@ describe('URL helpers (spec §5)', () => {
     expect(isClickableLink('https://a.example')).toBe(true);
     expect(isClickableLink('http://a.example')).toBe(true);
     expect(isClickableLink('//a.example')).toBe(true);
+    expect(isClickableLink('/\\a.example')).toBe(true);
     expect(isClickableLink('a.example')).toBe(false);
     expect(isClickableLink('')).toBe(false);
     expect(isClickableLink(undefined)).toBe(false);
   });
 
   it('tells internal routes from external jump links', () => {
-    expect(resolveJump('/race-information/race-rules')).toEqual({ kind: 'internal', to: '/race-information/race-rules' });
+    expect(resolveJump('/race-information/race-rules')).toEqual({
+      kind: 'internal',
+      to: '/race-information/race-rules',
+    });
     expect(resolveJump('https://a.example/x')).toEqual({ kind: 'external', href: 'https://a.example/x' });
     expect(resolveJump('//a.example/x')).toEqual({ kind: 'external', href: '//a.example/x' });
+    // Browsers read a backslash as "/": these leave the site, so they are never routed as pages of this site.
+    expect(resolveJump('/\\evil.example')).toEqual({ kind: 'external', href: '/\\evil.example' });
+    expect(resolveJump('\\\\evil.example')).toEqual({ kind: 'external', href: '\\\\evil.example' });
+    expect(resolveJump('java\tscript:alert(1)')).toBeNull();
     expect(resolveJump('javascript:alert(1)')).toBeNull();
     expect(resolveJump('a.example')).toBeNull();
     expect(resolveJump('')).toBeNull();

@@ -7,13 +7,27 @@
  * zod/mini keeps this small in the SPA bundle.
  */
 import * as z from 'zod/mini';
+import { linkProblem } from '../../lib/link-safety.ts';
+import { boundDocument, formatJsonPath, type ConfigProblem } from './document-limits.ts';
 
 const id = z.union([z.string(), z.number()]);
 const text = z.string();
 const optText = z.optional(z.string());
-const flag01 = z.union([z.literal(0), z.literal(1)]);
+/**
+ * A link or an image URL: refused when unsafe (javascript:, data:, vbscript:, file:, control characters,
+ * backslash tricks). The rule itself is inspectLink, shared with the SPA.
+ */
+const link = z.string().check(
+  z.refine((value) => linkProblem(value) === undefined, {
+    error: (issue) => linkProblem(issue.input as string) ?? 'unsafe link',
+    params: { link: true },
+  }),
+);
+const optLink = z.optional(link);
+/** 0 closed, 1 open. */
+const flag01 = z.literal([0, 1]);
 /** 1 external link (new tab), 2 internal route. */
-const jumpType = z.union([z.literal(1), z.literal(2)]);
+const jumpType = z.literal([1, 2]);
 
 export const routeMetaSchema = z.looseObject({
   title: text,
@@ -24,7 +38,7 @@ export const routeMetaSchema = z.looseObject({
   /** Path of the menu item to highlight while a hidden route is shown. */
   activeMenu: optText,
   /** External link: the menu item opens it in a new tab. */
-  link: optText,
+  link: optLink,
   hidden: z.optional(z.boolean()),
 });
 
@@ -63,44 +77,44 @@ export const documentPageSchema = z.looseObject({
   content: optText,
   contentEn: optText,
   /** External article: the item opens it in a new tab instead of the document page. */
-  jumpUrl: optText,
+  jumpUrl: optLink,
   /** Sponsor / partner profile icon. */
-  icon: optText,
+  icon: optLink,
 });
 
-const linkItem = z.looseObject({ id, label: text, labelEn: optText, link: text });
+const linkItem = z.looseObject({ id, label: text, labelEn: optText, link });
 
 const adItem = z.looseObject({
-  surfacePlotUrl: text,
-  jumpUrl: optText,
-  jumpUrlEn: optText,
+  surfacePlotUrl: link,
+  jumpUrl: optLink,
+  jumpUrlEn: optLink,
   title: optText,
   titleEn: optText,
 });
 
 const carouselItem = z.looseObject({
-  surfacePlotUrl: text,
-  jumpUrl: optText,
+  surfacePlotUrl: link,
+  jumpUrl: optLink,
   title: optText,
   titleEn: optText,
 });
 
 const pictureItem = z.looseObject({
-  surfacePlotUrl: text,
-  jumpUrl: optText,
+  surfacePlotUrl: link,
+  jumpUrl: optLink,
   recommend: z.optional(z.boolean()),
-  src: optText,
+  src: optLink,
   title: optText,
   titleEn: optText,
 });
 
 const videoItem = z.looseObject({
   id,
-  pic: text,
+  pic: link,
   recommend: z.optional(z.boolean()),
   summary: optText,
   summaryEn: optText,
-  src: text,
+  src: link,
   title: optText,
   titleEn: optText,
 });
@@ -111,7 +125,7 @@ const partnerGroup = z.looseObject({
   labelEn: optText,
   /** One of PARTNER_CATEGORY_ORDER. */
   code: text,
-  children: z.array(z.looseObject({ id, src: text, href: optText, name: optText, nameEn: optText })),
+  children: z.array(z.looseObject({ id, src: link, href: optLink, name: optText, nameEn: optText })),
 });
 
 const searchSwitch = z.looseObject({
@@ -119,7 +133,7 @@ const searchSwitch = z.looseObject({
   dialogText: optText,
   dialogTextEn: optText,
   jumpType: z.optional(jumpType),
-  jumpUrl: optText,
+  jumpUrl: optLink,
   useMultipleSearch: z.optional(z.boolean()),
 });
 
@@ -130,13 +144,13 @@ const searchConfig = z.looseObject({
   subTitle: optText,
   subTitleEn: optText,
   /** 1 sign up, 2 registration search, 3 score search, 4 photo search. */
-  moduleType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  moduleType: z.literal([1, 2, 3, 4]),
   signUpStartTime: optText,
   signUpEndTime: optText,
   signUpTimeTitle: optText,
   signUpTimeTitleEn: optText,
   jumpType,
-  jumpUrl: optText,
+  jumpUrl: optLink,
   openStatus: flag01,
   dialogText: optText,
   dialogTextEn: optText,
@@ -157,17 +171,17 @@ export const siteConfigSchema = z.looseObject({
   build: z.optional(z.union([z.string(), z.number()])),
   websiteTitle: text,
   websiteTitleEn: optText,
-  logo: text,
-  logoH5: optText,
+  logo: link,
+  logoH5: optLink,
   /** Footer copyright images: Chinese, English, mobile. */
-  copyright: optText,
-  copyrightEn: optText,
-  copyrightH5: optText,
+  copyright: optLink,
+  copyrightEn: optLink,
+  copyrightH5: optLink,
   /** Filing links in the footer: public-security filing and ICP filing. */
   websiteRegInfo: z.optional(z.array(linkItem)),
   /** QR codes: the app download code shown in the login drawer, and social accounts. */
-  appQrCode: optText,
-  qrCodeList: z.optional(z.array(z.looseObject({ id, label: text, labelEn: optText, src: text }))),
+  appQrCode: optLink,
+  qrCodeList: z.optional(z.array(z.looseObject({ id, label: text, labelEn: optText, src: link }))),
   /** Ads in the top banner. */
   bannerAdList: z.optional(z.array(adItem)),
   adListTop: z.optional(z.array(adItem)),
@@ -176,13 +190,13 @@ export const siteConfigSchema = z.looseObject({
   /** The route map on the home page; without it the home page uses the race's route image (imgDetail). */
   routeMap: z.optional(
     z.looseObject({
-      image: text,
+      image: link,
       title: optText,
       titleEn: optText,
       summary: optText,
       summaryEn: optText,
       /** Where "full route" goes: usually the race-route document page. */
-      jumpUrl: optText,
+      jumpUrl: optLink,
     }),
   ),
   wonderfulPictures: z.optional(z.array(pictureItem)),
@@ -248,56 +262,166 @@ export const PARTNER_CATEGORY_ORDER = [
   'officialTechnicalServices',
 ] as const;
 
-export interface ConfigProblem {
-  /** JSON path, e.g. "$.carouselList[2].surfacePlotUrl". */
-  path: string;
+export { formatJsonPath, type ConfigProblem };
+
+/** What the allowed values of an enumerated field mean, for the messages. */
+const VALUE_MEANINGS: Record<string, string> = {
+  moduleType: '1 sign up, 2 registration search, 3 score search, 4 photo search',
+  jumpType: '1 external link (new tab), 2 route of this site',
+  openStatus: '0 closed, 1 open',
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+/** A short description of a value for a message: its type, and the value when it is short. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the text ${JSON.stringify(shown)}`;
+  }
+  return `${typeof value === 'number' ? 'the number' : ''} ${String(value)}`.trim();
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
   message: string;
+  input?: unknown;
+  expected?: string;
+  values?: unknown[];
+  errors?: Issue[][];
 }
 
-export function formatJsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), '$');
+function expectedOf(issue: Issue): string[] {
+  if (issue.code === 'invalid_type' && issue.expected) return [TYPE_NAMES[issue.expected] ?? issue.expected];
+  if (issue.code === 'invalid_union') return (issue.errors ?? []).flatMap((alt) => alt.flatMap(expectedOf));
+  return [];
 }
 
-/** Every problem of a document, each with its JSON path (used by the CLI and the server). */
-export function validateSiteConfig(raw: unknown): ConfigProblem[] {
-  const result = siteConfigSchema.safeParse(raw);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({
-    path: formatJsonPath(issue.path),
-    message: issue.message,
-  }));
+/** The organiser-facing message of a schema issue: what is expected, the allowed values, what was found. */
+function issueMessage(issue: Issue): string {
+  const got = describeValue(issue.input);
+  if (issue.code === 'invalid_value' && issue.values) {
+    const key = String(issue.path[issue.path.length - 1] ?? '');
+    const meaning = VALUE_MEANINGS[key] ? ` (${VALUE_MEANINGS[key]})` : '';
+    return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${meaning}; got ${got}`;
+  }
+  const expected = [...new Set(expectedOf(issue))];
+  if (expected.length > 0) {
+    const wanted = expected.join(' or ');
+    return issue.input === undefined ? `required: ${wanted}` : `expected ${wanted}, got ${got}`;
+  }
+  return issue.message;
 }
 
-type Mutable = Record<PropertyKey, unknown> | unknown[];
-
-/** Removes the smallest broken part named by `path`: the innermost array item, else the field. */
-function pruneAt(root: Mutable, path: readonly PropertyKey[]): boolean {
-  let cut = -1;
-  let node: unknown = root;
-  for (let i = 0; i < path.length; i += 1) {
-    if (Array.isArray(node) && typeof path[i] === 'number') cut = i;
-    if (node === null || typeof node !== 'object') break;
-    node = (node as Record<PropertyKey, unknown>)[path[i] as string];
-  }
-  const end = cut >= 0 ? cut : path.length - 1;
-  if (end < 0) return false;
-  let parent: unknown = root;
-  for (let i = 0; i < end; i += 1) parent = (parent as Record<PropertyKey, unknown>)[path[i] as string];
-  if (Array.isArray(parent) && typeof path[end] === 'number') {
-    parent.splice(path[end], 1);
-    return true;
-  }
-  if (parent && typeof parent === 'object' && path[end] !== undefined) {
-    delete (parent as Record<PropertyKey, unknown>)[path[end] as string];
-    return true;
-  }
-  return false;
+function toProblem(issue: Issue): ConfigProblem {
+  return { path: formatJsonPath(issue.path), message: issueMessage(issue) };
 }
 
 /**
- * Tolerant parse for the SPA: broken parts are dropped (an array item, else the field) so the rest of the
- * site still shows; the problems are returned for reporting. Fails only when the document is not an
- * object or its required top-level fields are broken.
+ * Every problem of a document, each with its JSON path (used by the CLI and the server): limits first
+ * (depth, list and text lengths, size), then the schema, run on the part of the document within the limits.
+ */
+export function validateSiteConfig(raw: unknown): ConfigProblem[] {
+  const bounded = boundDocument(raw);
+  const result = siteConfigSchema.safeParse(bounded.value, { reportInput: true });
+  return [...bounded.problems, ...(result.success ? [] : (result.error.issues as Issue[]).map(toProblem))];
+}
+
+interface SchemaDef {
+  type: string;
+  innerType?: SchemaLike;
+  shape?: Record<string, SchemaLike>;
+  element?: SchemaLike;
+  valueType?: SchemaLike;
+}
+interface SchemaLike {
+  _zod: { def: SchemaDef };
+}
+
+const defOf = (schema: unknown): SchemaDef | undefined => (schema as SchemaLike | undefined)?._zod?.def;
+
+/** The schema of the value at `path` (undefined where the document may hold anything). */
+export function schemaAt(path: readonly PropertyKey[], root: unknown = siteConfigSchema): SchemaLike | undefined {
+  let schema = root as SchemaLike | undefined;
+  for (const key of path) {
+    let def = defOf(schema);
+    while (def?.type === 'optional') def = defOf(def.innerType);
+    if (!def) return undefined;
+    if (def.type === 'object' && typeof key === 'string')
+      schema = Object.hasOwn(def.shape!, key) ? def.shape![key] : undefined;
+    else if (def.type === 'array' && typeof key === 'number') schema = def.element;
+    else if (def.type === 'record') schema = def.valueType;
+    else return undefined;
+  }
+  return schema;
+}
+
+/** Whether the value at `path` can be left out without breaking its container. */
+function removable(path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  if (typeof path[path.length - 1] === 'number') return true; // a list item
+  const parent = defOf(schemaAt(path.slice(0, -1)));
+  const parentType = parent?.type === 'optional' ? defOf(parent.innerType)?.type : parent?.type;
+  if (parentType === 'record') return true;
+  const own = schemaAt(path);
+  return own === undefined || defOf(own)?.type === 'optional';
+}
+
+type Container = Record<PropertyKey, unknown> | unknown[];
+
+/**
+ * The smallest part to leave out for an issue at `path`: the broken value itself when it is optional, else
+ * the nearest list item or optional field around it. Undefined when only the whole document would do.
+ */
+function pruneTarget(
+  doc: Container,
+  path: readonly PropertyKey[],
+): { container: Container; key: PropertyKey } | undefined {
+  // Walk down as far as the document goes (a missing required field names a path that is not there).
+  const nodes: unknown[] = [doc];
+  for (const key of path) {
+    const node = nodes[nodes.length - 1];
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) break;
+    nodes.push((node as Record<PropertyKey, unknown>)[key as string]);
+  }
+  let depth = nodes.length - 1; // path[0..depth) exists
+  while (depth > 0 && !removable(path.slice(0, depth))) depth -= 1;
+  if (depth === 0) return undefined;
+  return { container: nodes[depth - 1] as Container, key: path[depth - 1] };
+}
+
+function prune(targets: Array<{ container: Container; key: PropertyKey }>): void {
+  const fromLists = new Map<unknown[], Set<number>>();
+  for (const { container, key } of targets) {
+    if (Array.isArray(container) && typeof key === 'number') {
+      const indexes = fromLists.get(container) ?? new Set<number>();
+      indexes.add(key);
+      fromLists.set(container, indexes);
+    } else {
+      delete (container as Record<PropertyKey, unknown>)[key as string];
+    }
+  }
+  for (const [list, indexes] of fromLists) {
+    for (const index of [...indexes].sort((a, b) => b - a)) list.splice(index, 1);
+  }
+}
+
+/**
+ * Tolerant parse for the SPA: broken parts are dropped (the broken field when it is optional, else the
+ * list item or optional field around it) so the rest of the site still shows, however many parts are
+ * broken; parts beyond the document limits are dropped too. The problems are returned for reporting.
+ * Fails only when the document is not an object or its required top-level fields are broken.
  */
 export function parseSiteConfigTolerant(
   raw: unknown,
@@ -305,20 +429,22 @@ export function parseSiteConfigTolerant(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problems: [{ path: '$', message: 'The site configuration is not a JSON object' }] };
   }
-  const doc = structuredClone(raw) as Record<string, unknown>;
-  const problems: ConfigProblem[] = [];
-  for (let round = 0; round < 50; round += 1) {
-    const result = siteConfigSchema.safeParse(doc);
+  const bounded = boundDocument(raw);
+  const doc = bounded.value as Record<string, unknown>;
+  const problems: ConfigProblem[] = [...bounded.problems];
+  // Each round drops every broken part the schema found; dropping an optional part or a list item cannot
+  // break anything else, so a second round normally passes. The bound only guards against surprises.
+  for (let round = 0; round < 8; round += 1) {
+    const result = siteConfigSchema.safeParse(doc, { reportInput: true });
     if (result.success) return { ok: true, config: result.data, problems };
-    let pruned = false;
-    for (const issue of result.error.issues) {
-      problems.push({ path: formatJsonPath(issue.path), message: issue.message });
-      const required = issue.path.length === 1 && ['version', 'websiteTitle', 'logo'].includes(String(issue.path[0]));
-      if (issue.path.length === 0 || required) return { ok: false, problems };
-      pruned = pruneAt(doc, issue.path) || pruned;
-      break; // paths shift after a splice: re-validate before pruning the next one
+    const targets = [];
+    for (const issue of result.error.issues as Issue[]) {
+      problems.push(toProblem(issue));
+      const target = pruneTarget(doc, issue.path);
+      if (!target) return { ok: false, problems };
+      targets.push(target);
     }
-    if (!pruned) return { ok: false, problems };
+    prune(targets);
   }
   return { ok: false, problems };
 }
