@@ -47,6 +47,11 @@ export const API_PATHS = {
   searchPb: '/race-center/api/search/pb',
   searchHistory: '/race-center/api/search/history',
   searchPhotos: '/race-center/api/search/photos',
+  /**
+   * GET ?raceId= → the races of that race's organiser that have results, latest first:
+   * [{ raceId, raceName, raceNameEn, raceDate, results }] (the score page's race picker).
+   */
+  racesWithResults: '/race-center/api/races/with-results',
   /** GET ?id=&sig= → the certificate's facts when the signature matches (verification page). */
   certificateVerify: '/race-center/api/certificate/verify',
   /** POST { raceId, item? } → .xls file, or a JSON envelope explaining why not. */

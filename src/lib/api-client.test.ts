@@ -31,7 +31,12 @@ describe('api client', () => {
 
   it('sends terminalType 3 and osId 1002, and the token header only when a token exists', async () => {
     const seen: Headers[] = [];
-    server.use(http.get(api(URL_), ({ request }) => (seen.push(request.headers), HttpResponse.json({ code: 0, msg: 'ok', data: 1 }))));
+    server.use(
+      http.get(
+        api(URL_),
+        ({ request }) => (seen.push(request.headers), HttpResponse.json({ code: 0, msg: 'ok', data: 1 })),
+      ),
+    );
     await apiRequest({ url: URL_ });
     useAppStore.setState({ token: 'tok-1' });
     await apiRequest({ url: URL_ });
@@ -78,12 +83,38 @@ describe('api client', () => {
     expect(node.closest('.toast-error')).toBeTruthy();
   });
 
-  it('shows other transport errors with their own message', async () => {
+  it("shows a 5xx as the service being unavailable in the visitor's language, never axios' English text", async () => {
     server.use(http.get(api(URL_), () => new HttpResponse('boom', { status: 502 })));
     const error = await failure(apiRequest({ url: URL_ }));
     expect(error.kind).toBe('http');
     expect(error.status).toBe(502);
-    expect(await toast('Request failed with status code 502')).toBeInTheDocument();
+    expect(await toast('服务暂时不可用，请稍后重试')).toBeInTheDocument();
+    expect(screen.queryByText(/Request failed with status code/)).not.toBeInTheDocument();
+
+    await initI18n('en');
+    server.use(
+      http.get(api(URL_), () => HttpResponse.json({ code: 500, msg: 'Internal Server Error' }, { status: 500 })),
+    );
+    const english = await failure(apiRequest({ url: URL_ }));
+    expect(english).toMatchObject({ kind: 'http', status: 500 });
+    expect(english.message).toBe('The service is temporarily unavailable, please try again later');
+    expect(await toast('The service is temporarily unavailable, please try again later')).toBeInTheDocument();
+  });
+
+  it('shows another HTTP error without a message as a failed request with its status', async () => {
+    server.use(http.get(api(URL_), () => new HttpResponse('nope', { status: 404 })));
+    const error = await failure(apiRequest({ url: URL_, silent: true }));
+    expect(error).toMatchObject({ kind: 'http', status: 404, message: '请求失败（404），请稍后重试' });
+  });
+
+  it("keeps a page's own answers quiet but still toasts transport failures when silent is 'answers'", async () => {
+    server.use(http.get(api(URL_), () => HttpResponse.json({ code: 404, msg: '页面自己显示' })));
+    await failure(apiRequest({ url: URL_, silent: 'answers' }));
+    server.use(http.get(api(URL_), () => HttpResponse.error()));
+    const error = await failure(apiRequest({ url: URL_, silent: 'answers' }));
+    expect(error.kind).toBe('network');
+    expect(await toast('网络连接失败，请刷新')).toBeInTheDocument();
+    expect(screen.queryByText('页面自己显示')).not.toBeInTheDocument();
   });
 
   it('keeps the msg of an HTTP error whose body is an envelope', async () => {
@@ -92,17 +123,18 @@ describe('api client', () => {
     expect(error).toMatchObject({ kind: 'business', message: '请求过于频繁', code: 429, status: 429 });
   });
 
-  it('reports a time-out as a transport error with its message', async () => {
+  it("reports a time-out as a transport error in the visitor's language", async () => {
     // msw cannot stall a request past axios' timer in jsdom, so an adapter raises axios' own time-out error.
     const error = await failure(
       apiRequest({
         url: URL_,
         timeout: 20,
-        adapter: (config) => Promise.reject(new AxiosError('timeout of 20ms exceeded', AxiosError.ECONNABORTED, config)),
+        adapter: (config) =>
+          Promise.reject(new AxiosError('timeout of 20ms exceeded', AxiosError.ECONNABORTED, config)),
       }),
     );
     expect(error.kind).toBe('timeout');
-    expect(await toast('timeout of 20ms exceeded')).toBeInTheDocument();
+    expect(await toast('请求超时，请稍后重试')).toBeInTheDocument();
   });
 
   it('does not toast when the call is silent', async () => {
@@ -113,7 +145,12 @@ describe('api client', () => {
   });
 
   it('returns binary answers as they are', async () => {
-    server.use(http.get(api(URL_), () => new HttpResponse(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'application/vnd.ms-excel' } })));
+    server.use(
+      http.get(
+        api(URL_),
+        () => new HttpResponse(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'application/vnd.ms-excel' } }),
+      ),
+    );
     const response = await fetchBinary({ url: URL_ });
     expect(response.status).toBe(200);
     expect(response.data).toBeDefined();
@@ -126,7 +163,9 @@ describe('api client', () => {
 
   it('opens the re-login confirm when a logged-in call answers that the login expired', async () => {
     useAppStore.setState({ token: 'old' });
-    server.use(http.get(api(URL_), () => HttpResponse.json({ code: 401, msg: 'Your login has expired, please log in again' })));
+    server.use(
+      http.get(api(URL_), () => HttpResponse.json({ code: 401, msg: 'Your login has expired, please log in again' })),
+    );
     await failure(apiRequest({ url: URL_, silent: true }));
     expect(useAppStore.getState().reloginConfirmOpen).toBe(true);
   });

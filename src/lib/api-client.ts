@@ -34,8 +34,12 @@ export class ApiError extends Error {
 
 declare module 'axios' {
   interface AxiosRequestConfig {
-    /** Do not show a toast on failure (spec §8 "Silent" failures); the promise still rejects. */
-    silent?: boolean;
+    /**
+     * Do not show a toast on failure (spec §8 "Silent" failures); the promise still rejects. 'answers': only
+     * the server's answers (business rejections, empty bodies) are silent, because the page shows them
+     * itself; transport failures (network, time-out, HTTP errors) still get their toast (lookups, §8).
+     */
+    silent?: boolean | 'answers';
     /** The answer is a plain document (a config file), not an envelope: return the body as is. */
     raw?: boolean;
   }
@@ -84,14 +88,24 @@ async function request<T>(config: AxiosRequestConfig): Promise<AxiosResponse<T>>
   return instance.request<T>(config);
 }
 
-const t = (key: 'errors.somethingWrong' | 'errors.network' | 'errors.generic') => i18n.t(key);
+type MessageKey =
+  'errors.somethingWrong' | 'errors.network' | 'errors.generic' | 'errors.timeout' | 'errors.serverDown';
+const t = (key: MessageKey) => i18n.t(key);
+/** An HTTP error without a message for the visitor, in the visitor's language (never axios' English text). */
+const httpMessage = (status: number) =>
+  status >= 500 ? t('errors.serverDown') : i18n.t('errors.requestFailed', { status });
 
 function isBinary(config: AxiosRequestConfig): boolean {
   return config.responseType === 'blob' || config.responseType === 'arraybuffer';
 }
 
+function isQuiet(error: ApiError, config: AxiosRequestConfig | undefined): boolean {
+  if (error.kind === 'cancelled' || config?.silent === true) return true;
+  return config?.silent === 'answers' && (error.kind === 'business' || error.kind === 'empty');
+}
+
 function reject(error: ApiError, config: AxiosRequestConfig | undefined, seconds?: number): never {
-  if (!config?.silent && error.kind !== 'cancelled') notify.error(error.message, seconds);
+  if (!isQuiet(error, config)) notify.error(error.message, seconds);
   throw error;
 }
 
@@ -138,16 +152,18 @@ function onRejected(axios: AxiosStatic, error: AxiosError): never {
   const { config } = error;
   if (axios.isCancel(error)) throw new ApiError('cancelled', 'cancelled');
   if (error.response) {
-    // An HTTP error whose body is still an envelope carries a message meant for the visitor.
+    const { status } = error.response;
+    // An HTTP error (below 500) whose body is still an envelope carries a message meant for the visitor; a
+    // 5xx says only that the service failed (its msg, e.g. 'Internal Server Error', is not for visitors).
     const body = error.response.data as Partial<Envelope<unknown>> | undefined;
-    if (body && typeof body === 'object' && typeof body.msg === 'string' && body.msg.trim()) {
+    if (status < 500 && body && typeof body === 'object' && typeof body.msg === 'string' && body.msg.trim()) {
       const code = typeof body.code === 'number' ? body.code : undefined;
-      reject(new ApiError('business', localizeServerMessage(body.msg), code, error.response.status), config);
+      reject(new ApiError('business', localizeServerMessage(body.msg), code, status), config);
     }
-    reject(new ApiError('http', error.message, undefined, error.response.status), config, TOAST_SECONDS);
+    reject(new ApiError('http', httpMessage(status), undefined, status), config, TOAST_SECONDS);
   }
   if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') {
-    reject(new ApiError('timeout', error.message), config, TOAST_SECONDS);
+    reject(new ApiError('timeout', t('errors.timeout')), config, TOAST_SECONDS);
   }
   reject(new ApiError('network', t('errors.network')), config, TOAST_SECONDS);
 }

@@ -35,6 +35,8 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   "This certificate does not match the organiser's records": 'certificateInvalid',
   'Give a bib, or a name and a certificate number': 'lookupNeedsKey',
   'Race not found': 'raceNotFound',
+  // The export's empty answer (spec §7 Excel export) is sent in Chinese.
+  没有查询到数据哦: 'noData',
 };
 
 /** A server msg in the visitor's language when the dictionary knows it; otherwise as it is. */

@@ -129,6 +129,9 @@ export function createRaceCenterRepository(db: Database, certKey: string) {
     'INSERT INTO photos (race_id, bib, url, taken_at) VALUES (@race_id, @bib, @url, @taken_at)',
   );
   const countResults = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM results');
+  const countByRace = db.prepare<[], { race_id: string; n: number }>(
+    'SELECT race_id, count(*) AS n FROM results GROUP BY race_id',
+  );
 
   return {
     /** What the database keeps of a certificate number (lib/race-center.ts keyedCertHash). */
@@ -141,6 +144,8 @@ export function createRaceCenterRepository(db: Database, certKey: string) {
     resultsForExport: (raceId: string, item: string | undefined, limit: number): ResultRow[] =>
       item === undefined ? resByRace.all(raceId, limit) : resByItem.all(raceId, item, limit),
     resultCount: () => countResults.get()?.n ?? 0,
+    /** How many results each race has (races without results are absent). */
+    resultCountsByRace: (): Map<string, number> => new Map(countByRace.all().map((r) => [r.race_id, r.n])),
 
     insertRegistration: (row: RegistrationRow) => insReg.run(row),
     upsertRegistration: (row: RegistrationRow) => upsertReg.run(row),

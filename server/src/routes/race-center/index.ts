@@ -99,6 +99,7 @@ const resultSchema = {
           checkpoint: { type: 'string' },
           distanceKm: { type: 'number' },
           time: { type: 'string' },
+          split: { type: 'string' },
           pace: { type: 'string' },
         },
       },
@@ -116,6 +117,9 @@ const resultSchema = {
     certificate: { type: 'object', properties: { id: { type: 'string' }, sig: { type: 'string' } } },
   },
 } as const;
+
+/** A duration rounded to whole seconds, as formatDuration shows it. */
+const wholeSeconds = (ms: number) => Math.round(ms / 1000) * 1000;
 
 interface RaceFacts {
   raceName: string;
@@ -155,6 +159,8 @@ export default async function raceCenterRoutes(
         checkpoint: s.checkpoint,
         distanceKm: s.distanceKm,
         time: formatDuration(s.chipMs),
+        // This segment's own time, from the shown (whole-second) cumulative times, so the splits add up.
+        split: formatDuration(wholeSeconds(s.chipMs) - wholeSeconds(prev?.chipMs ?? 0)),
         pace: formatPace(s.chipMs - (prev?.chipMs ?? 0), s.distanceKm - (prev?.distanceKm ?? 0)),
       };
     });
@@ -409,6 +415,42 @@ export default async function raceCenterRoutes(
     answer: photosAnswer,
     limit: app.rateLimitCounter(LIMITS.lookup),
   });
+
+  /**
+   * The races of the organiser of `raceId` (same organizationId; the race itself when it has none) that have
+   * results, latest first: the score page offers them, so a visitor of next year's site still finds last
+   * year's result. Public, cached like the bib lookups.
+   */
+  const racesWithResultsAnswer = (id: string) =>
+    publicAnswers.remember(`races-with-results\n${id}`, () => {
+      const race = app.repos.races.findById(id);
+      if (!race) return fail(404, MESSAGES.raceNotFound);
+      const counts = repo.resultCountsByRace();
+      const races = race.organizationId
+        ? app.repos.races.list().filter((r) => r.organizationId === race.organizationId)
+        : [race];
+      return ok(
+        races
+          .filter((r) => counts.has(r.raceId))
+          .map((r) => ({
+            raceId: r.raceId,
+            raceName: r.raceName,
+            raceNameEn: r.raceNameEn ?? '',
+            raceDate: (r.startTime ?? '').slice(0, 10),
+            results: counts.get(r.raceId) ?? 0,
+          }))
+          .sort((a, b) => b.raceDate.localeCompare(a.raceDate) || a.raceId.localeCompare(b.raceId)),
+      );
+    });
+
+  app.get<{ Querystring: { raceId: string } }>(
+    API_PATHS.racesWithResults,
+    {
+      ...encodedLookup,
+      schema: { querystring: { type: 'object', required: ['raceId'], properties: { raceId } } },
+    },
+    async (request, reply) => sendAnswer(request, reply, racesWithResultsAnswer(request.query.raceId), PUBLIC),
+  );
 
   app.get<{ Querystring: { id: string; sig: string } }>(
     API_PATHS.certificateVerify,

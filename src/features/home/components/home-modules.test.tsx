@@ -147,3 +147,34 @@ describe('home page', () => {
     error.mockRestore();
   });
 });
+
+describe('home links to the other score lookups', () => {
+  it('links personal bests and historical scores while score search is open', async () => {
+    const user = userEvent.setup();
+    const config = testConfig();
+    config.searchConfigList = [
+      ...config.searchConfigList!,
+      {
+        id: 3,
+        moduleType: 3,
+        title: '成绩查询',
+        titleEn: 'Score search',
+        jumpType: 2,
+        jumpUrl: '/score-search',
+        openStatus: 1,
+      },
+    ];
+    config.scoreSearch = { openStatus: 1, useMultipleSearch: true };
+    const { router } = await renderApp({ config });
+    const more = await screen.findByTestId('search-modules-more');
+    expect(within(more).getByRole('link', { name: '个人最好成绩' })).toBeInTheDocument();
+    await user.click(within(more).getByRole('link', { name: '历史成绩查询' }));
+    expect(router.state.location.pathname).toBe('/multiple-score-search');
+  });
+
+  it('does not link the other score lookups without an open score module', async () => {
+    await renderApp();
+    await screen.findByTestId('search-modules');
+    expect(screen.queryByTestId('search-modules-more')).not.toBeInTheDocument();
+  });
+});

@@ -1,7 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { PATHS } from '@/config/paths';
 import { ModuleIcon } from '@/components/ui/icons';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
 import type { SearchConfig } from '@/features/site-config/site-config-schema';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction } from '../utils/module-action';
@@ -17,7 +20,10 @@ export function SearchModules({ modules }: { modules: SearchConfig[] }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const { run, notice, closeNotice } = useModuleAction();
+  const scoreSearch = useSiteStore((s) => s.config?.scoreSearch);
   if (!modules.length) return null;
+  // Personal bests and historical scores have no module of their own: linked while score search is open.
+  const scoreOpen = modules.some((m) => m.moduleType === 3 && m.openStatus === 1) && scoreSearch?.openStatus !== 0;
 
   return (
     <nav className="search-modules container" aria-label={t('home.search.label')} data-testid="search-modules">
@@ -40,6 +46,15 @@ export function SearchModules({ modules }: { modules: SearchConfig[] }) {
           )}
         </button>
       ))}
+      {scoreOpen ? (
+        <p className="search-modules__more" data-testid="search-modules-more">
+          <span>{t('home.search.more')}</span>
+          <Link to={PATHS.pbSearch}>{t('home.search.pb')}</Link>
+          {scoreSearch?.useMultipleSearch ? (
+            <Link to={PATHS.multipleScoreSearch}>{t('home.search.history')}</Link>
+          ) : null}
+        </p>
+      ) : null}
       <Notice text={notice} onClose={closeNotice} />
     </nav>
   );

@@ -1,4 +1,5 @@
 import { fetchBinary } from '@/lib/api-client';
+import { localizeServerMessage } from '@/lib/server-messages';
 import { API_PATHS } from '@/config/api-paths';
 
 /** The outcome of an export (spec §7): a file to save, or a message to show. */
@@ -21,7 +22,9 @@ export async function exportScores(query: { raceId: string; item?: string }, noD
   if (text.trimStart().startsWith('{')) {
     try {
       const body = JSON.parse(await readText(blob)) as { msg?: unknown };
-      return { kind: 'message', text: typeof body.msg === 'string' && body.msg ? body.msg : noData };
+      // The envelope's msg in the visitor's language when the dictionary knows it ('没有查询到数据哦' → 'No data found').
+      const text = typeof body.msg === 'string' && body.msg ? localizeServerMessage(body.msg) : noData;
+      return { kind: 'message', text };
     } catch {
       return { kind: 'message', text: noData };
     }

@@ -20,7 +20,7 @@ export type RegistrationAnswer =
   { queryType: 1; status: RegistrationStatusResult } | { queryType: RegistrationInfoType; info: RegistrationResult };
 
 /**
- * POST searchRegistration. Silent: the page shows the failure itself (not found: the dictionary's
+ * POST searchRegistration. Its answers are silent (transport failures still toast): the page shows the failure itself (not found: the dictionary's
  * 'Registration information does not exist', in the visitor's language).
  */
 export async function searchRegistration(query: RegistrationQuery): Promise<RegistrationAnswer> {
@@ -29,7 +29,7 @@ export async function searchRegistration(query: RegistrationQuery): Promise<Regi
       method: 'POST',
       url: API_PATHS.searchRegistration,
       data: query,
-      silent: true,
+      silent: 'answers',
     });
     return { queryType: 1, status: data };
   }
@@ -37,7 +37,7 @@ export async function searchRegistration(query: RegistrationQuery): Promise<Regi
     method: 'POST',
     url: API_PATHS.searchRegistration,
     data: query,
-    silent: true,
+    silent: 'answers',
   });
   return { queryType: query.queryType, info: data };
 }

@@ -18,11 +18,15 @@ export function FormField({
         {label}
       </label>
       {children({ id, 'aria-invalid': !!error, 'aria-describedby': error ? errorId : undefined })}
-      {error ? (
-        <p id={errorId} className="search-field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {/* The message line keeps its space when empty, so the fields and buttons below never move when a
+          message appears or goes on blur (a click on the button right after leaving a field would miss). */}
+      <div className="search-field__message">
+        {error ? (
+          <p id={errorId} className="search-field__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

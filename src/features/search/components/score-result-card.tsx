@@ -6,7 +6,23 @@ import { useAppStore } from '@/stores/app-store';
 import type { ScoreResult } from '../types/search-types';
 import { downloadCertificate, type CertificateLabels } from '../utils/certificate-image';
 
-/** One result: item, times, pace, splits table, ranks and the e-certificate download. */
+/** Seconds of an 'H:MM:SS' (or 'MM:SS') time; NaN when it is not one. */
+function seconds(time: string): number {
+  const parts = time.split(':').map(Number);
+  return parts.length >= 2 && parts.length <= 3 && parts.every(Number.isInteger)
+    ? parts.reduce((acc, part) => acc * 60 + part, 0)
+    : NaN;
+}
+
+/** A segment's own time from two cumulative times (for answers without `split`); '' when unreadable. */
+function segmentTime(time: string, previous: string | undefined): string {
+  const diff = seconds(time) - (previous === undefined ? 0 : seconds(previous));
+  if (!Number.isFinite(diff) || diff < 0) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(diff / 3600)}:${pad(Math.floor((diff % 3600) / 60))}:${pad(diff % 60)}`;
+}
+
+/** One result: item, times, pace, splits table (each segment's split and the cumulative time), ranks and the e-certificate download. */
 export function ScoreResultCard({ result, showRace = false }: { result: ScoreResult; showRace?: boolean }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
@@ -106,14 +122,16 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
                 <th scope="col">{t('search.score.checkpoint')}</th>
                 <th scope="col">{t('search.score.distance')}</th>
                 <th scope="col">{t('search.score.splitTime')}</th>
+                <th scope="col">{t('search.score.cumulativeTime')}</th>
                 <th scope="col">{t('search.score.splitPace')}</th>
               </tr>
             </thead>
             <tbody>
-              {result.splits.map((s) => (
+              {result.splits.map((s, i) => (
                 <tr key={s.checkpoint}>
                   <th scope="row">{s.checkpoint}</th>
                   <td>{t('search.score.km', { value: s.distanceKm })}</td>
+                  <td data-testid="split-time">{s.split ?? segmentTime(s.time, result.splits[i - 1]?.time)}</td>
                   <td>{s.time}</td>
                   <td>{s.pace}</td>
                 </tr>

@@ -32,12 +32,14 @@ describe('score search page', () => {
       within(rows[0])
         .getAllByRole('columnheader')
         .map((c) => c.textContent),
-    ).toEqual(['计时点', '距离', '分段用时', '配速']);
-    expect(
-      within(rows[1])
+    ).toEqual(['计时点', '距离', '分段用时', '累计用时', '配速']);
+    const cells = (row: HTMLElement) =>
+      within(row)
         .getAllByRole('cell')
-        .map((c) => c.textContent),
-    ).toEqual(['5 公里', '0:26:01', '5:12/km']);
+        .map((c) => c.textContent);
+    expect(cells(rows[1])).toEqual(['5 公里', '0:26:01', '0:26:01', '5:12/km']);
+    expect(cells(rows[2])).toEqual(['10 公里', '0:26:20', '0:52:21', '5:16/km']);
+    expect(cells(rows[3])).toEqual(['21.0975 公里', '0:58:40', '1:51:01', '5:18/km']);
     expect(within(card).getByRole('button', { name: '下载电子证书' })).toBeInTheDocument();
   });
 
@@ -108,6 +110,63 @@ describe('score search page', () => {
     const config = { ...testConfig(), scoreSearch: { openStatus: 0 as const } };
     await renderApp({ path: '/score-search', config, language: 'en' });
     expect(await screen.findByTestId('search-closed')).toHaveTextContent('Not open yet, stay tuned');
+  });
+
+  it("offers the organiser's races with results, the latest first, and searches and exports the one picked", async () => {
+    const user = userEvent.setup();
+    const asked: Record<string, unknown>[] = [];
+    server.use(
+      http.post(api(API_PATHS.searchScore), async ({ request }) => {
+        asked.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json({ code: 0, msg: 'success', data: [] });
+      }),
+    );
+    await renderApp({ path: '/score-search' });
+    const picker = await screen.findByRole('combobox', { name: '赛事' });
+    await vi.waitFor(() => expect(picker).toHaveValue('race-1'));
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['2026 运河马拉松', '2025 运河马拉松']);
+    await user.type(screen.getByLabelText('参赛号码'), 'A1');
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }));
+    await user.selectOptions(picker, 'race-0');
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }));
+  });
+
+  it('links on to personal bests and historical scores', async () => {
+    const user = userEvent.setup();
+    const config = { ...testConfig(), scoreSearch: { openStatus: 1 as const, useMultipleSearch: true } };
+    await renderApp({ path: '/score-search', language: 'en', config });
+    const more = await screen.findByRole('navigation', { name: 'More lookups' });
+    expect(within(more).getByRole('link', { name: 'Historical Scores' })).toBeInTheDocument();
+    await user.click(within(more).getByRole('link', { name: 'Personal Best' }));
+    expect(await screen.findByRole('heading', { name: 'Personal Best' })).toBeInTheDocument();
+  });
+
+  it('keeps the search button where it is when a field message appears or goes on leaving the field', async () => {
+    const user = userEvent.setup();
+    await renderApp({ path: '/score-search' });
+    await user.click(await screen.findByRole('button', { name: '查询' }));
+    const message = screen.getByText('请输入参赛号码');
+    // The message sits in a line that is there, empty, when there is no message.
+    const line = message.parentElement!;
+    expect(line).toHaveClass('search-field__message');
+    await user.type(screen.getByLabelText('参赛号码'), 'A1');
+    await user.tab();
+    expect(screen.queryByText('请输入参赛号码')).toBeNull();
+    expect(line).toBeInTheDocument();
+  });
+
+  it('shows the empty export message in English in English mode', async () => {
+    const user = userEvent.setup();
+    await renderApp({ path: '/score-search', language: 'en' });
+    await user.click(await screen.findByRole('button', { name: 'Export results' }));
+    expect(await screen.findByTestId('export-message')).toHaveTextContent('No data found');
+    expect(screen.queryByText('没有查询到数据哦')).toBeNull();
   });
 
   it('shows the message of an empty export and 无数据 when the export fails', async () => {

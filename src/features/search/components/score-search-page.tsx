@@ -1,30 +1,48 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
+import { pickLang } from '@/lib/pick-lang';
+import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
 import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
 import type { ScoreResult } from '../types/search-types';
 import { checkBib, type RuleKey } from '../utils/validate';
 import { saveBlob } from '../utils/certificate-image';
 import { useRaceId } from '../utils/use-race-id';
+import { useRacesWithResults } from '../utils/use-races-with-results';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { BibField, SearchFailure, SearchSubmit } from './search-parts';
 import { useIdentityForm } from '../utils/use-identity-form';
 import { IdentityFields } from './identity-fields';
 import { ScoreResultCard } from './score-result-card';
+import { FormField } from './form-field';
 
 type Mode = 'bib' | 'identity';
 
-/** Score search (spec §2 /score-search): by bib, or by name and certificate number; results and export. */
+/**
+ * Score search (spec §2 /score-search): by bib, or by name and certificate number; results and export. The
+ * race is picked among the organiser's races with results (the latest by default), so next year's site
+ * still finds last year's results; links lead on to personal bests and historical scores.
+ */
 export default function ScoreSearchPage() {
   const { t } = useTranslation();
-  const raceId = useRaceId();
+  const language = useAppStore((s) => s.language);
+  const historyEnabled = useSiteStore((s) => !!s.config?.scoreSearch?.useMultipleSearch);
+  const boundRaceId = useRaceId();
+  const races = useRacesWithResults(boundRaceId);
+  const [pickedRaceId, setPickedRaceId] = useState<string | null>(null);
+  const raceId =
+    (pickedRaceId !== null && races.some((r) => r.raceId === pickedRaceId) ? pickedRaceId : races[0]?.raceId) ??
+    boundRaceId;
   const [mode, setMode] = useState<Mode>('bib');
   const [bib, setBib] = useState('');
   const [bibError, setBibError] = useState<RuleKey | null>(null);
   const { identity, check, fields } = useIdentityForm();
-  const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
+  const { loading, data: results, failure, run, reset } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);
   const [exportMessage, setExportMessage] = useState<string | null>(null);
 
@@ -60,6 +78,29 @@ export default function ScoreSearchPage() {
   return (
     <SearchFrame title={t('search.score.title')} subtitle={t('search.score.subtitle')} switchName="scoreSearch" wide>
       <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.score.title')}>
+        {races.length ? (
+          <FormField label={t('search.fields.race')}>
+            {(p) => (
+              <select
+                {...p}
+                className="search-input"
+                data-testid="score-race"
+                value={raceId}
+                onChange={(e) => {
+                  setPickedRaceId(e.target.value);
+                  reset();
+                  setExportMessage(null);
+                }}
+              >
+                {races.map((r) => (
+                  <option key={r.raceId} value={r.raceId}>
+                    {pickLang(language, r.raceName, r.raceNameEn)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+        ) : null}
         <fieldset className="search-mode">
           <legend className="search-field__label">{t('search.score.mode')}</legend>
           {(['bib', 'identity'] as const).map((m) => (
@@ -101,6 +142,11 @@ export default function ScoreSearchPage() {
           ))}
         </div>
       ) : null}
+      <nav className="search-more" aria-label={t('search.more.label')} data-testid="score-more">
+        <span className="search-more__label">{t('search.more.label')}</span>
+        <Link to={PATHS.pbSearch}>{t('search.pb.title')}</Link>
+        {historyEnabled ? <Link to={PATHS.multipleScoreSearch}>{t('search.history.title')}</Link> : null}
+      </nav>
     </SearchFrame>
   );
 }

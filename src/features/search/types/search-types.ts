@@ -2,8 +2,22 @@
 export interface Split {
   checkpoint: string;
   distanceKm: number;
+  /** Time from the start to this checkpoint. */
   time: string;
+  /** This segment's own time (from the previous checkpoint); older servers leave it out. */
+  split?: string;
   pace: string;
+}
+
+/** A race of the organiser that has results (racesWithResults). */
+export interface RaceWithResults {
+  raceId: string;
+  raceName: string;
+  raceNameEn?: string;
+  /** YYYY-MM-DD */
+  raceDate: string;
+  /** How many results it has. */
+  results: number;
 }
 
 export interface Ranks {

@@ -19,7 +19,7 @@ const fail = (msg: string) => HttpResponse.json({ code: 500, msg, data: null });
 type Body = Record<string, unknown>;
 
 /**
- * Search calls. Score: bib A1023, or 张三 + VALID_ID. Registration (queryType 1 status, 2/3/5 the info of that
+ * Search calls. Races with results: race-1 (2026), race-0 (2025). Score: bib A1023, or 张三 + VALID_ID. Registration (queryType 1 status, 2/3/5 the info of that
  * channel only): 张三 + VALID_ID → status 1 via the website; 张三 + passport 'P1234N' → status N (0-5) via the
  * website; APP_PASSPORT → status 0 via the app; THIRD_PARTY_PASSPORT (_ZH_ONLY_) → status 1 via a platform. Photos: bib A1023. Certificate: cert-a1023 / good-sig. Export: the empty envelope.
  */
@@ -30,6 +30,18 @@ export const searchHandlers = [
     if (body.name === '张三' && body.certificateNumber === VALID_ID) return ok([marathonResult]);
     return fail('Your score information was not found...');
   }),
+  http.get(api(API_PATHS.racesWithResults), () =>
+    ok([
+      {
+        raceId: 'race-1',
+        raceName: '2026 运河马拉松',
+        raceNameEn: '2026 Canal Marathon',
+        raceDate: '2026-11-08',
+        results: 8512,
+      },
+      { raceId: 'race-0', raceName: '2025 运河马拉松', raceNameEn: '', raceDate: '2025-11-09', results: 7900 },
+    ]),
+  ),
   http.post(api(API_PATHS.searchRegistration), async ({ request }) => {
     const body = (await request.json()) as Body;
     const missing = fail('Registration information does not exist');
@@ -60,8 +72,24 @@ export const searchHandlers = [
     const body = (await request.json()) as Body;
     if (body.name !== '张三') return ok([]);
     return ok([
-      { item: 'marathon', itemName: '全程马拉松', chipTime: '3:41:05', raceId: 'race-1', raceName: '2026 运河马拉松', raceNameEn: '2026 Canal Marathon', itemNameEn: 'Marathon', raceDate: '2026-11-08' },
-      { item: 'half', itemName: '半程马拉松', chipTime: '1:45:30', raceId: 'race-0', raceName: '2025 运河马拉松', raceDate: '2025-11-09' },
+      {
+        item: 'marathon',
+        itemName: '全程马拉松',
+        chipTime: '3:41:05',
+        raceId: 'race-1',
+        raceName: '2026 运河马拉松',
+        raceNameEn: '2026 Canal Marathon',
+        itemNameEn: 'Marathon',
+        raceDate: '2026-11-08',
+      },
+      {
+        item: 'half',
+        itemName: '半程马拉松',
+        chipTime: '1:45:30',
+        raceId: 'race-0',
+        raceName: '2025 运河马拉松',
+        raceDate: '2025-11-09',
+      },
     ]);
   }),
   http.post(api(API_PATHS.searchHistory), async ({ request }) => {
@@ -84,7 +112,14 @@ export const searchHandlers = [
     if (url.searchParams.get('id') === 'cert-a1023' && url.searchParams.get('sig') === 'good-sig') {
       return ok({
         valid: true,
-        facts: { raceName: '2026 运河马拉松', name: '张三', bib: 'A1023', itemName: '全程马拉松', chipTime: '3:41:05', ranks: marathonResult.ranks },
+        facts: {
+          raceName: '2026 运河马拉松',
+          name: '张三',
+          bib: 'A1023',
+          itemName: '全程马拉松',
+          chipTime: '3:41:05',
+          ranks: marathonResult.ranks,
+        },
       });
     }
     return ok({ valid: false });

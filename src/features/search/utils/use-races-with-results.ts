@@ -1,0 +1,23 @@
+import { useEffect, useState } from 'react';
+import { getRacesWithResults } from '../api/get-races-with-results';
+import type { RaceWithResults } from '../types/search-types';
+
+/**
+ * The races a visitor of this site can look up results in (the organiser's races with results, latest
+ * first), loaded once for the bound race; an empty list while loading or when the call fails.
+ */
+export function useRacesWithResults(boundRaceId: string): RaceWithResults[] {
+  const [races, setRaces] = useState<RaceWithResults[]>([]);
+  useEffect(() => {
+    if (!boundRaceId) return;
+    let live = true;
+    getRacesWithResults(boundRaceId).then(
+      (list) => live && setRaces(list),
+      () => live && setRaces([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [boundRaceId]);
+  return races;
+}
