@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
+import { UPLOAD_QUOTA } from '../src/routes/uploads/index.ts';
 import { DEMO, passwordLogin } from './account-helpers.ts';
 import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
 
@@ -27,9 +30,10 @@ function multipart(filename: string, content: Buffer, field = 'file') {
 
 let app: FastifyInstance;
 let token: string;
+const clock = fakeClock();
 
 beforeAll(async () => {
-  app = await buildTestApp({ now: fakeClock().now, env: { RATE_LIMITS: 'off' } });
+  app = await buildTestApp({ now: clock.now, env: { RATE_LIMITS: 'off' } });
   token = (await passwordLogin(app, DEMO.phone, DEMO.password)).json().data.token;
 });
 
@@ -38,10 +42,21 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** An upload by the demo runner (their token), unless `headers` says otherwise. */
 const upload = (url: string, filename: string, content: Buffer, headers: Record<string, string> = {}) => {
   const body = multipart(filename, content);
-  return app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...headers } });
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body.payload,
+    headers: { ...body.headers, token, ...headers },
+  });
 };
+
+async function newUserToken(phone: string) {
+  app.repos.users.create({ phone, passwordHash: await hashPassword('Secret123') }, app.config.now());
+  return (await passwordLogin(app, phone, 'Secret123')).json().data.token as string;
+}
 
 describe('uploads', () => {
   it('stores an image under a random name and serves it back', async () => {
@@ -110,29 +125,109 @@ describe('uploads', () => {
     });
   });
 
-  it('requires a valid token for the user-centre upload', async () => {
-    const anonymous = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG);
-    expect(anonymous.json()).toEqual({
-      code: 401,
-      msg: 'Your login has expired, please log in again',
+  it('requires a valid token on every upload route, and stores nothing without one', async () => {
+    const before = readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads')).length;
+    for (const url of [API_PATHS.uploadImageUserCentre, API_PATHS.uploadImage, API_PATHS.uploadFile]) {
+      const anonymous = await upload(url, 'a.png', PNG, { token: '' });
+      expect(anonymous.statusCode, url).toBeLessThan(500);
+      expect(anonymous.json(), url).toEqual({
+        code: 401,
+        msg: 'Your login has expired, please log in again',
+        data: null,
+        success: false,
+      });
+      expect((await upload(url, 'a.png', PNG, { token: 'forged' })).json().code, url).toBe(401);
+      const res = await upload(url, 'a.png', PNG);
+      expect(res.json(), url).toMatchObject({
+        code: 0,
+        success: true,
+        data: { url: expect.stringMatching(/^uploads\//) },
+      });
+    }
+    expect(readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads'))).toHaveLength(before + 3);
+  });
+
+  it('records who uploaded what', async () => {
+    const uploader = await newUserToken('13900000001');
+    const res = await upload(API_PATHS.uploadFile, '张三 320102199001011234.pdf', PDF, { token: uploader });
+    const stored = path.basename(res.json().data.url as string);
+    const user = app.repos.users.findByPhone('13900000001');
+    expect(app.repos.uploads.listForUser(user!.id)).toEqual([
+      {
+        userId: user!.id,
+        storedName: stored,
+        // The original name is kept with any ID number in it masked.
+        originalName: '张三 3201**********1234.pdf',
+        kind: 'file',
+        bytes: PDF.length,
+        sha256: createHash('sha256').update(PDF).digest('hex'),
+        ip: '127.0.0.1',
+        createdAt: clock.now(),
+      },
+    ]);
+  });
+
+  it('keeps a daily quota per user: 50 files, then 429 with Retry-After until the oldest is a day old', async () => {
+    const busy = await newUserToken('13900000002');
+    const other = await newUserToken('13900000003');
+    for (let i = 0; i < UPLOAD_QUOTA.files; i += 1) {
+      expect((await upload(API_PATHS.uploadImage, `p${i}.png`, PNG, { token: busy })).json().code).toBe(0);
+      clock.advance(60_000);
+    }
+    const over = await upload(API_PATHS.uploadImage, 'one-more.png', PNG, { token: busy });
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({
+      code: 429,
+      msg: 'Daily upload limit reached, please try again tomorrow',
       data: null,
       success: false,
     });
-    const forged = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG, { token: 'forged' });
-    expect(forged.json().code).toBe(401);
-    const res = await upload(API_PATHS.uploadImageUserCentre, 'a.png', PNG, { token });
-    expect(res.json()).toMatchObject({ code: 0, success: true, data: { url: expect.stringMatching(/^uploads\//) } });
+    expect(Number(over.headers['retry-after'])).toBe(24 * 3600 - 50 * 60);
+    // Another runner is not affected; the first one may upload again once the oldest upload is a day old.
+    expect((await upload(API_PATHS.uploadImage, 'b.png', PNG, { token: other })).json().code).toBe(0);
+    clock.advance(24 * 3_600_000 - 50 * 60_000);
+    expect((await upload(API_PATHS.uploadImage, 'again.png', PNG, { token: busy })).json().code).toBe(0);
+  });
+
+  it('keeps a daily quota of bytes per user', async () => {
+    const heavy = await newUserToken('13900000004');
+    const user = app.repos.users.findByPhone('13900000004')!;
+    const nearlyFull = UPLOAD_QUOTA.bytes - PNG.length + 1;
+    app.repos.uploads.reserve(
+      {
+        userId: user.id,
+        storedName: 'earlier.png',
+        originalName: 'earlier.png',
+        kind: 'image',
+        bytes: nearlyFull,
+        sha256: '0'.repeat(64),
+        ip: '127.0.0.1',
+        createdAt: clock.now(),
+      },
+      UPLOAD_QUOTA,
+    );
+    const over = await upload(API_PATHS.uploadImage, 'c.png', PNG, { token: heavy });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().msg).toBe('Daily upload limit reached, please try again tomorrow');
+    expect(
+      (await upload(API_PATHS.uploadImage, 'tiny.gif', Buffer.from('GIF89a', 'latin1'), { token: heavy })).json().code,
+    ).toBe(0);
   });
 
   it('answers a request that is not a file upload in the envelope', async () => {
-    const json = await app.inject({ method: 'POST', url: API_PATHS.uploadImage, payload: { a: 1 } });
+    const json = await app.inject({
+      method: 'POST',
+      url: API_PATHS.uploadImage,
+      payload: { a: 1 },
+      headers: { token },
+    });
     expect(json.statusCode).toBeLessThan(500);
     expect(json.json().code).toBe(400);
     const broken = await app.inject({
       method: 'POST',
       url: API_PATHS.uploadImage,
       payload: 'garbage',
-      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      headers: { 'content-type': 'multipart/form-data; boundary=x', token },
     });
     expect(broken.statusCode).toBeLessThan(500);
     expect(broken.json().code).not.toBe(0);

@@ -7,6 +7,7 @@ import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
+import { createUploadsRepository } from './uploads-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
 
 /** The secrets of the stored verification-code and certificate-number hashes (lib/secrets.ts). */
@@ -21,6 +22,7 @@ export function createRepositories(db: Database, keys: { code: string; certNumbe
     captcha: createCaptchaRepository(db),
     outbox: createOutboxRepository(db),
     raceCenter: createRaceCenterRepository(db, keys.certNumber),
+    uploads: createUploadsRepository(db),
   };
 }
 

@@ -1,23 +1,30 @@
 /**
- * Uploads (spec §5, §7): the user-centre image upload (token required) and the two base uploads. One file
- * per request (multipart field of any name), at most 10 MB; the extension must be on the list
- * (case-insensitive) and the first bytes must match it. Files are stored under <dataDir>/uploads/uploads/
- * with a random name and served at /files/uploads/<name>. The answer's data.url is relative to the file
- * host (VITE_FILE_HOST, '/files/' for the bundled server): 'uploads/<name>'; data.path is the absolute
- * path on this server.
+ * Uploads (spec §5, §7): the user-centre image upload and the two base uploads, all for a logged-in user
+ * (a valid `token` header; otherwise 401 'Your login has expired, please log in again'). One file per
+ * request (multipart field of any name), at most 10 MB; the extension must be on the list
+ * (case-insensitive) and the first bytes must match it. Each user may upload at most UPLOAD_QUOTA (files
+ * and bytes in any 24 hours; over it HTTP 429 with Retry-After), and every stored file is recorded with its
+ * uploader (uploads table: user, stored and original name, size, SHA-256, IP, time). Files are stored under
+ * <dataDir>/uploads/uploads/ with a random name and served at /files/uploads/<name>. The answer's data.url
+ * is relative to the file host (VITE_FILE_HOST, '/files/' for the bundled server): 'uploads/<name>';
+ * data.path is the absolute path on this server.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import type { UploadKind } from '../../db/uploads-repository.ts';
+import { maskPersonalData } from '../../lib/accounts.ts';
 import { dataPaths } from '../../lib/paths.ts';
 import { fail as envelopeFail, MESSAGES, SUCCESS_MSG } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** What one user may upload in any 24 hours. */
+export const UPLOAD_QUOTA = { files: 50, bytes: 200 * 1024 * 1024, windowMs: 24 * 3_600_000 } as const;
 export const UPLOAD_SUBDIR = 'uploads';
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp'] as const;
@@ -66,8 +73,11 @@ export default async function uploadRoutes(app: FastifyInstance) {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
 
-  async function receive(request: FastifyRequest, reply: FastifyReply, allowed: readonly string[]) {
+  async function receive(request: FastifyRequest, reply: FastifyReply, kind: UploadKind) {
     reply.header('cache-control', 'no-store');
+    const user = app.userFromToken(request);
+    if (!user) return fail(401, MESSAGES.loginExpired);
+    const allowed: readonly string[] = kind === 'image' ? IMAGE_EXTENSIONS : FILE_EXTENSIONS;
     if (!request.isMultipart()) return fail(400, 'Upload a file as multipart/form-data');
     let file;
     try {
@@ -92,7 +102,31 @@ export default async function uploadRoutes(app: FastifyInstance) {
     if (file.file.truncated) return fail(413, MESSAGES.fileTooBig);
     if (!magicMatches(ext, content.subarray(0, 16))) return fail(400, MESSAGES.badFileType);
     const name = `${randomUUID()}.${ext}`;
-    await writeFile(path.join(dir, name), content, { flag: 'wx' });
+    const refused = app.repos.uploads.reserve(
+      {
+        userId: user.id,
+        storedName: name,
+        originalName: maskPersonalData(file.filename).slice(0, 255),
+        kind,
+        bytes: content.length,
+        sha256: createHash('sha256').update(content).digest('hex'),
+        ip: request.ip,
+        createdAt: app.config.now(),
+      },
+      UPLOAD_QUOTA,
+    );
+    if (refused) {
+      void reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))));
+      return fail(429, MESSAGES.uploadQuota);
+    }
+    try {
+      await writeFile(path.join(dir, name), content, { flag: 'wx' });
+    } catch (error) {
+      app.repos.uploads.release(name);
+      await unlink(path.join(dir, name)).catch(() => undefined);
+      throw error;
+    }
+    request.log.info({ user: user.id, file: name, bytes: content.length }, 'file uploaded');
     return {
       code: 0,
       msg: SUCCESS_MSG,
@@ -103,10 +137,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
 
   const limited = { onRequest: app.rateLimit(LIMITS.upload) };
 
-  app.post(API_PATHS.uploadImageUserCentre, limited, async (request, reply) => {
-    if (!app.userFromToken(request)) return fail(401, MESSAGES.loginExpired);
-    return receive(request, reply, IMAGE_EXTENSIONS);
-  });
-  app.post(API_PATHS.uploadImage, limited, async (request, reply) => receive(request, reply, IMAGE_EXTENSIONS));
-  app.post(API_PATHS.uploadFile, limited, async (request, reply) => receive(request, reply, FILE_EXTENSIONS));
+  app.post(API_PATHS.uploadImageUserCentre, limited, async (request, reply) => receive(request, reply, 'image'));
+  app.post(API_PATHS.uploadImage, limited, async (request, reply) => receive(request, reply, 'image'));
+  app.post(API_PATHS.uploadFile, limited, async (request, reply) => receive(request, reply, 'file'));
 }
