@@ -54,7 +54,10 @@ export interface BuildAppOptions {
   /** Carry codes beyond the outbox (a real SMS gateway, a mail transport). */
   smsSender?: SmsSender;
   emailSender?: EmailSender;
-  /** The console line of each delivered code (destination masked); default console.log, silent in tests. */
+  /**
+   * The console line of each delivered code (destination masked; the code only in development, see
+   * plugins/delivery.ts); default console.log, silent in tests.
+   */
   printOutbox?: (line: string) => void;
   /** Create the demo account on start (default true). */
   seedDemoAccount?: boolean;
@@ -201,6 +204,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     sms: options.smsSender,
     email: options.emailSender,
     print: options.printOutbox,
+    development: settings.devOutbox,
   });
   // Race-day traffic: compress JSON, documents and the SPA's assets (brotli at a fast quality, or gzip).
   await app.register(fastifyCompress, {

@@ -550,6 +550,28 @@ describe('outbox', () => {
   });
 });
 
+describe('codes outside development', () => {
+  it('never prints a code nor keeps it in the outbox table with NODE_ENV=production', async () => {
+    const lines: string[] = [];
+    const sms: string[] = [];
+    const app = await buildTestApp({
+      now: fakeClock().now,
+      env: { RATE_LIMITS: 'off', NODE_ENV: 'production' },
+      printOutbox: (line) => lines.push(line),
+      smsSender: { send: async (_to, text) => void sms.push(text) },
+    });
+    apps.push(app);
+    expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
+    const code = /\b(\d{6})\b/.exec(sms[0] ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect(lines).toEqual(['[codes] sms to 138****8000 (login): code sent (shown only in development)']);
+    const kept = app.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get();
+    expect(kept?.n).toBe(0);
+    // The code the SMS carried logs the runner in.
+    expect((await codeLogin(app, DEMO.phone, code as string)).json().code).toBe(0);
+  });
+});
+
 describe('registration', () => {
   const register = (app: FastifyInstance, body: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: API_PATHS.register, payload: { encryptType: '1', machineCode: '', ...body } });

@@ -1,8 +1,10 @@
 /**
- * Delivery of verification codes. Every message goes to the outbox table (read by the development outbox
- * page) and is printed to the console with the destination masked. An SmsSender and an EmailSender carry
- * messages further: the outbox implementations only record; when SMTP_URL is set, email goes out by SMTP
- * through nodemailer (a dependency, loaded only when SMTP is configured).
+ * Delivery of verification codes. In development (the development outbox on: DEV_OUTBOX, by default unless
+ * NODE_ENV=production) every message goes to the outbox table (read by the development outbox page) and is
+ * printed to the console with the destination masked and the code in clear. Outside development no code is
+ * kept in clear anywhere: nothing goes to the outbox table and the console line says only that a code was
+ * sent. An SmsSender and an EmailSender carry messages further: the built-in ones do nothing; when SMTP_URL
+ * is set, email goes out by SMTP through nodemailer (a dependency, loaded only when SMTP is configured).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -62,6 +64,8 @@ export interface DeliveryOptions {
   email?: EmailSender;
   /** Where the masked console line goes; default console.log (silent under NODE_ENV=test). */
   print?: (line: string) => void;
+  /** Development: keep messages in the outbox and print codes in clear (the outbox setting, DEV_OUTBOX). */
+  development: boolean;
 }
 
 async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
@@ -75,13 +79,18 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
   app.decorate('delivery', {
     async sendCode({ channel, destination, purpose, code }) {
       const { subject, body } = messageFor(purpose, code);
-      outbox.add({ channel, destination, subject, body, createdAt: app.config.now() });
-      print(`[outbox] ${channel} to ${maskDestination(destination)} (${purpose}): code ${code}`);
+      const to = maskDestination(destination);
+      if (options.development) {
+        outbox.add({ channel, destination, subject, body, createdAt: app.config.now() });
+        print(`[outbox] ${channel} to ${to} (${purpose}): code ${code}`);
+      } else {
+        print(`[codes] ${channel} to ${to} (${purpose}): code sent (shown only in development)`);
+      }
       try {
         if (channel === 'sms') await sms.send(destination, body);
         else await email.send(destination, subject, body);
       } catch (error) {
-        app.log.error({ err: error, channel, to: maskDestination(destination) }, 'delivery failed');
+        app.log.error({ err: error, channel, to }, 'delivery failed');
       }
     },
   } satisfies Delivery);
