@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { validateSiteConfig } from '../../../src/features/site-config/site-config-schema.ts';
+import type { ConfigProblem } from '../../../src/features/site-config/document-limits.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
 import { importCsv, type ImportKind } from '../db/race-center-import.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
-import { publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
+import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from '../lib/paths.ts';
@@ -21,9 +21,11 @@ Commands:
   list                          bound domains: race, published site configuration (md5, time)
   bind <domain> <raceId>        bind a domain to a race (replaces an existing binding)
   unbind <domain>               remove a domain's binding
-  validate <file.json>          check a site configuration; prints every problem with its JSON path
+  validate <file.json>          check a site configuration; prints every error and warning with its
+                                JSON path (exit 1 on errors; warnings alone still pass)
   publish <domain> <file.json>  validate, then publish a site configuration for a domain
-  add-race <race.json>          add a race, or update it, from a RaceInfo JSON file
+  add-race <race.json>          add a race, or update it, from a RaceInfo JSON file (times are
+                                YYYY-MM-DD HH:mm:ss, China time)
   import-results <raceId> <file.csv>
       results with splits; columns bib,name,gender,certificateNumber,birthday,item,chipTime
       [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, item M/H/10K, times H:MM:SS.
@@ -39,6 +41,9 @@ Commands:
                                 CSV: UTF-8, a header row, RFC 4180 quoting. Every bad row is
                                 reported as "line N: field: problem" and nothing is written.
   help                          show this help
+
+Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
+examples; docs/site-config.schema.json lets an editor check a site configuration while you type.
 
 Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed).
 Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
@@ -173,16 +178,29 @@ function unbind(io: CliIo, rawDomain: string): void {
   });
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const problemLines = (problems: ConfigProblem[]) => problems.map((p) => `  ${p.path}: ${p.message}`);
+
+function printWarnings(io: CliIo, warnings: ConfigProblem[]): void {
+  if (warnings.length === 0) return;
+  io.stdout(`${plural(warnings.length, 'warning')} (ignored by the site):`);
+  for (const line of problemLines(warnings)) io.stdout(line);
+}
+
 function validate(io: CliIo, file: string): void {
-  const raw = readJson(io, file);
-  const problems = validateSiteConfig(raw);
-  if (problems.length > 0) {
-    throw failure(
-      `${file} is not a valid site configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):`,
-      ...problems.map((p) => `  ${p.path}: ${p.message}`),
-    );
+  const { bytes } = readText(io, file);
+  const { errors, warnings } = inspectSiteConfigBytes(bytes);
+  if (errors.length > 0) {
+    const lines = [
+      `${file} is not a valid site configuration (${plural(errors.length, 'problem')}):`,
+      ...problemLines(errors),
+    ];
+    if (warnings.length > 0)
+      lines.push(`${plural(warnings.length, 'warning')} (ignored by the site):`, ...problemLines(warnings));
+    throw failure(...lines);
   }
-  io.stdout('valid');
+  io.stdout(warnings.length > 0 ? `valid, with ${plural(warnings.length, 'warning')}` : 'valid');
+  printWarnings(io, warnings);
 }
 
 function publish(io: CliIo, rawDomain: string, file: string): void {
@@ -201,14 +219,15 @@ function publish(io: CliIo, rawDomain: string, file: string): void {
       io.stdout(`published ${domain}`);
       io.stdout(`md5 ${result.md5}`);
       io.stdout(`uri ${result.uri}`);
+      printWarnings(io, result.warnings);
       if (!repos.bindings.findByDomain(domain)) {
         io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
       }
     } catch (error) {
       if (error instanceof SiteConfigRejectedError) {
         throw failure(
-          `Refused to publish: ${file} is not a valid site configuration (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}):`,
-          ...error.problems.map((p) => `  ${p.path}: ${p.message}`),
+          `Refused to publish: ${file} is not a valid site configuration (${plural(error.problems.length, 'problem')}):`,
+          ...problemLines(error.problems),
         );
       }
       throw error;
@@ -220,7 +239,10 @@ function addRace(io: CliIo, file: string): void {
   const raw = readJson(io, file);
   const result = validateRaceInfo(raw);
   if (!result.ok) {
-    throw failure(`${file} is not a valid race:`, ...result.problems.map((p) => `  ${p.path}: ${p.message}`));
+    throw failure(
+      `${file} is not a valid race (${plural(result.problems.length, 'problem')}):`,
+      ...problemLines(result.problems),
+    );
   }
   withDatabase(io, ({ repos }) => {
     const outcome = repos.races.save(result.race, io.now());

@@ -1,15 +1,70 @@
 /**
  * Validation of a RaceInfo document (the seed's race.json and the CLI's add-race). Unknown keys are kept:
- * they are returned to the SPA as they are.
+ * they are returned to the SPA as they are. Times follow the one race-time rule (YYYY-MM-DD HH:mm:ss, China
+ * time) and links the one link-safety rule, both shared with the site-config schema and the SPA.
+ * docs/site-config.md documents every field.
  */
 import * as z from 'zod';
+import { linkProblem } from '../../../src/lib/link-safety.ts';
 import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
+import { raceTimeProblem } from '../../../src/features/site-config/race-time.ts';
 import { formatJsonPath, type ConfigProblem } from '../../../src/features/site-config/site-config-schema.ts';
 
 const optText = z.string().optional();
 const optInt = z.number().int().optional();
+const optTime = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = raceTimeProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .optional();
+const optLink = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = linkProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .optional();
+/** Comma-separated image URLs: each one follows the link-safety rule. */
+const optLinkList = z
+  .string()
+  .superRefine((value, ctx) => {
+    value.split(',').forEach((url, i) => {
+      const problem = linkProblem(url);
+      if (problem) ctx.addIssue({ code: 'custom', message: `image ${i + 1}: ${problem}` });
+    });
+  })
+  .optional();
 
-export const raceInfoSchema = z.looseObject({
+/** itemTimeSetting: a JSON text holding a list of { itemName, itemNameEn?, distanceKm?, startTime?, cutOffTime?, maxNumber? }. */
+const raceItemSchema = z.looseObject({
+  itemName: z.string().min(1),
+  itemNameEn: optText,
+  distanceKm: z.number().positive().optional(),
+  startTime: optTime,
+  cutOffTime: optTime,
+  maxNumber: optInt,
+});
+const optItemSetting = z
+  .string()
+  .superRefine((value, ctx) => {
+    let items: unknown;
+    try {
+      items = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON text of a list of race items' });
+      return;
+    }
+    const result = z.array(raceItemSchema).max(50).safeParse(items);
+    if (result.success) return;
+    for (const issue of result.error.issues.slice(0, 20)) {
+      ctx.addIssue({ code: 'custom', message: `${formatJsonPath(issue.path)}: ${issue.message}` });
+    }
+  })
+  .optional();
+
+const raceInfoShape = z.looseObject({
   raceId: z.string().regex(/^[\w.-]{1,64}$/, 'raceId must be 1-64 letters, digits, "_", "." or "-"'),
   raceName: z.string().min(1),
   raceNameEn: optText,
@@ -20,10 +75,10 @@ export const raceInfoSchema = z.looseObject({
   createUser: optText,
   detailAddress: optText,
   districtId: optText,
-  startTime: optText,
-  endTime: optText,
-  imgDetail: optText,
-  itemTimeSetting: optText,
+  startTime: optTime,
+  endTime: optTime,
+  imgDetail: optLinkList,
+  itemTimeSetting: optItemSetting,
   organizationId: optText,
   progressStatus: optInt,
   provinceId: optText,
@@ -31,15 +86,34 @@ export const raceInfoSchema = z.looseObject({
   raceFeatures: optText,
   raceItemTypeName: optText,
   raceStatus: optInt,
-  signUpStartTime: optText,
-  signUpEndTime: optText,
-  showSignUpStartTime: optText,
-  showSignUpEndTime: optText,
+  signUpStartTime: optTime,
+  signUpEndTime: optTime,
+  showSignUpStartTime: optTime,
+  showSignUpEndTime: optTime,
   signUpMaxNumber: optInt,
-  signUpOpenStatus: optInt,
-  signUpUrl: optText,
+  /** 0 closed, 1 open. */
+  signUpOpenStatus: z.literal([0, 1], 'must be 0 (closed) or 1 (open)').optional(),
+  signUpUrl: optLink,
   submitStatus: optInt,
   updateUser: optText,
+});
+
+/** A time pair whose end is not after its start makes the SPA show no dates at all. */
+const ORDERED_PAIRS = [
+  ['startTime', 'endTime'],
+  ['signUpStartTime', 'signUpEndTime'],
+  ['showSignUpStartTime', 'showSignUpEndTime'],
+] as const;
+
+export const raceInfoSchema = raceInfoShape.superRefine((race, ctx) => {
+  for (const [start, end] of ORDERED_PAIRS) {
+    const from = race[start];
+    const to = race[end];
+    // Valid times sort as text.
+    if (from && to && !raceTimeProblem(from) && !raceTimeProblem(to) && to <= from) {
+      ctx.addIssue({ code: 'custom', path: [end], message: `must be after ${start} (${from}); got ${to}` });
+    }
+  }
 });
 
 // The schema and the shared interface must describe the same fields.

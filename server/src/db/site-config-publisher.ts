@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import { API_PATHS } from '../../../src/config/api-paths.ts';
-import { validateSiteConfig, type ConfigProblem } from '../../../src/features/site-config/site-config-schema.ts';
+import { ROUTE_COMPONENTS } from '../../../src/app/routes/page-names.ts';
+import { DOCUMENT_LIMITS, type ConfigProblem } from '../../../src/features/site-config/document-limits.ts';
+import { checkSiteConfig, type SiteConfigReport } from '../../../src/features/site-config/site-config-checks.ts';
 import { dataPaths } from '../lib/paths.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import type { SiteConfigsRepository } from './site-configs-repository.ts';
@@ -32,11 +34,24 @@ export class SiteConfigRejectedError extends Error {
   }
 }
 
-/** Every problem of a document given as bytes: a JSON syntax error (with line and column) or schema errors. */
-export function checkSiteConfigBytes(bytes: Buffer): ConfigProblem[] {
+/**
+ * The report of a document given as bytes: a size over the limit or a JSON syntax error (with line and
+ * column), else the schema's problems, unknown page components and dataPaths that point at nothing
+ * (errors), and unknown or misplaced keys (warnings). Never throws.
+ */
+export function inspectSiteConfigBytes(bytes: Buffer): SiteConfigReport {
+  if (bytes.length > DOCUMENT_LIMITS.maxBytes) {
+    const message = `the document is ${bytes.length} bytes; at most ${DOCUMENT_LIMITS.maxBytes} are allowed`;
+    return { errors: [{ path: '$', message }], warnings: [] };
+  }
   const parsed = parseJsonText(bytes.toString('utf8'));
-  if (!parsed.ok) return [{ path: '$', message: parsed.message }];
-  return validateSiteConfig(parsed.value);
+  if (!parsed.ok) return { errors: [{ path: '$', message: parsed.message }], warnings: [] };
+  return checkSiteConfig(parsed.value, { pageComponents: ROUTE_COMPONENTS });
+}
+
+/** Every error of a document given as bytes (see inspectSiteConfigBytes). */
+export function checkSiteConfigBytes(bytes: Buffer): ConfigProblem[] {
+  return inspectSiteConfigBytes(bytes).errors;
 }
 
 /** Drops a UTF-8 byte-order mark so that what is served is plain JSON. */
@@ -49,6 +64,8 @@ export interface PublishResult {
   md5: string;
   uri: string;
   publishedAt: number;
+  /** Parts of the document the SPA ignores (published all the same). */
+  warnings: ConfigProblem[];
 }
 
 /** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
@@ -62,8 +79,8 @@ export function publishSiteConfig(input: {
   source?: string;
 }): PublishResult {
   const bytes = withoutBom(input.bytes);
-  const problems = checkSiteConfigBytes(bytes);
-  if (problems.length > 0) throw new SiteConfigRejectedError(problems, input.source ?? 'The document');
+  const { errors, warnings } = inspectSiteConfigBytes(bytes);
+  if (errors.length > 0) throw new SiteConfigRejectedError(errors, input.source ?? 'The document');
 
   const md5 = createHash('md5').update(bytes).digest('hex');
   const file = siteConfigFile(input.dataDir, md5);
@@ -90,5 +107,5 @@ export function publishSiteConfig(input: {
     byteLength: bytes.length,
     publishedAt: input.now,
   });
-  return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now };
+  return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now, warnings };
 }

@@ -9,7 +9,13 @@ export function parseJsonText(text: string): JsonTextResult {
   try {
     return { ok: true, value: JSON.parse(source) };
   } catch {
-    const offset = findSyntaxErrorOffset(source);
+    let offset: number;
+    try {
+      offset = findSyntaxErrorOffset(source);
+    } catch {
+      // The grammar walk recurses: a text nested thousands of levels deep overflows it before the error.
+      return { ok: false, line: 0, column: 0, message: 'Invalid JSON, nested too deeply to locate the error' };
+    }
     const { line, column } = lineAndColumn(source, offset);
     const found = offset >= source.length ? 'end of input' : `'${source[offset]}'`;
     return {

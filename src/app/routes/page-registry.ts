@@ -1,8 +1,10 @@
 /**
  * The page modules that route items name by `component` (spec §2: "other names map to page modules").
- * Each page is loaded lazily. Pages add themselves here; an unknown name renders the not-found page.
+ * Each page is loaded lazily. Pages add themselves here and their name to page-names.ts; an unknown name
+ * renders the not-found page.
  */
 import { createElement, lazy, type ComponentType } from 'react';
+import type { PageComponentName } from './page-names';
 
 /** A lazily loaded page that can be fetched ahead; once fetched, it renders at once (no loading flash). */
 export type PageModule = ComponentType & { preload: () => Promise<void> };
@@ -27,7 +29,8 @@ function page(load: () => Promise<{ default: ComponentType }>): PageModule {
 const GalleryPage = page(() => import('@/features/content/components/gallery-page'));
 const VideoPage = page(() => import('@/features/content/components/video-page'));
 
-export const pageRegistry: Record<string, PageModule> = {
+// Keyed by the names of page-names.ts: a page missing here or a name missing there does not compile.
+export const pageRegistry: Record<PageComponentName, PageModule> = {
   Home: page(() => import('@/features/home/components/home-page')),
   DocumentPage: page(() => import('@/features/content/components/document-page')),
   NewsPage: page(() => import('@/features/content/components/news-page')),
@@ -46,5 +49,5 @@ export const pageRegistry: Record<string, PageModule> = {
 };
 
 export function findPage(name: string | undefined): PageModule | undefined {
-  return name && Object.hasOwn(pageRegistry, name) ? pageRegistry[name] : undefined;
+  return name && Object.hasOwn(pageRegistry, name) ? pageRegistry[name as PageComponentName] : undefined;
 }

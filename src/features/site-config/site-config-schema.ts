@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { linkProblem } from '../../lib/link-safety.ts';
+import { raceTimeProblem } from './race-time.ts';
 import { boundDocument, formatJsonPath, type ConfigProblem } from './document-limits.ts';
 
 const id = z.union([z.string(), z.number()]);
@@ -24,6 +25,14 @@ const link = z.string().check(
   }),
 );
 const optLink = z.optional(link);
+/** A race time: 'YYYY-MM-DD HH:mm:ss', China time (the rule is raceTimeProblem, shared with add-race). */
+const optTime = z.optional(
+  z.string().check(
+    z.refine((value) => raceTimeProblem(value) === undefined, {
+      error: (issue) => raceTimeProblem(issue.input as string) ?? 'not a race time',
+    }),
+  ),
+);
 /** 0 closed, 1 open. */
 const flag01 = z.literal([0, 1]);
 /** 1 external link (new tab), 2 internal route. */
@@ -145,8 +154,8 @@ const searchConfig = z.looseObject({
   subTitleEn: optText,
   /** 1 sign up, 2 registration search, 3 score search, 4 photo search. */
   moduleType: z.literal([1, 2, 3, 4]),
-  signUpStartTime: optText,
-  signUpEndTime: optText,
+  signUpStartTime: optTime,
+  signUpEndTime: optTime,
   signUpTimeTitle: optText,
   signUpTimeTitleEn: optText,
   jumpType,

@@ -1,0 +1,29 @@
+/**
+ * The names a route item may give as `component` (spec §2): the page modules of page-registry.ts, and the
+ * two containers of the remote route list. A plain list with no imports, so the organiser CLI and the
+ * reference server check site configurations against the very list the SPA renders from.
+ */
+export const PAGE_COMPONENTS = [
+  'Home',
+  'DocumentPage',
+  'NewsPage',
+  'PartnerPage',
+  'GalleryPage',
+  'VideoPage',
+  'ImageCollection',
+  'VideoCollection',
+  'RegistrationSearch',
+  'ScoreSearch',
+  'PbSearch',
+  'MultipleScoreSearch',
+  'ImageSearch',
+  'CertificateVerify',
+] as const;
+
+export type PageComponentName = (typeof PAGE_COMPONENTS)[number];
+
+/** 'Layout' marks the container of the remote route list; 'ParentView' children are flattened. */
+export const ROUTE_CONTAINERS = ['Layout', 'ParentView'] as const;
+
+/** Every name a route item's `component` may hold. */
+export const ROUTE_COMPONENTS: readonly string[] = [...PAGE_COMPONENTS, ...ROUTE_CONTAINERS];
