@@ -54,6 +54,29 @@ export default tseslint.config(
     },
   },
   {
+    // Browser storage goes through src/lib/storage.ts, which survives blocked site data (spec §8).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/storage.ts', 'src/**/*.test.{ts,tsx}', 'src/testing/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['localStorage', 'sessionStorage'].map((name) => ({
+          name,
+          message: 'Use localStore / sessionStore from @/lib/storage: they keep working when storage is blocked.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['localStorage', 'sessionStorage'].map((property) => ({
+          object: 'window',
+          property,
+          message: 'Use localStore / sessionStore from @/lib/storage: they keep working when storage is blocked.',
+        })),
+        { object: 'document', property: 'cookie', message: 'Use cookies from @/lib/storage.' },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.vitest } },
   },

@@ -57,6 +57,9 @@ function client(): Promise<AxiosInstance> {
       const instance = axios.create({
         baseURL: getEnv().apiBaseUrl === '/' ? undefined : getEnv().apiBaseUrl,
         timeout: REQUEST_TIMEOUT_MS,
+        // The contract sends the token header, not an XSRF cookie; reading document.cookie for one throws
+        // where site data is blocked (a cross-site frame) and would fail every request.
+        withXSRFToken: false,
       });
       instance.interceptors.request.use((config) => {
         const headers = axios.AxiosHeaders.from(config.headers);

@@ -1,19 +1,20 @@
 /**
  * Language (spec §4): zh (default) or en, kept in the cookie 'language'. Switching changes i18next, the
- * dayjs locale and (through the store) antd's locale, and shows a success message.
+ * dayjs locale and (through the store) antd's locale, and shows a success message. When cookies are
+ * blocked the choice is kept in memory for the session (lib/storage.ts).
  */
-import Cookies from 'js-cookie';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
 import { notify } from '@/lib/notify';
+import { cookies } from '@/lib/storage';
 import { useAppStore, type Language } from '@/stores/app-store';
 
 export const LANGUAGE_COOKIE = 'language';
 
 export function readLanguageCookie(): Language {
-  return Cookies.get(LANGUAGE_COOKIE) === 'en' ? 'en' : 'zh';
+  return cookies.get(LANGUAGE_COOKIE) === 'en' ? 'en' : 'zh';
 }
 
 /** The cookie is shared across the organiser's sub-domains when the site runs under the root domain. */
@@ -32,7 +33,7 @@ export async function applyLanguage(language: Language): Promise<void> {
 
 /** The visitor switches the language: saved in the cookie, applied, confirmed with a message. */
 export async function switchLanguage(language: Language): Promise<void> {
-  Cookies.set(LANGUAGE_COOKIE, language, { expires: 365, path: '/', sameSite: 'Lax', domain: cookieDomain() });
+  cookies.set(LANGUAGE_COOKIE, language, { expires: 365, path: '/', sameSite: 'Lax', domain: cookieDomain() });
   await applyLanguage(language);
   notify.success(i18n.t('layout.language.switched'));
 }

@@ -1,8 +1,12 @@
-/** Restores the stored user data and token into the app store; corrupt data recovers (spec §8). */
+/**
+ * Restores the stored user data and token into the app store; corrupt data recovers (spec §8), and a
+ * stored value that cannot be a token is dropped with the login.
+ */
 import {
   CorruptStorageError,
   USER_DATA_KEY,
   clearUserData,
+  isPlausibleToken,
   readStoredToken,
   readUserData,
   recoverCorruptItem,
@@ -16,8 +20,8 @@ export function restoreUser(deps: Parameters<typeof recoverCorruptItem>[1] = {})
   try {
     const user = readUserData(deps.storage);
     const token = readStoredToken(deps.storage) ?? user?.token ?? null;
-    if (!user && token) {
-      // A token without user data is half a login: start logged out.
+    if ((!user && token) || (token && !isPlausibleToken(token))) {
+      // A token without user data is half a login, an absurd one is corrupt: start logged out.
       clearUserData(deps.storage);
       return { user: null, reloading: false };
     }

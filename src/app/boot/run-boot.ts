@@ -7,7 +7,7 @@ import i18n from 'i18next';
 import { getEnv } from '@/config/env';
 import { applyLanguage, readLanguageCookie } from '@/lib/language';
 import { notify } from '@/lib/notify';
-import { clearUserData, readStoredToken } from '@/lib/user-data';
+import { clearUserData, readLoginToken } from '@/lib/user-data';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import { initI18n } from '@/app/i18n';
@@ -28,7 +28,7 @@ export async function runBoot(hostname = window.location.hostname): Promise<Boot
   await initI18n(language);
   await applyLanguage(language);
 
-  const storedToken = readStoredToken();
+  const storedToken = readLoginToken();
   if (storedToken && (await checkToken(storedToken)) === 'invalid') clearUserData();
 
   if (restoreUser().reloading) return { status: 'leaving' };
