@@ -274,7 +274,7 @@ export const PARTNER_CATEGORY_ORDER = [
 export { formatJsonPath, type ConfigProblem };
 
 /** What the allowed values of an enumerated field mean, for the messages. */
-const VALUE_MEANINGS: Record<string, string> = {
+export const VALUE_MEANINGS: Record<string, string> = {
   moduleType: '1 sign up, 2 registration search, 3 score search, 4 photo search',
   jumpType: '1 external link (new tab), 2 route of this site',
   openStatus: '0 closed, 1 open',
