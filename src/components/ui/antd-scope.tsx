@@ -10,12 +10,15 @@ import { useAppStore } from '@/stores/app-store';
 const FONTS = {
   zh: '-apple-system, BlinkMacSystemFont, "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',
   // English first takes Latin fonts, as the page itself does (global.css).
-  en: '"Helvetica Neue", Helvetica, Arial, "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif',
+  en: '"Helvetica Neue", Helvetica, Arial, "Segoe UI", Roboto, "Noto Sans", "Liberation Sans", "DejaVu Sans", "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif',
 };
 
+// colorError is the site's strong lantern red: antd's #ff4d4f reads at 3.3:1 on white, form errors need 4.5:1.
+const TOKENS = { colorPrimary: '#0b3d6b', colorLink: '#0b5fa5', colorError: '#c13a22', borderRadius: 6 };
+
 const themes: Record<'zh' | 'en', ThemeConfig> = {
-  zh: { token: { colorPrimary: '#0b3d6b', colorLink: '#0b5fa5', borderRadius: 6, fontFamily: FONTS.zh } },
-  en: { token: { colorPrimary: '#0b3d6b', colorLink: '#0b5fa5', borderRadius: 6, fontFamily: FONTS.en } },
+  zh: { token: { ...TOKENS, fontFamily: FONTS.zh } },
+  en: { token: { ...TOKENS, fontFamily: FONTS.en } },
 };
 
 export function AntdScope({ children }: { children: React.ReactNode }) {

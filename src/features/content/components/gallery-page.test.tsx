@@ -8,7 +8,12 @@ describe('gallery page', () => {
   it('shows the photos recommended first, with titles, sizes and alt texts', async () => {
     await renderApp({ config: contentConfig(), path: '/moments/gallery' });
     const tiles = await screen.findAllByTestId('gallery-tile');
-    expect(tiles.map((t) => within(t).getByRole('img').getAttribute('alt'))).toEqual(['冲线', '起跑', '奖牌', '专题报道']);
+    expect(tiles.map((t) => within(t).getByRole('img').getAttribute('alt'))).toEqual([
+      '冲线',
+      '起跑',
+      '奖牌',
+      '专题报道',
+    ]);
     const first = within(tiles[0]).getByRole('img');
     expect(first).toHaveAttribute('src', '/files/demo/gallery/b-thumb.svg');
     expect(first).toHaveAttribute('width');
@@ -20,7 +25,7 @@ describe('gallery page', () => {
   it('opens the viewer on the full image, moves with buttons and arrow keys, and closes with Esc', async () => {
     const user = userEvent.setup();
     await renderApp({ config: contentConfig(), path: '/moments/gallery' });
-    const open = await screen.findByRole('button', { name: '查看大图：冲线' });
+    const open = await screen.findByRole('button', { name: '查看大图：精选 冲线' });
     await user.click(open);
     const dialog = screen.getByRole('dialog', { name: '图片查看器' });
     expect(within(dialog).getByRole('img', { name: '冲线' })).toHaveAttribute('src', '/files/demo/gallery/b.svg');
@@ -43,7 +48,7 @@ describe('gallery page', () => {
   it('keeps Tab inside the viewer', async () => {
     const user = userEvent.setup();
     await renderApp({ config: contentConfig(), path: '/moments/gallery' });
-    await user.click(await screen.findByRole('button', { name: '查看大图：冲线' }));
+    await user.click(await screen.findByRole('button', { name: '查看大图：精选 冲线' }));
     const dialog = screen.getByRole('dialog');
     for (let i = 0; i < 4; i += 1) {
       await user.tab();
@@ -62,7 +67,12 @@ describe('gallery page', () => {
     const user = userEvent.setup();
     await renderApp({ config: contentConfig(), path: '/moments/gallery', language: 'en' });
     const tiles = await screen.findAllByTestId('gallery-tile');
-    expect(tiles.map((t) => within(t).getByRole('img').getAttribute('alt'))).toEqual(['The finish', 'The start', '奖牌', 'Photo story']);
+    expect(tiles.map((t) => within(t).getByRole('img').getAttribute('alt'))).toEqual([
+      'The finish',
+      'The start',
+      '奖牌',
+      'Photo story',
+    ]);
     expect(screen.getByText('Photos: 4')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'View larger: The start' }));
     const dialog = screen.getByRole('dialog', { name: 'Photo viewer' });

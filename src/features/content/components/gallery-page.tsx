@@ -33,7 +33,8 @@ export default function GalleryPage() {
       recommendedFirst(list(config?.wonderfulPictures).filter(isPicture)).flatMap((item, i) => {
         const thumb = resolveImageUrl(text(item.surfacePlotUrl) || text(item.src));
         if (!thumb) return [];
-        const title = pickLang(language, text(item.title), text(item.titleEn)) || t('content.gallery.untitled', { n: i + 1 });
+        const title =
+          pickLang(language, text(item.title), text(item.titleEn)) || t('content.gallery.untitled', { n: i + 1 });
         const jump = resolveJump(item.jumpUrl);
         return [
           {
@@ -55,7 +56,10 @@ export default function GalleryPage() {
     <div className="content-page" data-testid="gallery-page">
       <ContentHeader route={route} />
       <div className="content-body content-body--wide">
-        <ListHeading route={route} count={tiles.length ? t('content.gallery.count', { count: tiles.length }) : undefined} />
+        <ListHeading
+          route={route}
+          count={tiles.length ? t('content.gallery.count', { count: tiles.length }) : undefined}
+        />
         {tiles.length === 0 ? (
           <ContentEmpty icon="image" title={t('content.gallery.empty.title')} text={t('content.gallery.empty.text')} />
         ) : (
@@ -86,7 +90,10 @@ export default function GalleryPage() {
                     <button
                       type="button"
                       className="gallery-tile__button"
-                      aria-label={t('content.gallery.open', { title: tile.title })}
+                      // The name holds the visible caption (tag and title), as speech-input users say it.
+                      aria-label={t('content.gallery.open', {
+                        title: tile.featured ? `${t('content.gallery.featured')} ${tile.title}` : tile.title,
+                      })}
                       onClick={() => setOpen(viewable.indexOf(tile))}
                     >
                       {inner}

@@ -21,7 +21,7 @@ export function AdList({ items, position }: { items: AdItem[]; position: 'top' |
   return (
     <aside
       className={`ad-list ad-list--${position} container`}
-      aria-label={t('home.ads.label')}
+      aria-label={t(position === 'top' ? 'home.ads.label' : 'home.ads.labelBottom')}
       data-testid={`ad-list-${position}`}
     >
       {ads.map(({ ad, src }, i) => {
