@@ -69,7 +69,12 @@ export function CodeField({ target, send }: CodeFieldProps) {
       <Form.Item label={t('auth.fields.captcha')} required>
         <div className="auth-code-row">
           <Form.Item name="captcha" noStyle rules={[ruleOf(checkCaptcha)]}>
-            <Input placeholder={t('auth.placeholders.captcha')} autoComplete="one-time-code" maxLength={8} />
+            <Input
+              placeholder={t('auth.placeholders.captcha')}
+              aria-label={t('auth.fields.captcha')}
+              autoComplete="one-time-code"
+              maxLength={8}
+            />
           </Form.Item>
           <Button
             className="auth-code-button"

@@ -4,7 +4,7 @@
  * registration by email, reset by email, reset by phone — each with a back link. Loaded with antd the
  * first time the drawer opens.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Drawer, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AntdScope } from '@/components/ui/antd-scope';
@@ -12,6 +12,7 @@ import { getEnv } from '@/config/env';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
+import { useAnnounceFormErrors } from '../hooks/use-announce-form-errors';
 import { RegisterForm, ResetEmailForm, ResetPhoneForm } from './account-forms';
 import { Agreement } from './agreement';
 import { CodeLoginForm, EmailLoginForm, PasswordLoginForm } from './login-forms';
@@ -41,14 +42,20 @@ function LoginLinks({ register, forgot, onGo }: { register: boolean; forgot: boo
     <div className="auth-links">
       <div className="auth-links__row">
         {register ? (
-          <button type="button" className="auth-link" onClick={() => onGo('register')}>
+          <button type="button" className="auth-link" data-return="register" onClick={() => onGo('register')}>
             {t('auth.actions.registerNow')}
           </button>
         ) : (
           <span />
         )}
         {forgot ? (
-          <button type="button" className="auth-link" aria-expanded={choosing} onClick={() => setChoosing((c) => !c)}>
+          <button
+            type="button"
+            className="auth-link"
+            data-return="resetEmail resetPhone"
+            aria-expanded={choosing}
+            onClick={() => setChoosing((c) => !c)}
+          >
             {t('auth.actions.forgotPassword')}
           </button>
         ) : null}
@@ -83,6 +90,8 @@ function LoginView({ tab, onTab, agreed, onAgreed, onGo }: LoginViewProps) {
     <div className="auth-login">
       <Tabs
         activeKey={tab}
+        // The tab bar's overflow button (hidden while the tabs fit) is named in the page's language.
+        more={{ icon: <span aria-label={t('auth.tabs.more')}>…</span> }}
         onChange={(key) => onTab(key as Tab)}
         centered
         items={[
@@ -120,6 +129,26 @@ export default function LoginDrawer() {
   const [tab, setTab] = useState<Tab>('password');
   const [agreed, setAgreed] = useState(false);
   const back = () => setView('login');
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef<View>('login');
+
+  // Focus follows the view: into a sub-screen's title, and back to the link that opened it (or the
+  // selected tab) when returning to login, so keyboard and screen-reader users are not left on the body.
+  useEffect(() => {
+    const from = shown.current;
+    shown.current = view;
+    if (from === view || !main.current) return;
+    const visible = (el: HTMLElement) => el.offsetParent !== null;
+    const candidates =
+      view === 'login'
+        ? [
+            ...main.current.querySelectorAll<HTMLElement>(`[data-return~="${from}"]`),
+            ...main.current.querySelectorAll<HTMLElement>('[role="tab"][aria-selected="true"]'),
+          ]
+        : [...main.current.querySelectorAll<HTMLElement>('.auth-sub__title')];
+    candidates.find(visible)?.focus();
+  }, [view]);
+  useAnnounceFormErrors(main, open);
 
   return (
     <AntdScope>
@@ -137,13 +166,14 @@ export default function LoginDrawer() {
         destroyOnHidden
         closeIcon={<span aria-label={t('auth.drawer.close')}>✕</span>}
         title={null}
+        aria-label={t('auth.drawer.title')}
         className="auth-drawer"
         rootClassName="auth-drawer-root"
         data-testid="login-drawer"
       >
         <div className="auth-card">
           <AppQr />
-          <section className="auth-main" aria-label={t('auth.drawer.title')}>
+          <section className="auth-main" aria-label={t('auth.drawer.title')} ref={main}>
             {view === 'login' ? (
               <LoginView tab={tab} onTab={setTab} agreed={agreed} onAgreed={setAgreed} onGo={setView} />
             ) : (
@@ -151,7 +181,9 @@ export default function LoginDrawer() {
                 <button type="button" className="auth-link auth-back" onClick={back}>
                   ‹ {t('auth.actions.backToLogin')}
                 </button>
-                <h2 className="auth-sub__title">{t(TITLES[view])}</h2>
+                <h2 className="auth-sub__title" tabIndex={-1}>
+                  {t(TITLES[view])}
+                </h2>
                 {view === 'register' ? <RegisterForm onDone={back} /> : null}
                 {view === 'resetEmail' ? <ResetEmailForm onDone={back} /> : null}
                 {view === 'resetPhone' ? <ResetPhoneForm onDone={back} /> : null}

@@ -3,7 +3,8 @@
  * track onto the marked spot. The drop position x (the piece's left edge, 0…trackWidth − pieceWidth; the
  * mark is drawn at targetX the same way) and the drag's trail ([ms since the press, x] pairs) go to the
  * verify call; code 0 passes, anything else loads a new challenge. The handle also moves with the arrow
- * keys (Shift: bigger steps) and drops with Enter.
+ * keys (Shift: bigger steps) and drops with Enter; its value text tells how far the mark is, so a
+ * screen-reader user can pass it too.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -120,9 +121,20 @@ export function SliderCaptcha({ onPass }: { onPass: (pass: SliderPass) => void }
       if (phase === 'ready' || phase === 'dragging') move(xRef.current + (event.key === 'ArrowRight' ? step : -step));
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      if (phase === 'dragging') void release();
+      // A drop without a move is sent too: the server judges it (and a failed try loads a new challenge).
+      if (phase === 'ready') begin(0);
+      if (phase === 'ready' || phase === 'dragging') void release();
     }
   };
+
+  // Where the mark is, for screen-reader users: the same information the drawn mark gives by sight (the
+  // target is part of the challenge the browser receives). The server still checks the drop and the trail.
+  const distance = challenge ? challenge.targetX - x : 0;
+  const position = !challenge
+    ? undefined
+    : Math.abs(distance) <= challenge.tolerance
+      ? t('auth.slider.position.onMark')
+      : t(distance > 0 ? 'auth.slider.position.toRight' : 'auth.slider.position.toLeft', { count: Math.abs(distance) });
 
   const status =
     phase === 'checking'
@@ -155,6 +167,7 @@ export function SliderCaptcha({ onPass }: { onPass: (pass: SliderPass) => void }
           aria-valuemin={0}
           aria-valuemax={maxX}
           aria-valuenow={x}
+          aria-valuetext={position}
           aria-disabled={phase !== 'ready' && phase !== 'dragging'}
           className="slider-captcha__handle"
           style={{ left: x, width: piece }}
