@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { getEnv } from '@/config/env';
 import { PageLoading } from '@/components/ui/page-loading';
 import { useAppStore } from '@/stores/app-store';
@@ -31,6 +32,7 @@ export interface LayoutProps {
 
 /** The layout shell: banner, hover menu, main area, footer (spec §2 Layout, §9 widths). */
 export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
+  const { t } = useTranslation();
   const config = useSiteStore((s) => s.config);
   const title = useSiteTitle();
   const location = useLocation();
@@ -68,9 +70,27 @@ export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
   if (!config) return null;
   return (
     <div className="site">
+      {/* The first stop of the Tab key. Hash routing owns the URL's #, so the link moves focus itself. */}
+      <a
+        className="skip-link"
+        href="#main-content"
+        data-testid="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        {t('layout.menu.skipToContent')}
+      </a>
       <Banner config={config} title={title} onLogout={onLogout} />
       <SiteMenu nodes={menu} activeKey={activeKey} />
-      <main className={grey ? 'main main--grey' : 'main'} data-testid="main" data-grey={grey || undefined}>
+      <main
+        id="main-content"
+        tabIndex={-1}
+        className={grey ? 'main main--grey' : 'main'}
+        data-testid="main"
+        data-grey={grey || undefined}
+      >
         <Suspense fallback={<PageLoading />}>{children ?? <Outlet />}</Suspense>
       </main>
       <Footer config={config} />

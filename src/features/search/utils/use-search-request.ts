@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { announce } from '@/lib/announce';
 import { ApiError } from '@/lib/api-client';
 
 /**
@@ -22,6 +23,8 @@ export function useSearchRequest<T>() {
       setData(answer);
       const empty = emptyText?.(answer);
       if (empty) setFailure(empty);
+      // Results appear below the form, away from focus: say how many were found (a failure is an alert).
+      else announce(t('search.found', { count: Array.isArray(answer) ? answer.length : 1 }));
     } catch (err) {
       setFailure(err instanceof ApiError ? err.message : t('search.noData'));
     } finally {
