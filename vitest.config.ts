@@ -25,7 +25,8 @@ export default defineConfig((env) =>
           test: {
             name: 'server',
             environment: 'node',
-            include: ['server/test/**/*.test.ts'],
+            // scripts/: the set-up npm test does on a fresh machine (ensure-system).
+            include: ['server/test/**/*.test.ts', 'scripts/**/*.test.ts'],
             pool: 'forks',
           },
         },

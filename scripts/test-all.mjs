@@ -1,9 +1,14 @@
 // npm test: every test. Unit + component + server tests (vitest), then the browser tests against the
 // freshly built SPA and the real server (vitest.e2e.config.ts). Ends with one line of totals.
+// Set-up first (scripts/ensure-system.mjs): Chromium, CJK fonts and node_modules are installed when they
+// can be; otherwise it stops here with one line saying what to install, before any test runs.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bin, buildSpa, run } from './lib.mjs';
+import { ensureNodeModules, ensureSystem } from './ensure-system.mjs';
+import { bin, buildSpa, root, run } from './lib.mjs';
+
+if (!ensureSystem() || !ensureNodeModules({ root })) process.exit(1);
 
 const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
 const suites = [
@@ -18,7 +23,12 @@ for (const [i, suite] of suites.entries()) {
   console.log(`\n▶ ${suite.name} tests`);
   if (suite.before) await suite.before();
   const out = path.join(reports, `report-${i}.json`);
-  const code = await run(bin('vitest'), [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const code = await run(bin('vitest'), [
+    ...suite.args,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
