@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as prettier from 'prettier';
 import * as z from 'zod/mini';
 import { DOCUMENT_LIMITS } from '../src/features/site-config/document-limits.ts';
 import { siteConfigSchema, VALUE_MEANINGS } from '../src/features/site-config/site-config-schema.ts';
@@ -57,13 +58,15 @@ function describeEnumerations(node: unknown): void {
   }
 }
 
-export function siteConfigJsonSchemaText(): string {
-  return `${JSON.stringify(buildSiteConfigJsonSchema(), null, 2)}\n`;
+/** The file's text, formatted as Prettier formats the repository. */
+export async function siteConfigJsonSchemaText(): Promise<string> {
+  const options = (await prettier.resolveConfig(SITE_CONFIG_JSON_SCHEMA_FILE)) ?? {};
+  return prettier.format(JSON.stringify(buildSiteConfigJsonSchema()), { ...options, parser: 'json' });
 }
 
 const invokedDirectly =
   process.argv[1] !== undefined && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
 if (invokedDirectly) {
-  writeFileSync(SITE_CONFIG_JSON_SCHEMA_FILE, siteConfigJsonSchemaText());
+  writeFileSync(SITE_CONFIG_JSON_SCHEMA_FILE, await siteConfigJsonSchemaText());
   console.log(`wrote ${path.relative(process.cwd(), SITE_CONFIG_JSON_SCHEMA_FILE)}`);
 }

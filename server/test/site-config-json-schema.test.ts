@@ -14,8 +14,9 @@ const repo = path.resolve(FIXTURES, '../../..');
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 
 describe('docs/site-config.schema.json', () => {
-  it('is exactly what the site-config schema generates (run scripts/site-config-json-schema.ts after a change)', () => {
-    expect(readFileSync(SITE_CONFIG_JSON_SCHEMA_FILE, 'utf8')).toBe(siteConfigJsonSchemaText());
+  it('is exactly what the site-config schema generates (run scripts/site-config-json-schema.ts after a change)', async () => {
+    expect(readJson(SITE_CONFIG_JSON_SCHEMA_FILE)).toEqual(buildSiteConfigJsonSchema());
+    expect(readFileSync(SITE_CONFIG_JSON_SCHEMA_FILE, 'utf8')).toBe(await siteConfigJsonSchemaText());
   });
 
   it('lets an editor accept the demo configuration and flag a wrong moduleType with its allowed values', () => {
