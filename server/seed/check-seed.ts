@@ -31,6 +31,9 @@ const readJson = (rel: string): unknown => JSON.parse(readFileSync(join(SEED, re
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const IMAGE = /\.(svg|png|jpe?g|gif|webp)$/i;
+/** The demo videos (make-videos.ts): referenced files must exist too, and each stays under VIDEO_LIMIT. */
+const VIDEO = /\.(mp4|webm)$/i;
+const VIDEO_LIMIT = 300 * 1024;
 
 // ------------------------------------------------------------------------------------------- site configs
 const configDir = join(SEED, 'site-configs');
@@ -42,18 +45,19 @@ for (const file of readdirSync(configDir).filter((f) => f.endsWith('.json'))) {
   if (schemaProblems.length) continue;
   const config = raw as SiteConfig;
 
-  // images: every string field that names an image file, plus <img src="/files/..."> in document HTML
+  // images and videos: every string field that names one, plus <img src="/files/..."> in document HTML
   const images = new Set<string>();
   const walk = (node: unknown, path: string): void => {
     if (typeof node === 'string') {
-      if (IMAGE.test(node) && !/^(https?:)?\/\//.test(node)) images.add(node);
+      if ((IMAGE.test(node) || VIDEO.test(node)) && !/^(https?:)?\/\//.test(node)) images.add(node);
       for (const m of node.matchAll(/<img[^>]+src="\/files\/([^"]+)"/g)) images.add(m[1] as string);
     } else if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}[${i}]`));
     else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`);
   };
   walk(config, '$');
   for (const img of images)
-    if (!existsSync(join(FILES, img))) fail(where, `image ${img} is missing under server/seed/files/`);
+    if (!existsSync(join(FILES, img)))
+      fail(where, `${VIDEO.test(img) ? 'video' : 'image'} ${img} is missing under server/seed/files/`);
 
   // routes: unique names, titles, resolvable dataPaths, relative child paths
   const names = new Map<string, string>();
@@ -166,13 +170,22 @@ for (const name of ['common.json', 'website.json']) {
     readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? list(join(dir, n)) : [join(dir, n)]));
   const all = existsSync(FILES) ? list(FILES) : [];
   let total = 0;
+  let videos = 0;
   for (const f of all) {
     const size = statSync(f).size;
+    if (VIDEO.test(f)) {
+      videos += size;
+      if (size > VIDEO_LIMIT) fail('files', `${relative(FILES, f)} is ${size} bytes (limit 300 KB)`);
+      continue;
+    }
     total += size;
     if (size > 40 * 1024) fail('files', `${relative(FILES, f)} is ${size} bytes (limit 40 KB)`);
   }
   if (total > 1.5 * 1024 * 1024) fail('files', `total ${total} bytes exceeds 1.5 MB`);
-  console.log(`files: ${all.length} files, ${(total / 1024).toFixed(1)} KB`);
+  if (videos > 4 * VIDEO_LIMIT) fail('files', `videos ${videos} bytes exceed 1.2 MB`);
+  console.log(
+    `files: ${all.length} files, ${(total / 1024).toFixed(1)} KB of images and ${(videos / 1024).toFixed(1)} KB of video`,
+  );
 }
 
 if (problems.length) {

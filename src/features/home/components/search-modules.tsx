@@ -12,6 +12,12 @@ import { Notice } from './notice';
 
 const ICONS = { 1: 'signup', 2: 'registration', 3: 'score', 4: 'photo' } as const;
 
+/** A subtitle; a list of names ('马拉松 · 半程马拉松 · 10公里') breaks only between names, never inside '10公里'. */
+function ModuleSubtitle({ text }: { text: string }) {
+  const list = /\s[·•|]\s/.test(text);
+  return <span className={list ? 'search-module__sub keep-words' : 'search-module__sub'}>{text}</span>;
+}
+
 /**
  * Search modules (searchConfigList, spec §2 Home page): open ones follow jumpType (1 external in a new
  * tab, 2 internal route); closed ones (openStatus 0) show their dialogText, or 'Not open yet, stay tuned'.
@@ -39,7 +45,7 @@ export function SearchModules({ modules }: { modules: SearchConfig[] }) {
           </span>
           <span className="search-module__text">
             <span className="search-module__title">{pickLang(language, module.title, module.titleEn)}</span>
-            <span className="search-module__sub">{pickLang(language, module.subTitle, module.subTitleEn)}</span>
+            <ModuleSubtitle text={pickLang(language, module.subTitle, module.subTitleEn)} />
           </span>
           {module.openStatus === 1 ? null : (
             <span className="search-module__badge">{t('home.search.badgeClosed')}</span>

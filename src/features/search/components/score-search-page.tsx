@@ -138,7 +138,7 @@ export default function ScoreSearchPage() {
       {results?.length ? (
         <div className="search-results" aria-label={t('search.score.results')}>
           {results.map((r) => (
-            <ScoreResultCard key={`${r.raceId}-${r.bib}-${r.item}`} result={r} />
+            <ScoreResultCard key={`${r.raceId}-${r.bib}-${r.item}`} result={r} showRace={races.length > 0} />
           ))}
         </div>
       ) : null}
