@@ -13,6 +13,14 @@ import { fail, MESSAGES } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
 import { HotPath, installHotPath } from './lib/hot-path.ts';
+import {
+  API_CSP,
+  apiSecurityHeaders,
+  COMMON_SECURITY_HEADERS,
+  DocumentPolicy,
+  HSTS,
+  isHttps,
+} from './lib/security-headers.ts';
 import { readSettings, type Env } from './lib/settings.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
@@ -137,14 +145,20 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
         const chain = proxyAddr.all(req, trustProxy);
         return chain[chain.length - 1] ?? '';
       }),
+    (req) => isHttps(req, trustProxy),
   );
   hotPath.enabled = !(logger && ['info', 'debug', 'trace'].includes(logger.level));
   const app = Fastify({
     logger,
     ...(trustProxy ? { trustProxy } : {}),
     // Malformed URLs and over-long path parameters are answered in the envelope too.
-    frameworkErrors(error, _request, reply) {
-      void (reply as FastifyReply).code(400).header('cache-control', 'no-store').send(fail(400, error.message));
+    // (They skip the onSend hooks: the security headers are set here.)
+    frameworkErrors(error, request, reply) {
+      void (reply as FastifyReply)
+        .code(400)
+        .headers(apiSecurityHeaders(request.protocol === 'https'))
+        .header('cache-control', 'no-store')
+        .send(fail(400, error.message));
     },
   });
 
@@ -186,8 +200,19 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.decorate('hotPath', hotPath);
   installHotPath(app, hotPath);
 
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('x-content-type-options')) void reply.header('x-content-type-options', 'nosniff');
+  // Security headers of every answer (lib/security-headers.ts; the hot path sends the same): the page
+  // policy for the SPA document, the API policy for everything else, unless a route set its own.
+  const documentPolicy = new DocumentPolicy(staticDir);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    for (const [name, value] of Object.entries(COMMON_SECURITY_HEADERS)) {
+      if (!reply.hasHeader(name)) void reply.header(name, value);
+    }
+    // A 304 has no content type, and its headers replace the cached answer's: it keeps the cached policy.
+    if (!reply.hasHeader('content-security-policy') && reply.statusCode !== 304) {
+      const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+      void reply.header('content-security-policy', html ? documentPolicy.current() : API_CSP);
+    }
+    if (request.protocol === 'https') void reply.header('strict-transport-security', HSTS);
     done(null, payload);
   });
 

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { buildApp } from '../src/app.ts';
+import { API_CSP, HSTS } from '../src/lib/security-headers.ts';
 import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
 import { PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
 
@@ -70,6 +71,11 @@ const seen = (answer: Answer | Awaited<ReturnType<typeof viaRoute>>) => ({
   vary: answer.headers.vary,
   'retry-after': answer.headers['retry-after'],
   'x-content-type-options': answer.headers['x-content-type-options'],
+  'x-frame-options': answer.headers['x-frame-options'],
+  'referrer-policy': answer.headers['referrer-policy'],
+  'permissions-policy': answer.headers['permissions-policy'],
+  'content-security-policy': answer.headers['content-security-policy'],
+  'strict-transport-security': answer.headers['strict-transport-security'],
   body: answer.body.toString('base64'),
 });
 
@@ -220,6 +226,12 @@ describe('hot path rate limit', () => {
         data: null,
       });
       expect(reached).toHaveLength(30);
+      // The hot 429 carries the route's headers, security headers included.
+      const viaFastify = await viaRoute(app, API_PATHS.searchPhotos, bib('A00001'), json);
+      expect(viaFastify.status).toBe(429);
+      expect({ ...seen(limited), 'retry-after': '' }).toEqual({ ...seen(viaFastify), 'retry-after': '' });
+      expect(limited.headers['content-security-policy']).toBe(API_CSP);
+      expect(limited.headers['x-frame-options']).toBe('SAMEORIGIN');
     } finally {
       await app.close();
     }
@@ -262,6 +274,46 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
       expect((await post(app, API_PATHS.searchScore, extra, from('203.0.113.6'))).status).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('counts forwarded IPv6 visitors by their /64, hot or not', async () => {
+    const { app } = await listeningApp({ TRUST_PROXY: 'loopback' });
+    try {
+      for (let i = 1; i <= 59; i++) {
+        expect(
+          (await post(app, API_PATHS.searchScore, bib('A00001'), from(`2001:db8:5:6::${i.toString(16)}`))).status,
+        ).toBe(200);
+      }
+      expect((await post(app, API_PATHS.searchScore, extra, from('2001:db8:5:6:ffff::1'))).status).toBe(200);
+      expect((await post(app, API_PATHS.searchScore, bib('A00001'), from('2001:db8:5:6:aaaa::2'))).status).toBe(429);
+      expect((await post(app, API_PATHS.searchScore, extra, from('2001:db8:5:6:bbbb::3'))).status).toBe(429);
+      expect((await post(app, API_PATHS.searchScore, bib('A00001'), from('2001:db8:5:7::1'))).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sends HSTS exactly when Fastify does: over https as a trusted proxy forwards it', async () => {
+    const overHttps = { ...from('203.0.113.9'), 'x-forwarded-proto': 'https' };
+    const trusted = await listeningApp({ TRUST_PROXY: 'loopback', RATE_LIMITS: 'off' });
+    const untrusted = await listeningApp({ RATE_LIMITS: 'off' });
+    try {
+      const hot = await post(trusted.app, API_PATHS.searchScore, bib('A00001'), overHttps);
+      expect(trusted.reached).toEqual([]);
+      expect(hot.headers['strict-transport-security']).toBe(HSTS);
+      expect(seen(hot)).toEqual(seen(await viaRoute(trusted.app, API_PATHS.searchScore, bib('A00001'), overHttps)));
+      const plainHttp = await post(trusted.app, API_PATHS.searchScore, bib('A00001'), from('203.0.113.9'));
+      expect(plainHttp.headers['strict-transport-security']).toBeUndefined();
+      // Anyone can send X-Forwarded-Proto: without a trusted proxy it means nothing.
+      const forged = await post(untrusted.app, API_PATHS.searchScore, bib('A00001'), overHttps);
+      expect(forged.headers['strict-transport-security']).toBeUndefined();
+      expect(seen(forged)).toEqual(
+        seen(await viaRoute(untrusted.app, API_PATHS.searchScore, bib('A00001'), overHttps)),
+      );
+    } finally {
+      await trusted.app.close();
+      await untrusted.app.close();
     }
   });
 

@@ -17,6 +17,10 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // A Content-Security-Policy violation (the server's headers, lib/security-headers.ts) is an error too.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
   return { context, page, errors };
 }
 

@@ -5,7 +5,7 @@
  * 15–25% of the server's CPU per lookup (measured under `npm run bench:load`'s traffic).
  *
  * Nothing else changes: a hot route answers with the same function as its Fastify route, with the same
- * headers and under the same per-IP limit. Every other request goes to Fastify untouched: another method or
+ * headers (the security headers of lib/security-headers.ts included) and under the same per-IP limit. Every other request goes to Fastify untouched: another method or
  * path, a content type other than JSON, a chunked or large body, and any body the route does not take as
  * plain (bad JSON, a missing or extra field, a value out of range) is replayed through Fastify
  * (`app.inject`), so validation and error answers stay the route's own. With request logs on (LOG_LEVEL
@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { answerOut, type EncodedAnswer } from './answer-cache.ts';
 import { tooManyRequestsAnswer } from '../plugins/rate-limit.ts';
 import { fail, MESSAGES } from './envelope.ts';
+import { apiSecurityHeaders } from './security-headers.ts';
 
 /** What a hot route answers: always HTTP 200, the envelope says the rest. */
 export interface HotAnswer {
@@ -37,8 +38,6 @@ const MAX_BODY = 1024;
 const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
 /** Headers of a replayed answer that belong to the replay, not to the connection the answer goes out on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
-/** What Fastify's onSend hook adds to every answer (app.ts). */
-const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 type Replay = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -48,8 +47,14 @@ export class HotPath {
   /** Off: every request goes to Fastify. */
   enabled = true;
 
-  /** `clientIp`: the visitor's address as Fastify's `request.ip` has it (TRUST_PROXY). */
-  constructor(private readonly clientIp: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '') {}
+  /**
+   * `clientIp`: the visitor's address as Fastify's `request.ip` has it (TRUST_PROXY); `https`: whether the
+   * request came over https as Fastify's `request.protocol` has it (for HSTS).
+   */
+  constructor(
+    private readonly clientIp: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '',
+    private readonly https: (req: IncomingMessage) => boolean = () => false,
+  ) {}
 
   /** Answers POST `url` (exact, no query string) on the hot path. */
   post<Query>(url: string, route: HotRoute<Query>): void {
@@ -72,7 +77,7 @@ export class HotPath {
       req.on('error', () => req.destroy());
       req.on('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        if (!answerHot(route, req, res, body, this.clientIp)) replay(req, res, body);
+        if (!answerHot(route, req, res, body, this.clientIp, this.https)) replay(req, res, body);
       });
     };
   }
@@ -100,7 +105,10 @@ function answerHot(
   res: ServerResponse,
   body: Buffer,
   clientIp: (req: IncomingMessage) => string,
+  https: (req: IncomingMessage) => boolean,
 ): boolean {
+  // What Fastify's onSend hook adds to every answer (app.ts).
+  const security = apiSecurityHeaders(https(req));
   let query: never | undefined;
   let found: HotAnswer | undefined;
   try {
@@ -110,7 +118,7 @@ function answerHot(
     const wait = route.limit?.(clientIp(req)) ?? 0;
     if (wait > 0) {
       const limited = tooManyRequestsAnswer(wait);
-      sendJson(res, 429, limited.envelope, limited.headers);
+      sendJson(res, 429, limited.envelope, { ...security, ...limited.headers });
       return true;
     }
     found = route.answer(query);
@@ -121,7 +129,7 @@ function answerHot(
   if (found === undefined) return false;
   const accepted = req.headers['accept-encoding'];
   const out = answerOut(found.answer, accepted, found.cacheControl);
-  res.writeHead(200, out.headers);
+  res.writeHead(200, { ...security, ...out.headers });
   res.end(out.payload);
   return true;
 }
@@ -131,7 +139,6 @@ function sendJson(res: ServerResponse, status: number, envelope: unknown, header
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json; charset=utf-8',
-    ...NOSNIFF,
     'content-length': payload.length,
   });
   res.end(payload);
@@ -158,7 +165,10 @@ export function replayThrough(app: FastifyInstance): Replay {
         },
         (error: unknown) => {
           app.log.error({ err: error }, 'replay failed');
-          sendJson(res, 500, fail(500, MESSAGES.internal), { 'cache-control': 'no-store' });
+          sendJson(res, 500, fail(500, MESSAGES.internal), {
+            ...apiSecurityHeaders(false),
+            'cache-control': 'no-store',
+          });
         },
       );
   };

@@ -43,7 +43,7 @@ ${rows || '<tr><td colspan="5">No messages yet.</td></tr>'}
 </tbody></table></body></html>`;
       return reply
         .type('text/html; charset=utf-8')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'")
         .send(html);
     },
   );
