@@ -6,7 +6,9 @@
  * both carousel arrows stand out.
  */
 import type { Browser, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { fetchSiteConfig, publishForDomain } from './site-config';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts; the 2026 race has results, the bound 2027 race none yet.
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001' };
@@ -107,56 +109,73 @@ describe('score lookups on the 2027 site', () => {
 });
 
 describe('search forms', () => {
+  type Language = 'zh' | 'en';
+  const PLACEHOLDERS = {
+    zh: { bib: '请输入参赛号码', name: '请输入姓名', id: '请输入证件号码' },
+    en: { bib: 'Enter your bib number', name: 'Enter your name', id: 'Enter your certificate number' },
+  };
+  const identity = async (page: Page, language: Language) => {
+    const p = PLACEHOLDERS[language];
+    // A wrong number first, its message shown on leaving the field; then the right one, still in the field.
+    await page.getByPlaceholder(p.id).fill('12345');
+    await page.getByPlaceholder(p.name).fill(RUNNER.name);
+    await page.locator('.search-field__error').first().waitFor();
+    await page.getByPlaceholder(p.id).fill(RUNNER.id);
+  };
   /** Each form: its page, how to fill it validly, and what shows when its search succeeded. */
-  const forms: { path: string; fill: (page: Page) => Promise<void>; found: string }[] = [
+  const forms: { path: string; fill: (page: Page, language: Language) => Promise<void>; found: string }[] = [
     {
       path: '/score-search',
-      fill: (page) => page.getByPlaceholder('请输入参赛号码').fill(RUNNER.bib),
+      fill: (page, language) => page.getByPlaceholder(PLACEHOLDERS[language].bib).fill(RUNNER.bib),
       found: '[data-testid="score-result"]',
     },
-    {
-      path: '/registration-search',
-      fill: async (page) => {
-        await page.getByPlaceholder('请输入姓名').fill(RUNNER.name);
-        await page.getByPlaceholder('请输入证件号码').fill(RUNNER.id);
-      },
-      found: '[data-testid="registration-result"]',
-    },
-    {
-      path: '/pb-search',
-      fill: async (page) => {
-        await page.getByPlaceholder('请输入姓名').fill(RUNNER.name);
-        await page.getByPlaceholder('请输入证件号码').fill(RUNNER.id);
-      },
-      found: '[data-testid="pb-table"]',
-    },
-    {
-      path: '/multiple-score-search',
-      fill: async (page) => {
-        await page.getByPlaceholder('请输入姓名').fill(RUNNER.name);
-        await page.getByPlaceholder('请输入证件号码').fill(RUNNER.id);
-      },
-      found: '[data-testid="score-result"]',
-    },
+    { path: '/registration-search', fill: identity, found: '[data-testid="registration-result"]' },
+    { path: '/pb-search', fill: identity, found: '[data-testid="pb-table"]' },
+    { path: '/multiple-score-search', fill: identity, found: '[data-testid="score-result"]' },
   ];
 
   it('submits on the first click right after a field error is fixed and the field left (the button does not move)', async () => {
-    for (const form of forms) {
-      const { context, page, errors } = await open('zh', form.path);
-      const submit = page.locator('form button[type="submit"]');
-      await submit.click();
-      await page.locator('.search-field__error').first().waitFor();
-      await form.fill(page);
-      // The field still has focus and its message; the click's mousedown leaves the field (blur).
-      const before = await submit.boundingBox();
-      await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
-      await page.locator(form.found).first().waitFor({ timeout: 10_000 });
-      await expect(page.locator('.search-field__error').count()).resolves.toBe(0);
-      const after = await submit.boundingBox();
-      expect(after?.y, form.path).toBe(before!.y);
-      expect(errors).toEqual([]);
-      await context.close();
+    for (const language of ['zh', 'en'] as const) {
+      for (const form of forms) {
+        const { context, page, errors } = await open(language, form.path);
+        const submit = page.locator('form button[type="submit"]');
+        await submit.click();
+        await page.locator('.search-field__error').first().waitFor();
+        await form.fill(page, language);
+        // The click's mousedown leaves the field (blur) before the button is released.
+        const before = await submit.boundingBox();
+        await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
+        await page.locator(form.found).first().waitFor({ timeout: 10_000 });
+        await expect(page.locator('.search-field__error').count()).resolves.toBe(0);
+        const after = await submit.boundingBox();
+        expect(after?.y, `${language} ${form.path}`).toBe(before!.y);
+        expect(errors).toEqual([]);
+        await context.close();
+      }
     }
+  });
+
+  it('submits the photo search on the first click after its bib error is fixed (a site of the 2026 race)', async () => {
+    // The photo search is closed on the demo site: a domain bound to the 2026 race publishes it open.
+    const domain = 'photos-click.localhost';
+    const config = structuredClone(await fetchSiteConfig());
+    config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
+    publishForDomain(domain, PAST_RACE, config);
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(`http://${domain}:${inject('port')}/#/image-search`);
+    const submit = page.locator('form button[type="submit"]');
+    await submit.click();
+    await page.locator('.search-field__error').waitFor();
+    // The inline form's button stays level with the input, above the reserved message line.
+    const input = page.getByPlaceholder('请输入参赛号码');
+    const [inputBox, buttonBox] = [await input.boundingBox(), await submit.boundingBox()];
+    expect(Math.abs(inputBox!.y + inputBox!.height - (buttonBox!.y + buttonBox!.height))).toBeLessThanOrEqual(1);
+    await input.fill(RUNNER.bib);
+    await page.mouse.click(buttonBox!.x + buttonBox!.width / 2, buttonBox!.y + buttonBox!.height / 2);
+    await page.getByTestId('photo-tile').first().waitFor({ timeout: 10_000 });
+    await keep(page, 'photo-search-zh');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("shows the red 网络连接失败，请刷新 toast for 5 s when the network fails, and a 5xx in the visitor's language", async () => {

@@ -41,6 +41,12 @@ export function IdentityFields({
   const blur = (field: keyof IdentityErrors) => {
     onErrors({ ...errors, [field]: validateIdentity(value)[field] });
   };
+  // A message stays until the value changes (then goes until the field is left again): the visitor who
+  // fixes a field and clicks the button never has a message vanish, and the button move, under the pointer.
+  const edit = (field: keyof IdentityErrors, next: IdentityValue) => {
+    onChange(next);
+    if (errors[field]) onErrors({ ...errors, [field]: null });
+  };
   return (
     <>
       <FormField label={t('search.fields.name')} error={errors.name ? t(errors.name) : null}>
@@ -51,7 +57,7 @@ export function IdentityFields({
             autoComplete="name"
             placeholder={t('search.fields.namePlaceholder')}
             value={value.name}
-            onChange={(e) => onChange({ ...value, name: e.target.value })}
+            onChange={(e) => edit('name', { ...value, name: e.target.value })}
             onBlur={() => blur('name')}
           />
         )}
@@ -88,7 +94,7 @@ export function IdentityFields({
             autoComplete="off"
             placeholder={t('search.fields.certificateNumberPlaceholder')}
             value={value.certificateNumber}
-            onChange={(e) => onChange({ ...value, certificateNumber: e.target.value })}
+            onChange={(e) => edit('certificateNumber', { ...value, certificateNumber: e.target.value })}
             onBlur={() => blur('certificateNumber')}
           />
         )}

@@ -155,7 +155,9 @@ describe('score search page', () => {
     // The message sits in a line that is there, empty, when there is no message.
     const line = message.parentElement!;
     expect(line).toHaveClass('search-field__message');
+    // The message goes as soon as the value changes, and does not come back on leaving a valid value.
     await user.type(screen.getByLabelText('参赛号码'), 'A1');
+    expect(screen.queryByText('请输入参赛号码')).toBeNull();
     await user.tab();
     expect(screen.queryByText('请输入参赛号码')).toBeNull();
     expect(line).toBeInTheDocument();

@@ -45,7 +45,11 @@ export function BibField({
           className="search-input"
           placeholder={t('search.fields.bibPlaceholder')}
           value={value}
-          onChange={(e) => onChange(e.target.value)}
+          onChange={(e) => {
+            onChange(e.target.value);
+            // The message goes when the value changes, not under the pointer on the way to the button.
+            if (error) onError(null);
+          }}
           onBlur={() => onError(checkBib(value))}
         />
       )}
