@@ -20,7 +20,7 @@ export const DOCUMENT_LIMITS = {
   /** Characters of any one string (rich-text content included). */
   maxStringLength: 1_000_000,
   /** Keys, list items and values in the whole document. */
-  maxValues: 200_000,
+  maxValues: 100_000,
   /** Size of the document as JSON, in bytes (approximately, for a parsed document). */
   maxBytes: 5 * 1024 * 1024,
 } as const;
@@ -44,9 +44,19 @@ const MAX_LISTED = 20;
 
 interface Frame {
   value: unknown;
-  path: PropertyKey[];
-  /** Where the copy goes: sets the copied value into its parent. */
-  put: (copy: unknown) => void;
+  /** The frame of the container holding this value (null for the document). */
+  parent: Frame | null;
+  key: PropertyKey;
+  depth: number;
+  /** The copy of the container, where this value's copy goes. */
+  into: Record<string, unknown> | unknown[] | null;
+}
+
+/** The JSON path of a frame, built only when a problem is reported. */
+function pathOf(frame: Frame): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let f: Frame | null = frame; f?.parent; f = f.parent) path.push(f.key);
+  return path.reverse();
 }
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -66,24 +76,26 @@ export function boundDocument(
 ): { value: unknown; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const counts = { depth: 0, list: 0, string: 0 };
-  const note = (kind: keyof typeof counts, path: PropertyKey[], message: string) => {
+  const note = (kind: keyof typeof counts, frame: Frame, message: string) => {
     counts[kind] += 1;
-    if (counts[kind] <= MAX_LISTED) problems.push({ path: formatJsonPath(path), message });
+    if (counts[kind] <= MAX_LISTED) problems.push({ path: formatJsonPath(pathOf(frame)), message });
   };
   let values = 0;
   let bytes = 0;
-  let full = false;
-  let root: unknown;
+  const holder: unknown[] = [];
   const lists: unknown[][] = [];
-  const stack: Frame[] = [{ value: raw, path: [], put: (copy) => (root = copy) }];
+  const stack: Frame[] = [{ value: raw, parent: null, key: 0, depth: 0, into: holder }];
+  const put = (frame: Frame, copy: unknown) => {
+    if (Array.isArray(frame.into)) frame.into[frame.key as number] = copy;
+    else if (frame.into) define(frame.into, frame.key as string, copy);
+  };
   while (stack.length > 0) {
-    const { value, path, put } = stack.pop()!;
-    if (full) break;
+    const frame = stack.pop()!;
+    const { value } = frame;
     values += 1;
     if (values > limits.maxValues || bytes > limits.maxBytes) {
-      full = true;
       problems.push({
-        path: formatJsonPath(path),
+        path: formatJsonPath(pathOf(frame)),
         message:
           values > limits.maxValues
             ? `the document holds more than ${limits.maxValues} values; the rest from here on is ignored`
@@ -93,56 +105,53 @@ export function boundDocument(
     }
     if (typeof value === 'string') {
       if (value.length > limits.maxStringLength) {
-        note('string', path, `text longer than ${limits.maxStringLength} characters (${value.length})`);
+        note('string', frame, `text longer than ${limits.maxStringLength} characters (${value.length})`);
         continue;
       }
       bytes += value.length + 2;
-      put(value);
+      put(frame, value);
       continue;
     }
     if (typeof value === 'number') {
-      if (Number.isFinite(value)) put(value);
+      if (Number.isFinite(value)) put(frame, value);
       bytes += 8;
       continue;
     }
     if (typeof value === 'boolean' || value === null) {
       bytes += 5;
-      put(value);
+      put(frame, value);
       continue;
     }
     if (typeof value !== 'object') continue; // undefined, functions, symbols, bigints: not JSON
-    if (path.length >= limits.maxDepth) {
-      note('depth', path, `nested more than ${limits.maxDepth} levels deep; this part is ignored`);
+    if (frame.depth >= limits.maxDepth) {
+      note('depth', frame, `nested more than ${limits.maxDepth} levels deep; this part is ignored`);
       continue;
     }
     bytes += 2;
+    const depth = frame.depth + 1;
     if (Array.isArray(value)) {
       const copy: unknown[] = new Array<unknown>(Math.min(value.length, limits.maxListLength));
-      put(copy);
+      put(frame, copy);
       lists.push(copy);
       if (value.length > limits.maxListLength) {
         note(
           'list',
-          path,
+          frame,
           `a list of ${value.length} items; at most ${limits.maxListLength} are allowed, the rest is ignored`,
         );
       }
       for (let i = copy.length - 1; i >= 0; i -= 1) {
-        stack.push({ value: value[i], path: [...path, i], put: (item) => (copy[i] = item) });
+        stack.push({ value: value[i], parent: frame, key: i, depth, into: copy });
       }
       continue;
     }
     const copy: Record<string, unknown> = {};
-    put(copy);
+    put(frame, copy);
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i -= 1) {
       const key = keys[i];
       bytes += key.length + 4;
-      stack.push({
-        value: (value as Record<string, unknown>)[key],
-        path: [...path, key],
-        put: (item) => define(copy, key, item),
-      });
+      stack.push({ value: (value as Record<string, unknown>)[key], parent: frame, key, depth, into: copy });
     }
   }
   // Items left out leave holes: close them, keeping the order of the rest.
@@ -156,5 +165,5 @@ export function boundDocument(
       problems.push({ path: '$', message: `… and ${counts[kind] - MAX_LISTED} more parts over the same limit` });
     }
   }
-  return { value: root, problems };
+  return { value: holder[0], problems };
 }

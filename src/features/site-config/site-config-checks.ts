@@ -4,7 +4,7 @@
  * are unknown or in the wrong place (warnings). The page components come from the caller (the server
  * passes src/app/routes/page-names.ts), so this feature does not import the app.
  */
-import { PARTNER_CATEGORY_ORDER, siteConfigSchema, validateSiteConfig } from './site-config-schema.ts';
+import { PARTNER_CATEGORY_ORDER, siteConfigSchema, validateBoundedSiteConfig } from './site-config-schema.ts';
 import { boundDocument, formatJsonPath, type ConfigProblem } from './document-limits.ts';
 
 export interface SiteConfigReport {
@@ -68,31 +68,42 @@ function unknownKeyMessage(key: string, known: string[]): string {
   return `unknown key "${key}" is ignored`;
 }
 
+interface Step {
+  value: unknown;
+  schema: unknown;
+  parent: Step | null;
+  key: PropertyKey;
+}
+
+function pathOf(step: Step, last: PropertyKey): string {
+  const path: PropertyKey[] = [last];
+  for (let s: Step | null = step; s?.parent; s = s.parent) path.push(s.key);
+  return formatJsonPath(path.reverse());
+}
+
 /** Warnings for keys the schema does not know, walking the document beside its schema (no recursion). */
 function unknownKeys(doc: unknown): ConfigProblem[] {
   const warnings: ConfigProblem[] = [];
-  const stack: Array<{ value: unknown; schema: unknown; path: PropertyKey[] }> = [
-    { value: doc, schema: siteConfigSchema, path: [] },
-  ];
+  const stack: Step[] = [{ value: doc, schema: siteConfigSchema, parent: null, key: '' }];
   while (stack.length > 0) {
-    const { value, schema, path } = stack.pop()!;
-    const def = defOf(schema);
+    const step = stack.pop()!;
+    const { value } = step;
+    const def = defOf(step.schema);
     if (!def || value === null || typeof value !== 'object') continue;
     if (def.type === 'object' && !Array.isArray(value)) {
-      const known = Object.keys(def.shape!);
+      const shape = def.shape!;
       for (const key of Object.keys(value)) {
-        if (Object.hasOwn(def.shape!, key)) {
-          stack.push({ value: (value as Record<string, unknown>)[key], schema: def.shape![key], path: [...path, key] });
+        if (Object.hasOwn(shape, key)) {
+          stack.push({ value: (value as Record<string, unknown>)[key], schema: shape[key], parent: step, key });
         } else {
-          warnings.push({ path: formatJsonPath([...path, key]), message: unknownKeyMessage(key, known) });
+          warnings.push({ path: pathOf(step, key), message: unknownKeyMessage(key, Object.keys(shape)) });
         }
       }
     } else if (def.type === 'array' && Array.isArray(value)) {
-      value.forEach((item, i) => stack.push({ value: item, schema: def.element, path: [...path, i] }));
+      value.forEach((item, i) => stack.push({ value: item, schema: def.element, parent: step, key: i }));
     } else if (def.type === 'record' && !Array.isArray(value)) {
-      for (const [key, item] of Object.entries(value)) {
-        stack.push({ value: item, schema: def.valueType, path: [...path, key] });
-      }
+      for (const [key, item] of Object.entries(value))
+        stack.push({ value: item, schema: def.valueType, parent: step, key });
     }
   }
   return warnings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -165,16 +176,26 @@ function partnerWarnings(doc: Record<string, unknown>): ConfigProblem[] {
   );
 }
 
+/** At most this many errors and as many warnings are listed; one more line counts the rest. */
+export const MAX_LISTED_PROBLEMS = 200;
+
+function capped(problems: ConfigProblem[], kind: string): ConfigProblem[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return problems;
+  const rest = problems.length - MAX_LISTED_PROBLEMS;
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), { path: '$', message: `… and ${rest} more ${kind}` }];
+}
+
 /**
  * The full report of a parsed document: the schema's problems and the route errors (both refuse a
  * publication), and the warnings. Never throws, whatever the input.
  */
 export function checkSiteConfig(raw: unknown, options: { pageComponents: readonly string[] }): SiteConfigReport {
-  const errors = validateSiteConfig(raw);
-  const bounded = boundDocument(raw).value;
-  if (!isObject(bounded)) return { errors, warnings: [] };
+  const bounded = boundDocument(raw);
+  const errors = validateBoundedSiteConfig(bounded);
+  const doc = bounded.value;
+  if (!isObject(doc)) return { errors: capped(errors, 'errors'), warnings: [] };
   return {
-    errors: [...errors, ...routeProblems(bounded, options.pageComponents)],
-    warnings: [...unknownKeys(bounded), ...partnerWarnings(bounded)],
+    errors: capped([...errors, ...routeProblems(doc, options.pageComponents)], 'errors'),
+    warnings: capped([...unknownKeys(doc), ...partnerWarnings(doc)], 'warnings'),
   };
 }

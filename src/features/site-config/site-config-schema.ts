@@ -342,7 +342,11 @@ function toProblem(issue: Issue): ConfigProblem {
  * (depth, list and text lengths, size), then the schema, run on the part of the document within the limits.
  */
 export function validateSiteConfig(raw: unknown): ConfigProblem[] {
-  const bounded = boundDocument(raw);
+  return validateBoundedSiteConfig(boundDocument(raw));
+}
+
+/** validateSiteConfig for a document already passed through boundDocument. */
+export function validateBoundedSiteConfig(bounded: ReturnType<typeof boundDocument>): ConfigProblem[] {
   const result = siteConfigSchema.safeParse(bounded.value, { reportInput: true });
   return [...bounded.problems, ...(result.success ? [] : (result.error.issues as Issue[]).map(toProblem))];
 }
