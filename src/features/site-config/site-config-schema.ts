@@ -176,6 +176,8 @@ const multipleSearchRace = z.looseObject({
 const contentGroups = z.record(z.string(), z.record(z.string(), z.array(documentPageSchema)));
 
 export const siteConfigSchema = z.looseObject({
+  /** The JSON Schema an organiser's editor checks the document with (docs/site-config.schema.json). */
+  $schema: optText,
   version: text,
   build: z.optional(z.union([z.string(), z.number()])),
   websiteTitle: text,
