@@ -137,6 +137,25 @@ describe('score search page', () => {
     await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }));
   });
 
+  it('searches the bound race, without a picker, when the list of races with results cannot be had', async () => {
+    const user = userEvent.setup();
+    const asked: Record<string, unknown>[] = [];
+    server.use(
+      http.get(api(API_PATHS.racesWithResults), () => HttpResponse.json({ code: 500, msg: 'boom', data: null })),
+      http.post(api(API_PATHS.searchScore), async ({ request }) => {
+        asked.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json({ code: 0, msg: 'success', data: [] });
+      }),
+    );
+    await renderApp({ path: '/score-search' });
+    await user.type(await screen.findByLabelText('参赛号码'), 'A1');
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }));
+    expect(screen.queryByRole('combobox', { name: '赛事' })).toBeNull();
+    // The list's failure is the page's own business: no toast.
+    expect(screen.queryByText('boom')).toBeNull();
+  });
+
   it('links on to personal bests and historical scores', async () => {
     const user = userEvent.setup();
     const config = { ...testConfig(), scoreSearch: { openStatus: 1 as const, useMultipleSearch: true } };
