@@ -102,8 +102,10 @@ describe('SafeHtml', () => {
   it('opens external links in a new tab without an opener, whatever target they asked for', () => {
     const root = clean(
       '<a href="https://example.com/a" target="_self">https</a><a href="http://example.com/b">http</a>' +
-        '<a href="//example.com/c" target="_top" rel="opener">protocol-relative</a>',
+        '<a href="//example.com/c" target="_top" rel="opener">protocol-relative</a>' +
+        '<a href="/\\example.com/d">backslash</a>',
     );
+    expect(root.querySelectorAll('a')).toHaveLength(4);
     for (const a of root.querySelectorAll('a')) {
       expect(a).toHaveAttribute('target', '_blank');
       expect(a).toHaveAttribute('rel', 'noopener noreferrer');

@@ -12,6 +12,7 @@
  */
 import { useMemo } from 'react';
 import DOMPurify, { type Config } from 'dompurify';
+import { inspectLink } from '@/lib/link-safety';
 
 /** Attribute values are checked against this (DOMPurify's default minus the rarer schemes). */
 const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
@@ -20,7 +21,6 @@ const URL_IGNORED = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'background', 'cite', 'xlink:href', 'longdesc', 'usemap']);
-const EXTERNAL = /^(?:https?:)?\/\//i;
 
 const CONFIG: Config = {
   USE_PROFILES: { html: true },
@@ -38,7 +38,7 @@ const CONFIG: Config = {
 export function isSafeUrl(value: string): boolean {
   const compact = value.replace(URL_IGNORED, '');
   const scheme = SCHEME.exec(compact)?.[1]?.toLowerCase();
-  return scheme === undefined || SAFE_SCHEMES.has(scheme);
+  return inspectLink(value).kind !== 'blocked' && (scheme === undefined || SAFE_SCHEMES.has(scheme));
 }
 
 function isSafeSrcset(value: string): boolean {
@@ -64,7 +64,8 @@ function getPurifier() {
     const tag = node.nodeName.toLowerCase();
     if (tag === 'a') {
       const href = node.getAttribute('href')?.trim() ?? '';
-      if (href && EXTERNAL.test(href)) {
+      // The one external-link rule (src/lib/link-safety.ts): "/\host" leaves the site just like "//host".
+      if (inspectLink(href).kind === 'external') {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer');
       } else {

@@ -1,6 +1,7 @@
 import type { RaceInfo } from '@/features/site-config/race-types';
 import type { SearchConfig, SiteConfig } from '@/features/site-config/site-config-schema';
 import type { ActionSource } from './module-action';
+import { isClickableLink } from '@/lib/url';
 import { parseChinaTime } from './china-time';
 
 export type SignUpState = 'upcoming' | 'open' | 'closed' | 'unscheduled';
@@ -24,8 +25,6 @@ function windowOf(startText: string | undefined, endText: string | undefined) {
   return { start, end };
 }
 
-const isWebLink = (url: string | undefined) => !!url && /^(https?:)?\/\//i.test(url.trim());
-
 /**
  * The sign-up window (spec §2 register-now, registration-now-and-start-time): the searchConfigList item
  * with moduleType 1 (signUpStartTime, signUpEndTime, signUpTimeTitle), falling back to the race's
@@ -44,7 +43,7 @@ export function getSignUpInfo(config: SiteConfig | null, race: RaceInfo | null):
     ...dates,
     action: {
       openStatus: race?.signUpOpenStatus === 1 ? 1 : 0,
-      jumpType: isWebLink(race?.signUpUrl) ? 1 : 2,
+      jumpType: isClickableLink(race?.signUpUrl) ? 1 : 2,
       jumpUrl: race?.signUpUrl,
     },
   };
