@@ -104,8 +104,8 @@ describe('cloud config and translations', () => {
   it('merges remote translations over the built-in ones and skips malformed entries', async () => {
     const merged = await loadTranslations(['common.json', 'website.json']);
     expect(merged).toBe(4);
-    expect(i18n.t('layout.footer.slogan', { lng: 'zh' })).toBe('远程口号');
-    expect(i18n.t('layout.footer.slogan', { lng: 'en' })).toBe('Remote slogan');
+    expect(i18n.t('layout.footer.filings', { lng: 'zh' })).toBe('远程备案信息');
+    expect(i18n.t('layout.footer.filings', { lng: 'en' })).toBe('Remote filings');
   });
 
   it('ignores a translation file that fails', async () => {
