@@ -4,7 +4,8 @@
  * registration by email, reset by email, reset by phone — each with a back link. Loaded with antd the
  * first time the drawer opens.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import EllipsisOutlined from '@ant-design/icons/EllipsisOutlined';
 import { Drawer, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AntdScope } from '@/components/ui/antd-scope';
@@ -91,7 +92,9 @@ function LoginView({ tab, onTab, agreed, onAgreed, onGo }: LoginViewProps) {
       <Tabs
         activeKey={tab}
         // The tab bar's overflow button (hidden while the tabs fit) is named in the page's language.
-        more={{ icon: <span aria-label={t('auth.tabs.more')}>…</span> }}
+        more={{ icon: <EllipsisOutlined aria-label={t('auth.tabs.more')} /> }}
+        // English tab titles are long: a narrower gutter keeps all three in view, without the overflow menu.
+        tabBarGutter={24}
         onChange={(key) => onTab(key as Tab)}
         centered
         items={[
@@ -148,7 +151,12 @@ export default function LoginDrawer() {
         : [...main.current.querySelectorAll<HTMLElement>('.auth-sub__title')];
     candidates.find(visible)?.focus();
   }, [view]);
-  useAnnounceFormErrors(main, open);
+  const [mainNode, setMainNode] = useState<HTMLElement | null>(null);
+  const mainRef = useCallback((node: HTMLElement | null) => {
+    main.current = node;
+    setMainNode(node);
+  }, []);
+  useAnnounceFormErrors(mainNode);
 
   return (
     <AntdScope>
@@ -173,7 +181,7 @@ export default function LoginDrawer() {
       >
         <div className="auth-card">
           <AppQr />
-          <section className="auth-main" aria-label={t('auth.drawer.title')} ref={main}>
+          <section className="auth-main" aria-label={t('auth.drawer.title')} ref={mainRef}>
             {view === 'login' ? (
               <LoginView tab={tab} onTab={setTab} agreed={agreed} onAgreed={setAgreed} onGo={setView} />
             ) : (

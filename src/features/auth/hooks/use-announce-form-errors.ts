@@ -1,15 +1,14 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect } from 'react';
 import { announce } from '@/lib/announce';
 
 /**
  * antd shows a field's message under it (linked by aria-describedby) but does not announce it. This reads
- * each new message of the forms inside `root` through the page's live region, while `active` (the
- * element exists: e.g. the drawer is open).
+ * each new message of the forms inside `node` through the page's live region. Pass the element itself (a
+ * callback ref's value): the drawer's content appears a render after the drawer opens.
  */
-export function useAnnounceFormErrors(root: RefObject<HTMLElement | null>, active: boolean): void {
+export function useAnnounceFormErrors(node: HTMLElement | null): void {
   useEffect(() => {
-    const node = root.current;
-    if (!active || !node) return undefined;
+    if (!node) return undefined;
     let pending: number | undefined;
     const said = new Set<string>();
     const observer = new MutationObserver(() => {
@@ -30,5 +29,5 @@ export function useAnnounceFormErrors(root: RefObject<HTMLElement | null>, activ
       window.clearTimeout(pending);
       observer.disconnect();
     };
-  }, [root, active]);
+  }, [node]);
 }

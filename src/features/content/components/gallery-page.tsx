@@ -74,7 +74,8 @@ export default function GalleryPage() {
                     </span>
                   </span>
                   <span className="gallery-tile__caption">
-                    {tile.featured ? <span className="news-tag">{t('content.gallery.featured')}</span> : null}
+                    {/* The space keeps tag and title two words for assistive technology (the name repeats both). */}
+                    {tile.featured ? <span className="news-tag">{t('content.gallery.featured')}</span> : null}{' '}
                     <span className="gallery-tile__title">{tile.title}</span>
                   </span>
                 </>
