@@ -22,8 +22,11 @@ export const PAGE_COMPONENTS = [
 
 export type PageComponentName = (typeof PAGE_COMPONENTS)[number];
 
-/** 'Layout' marks the container of the remote route list; 'ParentView' children are flattened. */
-export const ROUTE_CONTAINERS = ['Layout', 'ParentView'] as const;
+/** 'Layout' marks the container of the remote route list (route-model.ts hangs its children under '/'). */
+export const LAYOUT = 'Layout';
+/** A 'ParentView' group is flattened: its children become routes of their own. */
+export const PARENT_VIEW = 'ParentView';
+export const ROUTE_CONTAINERS = [LAYOUT, PARENT_VIEW] as const;
 
 /** Every name a route item's `component` may hold. */
 export const ROUTE_COMPONENTS: readonly string[] = [...PAGE_COMPONENTS, ...ROUTE_CONTAINERS];

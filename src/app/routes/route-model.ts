@@ -11,8 +11,9 @@ import type { SiteMenuNode } from '@/components/layouts/site-menu';
 import { isCharity, joinPath } from '@/lib/content';
 import type { RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
 
-export const LAYOUT = 'Layout';
-export const PARENT_VIEW = 'ParentView';
+import { LAYOUT, PARENT_VIEW } from './page-names';
+
+export { LAYOUT, PARENT_VIEW };
 
 export interface RouteHandle {
   name?: string;
