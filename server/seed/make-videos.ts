@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../../tests/e2e/browser-launch.ts';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'files', 'demo', 'video');
 const FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc';
@@ -31,10 +31,8 @@ export const DEMO_VIDEOS = [
 ] as const;
 
 async function renderPosters(work: string): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-  });
+  // Debian's Chromium with the house flags (headless, no background networking); nothing is downloaded.
+  const browser = await launchBrowser();
   try {
     // The posters are 800 × 450 (16:9); ffmpeg scales them.
     const page = await browser.newPage({ viewport: { width: 800, height: 450 } });
@@ -43,7 +41,15 @@ async function renderPosters(work: string): Promise<void> {
       // The clip shows the scene only: the poster's play button, title and duration (everything drawn after
       // its last full-size overlay) belong to the poster.
       await page.evaluate(() => {
-        const root = document.documentElement;
+        // Runs in the page (the poster SVG document), where the DOM exists.
+        interface Node {
+          tagName: string;
+          children: Iterable<Node>;
+          nextElementSibling: Node | null;
+          getAttribute: (name: string) => string | null;
+          remove: () => void;
+        }
+        const root = (globalThis as unknown as { document: { documentElement: Node } }).document.documentElement;
         const overlays = [...root.children].filter(
           (el) => el.tagName === 'rect' && el.getAttribute('width') === '800' && el.getAttribute('height') === '450',
         );
