@@ -7,6 +7,8 @@ import { expect, inject } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths';
 import type { DocumentPage, RouteItem, SiteConfig } from '../../src/features/site-config/site-config-schema';
 import { allRoutes } from '../../src/lib/content';
+import { openDatabase } from '../../server/src/db/database';
+import { storeSiteConfig } from '../../server/src/db/site-config-publisher';
 
 export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteConfig> {
   const base = `http://127.0.0.1:${inject('port')}`;
@@ -23,6 +25,27 @@ export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteCon
 export function publishForDomain(domainName: string, raceId: string, config: SiteConfig): void {
   bindDomain(domainName, raceId);
   siteCli('publish', domainName, tempJson(`${domainName}.json`, config));
+}
+
+/**
+ * Binds a domain and stores a site configuration for it WITHOUT the checks of `site publish`, which would
+ * refuse it: how a document published before a check existed, or edited on disk, reaches the SPA.
+ */
+export function storeForDomainWithoutChecks(domainName: string, raceId: string, config: SiteConfig): void {
+  bindDomain(domainName, raceId);
+  const repo = path.resolve(import.meta.dirname, '../..');
+  const opened = openDatabase({ dataDir: inject('dataDir'), seedDir: path.join(repo, 'server/seed'), now: Date.now() });
+  try {
+    storeSiteConfig({
+      siteConfigs: opened.repos.siteConfigs,
+      dataDir: inject('dataDir'),
+      domainName,
+      bytes: Buffer.from(JSON.stringify(config)),
+      now: Date.now(),
+    });
+  } finally {
+    opened.db.close();
+  }
 }
 
 /** Binds a domain to a race through the organiser CLI, without publishing a configuration. */

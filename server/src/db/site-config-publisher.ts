@@ -68,20 +68,30 @@ export interface PublishResult {
   warnings: ConfigProblem[];
 }
 
-/** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
-export function publishSiteConfig(input: {
+interface StoreInput {
   siteConfigs: SiteConfigsRepository;
   dataDir: string;
   domainName: string;
   bytes: Buffer;
   now: number;
-  /** Names the document in error messages (a file path). */
-  source?: string;
-}): PublishResult {
+}
+
+/** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
+export function publishSiteConfig(
+  input: StoreInput & { /** Names the document in error messages (a file path). */ source?: string },
+): PublishResult {
   const bytes = withoutBom(input.bytes);
   const { errors, warnings } = inspectSiteConfigBytes(bytes);
   if (errors.length > 0) throw new SiteConfigRejectedError(errors, input.source ?? 'The document');
+  return { ...storeSiteConfig({ ...input, bytes }), warnings };
+}
 
+/**
+ * Stores and records a document WITHOUT checking it. Only for tests that play a document the checks
+ * would refuse (one published before a check existed, or edited on disk), to show the SPA still copes.
+ */
+export function storeSiteConfig(input: StoreInput): Omit<PublishResult, 'warnings'> {
+  const bytes = withoutBom(input.bytes);
   const md5 = createHash('md5').update(bytes).digest('hex');
   const file = siteConfigFile(input.dataDir, md5);
   if (!existsSync(file)) {
@@ -107,5 +117,5 @@ export function publishSiteConfig(input: {
     byteLength: bytes.length,
     publishedAt: input.now,
   });
-  return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now, warnings };
+  return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now };
 }
