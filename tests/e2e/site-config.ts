@@ -29,9 +29,10 @@ export function publishForDomain(domainName: string, raceId: string, config: Sit
 
 /**
  * Binds a domain and stores a site configuration for it WITHOUT the checks of `site publish`, which would
- * refuse it: how a document published before a check existed, or edited on disk, reaches the SPA.
+ * refuse it: how a document published before a check existed, or edited on disk, reaches the SPA. A
+ * string is stored as it is (for JSON too deep for JSON.stringify).
  */
-export function storeForDomainWithoutChecks(domainName: string, raceId: string, config: SiteConfig): void {
+export function storeForDomainWithoutChecks(domainName: string, raceId: string, config: SiteConfig | string): void {
   bindDomain(domainName, raceId);
   const repo = path.resolve(import.meta.dirname, '../..');
   const opened = openDatabase({ dataDir: inject('dataDir'), seedDir: path.join(repo, 'server/seed'), now: Date.now() });
@@ -40,7 +41,7 @@ export function storeForDomainWithoutChecks(domainName: string, raceId: string, 
       siteConfigs: opened.repos.siteConfigs,
       dataDir: inject('dataDir'),
       domainName,
-      bytes: Buffer.from(JSON.stringify(config)),
+      bytes: Buffer.from(typeof config === 'string' ? config : JSON.stringify(config)),
       now: Date.now(),
     });
   } finally {
