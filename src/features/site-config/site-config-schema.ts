@@ -2,7 +2,10 @@
  * The site-configuration document (spec §3 "Site configuration", "Content groups", "Route item",
  * "Data config"). One schema serves three edges: the SPA parses what the server sends, the reference
  * server refuses to publish a document that fails it, and the organiser CLI prints every error with its
- * JSON path. Unknown keys are kept (a newer document still loads in an older SPA).
+ * JSON path. Unknown keys are kept (a newer document still loads in an older SPA). Every document first
+ * passes boundDocument (document-limits.ts), so the schema never sees one deeper than its limit; the
+ * checks a schema cannot make (page components, dataPaths, misplaced keys) are in site-config-checks.ts.
+ * Organisers read docs/site-config.md; docs/site-config.schema.json is generated from this file.
  *
  * zod/mini keeps this small in the SPA bundle.
  */
@@ -21,7 +24,6 @@ const optText = z.optional(z.string());
 const link = z.string().check(
   z.refine((value) => linkProblem(value) === undefined, {
     error: (issue) => linkProblem(issue.input as string) ?? 'unsafe link',
-    params: { link: true },
   }),
 );
 const optLink = z.optional(link);
