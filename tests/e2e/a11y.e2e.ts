@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { type AxeFinding, axeFindings, blocking, countByImpact } from './axe';
 import { launchBrowser, newPage, SCREENSHOT_DIR, siteUrl } from './browser';
-import { fetchSiteConfig, menuPages } from './site-config';
+import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
+import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts
 const RUNNER = { name: '张伟', id: '320102199001011232', pastRace: 'qc-marathon-2026' };
@@ -18,6 +19,7 @@ const RUNNER = { name: '张伟', id: '320102199001011232', pastRace: 'qc-maratho
 const TEXT = {
   zh: {
     search: '查询',
+    pages: { score: '成绩查询', history: '历史成绩查询', pb: '个人最好成绩' },
     details: '查看报名信息',
     codeTab: '验证码登录',
     emailTab: '邮箱登录',
@@ -37,6 +39,7 @@ const TEXT = {
   },
   en: {
     search: 'Search',
+    pages: { score: 'Score Search', history: 'Historical Scores', pb: 'Personal Best' },
     details: 'View registration details',
     codeTab: 'Verification code login',
     emailTab: 'Email login',
@@ -64,14 +67,28 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function go(page: Page, hash: string) {
+async function go(page: Page, hash: string, heading?: string) {
   await page.evaluate((h) => {
     location.hash = h;
   }, hash);
   await page.waitForURL(new RegExp(`#${hash}$`));
+  // A lazily loaded page replaces the previous one a moment later: wait for its own heading.
+  if (heading) await page.getByRole('heading', { name: heading, exact: true }).waitFor();
 }
 
 /** Waits until the main area shows more than a loading state. */
+/** Waits until a menu page shows its own content (the previous page's text would satisfy mainReady). */
+async function pageShown(page: Page, config: SiteConfig, target: MenuPage, lang: 'zh' | 'en') {
+  const main = page.getByTestId('main');
+  const component = target.item.component;
+  if (component === 'GalleryPage') return main.getByTestId('gallery-tile').first().waitFor();
+  if (component === 'VideoPage') return main.getByTestId('video-card').first().waitFor();
+  const doc = documentsAt(config, target.item.meta?.dataPath)[0];
+  const title = inLang(lang, doc?.title, doc?.titleEn);
+  if (component === 'NewsPage' || !title) return mainReady(page);
+  await main.getByText(title, { exact: false }).first().waitFor();
+}
+
 async function mainReady(page: Page) {
   await page.waitForFunction(
     () => (document.querySelector('[data-testid="main"]')?.textContent?.trim().length ?? 0) > 10,
@@ -141,7 +158,7 @@ describe.each(['zh', 'en'] as const)('accessibility (%s)', (lang) => {
     await check(page, 'home', states);
     for (const target of menuPages(config)) {
       await go(page, target.path);
-      await mainReady(page);
+      await pageShown(page, config, target, lang);
       await check(page, target.path, states);
     }
     // The unbound site (127.0.0.1): its own root screen.
@@ -217,29 +234,29 @@ describe.each(['zh', 'en'] as const)('accessibility (%s)', (lang) => {
     await check(page, 'registration-search errors', states);
     await page.getByPlaceholder(name).fill(RUNNER.name);
     await page.getByPlaceholder(idNumber).fill(RUNNER.id);
-    await main.getByRole('button', { name: text.search, exact: true }).click();
+    await page.getByPlaceholder(idNumber).press('Enter');
     await page.getByTestId('registration-result').waitFor();
     await check(page, 'registration-search status', states);
     await main.getByRole('button', { name: text.details }).click();
     await page.getByTestId('participant').waitFor();
     await check(page, 'registration-search details', states);
 
-    await go(page, '/score-search');
+    await go(page, '/score-search', text.pages.score);
     await main.getByRole('button', { name: text.search, exact: true }).click();
     await check(page, 'score-search errors', states);
 
-    await go(page, '/multiple-score-search');
+    await go(page, '/multiple-score-search', text.pages.history);
     await page.locator('select').first().selectOption(RUNNER.pastRace);
     await page.getByPlaceholder(name).fill(RUNNER.name);
     await page.getByPlaceholder(idNumber).fill(RUNNER.id);
-    await main.getByRole('button', { name: text.search, exact: true }).click();
+    await page.getByPlaceholder(idNumber).press('Enter');
     await page.getByTestId('score-result').first().waitFor();
     await check(page, 'multiple-score-search results', states);
 
-    await go(page, '/pb-search');
+    await go(page, '/pb-search', text.pages.pb);
     await page.getByPlaceholder(name).fill(RUNNER.name);
     await page.getByPlaceholder(idNumber).fill(RUNNER.id);
-    await main.getByRole('button', { name: text.search, exact: true }).click();
+    await page.getByPlaceholder(idNumber).press('Enter');
     await page.getByTestId('pb-table').waitFor();
     // Results appear away from focus: the live region says how many were found.
     await page.getByTestId('announcer').getByText(text.found).waitFor({ state: 'attached' });
