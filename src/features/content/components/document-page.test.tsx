@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { contentConfig } from '@/testing/fixtures/content';
 import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import { relativeHeadings } from './document-view';
 
 describe('document page', () => {
   it('shows the title, the date as YYYY.MM.DD, the rich text and 已全部显示 in Chinese', async () => {
@@ -38,7 +39,12 @@ describe('document page', () => {
     await renderApp({ config: contentConfig(), path: '/race-information/race-rules' });
     const bar = await screen.findByTestId('section-nav');
     const links = within(bar).getAllByRole('link');
-    expect(links.map((l) => l.textContent)).toEqual(['竞赛规程', '赛事路线', '赛事声明', expect.stringContaining('规则手册')]);
+    expect(links.map((l) => l.textContent)).toEqual([
+      '竞赛规程',
+      '赛事路线',
+      '赛事声明',
+      expect.stringContaining('规则手册'),
+    ]);
     expect(within(bar).getByRole('link', { name: '竞赛规程' })).toHaveAttribute('aria-current', 'page');
     expect(within(bar).getByRole('link', { name: '赛事路线' })).not.toHaveAttribute('aria-current');
     expect(within(bar).getByRole('link', { name: '赛事路线' })).toHaveAttribute('href', '/race-information/race-route');
@@ -46,7 +52,10 @@ describe('document page', () => {
     expect(screen.getByTestId('section-title')).toHaveTextContent('赛事信息');
     const crumbs = screen.getByRole('navigation', { name: '当前位置' });
     expect(within(crumbs).getByRole('link', { name: '首页' })).toHaveAttribute('href', '/home');
-    expect(within(crumbs).getByRole('link', { name: '赛事信息' })).toHaveAttribute('href', '/race-information/race-rules');
+    expect(within(crumbs).getByRole('link', { name: '赛事信息' })).toHaveAttribute(
+      'href',
+      '/race-information/race-rules',
+    );
     expect(within(crumbs).getByText('竞赛规程')).toHaveAttribute('aria-current', 'page');
   });
 
@@ -54,16 +63,18 @@ describe('document page', () => {
     const user = userEvent.setup();
     await renderApp({ config: contentConfig(), path: '/race-information/race-rules', language: 'en' });
     const bar = await screen.findByTestId('section-nav');
-    expect(within(bar).getAllByRole('link').map((l) => l.textContent)).toEqual([
-      'Competition Rules',
-      '赛事路线',
-      'Race Statement',
-      expect.stringContaining('Rulebook'),
-    ]);
+    expect(
+      within(bar)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Competition Rules', '赛事路线', 'Race Statement', expect.stringContaining('Rulebook')]);
     expect(screen.getByTestId('section-title')).toHaveTextContent('Race Info');
     await user.click(within(bar).getByRole('link', { name: '赛事路线' }));
     expect(await screen.findByText('赛道沿运河展开，全程平坦。')).toBeInTheDocument();
-    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: '赛事路线' })).toHaveAttribute('aria-current', 'page');
+    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: '赛事路线' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 
   it("lists the children of the route named by the 'parent' meta", async () => {
@@ -118,5 +129,17 @@ describe('document page', () => {
     const config = { ...contentConfig(), contentGroups: undefined };
     await renderApp({ config, path: '/race-information/race-rules', language: 'en' });
     expect(await screen.findByTestId('content-empty')).toHaveTextContent('Content coming soon');
+  });
+});
+
+describe('relativeHeadings', () => {
+  it("tells an organiser's section headings as level 2 under the title, keeping their tags", () => {
+    expect(relativeHeadings('<h3>一、组织</h3><p>x</p><h4>附</h4>')).toBe(
+      '<h3 aria-level="2">一、组织</h3><p>x</p><h4 aria-level="3">附</h4>',
+    );
+    expect(relativeHeadings('<h1>Top</h1>')).toBe('<h1 aria-level="2">Top</h1>');
+    const asWritten = '<h2>一、比赛时间</h2><h3>关门时间</h3><p>无标题</p>';
+    expect(relativeHeadings(asWritten)).toBe(asWritten);
+    expect(relativeHeadings('<p>no headings</p><header>x</header>')).toBe('<p>no headings</p><header>x</header>');
   });
 });

@@ -35,10 +35,30 @@ export function documentBody(doc: DocumentPage, language: Language): { html: str
 }
 
 /**
+ * Organisers often start their sections at <h3>; under the document's <h1> that skips a level for
+ * screen-reader users. Each heading's level is told relative to the title (aria-level: the text's top
+ * level becomes 2); the tags, and so the organiser's look, stay as written. The result is sanitised next.
+ */
+export function relativeHeadings(html: string): string {
+  const levels = [...html.matchAll(/<h([1-6])\b/gi)].map((m) => Number(m[1]));
+  const shift = levels.length ? Math.min(...levels) - 2 : 0;
+  if (shift === 0) return html;
+  return html.replace(/<h([1-6])\b/gi, (tag, level: string) => `${tag} aria-level="${Number(level) - shift}"`);
+}
+
+/**
  * One document: title, date (YYYY.MM.DD, hidden without a time), the sanitised rich text and the end
  * text 'All Displayed' (spec §2 "Document pages"). Shared by the document page and the news article view.
  */
-export function DocumentView({ doc, language, footer }: { doc: DocumentPage; language: Language; footer?: React.ReactNode }) {
+export function DocumentView({
+  doc,
+  language,
+  footer,
+}: {
+  doc: DocumentPage;
+  language: Language;
+  footer?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const title = documentTitle(doc, language);
   const date = documentDate(doc);
@@ -66,7 +86,7 @@ export function DocumentView({ doc, language, footer }: { doc: DocumentPage; lan
       ) : null}
       {isBlankHtml(body.html) ? null : (
         <div className="doc__body" lang={body.fallback ? 'zh-CN' : undefined}>
-          <SafeHtml className="rich-text" html={body.html} />
+          <SafeHtml className="rich-text" html={relativeHeadings(body.html)} />
         </div>
       )}
       <p className="doc__end" data-testid="all-displayed">
