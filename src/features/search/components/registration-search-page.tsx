@@ -225,7 +225,7 @@ export function RegistrationResultView({ result }: { result: RegistrationResult 
     <div className="result-card" data-testid="registration-result">
       <StatusBanner status={result.status} />
       <RegistrationFactsGrid facts={result} />
-      <h3 className="result-section-title">{t('search.registration.participant')}</h3>
+      <h2 className="result-section-title">{t('search.registration.participant')}</h2>
       <dl className="kv-grid" data-testid="participant">
         {rows.map(([k, v]) => (
           <div key={k}>
@@ -234,7 +234,7 @@ export function RegistrationResultView({ result }: { result: RegistrationResult 
           </div>
         ))}
       </dl>
-      <h3 className="result-section-title">{t('search.registration.orders')}</h3>
+      <h2 className="result-section-title">{t('search.registration.orders')}</h2>
       {result.orders.length ? (
         result.orders.map((o: Order) => (
           <dl className="kv-grid kv-grid--order" key={`${o.orderNo}-${o.subOrderNo}`} data-testid="order">
