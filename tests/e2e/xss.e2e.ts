@@ -101,7 +101,11 @@ describe('a site config carrying script payloads', () => {
     await page.waitForTimeout(300);
     await expect(page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).resolves.toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(errors).toEqual([]);
+    // Chromium reports a CSP violation for each event-handler attribute it merely parses, even in the inert
+    // document the sanitiser parses into (checked: DOMParser alone reports one); the handler never runs
+    // ("The action has been blocked", and __xss above stays unset). Every other error still fails.
+    const parsedHandlers = /^Executing inline event handler violates .*The action has been blocked\.$/s;
+    expect(errors.filter((error) => !parsedHandlers.test(error))).toEqual([]);
     await context.close();
   });
 });
