@@ -46,7 +46,8 @@ export default tseslint.config(
             onlyAppComposes,
             {
               group: ['@/features/*', '!@/features/site-config'],
-              message: 'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
+              message:
+                'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
             },
           ],
         },

@@ -18,7 +18,12 @@ async function main() {
   // '' and '/' become '/home' now, so the first render is the home page, not a redirect with an empty main.
   const landsOnHome = isHomeRoute();
   const homeHash = homeHashFor();
-  if (homeHash) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${homeHash}`);
+  if (homeHash)
+    window.history.replaceState(
+      window.history.state,
+      '',
+      `${window.location.pathname}${window.location.search}${homeHash}`,
+    );
   const homeChunk = landsOnHome ? pageRegistry.Home.preload().catch(() => undefined) : undefined;
   const result = await runBoot();
   if (result.status !== 'ready') return;

@@ -72,7 +72,11 @@ describe('registration lookup', () => {
       channelNameEn: 'Qingchuan Sports Travel',
     });
     expect(wang).not.toHaveProperty('orders');
-    expect((await ask(LI, 1)).json().data).toMatchObject({ channel: 5, channelKey: 'app', participant: { name: '李*' } });
+    expect((await ask(LI, 1)).json().data).toMatchObject({
+      channel: 5,
+      channelKey: 'app',
+      participant: { name: '李*' },
+    });
   });
 
   it('answers the web registration info (type 3), masked, with the participant and the order', async () => {

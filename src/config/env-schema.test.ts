@@ -39,7 +39,11 @@ describe('environment config', () => {
   });
 
   it('normalises base URLs to end with a slash and allows an empty mobile site URL', () => {
-    const env = parseEnv({ ...envFile('.env.prod'), VITE_API_BASE_URL: 'https://api.example.com/v1', VITE_MOBILE_SITE_URL: '' });
+    const env = parseEnv({
+      ...envFile('.env.prod'),
+      VITE_API_BASE_URL: 'https://api.example.com/v1',
+      VITE_MOBILE_SITE_URL: '',
+    });
     expect(env.apiBaseUrl).toBe('https://api.example.com/v1/');
     expect(env.mobileSiteUrl).toBe('');
   });

@@ -85,7 +85,9 @@ export function parseEnv(raw: Raw): AppEnv {
   if (!['dev', 'test', 'release', 'prod'].includes(appEnv)) {
     throw new EnvError('VITE_APP_ENV', `must be dev, test, release or prod, got "${appEnv}"`);
   }
-  const files = read(raw, 'VITE_I18N_FILES').split(',').map((f) => f.trim());
+  const files = read(raw, 'VITE_I18N_FILES')
+    .split(',')
+    .map((f) => f.trim());
   if (files.length !== 2 || !files.every((f) => FILE_NAME.test(f))) {
     throw new EnvError('VITE_I18N_FILES', 'must name two .json files separated by a comma');
   }

@@ -27,7 +27,8 @@ export interface RouteEntry {
 function* walk(items: RouteItem[], base: string, parent?: RouteEntry): Generator<RouteEntry & { parent?: RouteEntry }> {
   for (const item of items) {
     if (!item || typeof item !== 'object') continue;
-    const path = item.component === 'Layout' ? joinPath(base, item.path || '/') : joinPath(base, String(item.path ?? ''));
+    const path =
+      item.component === 'Layout' ? joinPath(base, item.path || '/') : joinPath(base, String(item.path ?? ''));
     yield { item, path, parent };
     if (Array.isArray(item.children)) yield* walk(item.children, path, { item, path });
   }
@@ -77,7 +78,15 @@ export function findRouteSection(
   const sectionOf = (group: RouteEntry | undefined): RouteSection | undefined => {
     if (!group || group.item.component === 'Layout' || !Array.isArray(group.item.children)) return undefined;
     const entries = group.item.children
-      .filter((child) => child && typeof child === 'object' && !child.hidden && !child.meta?.hidden && !!child.meta?.title && keep(child))
+      .filter(
+        (child) =>
+          child &&
+          typeof child === 'object' &&
+          !child.hidden &&
+          !child.meta?.hidden &&
+          !!child.meta?.title &&
+          keep(child),
+      )
       .map((child) => ({ item: child, path: joinPath(group.path, String(child.path ?? '')) }));
     return entries.length ? { group, entries } : undefined;
   };

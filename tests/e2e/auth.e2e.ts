@@ -32,7 +32,11 @@ async function latestCode(destination: string, after: number): Promise<string> {
 }
 
 async function tokenIsValid(token: string): Promise<boolean> {
-  const res = await fetch(api(API_PATHS.commonInfo), { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(api(API_PATHS.commonInfo), {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/json' },
+    body: '{}',
+  });
   return ((await res.json()) as { code: number }).code === 0;
 }
 

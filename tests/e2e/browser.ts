@@ -12,7 +12,10 @@ export function siteUrl(host: 'localhost' | '127.0.0.1' = 'localhost', hash = '/
   return `http://${host}:${inject('port')}/#${hash}`;
 }
 
-export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newPage(
+  browser: Browser,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -33,7 +33,9 @@ async function api<T>(url: string, body: unknown): Promise<T> {
 function withPhotoSearchOpen(base: SiteConfig): SiteConfig {
   const config = structuredClone(base);
   config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
-  config.searchConfigList = (config.searchConfigList ?? []).map((m) => (m.moduleType === 4 ? { ...m, openStatus: 1 } : m));
+  config.searchConfigList = (config.searchConfigList ?? []).map((m) =>
+    m.moduleType === 4 ? { ...m, openStatus: 1 } : m,
+  );
   return config;
 }
 
@@ -57,7 +59,11 @@ async function pngPixels(page: Page, png: Buffer): Promise<{ width: number; heig
     for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
     return { width: bitmap.width, height: bitmap.height, data: btoa(binary) };
   }, png.toString('base64'));
-  return { width: decoded.width, height: decoded.height, data: new Uint8ClampedArray(Buffer.from(decoded.data, 'base64')) };
+  return {
+    width: decoded.width,
+    height: decoded.height,
+    data: new Uint8ClampedArray(Buffer.from(decoded.data, 'base64')),
+  };
 }
 
 let browser: Browser;
@@ -99,10 +105,13 @@ describe('runner lookups', () => {
 
   it("finds a past result with splits and ranks; the downloaded certificate's QR code verifies, an edited one does not", async () => {
     // What the server says of this runner; the page and the certificate must show the same.
-    const [answer] = await api<{ chipTime: string; certificate: { id: string; sig: string } }[]>(API_PATHS.searchScore, {
-      raceId: RUNNER.pastRace,
-      bib: RUNNER.bib,
-    });
+    const [answer] = await api<{ chipTime: string; certificate: { id: string; sig: string } }[]>(
+      API_PATHS.searchScore,
+      {
+        raceId: RUNNER.pastRace,
+        bib: RUNNER.bib,
+      },
+    );
     const { context, page, errors } = await newPage(browser, { acceptDownloads: true });
     collectConsoleErrors(page, errors);
     await page.goto(siteUrl('localhost', '/multiple-score-search'));
@@ -120,7 +129,10 @@ describe('runner lookups', () => {
     await screenshot(page, 'lookup-score-zh');
 
     // The real download: the PNG the browser saves, kept next to the screenshots.
-    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: '下载电子证书' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: '下载电子证书' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`certificate-${RUNNER.bib}.png`);
     const png = readFileSync(await download.path());
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -158,12 +170,15 @@ describe('runner lookups', () => {
     publishForDomain(PHOTO_DOMAIN, RUNNER.pastRace, withPhotoSearchOpen(await fetchSiteConfig()));
 
     // What the server holds for this bib, and a bib it has no photos of.
-    const photos = await api<{ url: string; takenAt: string }[] | null>(API_PATHS.searchPhotos, { raceId: RUNNER.pastRace, bib: RUNNER.bib });
+    const photos = await api<{ url: string; takenAt: string }[] | null>(API_PATHS.searchPhotos, {
+      raceId: RUNNER.pastRace,
+      bib: RUNNER.bib,
+    });
     expect(photos?.length).toBeGreaterThan(0);
     const noPhotosBib = 'Z99999';
-    await expect(api<unknown[] | null>(API_PATHS.searchPhotos, { raceId: RUNNER.pastRace, bib: noPhotosBib })).resolves.toSatisfy(
-      (list: unknown[] | null) => !list?.length,
-    );
+    await expect(
+      api<unknown[] | null>(API_PATHS.searchPhotos, { raceId: RUNNER.pastRace, bib: noPhotosBib }),
+    ).resolves.toSatisfy((list: unknown[] | null) => !list?.length);
 
     const origin = `http://${PHOTO_DOMAIN}:${inject('port')}`;
     const { context, page, errors } = await newPage(browser);
@@ -182,8 +197,12 @@ describe('runner lookups', () => {
     await expect(page.getByText(`${photos!.length} photos`).isVisible()).resolves.toBe(true);
 
     // Every image has loaded (complete), and with pixels (naturalWidth > 0), not as a broken image.
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="photo-tile"] img')].every((img) => img.complete));
-    const widths = await tiles.locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('[data-testid="photo-tile"] img')].every((img) => img.complete),
+    );
+    const widths = await tiles
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
     expect(widths).toHaveLength(photos!.length);
     for (const width of widths) expect(width).toBeGreaterThan(0);
     await screenshot(page, 'lookup-photos-en');
@@ -194,10 +213,14 @@ describe('runner lookups', () => {
     await viewer.waitFor();
     // Photo URLs are paths on the file host (spec §5), which the demo build serves at /files/.
     const expected = new URL(`/files/${photos![0].url}`, origin).href;
-    await expect(viewer.getByRole('link', { name: 'Download original' }).evaluate((a) => (a as HTMLAnchorElement).href)).resolves.toBe(expected);
+    await expect(
+      viewer.getByRole('link', { name: 'Download original' }).evaluate((a) => (a as HTMLAnchorElement).href),
+    ).resolves.toBe(expected);
     const big = viewer.locator('img.photo-viewer__img');
     await expect(big.evaluate((img) => (img as HTMLImageElement).src)).resolves.toBe(expected);
-    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.photo-viewer__img')?.complete === true);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLImageElement>('img.photo-viewer__img')?.complete === true,
+    );
     await expect(big.evaluate((img) => (img as HTMLImageElement).naturalWidth)).resolves.toBeGreaterThan(0);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });

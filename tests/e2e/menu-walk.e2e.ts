@@ -41,7 +41,10 @@ describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
     for (const target of pages) {
       const label = inLang(lang, target.item.meta?.title, target.item.meta?.titleEn);
       if (target.group) {
-        await menu.getByText(inLang(lang, target.group.meta?.title, target.group.meta?.titleEn), { exact: true }).first().hover();
+        await menu
+          .getByText(inLang(lang, target.group.meta?.title, target.group.meta?.titleEn), { exact: true })
+          .first()
+          .hover();
       }
       await menu.getByRole('link', { name: label, exact: true }).first().click();
       await page.waitForURL(new RegExp(`#${target.path}$`));

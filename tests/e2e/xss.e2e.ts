@@ -84,20 +84,34 @@ describe('a site config carrying script payloads', () => {
         scriptsInMain: main.querySelectorAll('script, iframe, object, embed, form').length,
         handlers: all.filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
         jsUrls: all.filter((el) =>
-          ['href', 'src', 'action', 'xlink:href', 'formaction'].some((name) => /^\s*(javascript|data|vbscript):/i.test(el.getAttribute(name) ?? '')),
+          ['href', 'src', 'action', 'xlink:href', 'formaction'].some((name) =>
+            /^\s*(javascript|data|vbscript):/i.test(el.getAttribute(name) ?? ''),
+          ),
         ).length,
         styled: main.querySelectorAll('[style*="url("]').length,
         externalTarget: document.querySelector('#xss-ext')?.getAttribute('target'),
         externalRel: document.querySelector('#xss-ext')?.getAttribute('rel'),
       };
     });
-    expect(report).toEqual({ scriptsInMain: 0, handlers: 0, jsUrls: 0, styled: 0, externalTarget: '_blank', externalRel: 'noopener noreferrer' });
+    expect(report).toEqual({
+      scriptsInMain: 0,
+      handlers: 0,
+      jsUrls: 0,
+      styled: 0,
+      externalTarget: '_blank',
+      externalRel: 'noopener noreferrer',
+    });
 
     // Clicking what is left of the hostile links runs nothing either.
     for (const selector of ['#xss-js-link', '#xss-js-link2']) {
       if (await page.locator(selector).count()) await page.locator(selector).click();
     }
-    await page.getByTestId('site-footer').getByText('ICP', { exact: false }).first().click({ trial: false }).catch(() => undefined);
+    await page
+      .getByTestId('site-footer')
+      .getByText('ICP', { exact: false })
+      .first()
+      .click({ trial: false })
+      .catch(() => undefined);
     await page.waitForTimeout(300);
     await expect(page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).resolves.toBeUndefined();
     expect(dialogs).toEqual([]);

@@ -76,7 +76,8 @@ export function flattenRoutes(items: RouteItem[], base = '/'): FlatRoute[] {
       out.push({ kind: 'redirect', path, to: joinPath(path, item.redirect), handle: handleOf(item) });
       continue;
     }
-    if (item.component) out.push({ kind: 'page', path, component: item.component, handle: handleOf(item, item.component) });
+    if (item.component)
+      out.push({ kind: 'page', path, component: item.component, handle: handleOf(item, item.component) });
     if (item.children?.length) out.push(...flattenRoutes(item.children, path));
   }
   return out;

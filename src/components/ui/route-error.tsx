@@ -6,7 +6,10 @@ export function RouteError() {
   const error = useRouteError();
   const { t } = useTranslation();
   const text = error instanceof Error ? error.message : String(error);
-  const isChunk = /Loading (CSS )?chunk|Failed to fetch dynamically imported module|Unable to preload CSS|error loading dynamically imported module/i.test(text);
+  const isChunk =
+    /Loading (CSS )?chunk|Failed to fetch dynamically imported module|Unable to preload CSS|error loading dynamically imported module/i.test(
+      text,
+    );
   const isStyle = /CSS|preload CSS/i.test(text);
   if (!isChunk) console.error('[race-site] page failed:', error);
   return (

@@ -31,7 +31,9 @@ describe('SafeHtml', () => {
   });
 
   it('removes script and style tags with their content', () => {
-    const root = clean('<p>before</p><script>window.hacked = 1</script><style>body{background:url(javascript:alert(1))}</style><p>after</p>');
+    const root = clean(
+      '<p>before</p><script>window.hacked = 1</script><style>body{background:url(javascript:alert(1))}</style><p>after</p>',
+    );
     expect(root.querySelector('script, style')).toBeNull();
     expect(root.textContent).toBe('beforeafter');
   });
@@ -133,7 +135,9 @@ describe('SafeHtml', () => {
   });
 
   it('drops data attributes and unsafe URLs on other URL attributes', () => {
-    const root = clean('<blockquote cite="javascript:alert(1)" data-x="1">q</blockquote><video poster="javascript:alert(1)" src="data:video/mp4;base64,AA"></video>');
+    const root = clean(
+      '<blockquote cite="javascript:alert(1)" data-x="1">q</blockquote><video poster="javascript:alert(1)" src="data:video/mp4;base64,AA"></video>',
+    );
     expect(root.querySelector('blockquote')).not.toHaveAttribute('cite');
     expect(root.querySelector('blockquote')).not.toHaveAttribute('data-x');
     const video = root.querySelector('video');
@@ -144,7 +148,9 @@ describe('SafeHtml', () => {
   });
 
   it('renders the cleaned HTML in a div with its class, and nothing for empty input', () => {
-    const { container, rerender } = render(<SafeHtml html={'<p>hi</p><script>alert(1)</script>'} className="rich-text" />);
+    const { container, rerender } = render(
+      <SafeHtml html={'<p>hi</p><script>alert(1)</script>'} className="rich-text" />,
+    );
     const div = container.firstElementChild!;
     expect(div).toHaveClass('safe-html', 'rich-text');
     expect(div.innerHTML).toBe('<p>hi</p>');
@@ -153,10 +159,27 @@ describe('SafeHtml', () => {
   });
 
   it('tells safe URLs from unsafe ones', () => {
-    for (const ok of ['https://a.example', 'http://a', '//a.example/x', '/x', '#x', 'x/y.png', '?q=1', 'mailto:a@b.c', 'tel:123']) {
+    for (const ok of [
+      'https://a.example',
+      'http://a',
+      '//a.example/x',
+      '/x',
+      '#x',
+      'x/y.png',
+      '?q=1',
+      'mailto:a@b.c',
+      'tel:123',
+    ]) {
       expect(isSafeUrl(ok)).toBe(true);
     }
-    for (const bad of ['javascript:x', ' JavaScript:x', 'data:image/png;base64,AA', 'vbscript:x', 'file:///etc/passwd', 'j\u0000avascript:x']) {
+    for (const bad of [
+      'javascript:x',
+      ' JavaScript:x',
+      'data:image/png;base64,AA',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'j\u0000avascript:x',
+    ]) {
       expect(isSafeUrl(bad)).toBe(false);
     }
   });

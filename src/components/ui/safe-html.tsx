@@ -20,13 +20,42 @@ const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+
 const URL_IGNORED = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/g; // eslint-disable-line no-control-regex
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'background', 'cite', 'xlink:href', 'longdesc', 'usemap']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'poster',
+  'background',
+  'cite',
+  'xlink:href',
+  'longdesc',
+  'usemap',
+]);
 
 const CONFIG: Config = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: [
-    'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input', 'button',
-    'textarea', 'select', 'option', 'base', 'meta', 'link', 'noscript', 'template', 'portal',
+    'script',
+    'style',
+    'iframe',
+    'frame',
+    'frameset',
+    'object',
+    'embed',
+    'applet',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'base',
+    'meta',
+    'link',
+    'noscript',
+    'template',
+    'portal',
   ],
   FORBID_ATTR: ['style', 'srcdoc', 'formaction', 'action', 'ping'],
   ALLOWED_URI_REGEXP,

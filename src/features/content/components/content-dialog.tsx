@@ -74,7 +74,13 @@ export function ContentDialog({
     <div className={className ? `content-dialog ${className}` : 'content-dialog'} role="presentation">
       <div className="content-dialog__backdrop" aria-hidden onClick={onClose} />
       <div className="content-dialog__panel" role="dialog" aria-modal="true" aria-label={label} ref={ref}>
-        <button type="button" className="content-dialog__close" onClick={onClose} ref={closeRef} aria-label={closeLabel ?? t('content.gallery.close')}>
+        <button
+          type="button"
+          className="content-dialog__close"
+          onClick={onClose}
+          ref={closeRef}
+          aria-label={closeLabel ?? t('content.gallery.close')}
+        >
           <ContentIcon name="close" size={22} />
         </button>
         {children}

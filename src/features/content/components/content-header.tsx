@@ -48,19 +48,30 @@ export function ContentHeader({ route, trail = [] }: { route: ContentRoute; trai
         </p>
       </div>
       {links.length ? (
-        <nav className="content-tabs" aria-label={t('content.sectionNav.label', { section: section?.title ?? '' })} data-testid="section-nav">
+        <nav
+          className="content-tabs"
+          aria-label={t('content.sectionNav.label', { section: section?.title ?? '' })}
+          data-testid="section-nav"
+        >
           <ul className="content-tabs__list">
             {links.map((link) => (
               <li key={link.key}>
                 {link.to ? (
                   <NavLink
                     to={link.to}
-                    className={({ isActive }) => (isActive ? 'content-tabs__link content-tabs__link--active' : 'content-tabs__link')}
+                    className={({ isActive }) =>
+                      isActive ? 'content-tabs__link content-tabs__link--active' : 'content-tabs__link'
+                    }
                   >
                     {link.label}
                   </NavLink>
                 ) : (
-                  <a className="content-tabs__link" href={resolveWebLink(link.href)} target="_blank" rel="noopener noreferrer">
+                  <a
+                    className="content-tabs__link"
+                    href={resolveWebLink(link.href)}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
                     {link.label}
                     <span className="visually-hidden">{t('content.opensInNewTab')}</span>
                   </a>

@@ -17,10 +17,25 @@ const paths = {
 
 export type ContentIconName = keyof typeof paths;
 
-export function ContentIcon({ name, size = 18, className }: { name: ContentIconName; size?: number; className?: string }) {
+export function ContentIcon({
+  name,
+  size = 18,
+  className,
+}: {
+  name: ContentIconName;
+  size?: number;
+  className?: string;
+}) {
   return (
     <svg className={className} viewBox="0 0 24 24" width={size} height={size} aria-hidden focusable="false">
-      <path d={paths[name]} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={paths[name]}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

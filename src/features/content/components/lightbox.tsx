@@ -46,10 +46,20 @@ export function Lightbox({
       </figure>
       {count > 1 ? (
         <>
-          <button type="button" className="lightbox__nav lightbox__nav--prev" onClick={() => go(-1)} aria-label={t('content.gallery.previous')}>
+          <button
+            type="button"
+            className="lightbox__nav lightbox__nav--prev"
+            onClick={() => go(-1)}
+            aria-label={t('content.gallery.previous')}
+          >
             <ContentIcon name="chevronLeft" size={30} />
           </button>
-          <button type="button" className="lightbox__nav lightbox__nav--next" onClick={() => go(1)} aria-label={t('content.gallery.next')}>
+          <button
+            type="button"
+            className="lightbox__nav lightbox__nav--next"
+            onClick={() => go(1)}
+            aria-label={t('content.gallery.next')}
+          >
             <ContentIcon name="chevronRight" size={30} />
           </button>
         </>

@@ -16,9 +16,28 @@ const variantConfig = (): SiteConfig => ({
       redirect: 'raceRules',
       meta: { title: '赛事信息', titleEn: 'Race Info' },
       children: [
-        { path: 'raceRules', name: 'raceRules', component: 'DocumentPage', meta: { title: '竞赛规程', titleEn: 'Rules', dataPath: 'raceInformation.raceRules' } },
-        { path: 'instructionForReceivingGoods', name: 'instructionForReceivingGoods', component: 'DocumentPage', meta: { title: '领物须知', titleEn: 'Pack Pick-up', dataPath: 'raceInformation.instructionForReceivingGoods' } },
-        { path: 'riskNotice', name: 'riskNotice', component: 'DocumentPage', meta: { title: 'Insurance', dataPath: 'raceInformation.riskNotice' } },
+        {
+          path: 'raceRules',
+          name: 'raceRules',
+          component: 'DocumentPage',
+          meta: { title: '竞赛规程', titleEn: 'Rules', dataPath: 'raceInformation.raceRules' },
+        },
+        {
+          path: 'instructionForReceivingGoods',
+          name: 'instructionForReceivingGoods',
+          component: 'DocumentPage',
+          meta: {
+            title: '领物须知',
+            titleEn: 'Pack Pick-up',
+            dataPath: 'raceInformation.instructionForReceivingGoods',
+          },
+        },
+        {
+          path: 'riskNotice',
+          name: 'riskNotice',
+          component: 'DocumentPage',
+          meta: { title: 'Insurance', dataPath: 'raceInformation.riskNotice' },
+        },
       ],
     },
     {
@@ -27,8 +46,18 @@ const variantConfig = (): SiteConfig => ({
       redirect: 'raceNews',
       meta: { title: '新闻公告', titleEn: 'News' },
       children: [
-        { path: 'raceNews', name: 'raceNews', component: 'NewsPage', meta: { title: '赛事新闻', titleEn: 'Race News', dataPath: 'newsNotice.raceNews' } },
-        { path: 'activityBulletin', name: 'activityBulletin', component: 'NewsPage', meta: { title: '赛事公告', titleEn: 'Announcements', dataPath: 'newsNotice.activityBulletin' } },
+        {
+          path: 'raceNews',
+          name: 'raceNews',
+          component: 'NewsPage',
+          meta: { title: '赛事新闻', titleEn: 'Race News', dataPath: 'newsNotice.raceNews' },
+        },
+        {
+          path: 'activityBulletin',
+          name: 'activityBulletin',
+          component: 'NewsPage',
+          meta: { title: '赛事公告', titleEn: 'Announcements', dataPath: 'newsNotice.activityBulletin' },
+        },
       ],
     },
     { path: '/photo', name: 'photo', component: 'GalleryPage', meta: { title: '精彩图片', titleEn: 'Photos' } },
@@ -37,13 +66,34 @@ const variantConfig = (): SiteConfig => ({
       name: 'aboutUs',
       redirect: 'contactUs',
       meta: { title: '关于我们', titleEn: 'About Us' },
-      children: [{ path: 'contactUs', name: 'contactUs', component: 'DocumentPage', meta: { title: '联系我们', titleEn: 'Contact Us', dataPath: 'aboutUs.contactUs' } }],
+      children: [
+        {
+          path: 'contactUs',
+          name: 'contactUs',
+          component: 'DocumentPage',
+          meta: { title: '联系我们', titleEn: 'Contact Us', dataPath: 'aboutUs.contactUs' },
+        },
+      ],
     },
   ],
   contentGroups: {
-    raceInformation: { raceRules: [raceRulesDoc], instructionForReceivingGoods: [guideDoc], riskNotice: [{ id: 'risk', title: '风险告知书', content: '<p>参赛风险自负。</p>' }] },
+    raceInformation: {
+      raceRules: [raceRulesDoc],
+      instructionForReceivingGoods: [guideDoc],
+      riskNotice: [{ id: 'risk', title: '风险告知书', content: '<p>参赛风险自负。</p>' }],
+    },
     newsNotice: { raceNews: newsDocs, activityBulletin: newsDocs.slice(0, 3) },
-    aboutUs: { contactUs: [{ id: 'contact', title: '联系我们', titleEn: 'Contact us', content: '<p>电话 400-000-0000</p>', contentEn: '<p>Phone 400-000-0000</p>' }] },
+    aboutUs: {
+      contactUs: [
+        {
+          id: 'contact',
+          title: '联系我们',
+          titleEn: 'Contact us',
+          content: '<p>电话 400-000-0000</p>',
+          contentEn: '<p>Phone 400-000-0000</p>',
+        },
+      ],
+    },
   },
 });
 

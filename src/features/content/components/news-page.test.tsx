@@ -5,7 +5,11 @@ import { contentConfig } from '@/testing/fixtures/content';
 
 /** The visible titles (without the screen-reader hint of external links). */
 const titlesOf = (items: HTMLElement[]) =>
-  items.map((item) => within(item).getByRole('heading').textContent?.replace(/（在新窗口打开）|\(opens in a new tab\)/, ''));
+  items.map((item) =>
+    within(item)
+      .getByRole('heading')
+      .textContent?.replace(/（在新窗口打开）|\(opens in a new tab\)/, ''),
+  );
 
 describe('news page', () => {
   it('shows recommended items first as featured cards, then the others newest first, 10 to a page', async () => {
@@ -56,7 +60,10 @@ describe('news page', () => {
     expect(within(doc).getByTestId('document-date')).toHaveTextContent('2026.12.10');
     expect(within(doc).getByText('新闻12正文')).toBeInTheDocument();
     expect(within(doc).getByTestId('all-displayed')).toHaveTextContent('已全部显示');
-    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: '赛事新闻' })).toHaveAttribute('aria-current', 'page');
+    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: '赛事新闻' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await user.click(screen.getByTestId('back-to-list'));
     expect(router.state.location.search).toBe('');
     expect(await screen.findAllByTestId('news-featured')).toHaveLength(3);
@@ -82,7 +89,11 @@ describe('news page', () => {
 
   it('says an unknown ?id= is not in the list, with a way back', async () => {
     const user = userEvent.setup();
-    const { router } = await renderApp({ config: contentConfig(), path: '/news-notice/race-news?id=nope', language: 'en' });
+    const { router } = await renderApp({
+      config: contentConfig(),
+      path: '/news-notice/race-news?id=nope',
+      language: 'en',
+    });
     expect(await screen.findByTestId('content-empty')).toHaveTextContent('Article not found');
     await user.click(screen.getByRole('link', { name: 'Back to list' }));
     expect(router.state.location.search).toBe('');

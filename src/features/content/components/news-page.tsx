@@ -145,7 +145,12 @@ export default function NewsPage() {
         <div className="content-page" data-testid="news-page">
           <ContentHeader route={route} />
           <div className="content-body">
-            <ContentEmpty icon="alert" title={t('content.news.notFound.title')} text={t('content.news.notFound.text')} action={backLink} />
+            <ContentEmpty
+              icon="alert"
+              title={t('content.news.notFound.title')}
+              text={t('content.news.notFound.text')}
+              action={backLink}
+            />
           </div>
         </div>
       );
@@ -195,13 +200,19 @@ export default function NewsPage() {
     <div className="content-page" data-testid="news-page">
       <ContentHeader route={route} />
       <div className="content-body">
-        <ListHeading route={route} count={ordered.length ? t('content.news.count', { count: ordered.length }) : undefined} />
+        <ListHeading
+          route={route}
+          count={ordered.length ? t('content.news.count', { count: ordered.length }) : undefined}
+        />
         {ordered.length === 0 ? (
           <ContentEmpty title={t('content.news.empty.title')} text={t('content.news.empty.text')} />
         ) : (
           <>
             {featured.length ? (
-              <ul className={`news-featured news-featured--${featured.length % 2 ? 'odd' : 'even'}`} aria-label={t('content.news.featured')}>
+              <ul
+                className={`news-featured news-featured--${featured.length % 2 ? 'odd' : 'even'}`}
+                aria-label={t('content.news.featured')}
+              >
                 {featured.map((doc) => (
                   <FeaturedCard key={String(doc.id)} doc={doc} pathname={pathname} language={language} />
                 ))}

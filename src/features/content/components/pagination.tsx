@@ -29,7 +29,11 @@ export function Pagination({ page, total, to }: { page: number; total: number; t
       <ul className="pager__list">
         <li>
           {page > 1 ? (
-            <Link className="pager__item pager__item--step" to={to(page - 1)} aria-label={t('content.pagination.previous')}>
+            <Link
+              className="pager__item pager__item--step"
+              to={to(page - 1)}
+              aria-label={t('content.pagination.previous')}
+            >
               <ContentIcon name="chevronLeft" size={16} />
             </Link>
           ) : (
@@ -46,7 +50,11 @@ export function Pagination({ page, total, to }: { page: number; total: number; t
           ) : (
             <li key={p}>
               {p === page ? (
-                <span className="pager__item pager__item--current" aria-current="page" aria-label={t('content.pagination.page', { page: p })}>
+                <span
+                  className="pager__item pager__item--current"
+                  aria-current="page"
+                  aria-label={t('content.pagination.page', { page: p })}
+                >
                   {p}
                 </span>
               ) : (

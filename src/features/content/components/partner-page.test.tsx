@@ -2,8 +2,12 @@ import { screen, within } from '@testing-library/react';
 import { renderApp } from '@/testing/test-utils';
 import { contentConfig } from '@/testing/fixtures/content';
 
-const groupTitles = () => screen.getAllByTestId('partner-group').map((g) => within(g).queryByRole('heading', { level: 2 })?.textContent);
-const namesIn = (group: HTMLElement) => within(group).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+const groupTitles = () =>
+  screen.getAllByTestId('partner-group').map((g) => within(g).queryByRole('heading', { level: 2 })?.textContent);
+const namesIn = (group: HTMLElement) =>
+  within(group)
+    .getAllByRole('heading', { level: 3 })
+    .map((h) => h.textContent);
 
 describe('partner page', () => {
   it('groups the profiles by partner category in the order of the spec, in Chinese', async () => {
@@ -40,7 +44,10 @@ describe('partner page', () => {
     expect(screen.getByText('About Test Bank.')).toBeInTheDocument();
     // no English profile: the Chinese one
     expect(screen.getByText('赛道旁的咖啡馆。')).toBeInTheDocument();
-    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: 'Sponsors' })).toHaveAttribute('aria-current', 'page');
+    expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: 'Sponsors' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 
   it('shows a friendly empty state without profiles', async () => {

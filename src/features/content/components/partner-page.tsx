@@ -13,7 +13,8 @@ import { documentBody, documentTitle } from './document-view';
 import '../content.css';
 
 type PartnerCategory = (typeof PARTNER_CATEGORY_ORDER)[number];
-const isPartnerCategory = (code: string): code is PartnerCategory => (PARTNER_CATEGORY_ORDER as readonly string[]).includes(code);
+const isPartnerCategory = (code: string): code is PartnerCategory =>
+  (PARTNER_CATEGORY_ORDER as readonly string[]).includes(code);
 
 function PartnerCard({ doc, language, labels }: { doc: DocumentPage; language: Language; labels: string[] }) {
   const { t } = useTranslation();
@@ -25,7 +26,14 @@ function PartnerCard({ doc, language, labels }: { doc: DocumentPage; language: L
     <li className="partner-card" data-testid="partner-card">
       <div className="partner-card__logo">
         {logo ? (
-          <img src={logo} alt={t('content.partners.logoAlt', { name })} width={240} height={120} loading="lazy" decoding="async" />
+          <img
+            src={logo}
+            alt={t('content.partners.logoAlt', { name })}
+            width={240}
+            height={120}
+            loading="lazy"
+            decoding="async"
+          />
         ) : (
           <span className="partner-card__logo-text">{name}</span>
         )}
@@ -49,23 +57,35 @@ export default function PartnerPage() {
   const route = useContentRoute();
   const { config, language } = route;
   const docs = useDocuments(config, route.handle.dataPath);
-  const sections = useMemo(() => groupPartners(config, route.handle.dataPath, docs, language), [config, route.handle.dataPath, docs, language]);
+  const sections = useMemo(
+    () => groupPartners(config, route.handle.dataPath, docs, language),
+    [config, route.handle.dataPath, docs, language],
+  );
   const titled = sections.length > 1 || sections.some((s) => s.code !== '');
 
   return (
     <div className="content-page" data-testid="partner-page">
       <ContentHeader route={route} />
       <div className="content-body">
-        <ListHeading route={route} count={docs.length ? t('content.partners.count', { count: docs.length }) : undefined} />
+        <ListHeading
+          route={route}
+          count={docs.length ? t('content.partners.count', { count: docs.length }) : undefined}
+        />
         {docs.length === 0 ? (
           <ContentEmpty title={t('content.partners.empty.title')} text={t('content.partners.empty.text')} />
         ) : (
           sections.map((section) => {
-            const builtIn = isPartnerCategory(section.code) ? t(`content.partners.categories.${section.code}`) : t('content.partners.other');
+            const builtIn = isPartnerCategory(section.code)
+              ? t(`content.partners.categories.${section.code}`)
+              : t('content.partners.other');
             const label = section.label || builtIn;
             const labels = [...section.labels, builtIn];
             return (
-              <section key={section.code || 'other'} className={`partner-group${section.docs.length === 1 ? ' partner-group--single' : ''}`} data-testid="partner-group">
+              <section
+                key={section.code || 'other'}
+                className={`partner-group${section.docs.length === 1 ? ' partner-group--single' : ''}`}
+                data-testid="partner-group"
+              >
                 {titled ? <h2 className="partner-group__title">{label}</h2> : null}
                 <ul className="partner-grid">
                   {section.docs.map((doc) => (

@@ -57,7 +57,9 @@ describe('video page', () => {
     await user.click(screen.getByRole('button', { name: 'Play: Highlights' }));
     const dialog = screen.getByRole('dialog', { name: 'Video player' });
     fireEvent.error(dialog.querySelector('video')!);
-    expect(await screen.findByRole('alert')).toHaveTextContent('This video cannot be played right now. Please try again later.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This video cannot be played right now. Please try again later.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
   });

@@ -41,17 +41,32 @@ export default function VideoPage() {
     <div className="content-page" data-testid="video-page">
       <ContentHeader route={route} />
       <div className="content-body content-body--wide">
-        <ListHeading route={route} count={cards.length ? t('content.video.count', { count: cards.length }) : undefined} />
+        <ListHeading
+          route={route}
+          count={cards.length ? t('content.video.count', { count: cards.length }) : undefined}
+        />
         {cards.length === 0 ? (
           <ContentEmpty icon="video" title={t('content.video.empty.title')} text={t('content.video.empty.text')} />
         ) : (
           <ul className="video-grid">
             {cards.map((card) => (
               <li key={card.key} className="video-card" data-testid="video-card">
-                <button type="button" className="video-card__button" onClick={() => setOpen(card)} aria-label={t('content.video.play', { title: card.title })}>
+                <button
+                  type="button"
+                  className="video-card__button"
+                  onClick={() => setOpen(card)}
+                  aria-label={t('content.video.play', { title: card.title })}
+                >
                   <span className="video-card__poster">
                     {card.poster ? (
-                      <img src={card.poster} alt={card.title} width={800} height={450} loading="lazy" decoding="async" />
+                      <img
+                        src={card.poster}
+                        alt={card.title}
+                        width={800}
+                        height={450}
+                        loading="lazy"
+                        decoding="async"
+                      />
                     ) : (
                       <span className="video-card__placeholder">
                         <PlayMark />

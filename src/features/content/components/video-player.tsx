@@ -36,11 +36,18 @@ export function VideoPlayer({ video, onClose }: { video: PlayableVideo; onClose:
   }, [video.src]);
 
   return (
-    <ContentDialog label={t('content.video.player')} closeLabel={t('content.video.close')} className="video-dialog" onClose={onClose}>
+    <ContentDialog
+      label={t('content.video.player')}
+      closeLabel={t('content.video.close')}
+      className="video-dialog"
+      onClose={onClose}
+    >
       <div className="video-dialog__stage" data-testid="video-player">
         {failed ? (
           <div className="video-dialog__failed" data-testid="video-failed">
-            {video.poster ? <img className="video-dialog__failed-poster" src={video.poster} alt="" width={1280} height={720} /> : null}
+            {video.poster ? (
+              <img className="video-dialog__failed-poster" src={video.poster} alt="" width={1280} height={720} />
+            ) : null}
             <div className="video-dialog__failed-text" role="alert">
               <ContentIcon name="alert" size={40} />
               <p>{t('content.video.failed')}</p>

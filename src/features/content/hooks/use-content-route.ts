@@ -79,5 +79,8 @@ export function useContentRoute(): ContentRoute {
 
 /** The well-formed documents at a dataPath ([] when the group, the list or the path is missing). */
 export function useDocuments(config: SiteConfig | null, dataPath: string | undefined): DocumentPage[] {
-  return useMemo(() => list(getDocuments(config, typeof dataPath === 'string' ? dataPath : undefined)).filter(isDocument), [config, dataPath]);
+  return useMemo(
+    () => list(getDocuments(config, typeof dataPath === 'string' ? dataPath : undefined)).filter(isDocument),
+    [config, dataPath],
+  );
 }

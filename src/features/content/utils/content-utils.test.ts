@@ -16,7 +16,9 @@ describe('content helpers', () => {
       '/race-information/rulebook',
     ]);
     expect(findRouteSection(config, { name: 'raceNews' })?.group.item.name).toBe('newsNotice');
-    expect(findRouteSection(config, { path: '/race-guide', parent: 'raceInformation' })?.group.path).toBe('/race-information');
+    expect(findRouteSection(config, { path: '/race-guide', parent: 'raceInformation' })?.group.path).toBe(
+      '/race-information',
+    );
     // a page hanging directly under the layout has no section
     expect(findRouteSection(config, { path: '/race-guide' })).toBeUndefined();
     expect(findRouteSection(config, { path: '/nowhere' })).toBeUndefined();
@@ -58,12 +60,18 @@ describe('content helpers', () => {
     ]);
     // a category sub-group as dataPath: everything in it belongs to that category
     expect(groupPartners(config, 'sponsor.eventPartner', [partnerDocs.dairy], 'zh')[0].code).toBe('eventPartner');
-    expect(groupPartners(null, undefined, [partnerDocs.cafe], 'zh')).toEqual([{ code: '', label: '', labels: [], docs: [partnerDocs.cafe] }]);
+    expect(groupPartners(null, undefined, [partnerDocs.cafe], 'zh')).toEqual([
+      { code: '', label: '', labels: [], docs: [partnerDocs.cafe] },
+    ]);
   });
 
   it('drops a first line that only repeats the category', () => {
-    expect(withoutLeadingLabel('<p><strong>Title Sponsor</strong></p><p>About.</p>', ['Title Sponsor'])).toBe('<p>About.</p>');
-    expect(withoutLeadingLabel('<p><strong>Other</strong></p><p>About.</p>', ['Title Sponsor'])).toBe('<p><strong>Other</strong></p><p>About.</p>');
+    expect(withoutLeadingLabel('<p><strong>Title Sponsor</strong></p><p>About.</p>', ['Title Sponsor'])).toBe(
+      '<p>About.</p>',
+    );
+    expect(withoutLeadingLabel('<p><strong>Other</strong></p><p>About.</p>', ['Title Sponsor'])).toBe(
+      '<p><strong>Other</strong></p><p>About.</p>',
+    );
     expect(withoutLeadingLabel('<p>About.</p>', ['Title Sponsor'])).toBe('<p>About.</p>');
   });
 });

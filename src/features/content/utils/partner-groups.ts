@@ -19,7 +19,12 @@ export interface PartnerSection {
   docs: DocumentPage[];
 }
 
-type Cooperative = { code: string; label: string; labelEn: string; children: { src: string; name: string; nameEn: string }[] };
+type Cooperative = {
+  code: string;
+  label: string;
+  labelEn: string;
+  children: { src: string; name: string; nameEn: string }[];
+};
 
 function cooperativeList(config: SiteConfig | null): Cooperative[] {
   return list<Record<string, unknown> | null>(config?.cooperativePartnerList).flatMap((group) => {
@@ -39,7 +44,12 @@ function cooperativeList(config: SiteConfig | null): Cooperative[] {
 
 const same = (a: string, b: string) => a.trim() !== '' && a.trim() === b.trim();
 
-export function groupPartners(config: SiteConfig | null, dataPath: string | undefined, docs: DocumentPage[], language: Language): PartnerSection[] {
+export function groupPartners(
+  config: SiteConfig | null,
+  dataPath: string | undefined,
+  docs: DocumentPage[],
+  language: Language,
+): PartnerSection[] {
   const [groupName = '', sub = ''] = typeof dataPath === 'string' ? dataPath.split('.') : [];
   const contentGroup = config?.contentGroups?.[groupName];
   const cooperative = cooperativeList(config);

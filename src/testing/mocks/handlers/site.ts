@@ -6,7 +6,7 @@ import { api } from '../base-url';
 export const BOUND_DOMAIN = 'localhost';
 export const CONFIG_URI = `${API_PATHS.siteConfigFilesPrefix}abc123.json`;
 
-const ok = <T,>(data: T) => HttpResponse.json({ code: 0, msg: 'success', data });
+const ok = <T>(data: T) => HttpResponse.json({ code: 0, msg: 'success', data });
 
 export const siteHandlers = [
   http.get(api(API_PATHS.raceByDomain), ({ request }) => {
@@ -21,6 +21,8 @@ export const siteHandlers = [
   http.get(api(CONFIG_URI), () => HttpResponse.json(testConfig())),
   http.post(api(API_PATHS.raceBaseInfo), async ({ request }) => {
     const body = (await request.json()) as { raceId?: string };
-    return body.raceId === testRace.raceId ? ok(testRace) : HttpResponse.json({ code: 404, msg: '赛事不存在', data: null });
+    return body.raceId === testRace.raceId
+      ? ok(testRace)
+      : HttpResponse.json({ code: 404, msg: '赛事不存在', data: null });
   }),
 ];
