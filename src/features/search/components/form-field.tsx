@@ -4,16 +4,23 @@ import { useId } from 'react';
 export function FormField({
   label,
   error,
+  wide = false,
   children,
 }: {
   label: string;
   error?: string | null;
+  /** A whole row of the form (a race name is longer than a bib or a name). */
+  wide?: boolean;
   children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => React.ReactNode;
 }) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <div className={error ? 'search-field search-field--error' : 'search-field'}>
+    <div
+      className={['search-field', error && 'search-field--error', wide && 'search-field--wide']
+        .filter(Boolean)
+        .join(' ')}
+    >
       <label htmlFor={id} className="search-field__label">
         {label}
       </label>

@@ -60,7 +60,7 @@ export default function MultipleScoreSearchPage() {
             noValidate
             aria-label={t('search.history.title')}
           >
-            <FormField label={t('search.fields.race')}>
+            <FormField label={t('search.fields.race')} wide>
               {(p) => (
                 <select {...p} className="search-input" value={raceId} onChange={(e) => setRaceId(e.target.value)}>
                   <option value="">{t('search.history.allRaces')}</option>

@@ -79,7 +79,7 @@ export default function ScoreSearchPage() {
     <SearchFrame title={t('search.score.title')} subtitle={t('search.score.subtitle')} switchName="scoreSearch" wide>
       <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.score.title')}>
         {races.length ? (
-          <FormField label={t('search.fields.race')}>
+          <FormField label={t('search.fields.race')} wide>
             {(p) => (
               <select
                 {...p}
