@@ -1,5 +1,9 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
+
+/** The race clock's tests run once per zone: a visitor's clock must never move the race's. */
+const RACE_CLOCK_TEST = 'src/lib/race-clock.test.ts';
+const VISITOR_TIME_ZONES = ['Europe/London', 'America/New_York'];
 
 /**
  * Unit, component and server tests. Browser tests (real Chromium, real server, built SPA) have their own
@@ -16,10 +20,23 @@ export default defineConfig((env) =>
             environment: 'jsdom',
             globals: true,
             include: ['src/**/*.test.{ts,tsx}'],
+            // The race clock runs in the two projects below, each in a visitor's time zone of its own.
+            exclude: [...configDefaults.exclude, RACE_CLOCK_TEST],
             setupFiles: ['src/testing/setup-tests.ts'],
             css: false,
           },
         },
+        ...VISITOR_TIME_ZONES.map((TZ) => ({
+          extends: true,
+          test: {
+            name: `clock ${TZ}`,
+            environment: 'node',
+            include: [RACE_CLOCK_TEST],
+            // Assigned to process.env before the tests run; forks, so that Node applies it to the process.
+            env: { TZ },
+            pool: 'forks',
+          },
+        })),
         {
           extends: true,
           test: {

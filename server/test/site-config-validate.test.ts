@@ -205,8 +205,17 @@ describe('site add-race: the race fields are checked too', () => {
     expect(res.err).toContain('$.signUpOpenStatus: must be 0 (closed) or 1 (open)');
   });
 
+  it('refuses a time zone that is not an IANA name', () => {
+    const res = runWith({ ...race, timeZone: 'Beijing' }, 'add-race');
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('$.timeZone: must be an IANA time zone like "Asia/Shanghai"; got "Beijing"');
+  });
+
   it('adds a race whose fields are right', () => {
-    const res = runWith({ ...race, endTime: '2027-04-18 14:00:00', signUpOpenStatus: 1 }, 'add-race');
+    const res = runWith(
+      { ...race, endTime: '2027-04-18 14:00:00', signUpOpenStatus: 1, timeZone: 'Europe/London' },
+      'add-race',
+    );
     expect(res).toMatchObject({ code: 0, out: 'added race r-2027 (测试马拉松)' });
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Validation of a RaceInfo document (the seed's race.json and the CLI's add-race). Unknown keys are kept:
- * they are returned to the SPA as they are. Times follow the one race-time rule (YYYY-MM-DD HH:mm:ss, China
- * time) and links the one link-safety rule, both shared with the site-config schema and the SPA.
+ * they are returned to the SPA as they are. Times follow the one race-time rule (YYYY-MM-DD HH:mm:ss on the
+ * race's clock: its timeZone, China time by default) and links the one link-safety rule, both shared with
+ * the site-config schema and the SPA.
  * docs/site-config.md documents every field.
  */
 import * as z from 'zod';
 import { linkProblem } from '../../../src/lib/link-safety.ts';
+import { timeZoneProblem } from '../../../src/lib/time-zone.ts';
 import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
 import { raceTimeProblem } from '../../../src/features/site-config/race-time.ts';
 import { formatJsonPath, type ConfigProblem } from '../../../src/features/site-config/site-config-schema.ts';
@@ -34,6 +36,14 @@ const optLinkList = z
       const problem = linkProblem(url);
       if (problem) ctx.addIssue({ code: 'custom', message: `image ${i + 1}: ${problem}` });
     });
+  })
+  .optional();
+/** The race's IANA time zone (its times are read on that clock); Asia/Shanghai when absent. */
+const optTimeZone = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = timeZoneProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .optional();
 
@@ -95,6 +105,7 @@ const raceInfoShape = z.looseObject({
   signUpOpenStatus: z.literal([0, 1], 'must be 0 (closed) or 1 (open)').optional(),
   signUpUrl: optLink,
   submitStatus: optInt,
+  timeZone: optTimeZone,
   updateUser: optText,
 });
 

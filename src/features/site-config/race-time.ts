@@ -1,7 +1,8 @@
 /**
  * The one rule for race times in the race information and the site configuration: 'YYYY-MM-DD HH:mm:ss',
- * China Standard Time, a real date. A value that breaks it (e.g. "soon") would make the countdown or the
- * sign-up window silently disappear, so `site add-race` and `site validate` refuse it.
+ * on the race's own clock (its timeZone, China Standard Time by default), a real date. A value that breaks
+ * it (e.g. "soon") would make the countdown or the sign-up window silently disappear, so `site add-race`
+ * and `site validate` refuse it. The clock that reads these times is src/lib/race-clock.ts.
  * No imports: the reference server loads this file as it is.
  */
 export const RACE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';

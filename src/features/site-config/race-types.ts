@@ -4,7 +4,7 @@ export interface RaceBinding {
   domainName: string;
 }
 
-/** Dates are 'YYYY-MM-DD HH:mm:ss' in the race's local time (China Standard Time for the demo). */
+/** Dates are 'YYYY-MM-DD HH:mm:ss' in the race's local time: `timeZone`, else China Standard Time. */
 export interface RaceInfo {
   raceId: string;
   raceName: string;
@@ -36,6 +36,8 @@ export interface RaceInfo {
   signUpOpenStatus?: number;
   signUpUrl?: string;
   submitStatus?: number;
+  /** IANA zone of the race's times (e.g. 'Europe/London'); Asia/Shanghai when absent (src/lib/time-zone.ts). */
+  timeZone?: string;
   updateUser?: string;
 }
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { SafeHtml, isBlankHtml } from '@/components/ui/safe-html';
-import { formatDate, formatDocumentDate } from '@/lib/format-date';
+import { formatDocumentDate, formatRaceTime } from '@/lib/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import type { Language } from '@/stores/app-store';
 import type { DocumentPage } from '@/features/site-config/site-config-schema';
@@ -20,7 +20,7 @@ export function documentSummary(doc: DocumentPage, language: Language): string {
 /** The document's date as YYYY.MM.DD, '' without a valid time. */
 export function documentDate(doc: DocumentPage): { label: string; iso: string } {
   const time = typeof doc.time === 'number' ? doc.time : undefined;
-  return { label: formatDocumentDate(time), iso: formatDate(time, 'YYYY-MM-DD') };
+  return { label: formatDocumentDate(time), iso: formatRaceTime(time, 'YYYY-MM-DD') };
 }
 
 /**

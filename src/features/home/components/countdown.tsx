@@ -1,25 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
+import {
+  endOfRaceDay,
+  formatRaceTime,
+  remainingUntil,
+  SHORT_DATE_TIME_FORMAT,
+  timeZoneOffsetName,
+} from '@/lib/race-clock';
+import { DEFAULT_RACE_TIME_ZONE, raceTimeZone } from '@/lib/time-zone';
 import { useAppStore } from '@/stores/app-store';
 import type { RaceInfo } from '@/features/site-config/race-types';
 import { useNow } from '../hooks/use-now';
-import { endOfChinaDay, formatChinaTime, remainingUntil } from '../utils/china-time';
 import type { ModuleAction } from '../utils/module-action';
 import { ActionLink } from './action-link';
 
 export type RacePhase = 'before' | 'during' | 'after';
 
-/** before: now < start; during: start ≤ now < end; after. Without an end the race lasts its (China) day. */
-export function racePhase(start: number, end: number | null, now: number): RacePhase {
+/** before: now < start; during: start ≤ now < end; after. Without an end the race lasts its day (in its zone). */
+export function racePhase(start: number, end: number | null, now: number, zone = DEFAULT_RACE_TIME_ZONE): RacePhase {
   if (now < start) return 'before';
-  const finish = end !== null && end > start ? end : endOfChinaDay(start);
+  const finish = end !== null && end > start ? end : endOfRaceDay(start, zone);
   return now < finish ? 'during' : 'after';
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * The countdown to the race start (race.startTime, China time). Before: days, hours, minutes and seconds
+ * The countdown to the race start (race.startTime, in the race's zone). Before: days, hours, minutes and seconds
  * ticking each second; during: "race in progress"; after: "race finished" and the score search. Its box
  * has a fixed height in every phase, so a phase change never moves the page.
  */
@@ -42,7 +49,8 @@ export function Countdown({
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const now = useNow(1000, fixedNow);
-  const phase = racePhase(start, end, now);
+  const zone = raceTimeZone(race);
+  const phase = racePhase(start, end, now, zone);
   const left = remainingUntil(start, now);
   const name = pickLang(language, race.raceName, race.raceNameEn);
 
@@ -82,8 +90,10 @@ export function Countdown({
       )}
       <p className="countdown__start">
         <span>{t('home.countdown.start')}</span>
-        <time dateTime={new Date(start).toISOString()}>{formatChinaTime(start)}</time>
-        <span className="countdown__zone">{t('home.time.zone')}</span>
+        <time dateTime={new Date(start).toISOString()}>{formatRaceTime(start, SHORT_DATE_TIME_FORMAT, zone)}</time>
+        <span className="countdown__zone">
+          {zone === DEFAULT_RACE_TIME_ZONE ? t('home.time.zone') : timeZoneOffsetName(start, zone, language)}
+        </span>
       </p>
     </div>
   );

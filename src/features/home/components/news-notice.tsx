@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { allRoutes, findRoutePathByDataPath, getDocuments } from '@/lib/content';
-import { formatDocumentDate } from '@/lib/format-date';
+import { formatDocumentDate } from '@/lib/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore, type Language } from '@/stores/app-store';
 import type { DocumentPage, SiteConfig } from '@/features/site-config/site-config-schema';

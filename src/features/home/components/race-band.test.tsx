@@ -44,6 +44,18 @@ describe('countdown', () => {
     expect(screen.getByTestId('countdown')).toHaveAttribute('data-phase', 'during');
   });
 
+  it('reads and shows the start on the clock of the zone the race names', async () => {
+    // One second before 07:30 in London (summer time, UTC+1) is 06:29:59 UTC.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(new Date(Date.UTC(2027, 3, 18, 6, 29, 59)));
+    await renderApp({ config: homeConfig(), race: { ...homeRace, timeZone: 'Europe/London' }, language: 'en' });
+    const countdown = await screen.findByTestId('countdown');
+    expect([value('days'), value('hours'), value('minutes'), value('seconds')]).toEqual(['0', '00', '00', '01']);
+    expect(countdown).toHaveTextContent('2027.04.18 07:30');
+    expect(countdown).toHaveTextContent('GMT+1');
+    expect(countdown).not.toHaveTextContent('UTC+8');
+  });
+
   it('shows "race in progress" between the start and the end', async () => {
     setClock('2027-04-18 09:00:00');
     await renderApp({ config: homeConfig(), race: homeRace, language: 'en' });

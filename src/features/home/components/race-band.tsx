@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { parseRaceTime } from '@/lib/race-clock';
+import { raceTimeZone } from '@/lib/time-zone';
 import { useAppStore } from '@/stores/app-store';
 import type { RaceInfo } from '@/features/site-config/race-types';
 import type { SiteConfig } from '@/features/site-config/site-config-schema';
 import { useModuleAction } from '../hooks/use-module-action';
-import { parseChinaTime } from '../utils/china-time';
 import { moduleAction, searchEntry } from '../utils/module-action';
 import { getSignUpInfo } from '../utils/sign-up';
 import { Countdown } from './countdown';
@@ -18,8 +19,9 @@ export function RaceBand({ config, race, now }: { config: SiteConfig; race: Race
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const { notice, closeNotice, run } = useModuleAction();
-  const start = parseChinaTime(race?.startTime);
-  const end = parseChinaTime(race?.endTime);
+  const zone = raceTimeZone(race);
+  const start = parseRaceTime(race?.startTime, zone);
+  const end = parseRaceTime(race?.endTime, zone);
   const signUp = getSignUpInfo(config, race);
   if ((start === null || !race) && !signUp) return null;
 
@@ -36,7 +38,9 @@ export function RaceBand({ config, race, now }: { config: SiteConfig; race: Race
             onNotice={(text) => run({ kind: 'notice', text })}
           />
         ) : null}
-        {signUp ? <RegisterNow info={signUp} registrationSearch={searchEntry(config, 2)} now={now} /> : null}
+        {signUp ? (
+          <RegisterNow info={signUp} registrationSearch={searchEntry(config, 2)} timeZone={zone} now={now} />
+        ) : null}
       </div>
       <Notice text={notice} onClose={closeNotice} />
     </section>

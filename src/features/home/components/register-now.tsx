@@ -1,18 +1,19 @@
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
+import { DAY_MS, formatRaceTime, SHORT_DATE_TIME_FORMAT, timeZoneOffsetName } from '@/lib/race-clock';
+import { DEFAULT_RACE_TIME_ZONE } from '@/lib/time-zone';
 import { useAppStore } from '@/stores/app-store';
 import { useNow } from '../hooks/use-now';
 import { useModuleAction } from '../hooks/use-module-action';
-import { DAY_MS, formatChinaTime } from '../utils/china-time';
 import { moduleAction, type ActionSource } from '../utils/module-action';
 import { signUpState, type SignUpInfo } from '../utils/sign-up';
 
 const loadSignUpDialog = () => import('./sign-up-dialog');
 const SignUpDialog = lazy(loadSignUpDialog);
 
-function Time({ ms }: { ms: number }) {
-  return <time dateTime={new Date(ms).toISOString()}>{formatChinaTime(ms)}</time>;
+function Time({ ms, zone }: { ms: number; zone: string }) {
+  return <time dateTime={new Date(ms).toISOString()}>{formatRaceTime(ms, SHORT_DATE_TIME_FORMAT, zone)}</time>;
 }
 
 /**
@@ -22,10 +23,13 @@ function Time({ ms }: { ms: number }) {
 export function RegisterNow({
   info,
   registrationSearch,
+  timeZone = DEFAULT_RACE_TIME_ZONE,
   now: fixedNow,
 }: {
   info: SignUpInfo;
   registrationSearch: ActionSource;
+  /** The race's zone: the window's dates are shown on its clock. */
+  timeZone?: string;
   now?: number;
 }) {
   const { t } = useTranslation();
@@ -35,6 +39,7 @@ export function RegisterNow({
   const { run } = useModuleAction();
   const state = signUpState(info, now);
   const { start, end } = info;
+  const anchor = start ?? end;
   const title = pickLang(language, info.title, info.titleEn).trim() || t('home.signUp.title');
   const daysUntil = (target: number) => Math.max(1, Math.ceil((target - now) / DAY_MS));
 
@@ -47,13 +52,14 @@ export function RegisterNow({
   if (start !== null && end !== null) {
     dates = (
       <>
-        <Time ms={start} />
+        <Time ms={start} zone={timeZone} />
         <span className="signup__sep">{t('home.time.to')}</span>
-        <Time ms={end} />
+        <Time ms={end} zone={timeZone} />
       </>
     );
-  } else if (start !== null) dates = t('home.time.from', { start: formatChinaTime(start) });
-  else if (end !== null) dates = t('home.time.until', { end: formatChinaTime(end) });
+  } else if (start !== null)
+    dates = t('home.time.from', { start: formatRaceTime(start, SHORT_DATE_TIME_FORMAT, timeZone) });
+  else if (end !== null) dates = t('home.time.until', { end: formatRaceTime(end, SHORT_DATE_TIME_FORMAT, timeZone) });
 
   const closedText = t('home.search.closed');
   return (
@@ -61,7 +67,13 @@ export function RegisterNow({
       <div className="signup__head">
         <h2 className="signup__title">
           {title}
-          {start !== null || end !== null ? <span className="signup__zone">{t('home.time.zone')}</span> : null}
+          {anchor !== null ? (
+            <span className="signup__zone">
+              {timeZone === DEFAULT_RACE_TIME_ZONE
+                ? t('home.time.zone')
+                : timeZoneOffsetName(anchor, timeZone, language)}
+            </span>
+          ) : null}
         </h2>
         {state !== 'unscheduled' ? (
           <span className={`signup__state signup__state--${state}`} data-testid="signup-state">

@@ -2,11 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { JumpLink } from '@/components/ui/jump-link';
 import { findRoutePathByDataPath } from '@/lib/content';
 import { pickLang } from '@/lib/pick-lang';
+import { formatRaceTime } from '@/lib/race-clock';
+import { raceTimeZone } from '@/lib/time-zone';
 import { resolveImageUrl, resolveJump } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import type { RaceInfo } from '@/features/site-config/race-types';
 import type { RouteMap as RouteMapConfig, SiteConfig } from '@/features/site-config/site-config-schema';
-import { formatChinaTime } from '../utils/china-time';
 import { parseRaceItems } from '../utils/race-items';
 import { SectionHead } from './section-head';
 
@@ -28,8 +29,6 @@ export function routeMapSource(
   return raceSrc ? { src: raceSrc } : null;
 }
 
-const hhmm = (ms: number) => formatChinaTime(ms).slice(-5);
-
 /**
  * The race route (spec §2 map): the course image (no third-party map tiles), its title and summary, the
  * race distances with start and cut-off times, and a link to the full route page.
@@ -42,7 +41,9 @@ export function RouteMap({ config, race }: { config: SiteConfig; race: RaceInfo 
   const title = pickLang(language, source.title, source.titleEn).trim() || t('home.route.mapTitle');
   const summary = pickLang(language, source.summary, source.summaryEn).trim();
   const link = source.jumpUrl?.trim() || findRoutePathByDataPath(config, ROUTE_PAGE_PATH);
-  const items = parseRaceItems(race?.itemTimeSetting);
+  const zone = raceTimeZone(race);
+  const items = parseRaceItems(race?.itemTimeSetting, zone);
+  const hhmm = (ms: number) => formatRaceTime(ms, 'HH:mm', zone);
 
   return (
     <section className="home-section route" aria-labelledby="home-route-title" data-testid="route-map">

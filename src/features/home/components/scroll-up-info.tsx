@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDocumentDate } from '@/lib/format-date';
+import { formatDocumentDate } from '@/lib/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import type { DocumentPage } from '@/features/site-config/site-config-schema';

@@ -1,4 +1,5 @@
-import { parseChinaTime } from './china-time';
+import { parseRaceTime } from '@/lib/race-clock';
+import { DEFAULT_RACE_TIME_ZONE } from '@/lib/time-zone';
 
 export interface RaceItem {
   name: string;
@@ -8,8 +9,8 @@ export interface RaceItem {
   cutOff: number | null;
 }
 
-/** The race's items from itemTimeSetting (a JSON string); [] when it is missing or broken. */
-export function parseRaceItems(setting: string | undefined): RaceItem[] {
+/** The race's items from itemTimeSetting (a JSON string; times in the race's zone); [] when it is missing or broken. */
+export function parseRaceItems(setting: string | undefined, zone = DEFAULT_RACE_TIME_ZONE): RaceItem[] {
   if (!setting) return [];
   let raw: unknown;
   try {
@@ -28,8 +29,8 @@ export function parseRaceItems(setting: string | undefined): RaceItem[] {
         name: item.itemName,
         nameEn: typeof item.itemNameEn === 'string' ? item.itemNameEn : undefined,
         distanceKm: Number.isFinite(km) && km > 0 ? km : undefined,
-        start: parseChinaTime(typeof item.startTime === 'string' ? item.startTime : undefined),
-        cutOff: parseChinaTime(typeof item.cutOffTime === 'string' ? item.cutOffTime : undefined),
+        start: parseRaceTime(typeof item.startTime === 'string' ? item.startTime : undefined, zone),
+        cutOff: parseRaceTime(typeof item.cutOffTime === 'string' ? item.cutOffTime : undefined, zone),
       },
     ];
   });

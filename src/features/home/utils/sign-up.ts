@@ -1,8 +1,9 @@
 import type { RaceInfo } from '@/features/site-config/race-types';
 import type { SearchConfig, SiteConfig } from '@/features/site-config/site-config-schema';
 import type { ActionSource } from './module-action';
+import { parseRaceTime } from '@/lib/race-clock';
+import { raceTimeZone } from '@/lib/time-zone';
 import { isClickableLink } from '@/lib/url';
-import { parseChinaTime } from './china-time';
 
 export type SignUpState = 'upcoming' | 'open' | 'closed' | 'unscheduled';
 
@@ -16,9 +17,9 @@ export interface SignUpInfo {
   action: ActionSource;
 }
 
-function windowOf(startText: string | undefined, endText: string | undefined) {
-  const start = parseChinaTime(startText);
-  const end = parseChinaTime(endText);
+function windowOf(startText: string | undefined, endText: string | undefined, zone: string) {
+  const start = parseRaceTime(startText, zone);
+  const end = parseRaceTime(endText, zone);
   if (start === null && end === null) return null;
   // An end before the start is a broken pair: show no dates rather than wrong ones.
   if (start !== null && end !== null && end <= start) return null;
@@ -32,8 +33,9 @@ function windowOf(startText: string | undefined, endText: string | undefined) {
  */
 export function getSignUpInfo(config: SiteConfig | null, race: RaceInfo | null): SignUpInfo | null {
   const module: SearchConfig | undefined = config?.searchConfigList?.find((m) => m.moduleType === 1);
-  const dates = windowOf(module?.signUpStartTime, module?.signUpEndTime) ??
-    windowOf(race?.signUpStartTime, race?.signUpEndTime) ?? { start: null, end: null };
+  const zone = raceTimeZone(race);
+  const dates = windowOf(module?.signUpStartTime, module?.signUpEndTime, zone) ??
+    windowOf(race?.signUpStartTime, race?.signUpEndTime, zone) ?? { start: null, end: null };
   if (module) {
     return { ...dates, title: module.signUpTimeTitle, titleEn: module.signUpTimeTitleEn, action: module };
   }
