@@ -3,10 +3,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 
 // One direction (bulletproof-react): shared code → features → app.
 const onlyAppComposes = { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' };
 const sharedCode = ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'];
+// site-config is the contract the SPA and the server share (schema, race types): every feature may use it.
+const features = readdirSync('src/features', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'site-config')
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
@@ -33,6 +40,53 @@ export default tseslint.config(
     files: [...sharedCode, 'src/features/**'],
     ignores: ['src/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [onlyAppComposes] }] },
+  },
+  // A feature does not import another feature (bulletproof-react's zones): shared pieces move to
+  // components/, lib/ or stores/, and the app composes features.
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**`],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            onlyAppComposes,
+            {
+              group: ['@/features/*', `!@/features/${feature}`, '!@/features/site-config'],
+              message:
+                'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.',
+            },
+            {
+              // The same through a relative path ('../../search/…').
+              group: features
+                .filter((other) => other !== feature)
+                .flatMap((other) => [`../**/${other}`, `../**/${other}/**`]),
+              message:
+                'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // No import cycles, in the SPA or the server.
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // How import-x reads the files an import leads to (its TypeScript preset), and resolves them.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'server/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+        createNodeResolver(),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Shared code may use the site-config schema (shared with the server), nothing else from a feature.

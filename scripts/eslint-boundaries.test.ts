@@ -1,0 +1,55 @@
+/**
+ * The boundaries ESLint keeps (eslint.config.js): a feature never imports another feature, by alias or by
+ * a relative path, and no import cycle passes. Real files in a throw-away folder inside src/features, linted
+ * with the project's own configuration.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const probe = path.join(root, 'src/features/home', `lint-probe-${process.pid}`);
+
+function write(name: string, text: string): string {
+  const file = path.join(probe, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function problems(file: string): Promise<{ rule: string | null; message: string }[]> {
+  const [result] = await new ESLint({ cwd: root }).lintFiles([file]);
+  return result.messages.map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+beforeAll(() => mkdirSync(probe, { recursive: true }));
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+describe('ESLint boundaries', () => {
+  it('refuses a feature importing another feature, by alias or relative path', async () => {
+    const file = write(
+      'cross.ts',
+      [
+        "import { SearchFrame } from '@/features/search/components/search-frame';",
+        "import { LoginDrawer } from '../../auth/components/login-drawer';",
+        "import type { SiteConfig } from '@/features/site-config/site-config-schema';",
+        'export const pieces: unknown[] = [SearchFrame, LoginDrawer];',
+        'export type Config = SiteConfig;',
+        '',
+      ].join('\n'),
+    );
+    const found = await problems(file);
+    const restricted = found.filter((p) => p.rule === 'no-restricted-imports');
+    expect(restricted.map((p) => p.message.split("'")[1])).toEqual([
+      '@/features/search/components/search-frame',
+      '../../auth/components/login-drawer',
+    ]);
+    expect(restricted[0].message).toContain('A feature does not import another feature');
+  }, 60_000);
+
+  it('refuses an import cycle', async () => {
+    const a = write('cycle-a.ts', "import { b } from './cycle-b';\nexport const a = (): unknown => b;\n");
+    write('cycle-b.ts', "import { a } from './cycle-a';\nexport const b = (): unknown => a;\n");
+    expect(await problems(a)).toContainEqual({ rule: 'import-x/no-cycle', message: 'Dependency cycle detected' });
+  }, 60_000);
+});
