@@ -11,6 +11,8 @@ import { readdirSync } from 'node:fs';
 const onlyAppComposes = { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' };
 const sharedCode = ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'];
 // site-config is the contract the SPA and the server share (schema, race types): every feature may use it.
+const crossFeature =
+  'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.';
 const features = readdirSync('src/features', { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && entry.name !== 'site-config')
   .map((entry) => entry.name);
@@ -54,16 +56,14 @@ export default tseslint.config(
             onlyAppComposes,
             {
               group: ['@/features/*', `!@/features/${feature}`, '!@/features/site-config'],
-              message:
-                'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.',
+              message: crossFeature,
             },
             {
               // The same through a relative path ('../../search/…').
               group: features
                 .filter((other) => other !== feature)
                 .flatMap((other) => [`../**/${other}`, `../**/${other}/**`]),
-              message:
-                'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.',
+              message: crossFeature,
             },
           ],
         },

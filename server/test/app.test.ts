@@ -12,6 +12,7 @@ import { certDigest, keyedCertHash } from '../src/lib/race-center.ts';
 import { dataPaths } from '../src/lib/paths.ts';
 import { MIGRATIONS } from '../src/db/migrations.ts';
 import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { oneFinisherResult } from './race-center-fixture.ts';
 
 const apps: { close: () => Promise<unknown> }[] = [];
 afterEach(async () => {
@@ -176,22 +177,9 @@ describe('database and seed', () => {
       1,
       MIGRATIONS.filter((m) => m.id < 6),
     );
-    createRaceCenterRepository(older, 'not used').upsertResult({
-      race_id: 'older-race',
-      bib: 'A1',
-      name: '迁移测试',
-      gender: 1,
-      cert_hash: certDigest('m1234567'),
-      item: '10K',
-      gun_ms: 3_000_000,
-      chip_ms: 2_900_000,
-      rank_overall: 1,
-      rank_gender: 1,
-      rank_age_group: 1,
-      age_group: 'M30-34',
-      finishers: 1,
-      splits_json: '[]',
-    });
+    createRaceCenterRepository(older, 'not used').upsertResult(
+      oneFinisherResult('older-race', 'A1', '迁移测试', certDigest('m1234567')),
+    );
     older.close();
     const opened = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
     try {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ResultRow } from '../src/db/race-center-repository.ts';
 import { DEMO_RUNNERS, seedRunners } from '../src/db/seed-runners.ts';
 import { FIXTURE_RACE_ID } from './helpers.ts';
 
@@ -6,6 +7,26 @@ export const PAST_RACE_ID = 'fixture-past-2024';
 export const ZHANG = DEMO_RUNNERS[0]!;
 export const LI = DEMO_RUNNERS[1]!;
 export const WANG = DEMO_RUNNERS[2]!;
+
+/** One 10 km finish, first of one: the smallest result row a test needs. */
+export function oneFinisherResult(raceId: string, bib: string, name: string, certHash: string): ResultRow {
+  return {
+    race_id: raceId,
+    bib,
+    name,
+    gender: 1,
+    cert_hash: certHash,
+    item: '10K',
+    gun_ms: 3_000_000,
+    chip_ms: 2_900_000,
+    rank_overall: 1,
+    rank_gender: 1,
+    rank_age_group: 1,
+    age_group: 'M30-34',
+    finishers: 1,
+    splits_json: '[]',
+  };
+}
 
 /** 60 synthetic runners (the hand-picked ones first) plus bibs 100 and 1000–1009 for the exact-bib rule. */
 export function seedRaceCenterFixture(app: FastifyInstance) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/config/api-paths.ts';
 import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
-import { PAST_RACE_ID, seedRaceCenterFixture } from './race-center-fixture.ts';
+import { oneFinisherResult, PAST_RACE_ID, seedRaceCenterFixture } from './race-center-fixture.ts';
 
 let app: FastifyInstance;
 
@@ -19,22 +19,9 @@ beforeAll(async () => {
   race('fixture-older-2023', '2023 测试马拉松', '2023-11-05 07:30:00', ORG);
   race('other-org-2024', '2024 别家马拉松', '2024-10-01 07:30:00', 'org-other');
   const result = (raceId: string, bib: string) =>
-    app.repos.raceCenter.upsertResult({
-      race_id: raceId,
-      bib,
-      name: '跑者',
-      gender: 1,
-      cert_hash: app.repos.raceCenter.certHash(`E7${bib}0000`),
-      item: '10K',
-      gun_ms: 3_000_000,
-      chip_ms: 2_900_000,
-      rank_overall: 1,
-      rank_gender: 1,
-      rank_age_group: 1,
-      age_group: 'M30-34',
-      finishers: 1,
-      splits_json: '[]',
-    });
+    app.repos.raceCenter.upsertResult(
+      oneFinisherResult(raceId, bib, '跑者', app.repos.raceCenter.certHash(`E7${bib}0000`)),
+    );
   result('fixture-older-2023', '1');
   result('other-org-2024', '1');
 });
