@@ -3,8 +3,6 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { readdirSync } from 'node:fs';
 
 // One direction (bulletproof-react): shared code → features → app.
@@ -70,24 +68,6 @@ export default tseslint.config(
       ],
     },
   })),
-  {
-    // No import cycles, in the SPA or the server.
-    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      // How import-x reads the files an import leads to (its TypeScript preset), and resolves them.
-      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
-      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: ['tsconfig.json', 'server/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-        }),
-        createNodeResolver(),
-      ],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
   {
     // Shared code may use the site-config schema (shared with the server), nothing else from a feature.
     files: sharedCode,
