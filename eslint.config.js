@@ -8,11 +8,10 @@ import { readdirSync } from 'node:fs';
 // One direction (bulletproof-react): shared code → features → app.
 const onlyAppComposes = { group: ['@/app', '@/app/*'], message: 'Only src/app (and main.tsx) composes the app.' };
 const sharedCode = ['src/components/**', 'src/lib/**', 'src/stores/**', 'src/config/**'];
-// site-config is the contract the SPA and the server share (schema, race types): every feature may use it.
 const crossFeature =
   'A feature does not import another feature; move the shared piece to components/, lib/ or stores/.';
 const features = readdirSync('src/features', { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'site-config')
+  .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
 export default tseslint.config(
@@ -53,7 +52,7 @@ export default tseslint.config(
           patterns: [
             onlyAppComposes,
             {
-              group: ['@/features/*', `!@/features/${feature}`, '!@/features/site-config'],
+              group: ['@/features/*', `!@/features/${feature}`],
               message: crossFeature,
             },
             {
@@ -69,7 +68,7 @@ export default tseslint.config(
     },
   })),
   {
-    // Shared code may use the site-config schema (shared with the server), nothing else from a feature.
+    // Shared code imports no feature.
     files: sharedCode,
     ignores: ['src/**/*.test.{ts,tsx}'],
     rules: {
@@ -79,7 +78,7 @@ export default tseslint.config(
           patterns: [
             onlyAppComposes,
             {
-              group: ['@/features/*', '!@/features/site-config'],
+              group: ['@/features/*'],
               message:
                 'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
             },
@@ -112,7 +111,26 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
+    // The contract (API, enums, rules, site-config schema) is what the SPA and the server share: it stands
+    // alone, importing neither of them, so that both can import all of it.
+    files: ['contract/**/*.ts'],
+    ignores: ['contract/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/*', '**/src/**', '**/server/**', '../*'],
+              message: 'The contract imports only the contract (#contract/…) and packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.test.{ts,tsx}', 'src/testing/**', 'contract/**/*.test.ts'],
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.vitest } },
   },
   {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { API_PATHS } from '../src/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { generateRunners } from '../server/src/db/seed-runners';
 import { freePort, repoRoot } from '../tests/e2e/server-process';
 

@@ -32,7 +32,7 @@ describe('ESLint boundaries', () => {
       [
         "import { SearchFrame } from '@/features/search/components/search-frame';",
         "import { LoginDrawer } from '../../auth/components/login-drawer';",
-        "import type { SiteConfig } from '@/features/site-config/site-config-schema';",
+        "import type { SiteConfig } from '#contract/site-config/schema';",
         'export const pieces: unknown[] = [SearchFrame, LoginDrawer];',
         'export type Config = SiteConfig;',
         '',

@@ -1,6 +1,6 @@
 /**
  * Generates docs/site-config.schema.json from the site-config schema the SPA, the server and the CLI
- * use (src/features/site-config/site-config-schema.ts), so an editor can check a site configuration while
+ * use (contract/site-config/schema.ts), so an editor can check a site configuration while
  * it is typed. A test (server/test/site-config-json-schema.test.ts) fails when the committed file differs
  * from what this generates: after changing the schema, run
  *
@@ -14,8 +14,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import * as z from 'zod/mini';
-import { DOCUMENT_LIMITS } from '../src/features/site-config/document-limits.ts';
-import { siteConfigSchema, VALUE_MEANINGS } from '../src/features/site-config/site-config-schema.ts';
+import { DOCUMENT_LIMITS } from '#contract/site-config/document-limits';
+import { siteConfigSchema, VALUE_MEANINGS } from '#contract/site-config/schema';
 
 export const SITE_CONFIG_JSON_SCHEMA_FILE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -39,7 +39,7 @@ export function buildSiteConfigJsonSchema(): Record<string, unknown> {
     $id: 'https://race-site.invalid/docs/site-config.schema.json',
     title: 'Site configuration of a race website',
     description:
-      'Generated from src/features/site-config/site-config-schema.ts; every field is described in docs/site-config.md. Run `npm run site -- validate <file.json>` for the checks a JSON Schema cannot express: unsafe links, race times, page components, dataPaths, nesting depth and document size.',
+      'Generated from contract/site-config/schema.ts; every field is described in docs/site-config.md. Run `npm run site -- validate <file.json>` for the checks a JSON Schema cannot express: unsafe links, race times, page components, dataPaths, nesting depth and document size.',
     ...rest,
   };
 }

@@ -13,13 +13,8 @@ import {
   validateSiteConfig,
   type RouteItem,
   type SiteConfig,
-} from '../../src/features/site-config/site-config-schema.ts';
-import type {
-  CloudConfigIndex,
-  RaceBinding,
-  RaceInfo,
-  TranslationFile,
-} from '../../src/features/site-config/race-types.ts';
+} from '#contract/site-config/schema';
+import type { CloudConfigIndex, RaceBinding, RaceInfo, TranslationFile } from '#contract/site-config/race-types';
 
 const SEED = dirname(fileURLToPath(import.meta.url));
 const FILES = join(SEED, 'files');

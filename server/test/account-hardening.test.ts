@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { maskPersonalData } from '../src/lib/accounts.ts';
 import { rateLimitKey } from '../src/plugins/rate-limit.ts';
 import { codeLogin, DEMO, enc, freshIp, latestCode, login, sendCode } from './account-helpers.ts';

@@ -1,8 +1,8 @@
 /** Helpers of the account tests: encrypted passwords, the slider, codes read from the outbox JSON. */
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
-import { encryptPassword } from '../../src/lib/password-crypto.ts';
+import { API_PATHS } from '#contract/api';
+import { encryptPassword } from '#contract/password-crypto';
 import { DEFAULT_PASSWORD_KEY } from '../src/lib/settings.ts';
 
 export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;

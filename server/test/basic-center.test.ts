@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
-import type { CountryItem } from '../../src/features/site-config/race-types.ts';
+import { API_PATHS } from '#contract/api';
+import type { CountryItem } from '#contract/site-config/race-types';
 import { hashToken } from '../src/db/tokens-repository.ts';
 import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
 

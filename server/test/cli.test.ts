@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { buildApp } from '../src/app.ts';
 import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, translationsPath } from '../../src/config/api-paths.ts';
+import { API_PATHS, translationsPath } from '#contract/api';
 import { buildTestApp, removeTempDirs } from './helpers.ts';
 
 let app: FastifyInstance;

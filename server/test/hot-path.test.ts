@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { buildApp } from '../src/app.ts';
 import { API_CSP, HSTS } from '../src/lib/security-headers.ts';
 import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { buildApp } from '../src/app.ts';
 import { parseCsv } from '../src/lib/csv.ts';
 import { FIXTURE_RACE_ID, FIXTURE_SEED, removeTempDirs, siteCli, tempDir } from './helpers.ts';

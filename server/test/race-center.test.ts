@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 import { LI, PAST_RACE_ID, seedRaceCenterFixture, WANG, ZHANG } from './race-center-fixture.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 import { oneFinisherResult, PAST_RACE_ID, seedRaceCenterFixture } from './race-center-fixture.ts';
 

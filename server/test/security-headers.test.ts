@@ -8,7 +8,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { documentCsp, inlineScriptHashes, namedOrigins } from '../src/lib/security-headers.ts';
 import { buildTestApp, removeTempDirs, tempDir } from './helpers.ts';
 

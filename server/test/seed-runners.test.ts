@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { DEMO_RUNNERS } from '../src/db/seed-runners.ts';
 import { DEFAULT_SEED_DIR } from '../src/lib/paths.ts';
 import { buildTestApp, removeTempDirs } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
 
 const SERVER = path.join(import.meta.dirname, '../src/server.ts');

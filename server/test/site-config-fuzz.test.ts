@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_COMPONENTS } from '../../src/app/routes/page-names.ts';
-import { checkSiteConfig } from '../../src/features/site-config/site-config-checks.ts';
-import { parseSiteConfigTolerant, validateSiteConfig } from '../../src/features/site-config/site-config-schema.ts';
+import { ROUTE_COMPONENTS } from '#contract/page-names';
+import { checkSiteConfig } from '#contract/site-config/checks';
+import { parseSiteConfigTolerant, validateSiteConfig } from '#contract/site-config/schema';
 import { inspectSiteConfigBytes } from '../src/db/site-config-publisher.ts';
 import { FIXTURES } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { UPLOAD_QUOTA } from '../src/routes/uploads/index.ts';
 import { DEMO, passwordLogin } from './account-helpers.ts';

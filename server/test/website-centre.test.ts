@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths.ts';
-import { validateSiteConfig } from '../../src/features/site-config/site-config-schema.ts';
+import { API_PATHS } from '#contract/api';
+import { validateSiteConfig } from '#contract/site-config/schema';
 import { MESSAGES } from '../src/lib/envelope.ts';
 import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 

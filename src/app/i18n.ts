@@ -14,7 +14,7 @@ import zhAuth from '@/locales/zh/auth.json';
 import enAuth from '@/locales/en/auth.json';
 import zhSearch from '@/locales/zh/search.json';
 import enSearch from '@/locales/en/search.json';
-import type { TranslationFile } from '@/features/site-config/race-types';
+import type { TranslationFile } from '#contract/site-config/race-types';
 import type { Language } from '@/stores/app-store';
 
 export const defaultNS = 'common';

@@ -11,7 +11,7 @@ import { SiteLayout } from './site-layout';
 import { NotFound } from '@/components/ui/not-found';
 import { PageLoading } from '@/components/ui/page-loading';
 import { RouteError } from '@/components/ui/route-error';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { HIDDEN_MAIN_ROUTES, HOME_ROUTE } from './routes/main-routes';
 import { findPage } from './routes/page-registry';
 import { PreviewScreen } from './routes/preview-screen';

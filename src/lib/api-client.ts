@@ -6,15 +6,15 @@
  */
 import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosResponse, AxiosStatic } from 'axios';
 import i18n from 'i18next';
-import { CONTRACT_HEADERS } from '@/config/api-paths';
+import { CONTRACT_HEADERS } from '#contract/api';
 import { getEnv } from '@/config/env';
 import { notify, TOAST_SECONDS } from '@/lib/notify';
 import { localizeServerMessage } from '@/lib/server-messages';
 import { useAppStore } from '@/stores/app-store';
-import type { Envelope } from '@/features/site-config/race-types';
+import type { Envelope } from '#contract/site-config/race-types';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
-export { OS_ID, TERMINAL_TYPE } from '@/config/api-paths';
+export { OS_ID, TERMINAL_TYPE } from '#contract/api';
 /** Code of the answer to a request whose login has expired. */
 export const LOGIN_EXPIRED_CODE = 401;
 

@@ -2,7 +2,7 @@
  * Reading the content of the site configuration: the documents at a route's dataPath, and the route
  * path that shows a given dataPath (so the home page can link into the news pages).
  */
-import type { DocumentPage, RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { DocumentPage, RouteItem, SiteConfig } from '#contract/site-config/schema';
 
 /** Documents at a dotted dataPath ("raceInformation.raceRules"); [] when the group or list is absent. */
 export function getDocuments(config: SiteConfig | null, dataPath: string | undefined): DocumentPage[] {

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
-import type { RaceInfo } from '@/features/site-config/race-types';
+import type { SiteConfig } from '#contract/site-config/schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 

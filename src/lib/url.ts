@@ -9,7 +9,7 @@
  * `site validate` applies too.
  */
 import { getEnv } from '@/config/env';
-import { inspectLink } from './link-safety';
+import { inspectLink } from '#contract/link-safety';
 
 const blocked = (value: string) => inspectLink(value).kind === 'blocked';
 const ABSOLUTE_FILE = /^(https?:\/\/|blob:)/i;

@@ -3,8 +3,8 @@
  * base information and the problems found in the document. Set once before the first render.
  */
 import { create } from 'zustand';
-import type { ConfigProblem, SiteConfig } from '@/features/site-config/site-config-schema';
-import type { RaceInfo } from '@/features/site-config/race-types';
+import type { ConfigProblem, SiteConfig } from '#contract/site-config/schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
 
 export type SiteMode = 'bound' | 'preview';
 /** Why a host shows the preview: no race bound, bound but no document published, or start-up failed. */

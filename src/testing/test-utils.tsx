@@ -6,8 +6,8 @@ import { initI18n } from '@/app/i18n';
 import { applyLanguage } from '@/lib/language';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
-import type { RaceInfo } from '@/features/site-config/race-types';
+import type { SiteConfig } from '#contract/site-config/schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import { testConfig, testRace } from './fixtures/site';
 
 export interface RenderAppOptions {

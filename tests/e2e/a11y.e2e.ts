@@ -11,7 +11,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { type AxeFinding, axeFindings, blocking, countByImpact } from './axe';
 import { launchBrowser, newPage, SCREENSHOT_DIR, siteUrl } from './browser';
 import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
-import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts
 const RUNNER = { name: '张伟', id: '320102199001011232', pastRace: 'qc-marathon-2026' };

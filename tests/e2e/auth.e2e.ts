@@ -4,7 +4,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
 
 const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' };

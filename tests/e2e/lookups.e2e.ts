@@ -9,8 +9,8 @@ import path from 'node:path';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { API_PATHS } from '../../src/config/api-paths';
-import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import { API_PATHS } from '#contract/api';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { launchBrowser, newPage, SCREENSHOT_DIR, screenshot, siteUrl } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
 

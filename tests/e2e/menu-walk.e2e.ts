@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
 import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { launchBrowser, newPage, screenshot } from './browser';
 import { addRace, bindDomain, publishForDomain } from './site-config';
 

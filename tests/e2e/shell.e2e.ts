@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { API_PATHS } from '../../src/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
 
 let browser: Browser;

@@ -3,7 +3,7 @@
  * refuses site data, and absurd stored logins are dropped at start-up without waiting on retries.
  */
 import type { Browser, Page } from 'playwright-core';
-import { API_PATHS } from '../../src/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
 
 const DEMO = { phone: '13800138000', password: 'Runner2027' };

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
-import type { SiteConfig } from '../../src/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { launchBrowser, newPage, screenshot } from './browser';
 import { fetchSiteConfig, storeForDomainWithoutChecks } from './site-config';
 

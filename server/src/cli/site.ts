@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ConfigProblem } from '../../../src/features/site-config/document-limits.ts';
+import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
 import { importCsv, type ImportKind } from '../db/race-center-import.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';

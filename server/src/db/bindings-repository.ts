@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RaceBinding } from '../../../src/features/site-config/race-types.ts';
+import type { RaceBinding } from '#contract/site-config/race-types';
 
 interface BindingRow {
   domain_name: string;

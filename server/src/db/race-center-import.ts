@@ -5,7 +5,7 @@
  * number; result ranks are recomputed). Certificate and phone numbers are stored hashed and masked only.
  */
 import type { Database } from 'better-sqlite3';
-import { ORDER_FIELDS } from '../../../src/features/site-config/race-types.ts';
+import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from '../lib/csv.ts';
 import {
   ageGroupLabel,

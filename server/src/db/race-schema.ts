@@ -6,11 +6,11 @@
  * docs/site-config.md documents every field.
  */
 import * as z from 'zod';
-import { linkProblem } from '../../../src/lib/link-safety.ts';
-import { timeZoneProblem } from '../../../src/lib/time-zone.ts';
-import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
-import { raceTimeProblem } from '../../../src/features/site-config/race-time.ts';
-import { formatJsonPath, type ConfigProblem } from '../../../src/features/site-config/site-config-schema.ts';
+import { linkProblem } from '#contract/link-safety';
+import { timeZoneProblem } from '#contract/time-zone';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeProblem } from '#contract/site-config/race-time';
+import { formatJsonPath, type ConfigProblem } from '#contract/site-config/schema';
 
 const optText = z.string().optional();
 const optInt = z.number().int().optional();

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
+import type { RaceInfo } from '#contract/site-config/race-types';
 
 interface RaceRow {
   race_id: string;

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { RaceInfo } from '../../../src/features/site-config/race-types.ts';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import { validateRaceInfo } from './race-schema.ts';

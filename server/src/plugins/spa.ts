@@ -8,7 +8,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_PREFIXES } from '../../../src/config/api-paths.ts';
+import { API_PREFIXES } from '#contract/api';
 
 export const INDEX_CACHE = 'no-cache';
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';

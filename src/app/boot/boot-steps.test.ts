@@ -5,7 +5,7 @@ import { api } from '@/testing/mocks/base-url';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { CONFIG_URI } from '@/testing/mocks/handlers/site';
 import { testConfig, testRace } from '@/testing/fixtures/site';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { initI18n } from '@/app/i18n';
 import { siteTitle } from '@/lib/site-title';
 import { useAppStore } from '@/stores/app-store';

@@ -4,7 +4,7 @@
  * cannot be a token (20 KB, spaces, markup) is invalid at once, and so is a token the server refuses to read
  * (400, 413, 431): retrying the same request cannot succeed.
  */
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { isPlausibleToken } from '@/lib/user-data';
 

@@ -10,7 +10,7 @@
  * imports, nothing from module scope) and use only what every supported browser runs natively.
  */
 // Relative: vite.config.ts loads this file before the '@/' alias exists.
-import { API_PATHS, CONTRACT_HEADERS } from '../../config/api-paths.ts';
+import { API_PATHS, CONTRACT_HEADERS } from '#contract/api';
 
 export interface EarlyFetchPlan {
   /** The API origin without a trailing slash; '' for the site's own origin. */

@@ -1,7 +1,7 @@
 /** The cloud config index (spec §7): loaded at start-up, failure ignored. */
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { checkDocument, fetchDocument } from '@/lib/api-client';
-import type { CloudConfigIndex } from '@/features/site-config/race-types';
+import type { CloudConfigIndex } from '#contract/site-config/race-types';
 import { earlyOr } from './early-fetch';
 
 export async function loadCloudConfig(

@@ -1,5 +1,5 @@
 /** The two remote translation files (spec §7) merge over the built-in texts; failures are ignored. */
-import { translationsPath } from '@/config/api-paths';
+import { translationsPath } from '#contract/api';
 import { checkDocument, fetchDocument } from '@/lib/api-client';
 import { mergeTranslations } from '@/app/i18n';
 import { earlyOr } from './early-fetch';

@@ -3,15 +3,11 @@
  * and the site configuration document (lookup → uri → document). No binding, or a failure on the way,
  * falls back to preview mode with the preview configuration.
  */
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { ApiError, apiRequest, checkDocument, checkEnvelope, fetchDocument } from '@/lib/api-client';
-import {
-  parseSiteConfigTolerant,
-  type ConfigProblem,
-  type SiteConfig,
-} from '@/features/site-config/site-config-schema';
-import type { RaceBinding, RaceInfo, SiteConfigLookup } from '@/features/site-config/race-types';
-import { previewConfig } from '@/features/site-config/preview-config';
+import { parseSiteConfigTolerant, type ConfigProblem, type SiteConfig } from '#contract/site-config/schema';
+import type { RaceBinding, RaceInfo, SiteConfigLookup } from '#contract/site-config/race-types';
+import { previewConfig } from './preview-config';
 import type { PreviewReason } from '@/stores/site-store';
 import { earlyOr } from './early-fetch';
 

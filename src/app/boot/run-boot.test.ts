@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { readLanguageCookie, switchLanguage } from '@/lib/language';
 import { localStore } from '@/lib/storage';
 import { clearUserData, saveUserData } from '@/lib/user-data';

@@ -4,7 +4,7 @@
  * renders the not-found page.
  */
 import { createElement, lazy, type ComponentType } from 'react';
-import type { PageComponentName } from './page-names';
+import type { PageComponentName } from '#contract/page-names';
 
 /** A lazily loaded page that can be fetched ahead; once fetched, it renders at once (no loading flash). */
 export type PageModule = ComponentType & { preload: () => Promise<void> };

@@ -1,5 +1,5 @@
 import { testConfig } from '@/testing/fixtures/site';
-import type { RouteItem } from '@/features/site-config/site-config-schema';
+import type { RouteItem } from '#contract/site-config/schema';
 import { joinPath } from '@/lib/content';
 import { buildSiteRoutes, flattenRoutes, menuOf, splitRemoteRoutes } from './route-model';
 

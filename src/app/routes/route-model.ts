@@ -9,9 +9,9 @@
  */
 import type { SiteMenuNode } from '@/components/layouts/site-menu';
 import { isCharity, joinPath } from '@/lib/content';
-import type { RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { RouteItem, SiteConfig } from '#contract/site-config/schema';
 
-import { LAYOUT, PARENT_VIEW } from './page-names';
+import { LAYOUT, PARENT_VIEW } from '#contract/page-names';
 
 export { LAYOUT, PARENT_VIEW };
 

@@ -8,7 +8,7 @@ import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
 import { isClickableLink, resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
-import type { AdItem, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { AdItem, SiteConfig } from '#contract/site-config/schema';
 
 function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
   const src = resolveImageUrl(ad.surfacePlotUrl);

@@ -3,7 +3,7 @@ import { pickLang } from '@/lib/pick-lang';
 import { resolveImageUrl, resolveWebLink } from '@/lib/url';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
-import type { EventInfo, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { EventInfo, SiteConfig } from '#contract/site-config/schema';
 
 interface EventLines {
   slogan: string;

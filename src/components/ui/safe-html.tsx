@@ -12,7 +12,7 @@
  */
 import { useMemo } from 'react';
 import DOMPurify, { type Config } from 'dompurify';
-import { inspectLink } from '@/lib/link-safety';
+import { inspectLink } from '#contract/link-safety';
 
 /** Attribute values are checked against this (DOMPurify's default minus the rarer schemes). */
 const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;

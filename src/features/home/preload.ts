@@ -4,7 +4,7 @@
  * loading before the first render instead of after it. (main.tsx also fetches the home chunk while the start-up pipeline runs.)
  */
 import { resolveImageUrl } from '@/lib/url';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 /** Whether the hash route is the home page ('' and '/' redirect to /home). */
 export function isHomeRoute(hash = window.location.hash): boolean {

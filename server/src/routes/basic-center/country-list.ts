@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
-import type { CountryItem } from '../../../../src/features/site-config/race-types.ts';
+import type { CountryItem } from '#contract/site-config/race-types';
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json') as countries.LocaleData);

@@ -2,7 +2,7 @@
  * changzheng-basic-center-api: token check (common info) and the ISO country list (spec §7).
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
 import { countryList } from './country-list.ts';
 

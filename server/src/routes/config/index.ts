@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { HttpError } from '../../lib/envelope.ts';
 
 /** The cloud config index in the seed directory. */

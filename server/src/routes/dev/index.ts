@@ -4,7 +4,7 @@
  * (NODE_ENV !== 'production', or DEV_OUTBOX=1).
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { ok } from '../../lib/envelope.ts';
 
 const LIMIT = 50;

@@ -7,7 +7,7 @@
  * info (participant and orders) of a runner who registered through that channel (third-party, web, app).
  */
 import type { FastifyInstance, FastifyReply, FastifySchemaValidationError } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';

@@ -15,7 +15,7 @@ import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import type { UploadKind } from '../../db/uploads-repository.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
 import { dataPaths } from '../../lib/paths.ts';

@@ -3,7 +3,7 @@
  * every token of the account.
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { isValidPhone, normalizeEmail } from '../../lib/accounts.ts';
 import { MESSAGES, ok } from '../../lib/envelope.ts';
 import { hashPassword } from '../../lib/password-hash.ts';

@@ -3,7 +3,7 @@
  * fields a send-code call needs (token → nc_token, sig, sessionId, scene).
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { MESSAGES, ok } from '../../lib/envelope.ts';
 import type { SliderAnswer } from '../../plugins/captcha.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';

@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import type { CodeChannel, CodePurpose } from '../../db/codes-repository.ts';
 import { isValidPhone, normalizeEmail } from '../../lib/accounts.ts';
 import { fail, MESSAGES, ok } from '../../lib/envelope.ts';

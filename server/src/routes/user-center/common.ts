@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { decryptPassword, ENCRYPT_TYPE } from '../../../../src/lib/password-crypto.ts';
+import { decryptPassword, ENCRYPT_TYPE } from '#contract/password-crypto';
 import { isValidPassword } from '../../lib/accounts.ts';
 import { fail, MESSAGES } from '../../lib/envelope.ts';
 

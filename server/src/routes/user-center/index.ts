@@ -4,7 +4,7 @@
  * 200 with the envelope code and the message to show, rate limits HTTP 429 with Retry-After.
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
+import { API_PATHS } from '#contract/api';
 import { isValidPhone, maskDestination, normalizeEmail } from '../../lib/accounts.ts';
 import { MESSAGES, ok } from '../../lib/envelope.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';

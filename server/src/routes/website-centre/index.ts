@@ -4,8 +4,8 @@
 import { pickEncoding } from '../../lib/answer-cache.ts';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../../../src/config/api-paths.ts';
-import type { RaceBinding, RaceInfo, SiteConfigLookup } from '../../../../src/features/site-config/race-types.ts';
+import { API_PATHS } from '#contract/api';
+import type { RaceBinding, RaceInfo, SiteConfigLookup } from '#contract/site-config/race-types';
 import { MD5_PATTERN, siteConfigFile, siteConfigUri } from '../../db/site-config-publisher.ts';
 import { normalizeDomainName } from '../../lib/domain.ts';
 import { envelopeSchema, fail, HttpError, MESSAGES, ok } from '../../lib/envelope.ts';

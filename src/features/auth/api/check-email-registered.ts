@@ -1,4 +1,4 @@
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { apiRequest, OS_ID } from '@/lib/api-client';
 
 /** GET whether an email already has an account (truthy data = registered). */

@@ -1,7 +1,7 @@
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { getEnv } from '@/config/env';
 import { apiRequest, OS_ID } from '@/lib/api-client';
-import { ENCRYPT_TYPE, encryptPassword } from '@/lib/password-crypto';
+import { ENCRYPT_TYPE, encryptPassword } from '#contract/password-crypto';
 import type { UserData } from '@/lib/user-data';
 
 /** Login types of spec §4: 1 phone + code, 0 phone + password, 5 email + password. */

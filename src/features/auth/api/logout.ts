@@ -1,4 +1,4 @@
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { apiRequest } from '@/lib/api-client';
 
 /** POST logout with the token header (added by the api client); failures are silent, login is cleared anyway. */

@@ -1,7 +1,7 @@
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { getEnv } from '@/config/env';
 import { apiRequest } from '@/lib/api-client';
-import { ENCRYPT_TYPE, encryptPassword } from '@/lib/password-crypto';
+import { ENCRYPT_TYPE, encryptPassword } from '#contract/password-crypto';
 
 export interface ResetByEmailInput {
   accountEmail: string;

@@ -1,4 +1,4 @@
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { apiRequest } from '@/lib/api-client';
 
 export interface CaptchaVerifyInput {

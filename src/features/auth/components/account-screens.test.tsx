@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { authCalls, DEMO, LOGIN_TOKEN, SLIDER } from '@/testing/mocks/handlers/auth';
 import { openDrawer, openScreen, sendCode } from '@/testing/auth-drawer';
-import { decryptPassword } from '@/lib/password-crypto';
+import { decryptPassword } from '#contract/password-crypto';
 import { getEnv } from '@/config/env';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 
 // Whole-app renders with antd forms: a few seconds each in jsdom.
 vi.setConfig({ testTimeout: 30_000 });

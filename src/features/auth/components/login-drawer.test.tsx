@@ -4,7 +4,7 @@ import { testConfig } from '@/testing/fixtures/site';
 import { useAppStore } from '@/stores/app-store';
 import { authCalls } from '@/testing/mocks/handlers/auth';
 import { openDrawer, showTab } from '@/testing/auth-drawer';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 
 // Whole-app renders with antd forms: a few seconds each in jsdom.
 vi.setConfig({ testTimeout: 30_000 });

@@ -4,9 +4,9 @@ import { renderApp } from '@/testing/test-utils';
 import { useAppStore } from '@/stores/app-store';
 import { authCalls, DEMO, LOGIN_TOKEN } from '@/testing/mocks/handlers/auth';
 import { openDrawer, showTab } from '@/testing/auth-drawer';
-import { decryptPassword } from '@/lib/password-crypto';
+import { decryptPassword } from '#contract/password-crypto';
 import { getEnv } from '@/config/env';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { apiRequest } from '@/lib/api-client';
 
 // Whole-app renders with antd forms: a few seconds each in jsdom.

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { authCalls, DEMO, SLIDER } from '@/testing/mocks/handlers/auth';
 import { dragSliderTo, openDrawer, showTab } from '@/testing/auth-drawer';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 
 // Whole-app renders with antd forms: a few seconds each in jsdom.
 vi.setConfig({ testTimeout: 30_000 });

@@ -5,7 +5,7 @@
  * the document page there. Links open in a new tab (hash routing: '#/…').
  */
 import { findRouteByName } from '@/lib/content';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 export type AgreementName = 'userAgreement' | 'privacyPolicy' | 'registrationAgreement';
 

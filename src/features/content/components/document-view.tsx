@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { SafeHtml, isBlankHtml } from '@/components/ui/safe-html';
-import { formatDocumentDate, formatRaceTime } from '@/lib/race-clock';
+import { formatDocumentDate, formatRaceTime } from '#contract/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import type { Language } from '@/stores/app-store';
-import type { DocumentPage } from '@/features/site-config/site-config-schema';
+import type { DocumentPage } from '#contract/site-config/schema';
 import { text } from '../utils/content-items';
 import { ContentIcon } from './content-icons';
 

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { contentConfig } from '@/testing/fixtures/content';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 describe('gallery page', () => {
   it('shows the photos recommended first, with titles, sizes and alt texts', async () => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { guideDoc, newsDocs, raceRulesDoc } from '@/testing/fixtures/content';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 /** The second static menu variant of spec §2: /raceInformation, /newsNotice, a photo entry, /aboutUs. */
 const variantConfig = (): SiteConfig => ({

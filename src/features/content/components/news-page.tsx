@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { JumpLink } from '@/components/ui/jump-link';
 import { resolveJump } from '@/lib/url';
 import type { Language } from '@/stores/app-store';
-import type { DocumentPage } from '@/features/site-config/site-config-schema';
+import type { DocumentPage } from '#contract/site-config/schema';
 import { useContentRoute, useDocuments } from '../hooks/use-content-route';
 import { byTimeDesc, recommendedFirst, sameId } from '../utils/content-items';
 import { ContentEmpty } from './content-empty';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { SafeHtml, isBlankHtml } from '@/components/ui/safe-html';
 import { resolveImageUrl } from '@/lib/url';
 import type { Language } from '@/stores/app-store';
-import { PARTNER_CATEGORY_ORDER, type DocumentPage } from '@/features/site-config/site-config-schema';
+import { PARTNER_CATEGORY_ORDER, type DocumentPage } from '#contract/site-config/schema';
 import { useContentRoute, useDocuments } from '../hooks/use-content-route';
 import { text } from '../utils/content-items';
 import { groupPartners, withoutLeadingLabel } from '../utils/partner-groups';

@@ -5,7 +5,7 @@ import { findRouteSection, getDocuments, isCharity } from '@/lib/content';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
-import type { DocumentPage, RouteItem, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { DocumentPage, RouteItem, SiteConfig } from '#contract/site-config/schema';
 import { isDocument, list, text } from '../utils/content-items';
 
 /** What a content page reads from its route's handle (built by src/app/routes from the route metadata). */

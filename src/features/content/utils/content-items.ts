@@ -2,7 +2,7 @@
  * Guards and orderings for the content of a site configuration. The document is parsed tolerantly at
  * start-up, but a page never trusts it: anything of the wrong shape is skipped, never thrown on.
  */
-import type { DocumentPage, PictureItem, VideoItem } from '@/features/site-config/site-config-schema';
+import type { DocumentPage, PictureItem, VideoItem } from '#contract/site-config/schema';
 
 /** The value when it is a string, else ''. */
 export function text(value: unknown): string {

@@ -6,7 +6,7 @@
  */
 import { pickLang } from '@/lib/pick-lang';
 import type { Language } from '@/stores/app-store';
-import { PARTNER_CATEGORY_ORDER, type DocumentPage, type SiteConfig } from '@/features/site-config/site-config-schema';
+import { PARTNER_CATEGORY_ORDER, type DocumentPage, type SiteConfig } from '#contract/site-config/schema';
 import { isDocument, list, sameId, text } from './content-items';
 
 export interface PartnerSection {

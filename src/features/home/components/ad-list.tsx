@@ -3,7 +3,7 @@ import { JumpLink } from '@/components/ui/jump-link';
 import { pickLang } from '@/lib/pick-lang';
 import { isClickableLink, resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
-import type { AdItem } from '@/features/site-config/site-config-schema';
+import type { AdItem } from '#contract/site-config/schema';
 
 /**
  * An ad list of the home page (adListTop, adListBottom): full-width images. English uses jumpUrlEn when

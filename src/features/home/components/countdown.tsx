@@ -6,10 +6,10 @@ import {
   remainingUntil,
   SHORT_DATE_TIME_FORMAT,
   timeZoneOffsetName,
-} from '@/lib/race-clock';
-import { DEFAULT_RACE_TIME_ZONE, raceTimeZone } from '@/lib/time-zone';
+} from '#contract/race-clock';
+import { DEFAULT_RACE_TIME_ZONE, raceTimeZone } from '#contract/time-zone';
 import { useAppStore } from '@/stores/app-store';
-import type { RaceInfo } from '@/features/site-config/race-types';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import { useNow } from '../hooks/use-now';
 import type { ModuleAction } from '../utils/module-action';
 import { ActionLink } from './action-link';

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { JumpLink } from '@/components/ui/jump-link';
 import { resolveJump } from '@/lib/url';
-import type { DocumentPage } from '@/features/site-config/site-config-schema';
+import type { DocumentPage } from '#contract/site-config/schema';
 import { documentHref } from '../utils/news';
 
 /**

@@ -5,7 +5,7 @@ import { JumpLink } from '@/components/ui/jump-link';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import { useReducedMotion } from '../hooks/use-now';
-import type { CarouselItem } from '@/features/site-config/site-config-schema';
+import type { CarouselItem } from '#contract/site-config/schema';
 
 const INTERVAL_MS = 5000;
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { homeConfig, homeRace } from '@/testing/fixtures/home';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 describe('home carousel', () => {
   it('shows every slide, the first one eagerly, links only on slides with an http link', async () => {

@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { allRoutes, findRoutePathByDataPath, getDocuments } from '@/lib/content';
-import { formatDocumentDate } from '@/lib/race-clock';
+import { formatDocumentDate } from '#contract/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore, type Language } from '@/stores/app-store';
-import type { DocumentPage, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { DocumentPage, SiteConfig } from '#contract/site-config/schema';
 import { pickHeadlines, pickNewest } from '../utils/news';
 import { DocumentLink } from './document-link';
 import { ScrollUpInfo } from './scroll-up-info';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { isClickableLink, resolveImageUrl, resolveWebLink } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
-import { PARTNER_CATEGORY_ORDER, type PartnerGroup } from '@/features/site-config/site-config-schema';
+import { PARTNER_CATEGORY_ORDER, type PartnerGroup } from '#contract/site-config/schema';
 import { SectionHead } from './section-head';
 
 /** Logo box per tier: the title sponsor biggest, later categories smaller (logos are 2:1). */

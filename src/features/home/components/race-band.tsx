@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { parseRaceTime } from '@/lib/race-clock';
-import { raceTimeZone } from '@/lib/time-zone';
+import { parseRaceTime } from '#contract/race-clock';
+import { raceTimeZone } from '#contract/time-zone';
 import { useAppStore } from '@/stores/app-store';
-import type { RaceInfo } from '@/features/site-config/race-types';
-import type { SiteConfig } from '@/features/site-config/site-config-schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import type { SiteConfig } from '#contract/site-config/schema';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction, searchEntry } from '../utils/module-action';
 import { getSignUpInfo } from '../utils/sign-up';

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
-import { DAY_MS, formatRaceTime, SHORT_DATE_TIME_FORMAT, timeZoneOffsetName } from '@/lib/race-clock';
-import { DEFAULT_RACE_TIME_ZONE } from '@/lib/time-zone';
+import { DAY_MS, formatRaceTime, SHORT_DATE_TIME_FORMAT, timeZoneOffsetName } from '#contract/race-clock';
+import { DEFAULT_RACE_TIME_ZONE } from '#contract/time-zone';
 import { useAppStore } from '@/stores/app-store';
 import { useNow } from '../hooks/use-now';
 import { useModuleAction } from '../hooks/use-module-action';

@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { JumpLink } from '@/components/ui/jump-link';
 import { findRoutePathByDataPath } from '@/lib/content';
 import { pickLang } from '@/lib/pick-lang';
-import { formatRaceTime } from '@/lib/race-clock';
-import { raceTimeZone } from '@/lib/time-zone';
+import { formatRaceTime } from '#contract/race-clock';
+import { raceTimeZone } from '#contract/time-zone';
 import { resolveImageUrl, resolveJump } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
-import type { RaceInfo } from '@/features/site-config/race-types';
-import type { RouteMap as RouteMapConfig, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import type { RouteMap as RouteMapConfig, SiteConfig } from '#contract/site-config/schema';
 import { parseRaceItems } from '../utils/race-items';
 import { SectionHead } from './section-head';
 

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDocumentDate } from '@/lib/race-clock';
+import { formatDocumentDate } from '#contract/race-clock';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
-import type { DocumentPage } from '@/features/site-config/site-config-schema';
+import type { DocumentPage } from '#contract/site-config/schema';
 import { useReducedMotion } from '../hooks/use-now';
 import { DocumentLink } from './document-link';
 

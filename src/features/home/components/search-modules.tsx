@@ -5,7 +5,7 @@ import { ModuleIcon } from '@/components/ui/icons';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
-import type { SearchConfig } from '@/features/site-config/site-config-schema';
+import type { SearchConfig } from '#contract/site-config/schema';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction } from '../utils/module-action';
 import { Notice } from './notice';

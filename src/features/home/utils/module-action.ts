@@ -2,7 +2,7 @@ import { pickLang } from '@/lib/pick-lang';
 import { resolveWebLink } from '@/lib/url';
 import type { Language } from '@/stores/app-store';
 import { PATHS } from '@/config/paths';
-import type { SearchConfig, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { SearchConfig, SiteConfig } from '#contract/site-config/schema';
 
 /** What a module does when chosen: open an external page, go to a route, or show a notice. */
 export type ModuleAction =

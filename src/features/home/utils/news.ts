@@ -1,4 +1,4 @@
-import type { DocumentPage } from '@/features/site-config/site-config-schema';
+import type { DocumentPage } from '#contract/site-config/schema';
 
 const time = (doc: DocumentPage) => (typeof doc.time === 'number' && Number.isFinite(doc.time) ? doc.time : 0);
 

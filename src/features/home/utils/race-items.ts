@@ -1,5 +1,5 @@
-import { parseRaceTime } from '@/lib/race-clock';
-import { DEFAULT_RACE_TIME_ZONE } from '@/lib/time-zone';
+import { parseRaceTime } from '#contract/race-clock';
+import { DEFAULT_RACE_TIME_ZONE } from '#contract/time-zone';
 
 export interface RaceItem {
   name: string;

@@ -1,8 +1,8 @@
-import type { RaceInfo } from '@/features/site-config/race-types';
-import type { SearchConfig, SiteConfig } from '@/features/site-config/site-config-schema';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import type { SearchConfig, SiteConfig } from '#contract/site-config/schema';
 import type { ActionSource } from './module-action';
-import { parseRaceTime } from '@/lib/race-clock';
-import { raceTimeZone } from '@/lib/time-zone';
+import { parseRaceTime } from '#contract/race-clock';
+import { raceTimeZone } from '#contract/time-zone';
 import { isClickableLink } from '@/lib/url';
 
 export type SignUpState = 'upcoming' | 'open' | 'closed' | 'unscheduled';

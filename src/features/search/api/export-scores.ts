@@ -1,6 +1,6 @@
 import { fetchBinary } from '@/lib/api-client';
 import { localizeServerMessage } from '@/lib/server-messages';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 
 /** The outcome of an export (spec §7): a file to save, or a message to show. */
 export type ExportOutcome = { kind: 'file'; blob: Blob } | { kind: 'message'; text: string };

@@ -1,5 +1,5 @@
 import { apiRequest } from '@/lib/api-client';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import type { Photo } from '../types/search-types';
 
 export async function searchPhotos(query: { raceId: string; bib: string }): Promise<Photo[]> {

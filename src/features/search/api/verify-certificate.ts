@@ -1,5 +1,5 @@
 import { apiRequest } from '@/lib/api-client';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import type { VerifyAnswer } from '../types/search-types';
 
 /** GET certificateVerify: the facts when the signature matches; answers silent, the page shows the outcome. */

@@ -1,4 +1,4 @@
-import { ORDER_FIELDS } from '@/features/site-config/race-types';
+import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';

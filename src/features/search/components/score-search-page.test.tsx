@@ -6,7 +6,7 @@ import { testConfig } from '@/testing/fixtures/site';
 import { VALID_ID } from '@/testing/fixtures/search';
 import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 
 describe('score search page', () => {
   it('finds a result by bib and shows item, times, pace, ranks and splits', async () => {

@@ -3,9 +3,9 @@
  * Every request body is recorded in `authCalls` so a test can assert what the SPA sent.
  */
 import { http, HttpResponse } from 'msw';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { getEnv } from '@/config/env';
-import { decryptPassword } from '@/lib/password-crypto';
+import { decryptPassword } from '#contract/password-crypto';
 import { api } from '../base-url';
 
 export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027', code: '123456' };

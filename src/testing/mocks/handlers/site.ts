@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { API_PATHS } from '@/config/api-paths';
+import { API_PATHS } from '#contract/api';
 import { testConfig, testRace } from '@/testing/fixtures/site';
 import { api } from '../base-url';
 

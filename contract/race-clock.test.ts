@@ -7,8 +7,8 @@ import {
   remainingUntil,
   SHORT_DATE_TIME_FORMAT,
   timeZoneOffsetName,
-} from './race-clock';
-import { DEFAULT_RACE_TIME_ZONE, raceTimeZone, timeZoneProblem } from './time-zone';
+} from '#contract/race-clock';
+import { DEFAULT_RACE_TIME_ZONE, raceTimeZone, timeZoneProblem } from '#contract/time-zone';
 
 /**
  * vitest.config.ts runs this file twice, with TZ=Europe/London and TZ=America/New_York: a visitor's clock

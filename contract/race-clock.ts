@@ -5,9 +5,9 @@
  * Qingchuan read the same start time and the same date on a notice.
  */
 import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
-import { DEFAULT_RACE_TIME_ZONE } from './time-zone';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import { DEFAULT_RACE_TIME_ZONE } from '#contract/time-zone';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

@@ -2,7 +2,7 @@
  * The preview configuration (spec §1): used when no race is bound to the host, or when the race's
  * configuration cannot be loaded. Its images ship with the SPA (public/preview/).
  */
-import type { SiteConfig } from './site-config-schema';
+import type { SiteConfig } from '#contract/site-config/schema';
 
 export function previewConfig(origin = window.location.origin): SiteConfig {
   const asset = (name: string) => `${origin}${import.meta.env.BASE_URL}preview/${name}`;

@@ -4,8 +4,8 @@
  * are unknown or in the wrong place (warnings). The page components come from the caller (the server
  * passes src/app/routes/page-names.ts), so this feature does not import the app.
  */
-import { PARTNER_CATEGORY_ORDER, siteConfigSchema, validateBoundedSiteConfig } from './site-config-schema.ts';
-import { boundDocument, formatJsonPath, type ConfigProblem } from './document-limits.ts';
+import { PARTNER_CATEGORY_ORDER, siteConfigSchema, validateBoundedSiteConfig } from '#contract/site-config/schema';
+import { boundDocument, formatJsonPath, type ConfigProblem } from '#contract/site-config/document-limits';
 
 export interface SiteConfigReport {
   /** The document must not be published. */

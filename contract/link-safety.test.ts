@@ -1,4 +1,4 @@
-import { inspectLink, linkProblem } from './link-safety';
+import { inspectLink, linkProblem } from '#contract/link-safety';
 
 describe('link safety (one rule for the SPA and site validate)', () => {
   it('blocks script, data, vbscript and file links however they are spelled', () => {

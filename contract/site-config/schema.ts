@@ -10,9 +10,9 @@
  * zod/mini keeps this small in the SPA bundle.
  */
 import * as z from 'zod/mini';
-import { linkProblem } from '../../lib/link-safety.ts';
-import { raceTimeProblem } from './race-time.ts';
-import { boundDocument, formatJsonPath, type ConfigProblem } from './document-limits.ts';
+import { linkProblem } from '#contract/link-safety';
+import { raceTimeProblem } from '#contract/site-config/race-time';
+import { boundDocument, formatJsonPath, type ConfigProblem } from '#contract/site-config/document-limits';
 
 const id = z.union([z.string(), z.number()]);
 const text = z.string();

@@ -1,5 +1,5 @@
 import { testConfig } from '@/testing/fixtures/site';
-import { parseSiteConfigTolerant, validateSiteConfig } from './site-config-schema';
+import { parseSiteConfigTolerant, validateSiteConfig } from '#contract/site-config/schema';
 
 describe('site configuration schema', () => {
   it('accepts a complete document', () => {
