@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { parseEnv, type AppEnv } from './src/config/env-schema.ts';
-import { API_PREFIXES } from './src/config/api-paths.ts';
+import { API_PREFIXES } from '#contract/api';
 import { earlyFetchPlan, earlyFetchScript } from './src/app/boot/early-fetch.ts';
 
 /**
