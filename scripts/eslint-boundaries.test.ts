@@ -1,7 +1,7 @@
 /**
  * The boundaries ESLint keeps (eslint.config.js): a feature never imports another feature, by alias or by
- * a relative path. A real file in a throw-away folder inside src/features, linted with the project's own
- * configuration.
+ * a relative path, and the contract imports neither the SPA nor the server. Real files in throw-away folders
+ * (inside src/features/home and contract/), linted with the project's own configuration.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const probe = path.join(root, 'src/features/home', `lint-probe-${process.pid}`);
+const contractProbe = path.join(root, 'contract', `lint-probe-${process.pid}`);
 
-function write(name: string, text: string): string {
-  const file = path.join(probe, name);
+function write(name: string, text: string, folder = probe): string {
+  const file = path.join(folder, name);
   writeFileSync(file, text);
   return file;
 }
@@ -22,8 +23,14 @@ async function problems(file: string): Promise<{ rule: string | null; message: s
   return result.messages.map((m) => ({ rule: m.ruleId, message: m.message }));
 }
 
-beforeAll(() => mkdirSync(probe, { recursive: true }));
-afterAll(() => rmSync(probe, { recursive: true, force: true }));
+beforeAll(() => {
+  mkdirSync(probe, { recursive: true });
+  mkdirSync(contractProbe, { recursive: true });
+});
+afterAll(() => {
+  rmSync(probe, { recursive: true, force: true });
+  rmSync(contractProbe, { recursive: true, force: true });
+});
 
 describe('ESLint boundaries', () => {
   it('refuses a feature importing another feature, by alias or relative path', async () => {
@@ -45,5 +52,25 @@ describe('ESLint boundaries', () => {
       '../../auth/components/login-drawer',
     ]);
     expect(restricted[0].message).toContain('A feature does not import another feature');
+  }, 60_000);
+
+  it('keeps the contract free of SPA and server imports', async () => {
+    const file = write(
+      'leak.ts',
+      [
+        "import { localStore } from '@/lib/storage';",
+        "import { ok } from '../../server/src/lib/envelope.ts';",
+        "import { API_PATHS } from '#contract/api';",
+        'export const pieces: unknown[] = [localStore, ok, API_PATHS];',
+        '',
+      ].join('\n'),
+      contractProbe,
+    );
+    const restricted = (await problems(file)).filter((p) => p.rule === 'no-restricted-imports');
+    expect(restricted.map((p) => p.message.split("'")[1])).toEqual([
+      '@/lib/storage',
+      '../../server/src/lib/envelope.ts',
+    ]);
+    expect(restricted[0].message).toContain('The contract imports only the contract');
   }, 60_000);
 });
