@@ -1,0 +1,45 @@
+/**
+ * The hot path's shapes (lib/hot-path.ts): exactly `{ raceId, bib }` or `{ raceId, name, certificateNumber }`,
+ * checked no looser than the route schemas (schemas.ts), so the hot path only ever answers what the route
+ * would have answered the same way. Anything else goes through the route.
+ */
+
+export interface BibQuery {
+  raceId: string;
+  bib: string;
+}
+
+export interface ScoreQuery {
+  raceId: string;
+  bib?: string;
+  name?: string;
+  certificateNumber?: string;
+}
+
+/** A string the route schemas' `str(max)` takes: UTF-16 length bounds code points from above. */
+const plainString = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.length >= 1 && value.length <= max;
+const RACE_ID = /^[\w.-]{1,64}$/;
+
+/** Exactly `{ raceId, bib }`. */
+export function plainBibQuery(body: unknown): BibQuery | undefined {
+  const fields = plainFields(body, 2);
+  return fields && plainString(fields.bib, 20) ? { raceId: fields.raceId, bib: fields.bib } : undefined;
+}
+
+/** Exactly `{ raceId, name, certificateNumber }`. */
+export function plainPersonQuery(body: unknown): ScoreQuery | undefined {
+  const fields = plainFields(body, 3);
+  return fields && plainString(fields.name, 50) && plainString(fields.certificateNumber, 32)
+    ? { raceId: fields.raceId, name: fields.name, certificateNumber: fields.certificateNumber }
+    : undefined;
+}
+
+/** An object of exactly `count` fields, one of them a valid raceId. */
+function plainFields(body: unknown, count: number): (Record<string, unknown> & { raceId: string }) | undefined {
+  if (typeof body !== 'object' || body === null || Object.keys(body).length !== count) return undefined;
+  const fields = body as Record<string, unknown>;
+  return typeof fields.raceId === 'string' && RACE_ID.test(fields.raceId)
+    ? (fields as Record<string, unknown> & { raceId: string })
+    : undefined;
+}

@@ -1,0 +1,172 @@
+/**
+ * The rules of the race-center lookups: what a lookup may answer and to whom, the race memo, the
+ * certificates' signatures and the score export. Routes (routes/race-center/) parse the request and turn
+ * these results into answers; the SQL stays in the repositories this service is given.
+ */
+import type { RaceCenterRepository, ResultRow } from '../../db/race-center-repository.ts';
+import type { RacesRepository } from '../../db/races-repository.ts';
+import {
+  ITEMS,
+  normalizeBib,
+  normalizeName,
+  signCertificate,
+  verifySignature,
+  type RegistrationQueryType,
+} from '../../lib/race-center.ts';
+import {
+  byResultOrder,
+  toCertificateFacts,
+  toPersonalBest,
+  toRegistrationInfo,
+  toRegistrationStatus,
+  toResult,
+  type RaceFacts,
+} from './mappers.ts';
+import { spreadsheetXml } from './score-export.ts';
+
+/** The most rows one score export holds. */
+export const EXPORT_ROW_CAP = 50_000;
+
+export interface RaceCenterServiceDeps {
+  raceCenter: RaceCenterRepository;
+  races: RacesRepository;
+  /** The key of the certificates' signatures (lib/secrets.ts certificateSecret). */
+  certificateSecret: string;
+}
+
+/** A person's key to their own registration and results. */
+export interface PersonKey {
+  name: string;
+  certificateNumber: string;
+}
+
+export function createRaceCenterService({ raceCenter: repo, races, certificateSecret: secret }: RaceCenterServiceDeps) {
+  // Race names for the answers; races change rarely (the CLI), so a short-lived memo is enough.
+  const raceCache = new Map<string, { at: number; facts: RaceFacts | undefined }>();
+  const raceFacts = (id: string): RaceFacts | undefined => {
+    const now = Date.now();
+    const hit = raceCache.get(id);
+    if (hit && now - hit.at < 60_000) return hit.facts;
+    const race = races.findById(id);
+    const facts = race
+      ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
+      : undefined;
+    if (raceCache.size > 1000) raceCache.clear();
+    raceCache.set(id, { at: now, facts });
+    return facts;
+  };
+
+  /** What a certificate signs: the result's race, bib, name, item and chip time. */
+  const signedFacts = (row: ResultRow) => ({
+    raceId: row.race_id,
+    bib: row.bib,
+    name: row.name,
+    item: row.item,
+    chipMs: row.chip_ms,
+  });
+
+  const result = (row: ResultRow) =>
+    toResult(row, raceFacts(row.race_id), {
+      id: `${row.race_id}:${row.bib}`,
+      sig: signCertificate(secret, signedFacts(row)),
+    });
+
+  /** A person's results (every race, or one), matched by certificate number and name. */
+  const resultsOf = (person: PersonKey, raceId?: string) =>
+    repo.resultsByCert(repo.certHash(person.certificateNumber), normalizeName(person.name), raceId);
+
+  return {
+    /**
+     * The registration lookup (spec §3): query type 1 answers the status; 2, 3 and 5 the registration info,
+     * only for a registration made through that channel. Undefined: nothing to answer.
+     */
+    registration(raceId: string, person: PersonKey, queryType: RegistrationQueryType) {
+      const row = repo.registration(raceId, repo.certHash(person.certificateNumber), normalizeName(person.name));
+      if (!row) return undefined;
+      const race = raceFacts(row.race_id);
+      if (queryType === 1) return toRegistrationStatus(row, race);
+      // The info of one channel answers only for a registration made through it.
+      if (row.channel !== queryType) return undefined;
+      return toRegistrationInfo(row, race, queryType);
+    },
+
+    /** The result of a bib (public): a list of one, or undefined. */
+    scoreByBib(raceId: string, bib: string) {
+      const row = repo.resultByBib(raceId, normalizeBib(bib));
+      return row ? [result(row)] : undefined;
+    },
+
+    /** A person's results in one race (empty: none). */
+    scoreOf(raceId: string, person: PersonKey) {
+      return resultsOf(person, raceId).map(result);
+    },
+
+    /** A person's best chip time per item, in the order of ITEMS (empty: no results). */
+    personalBests(person: PersonKey) {
+      const best = new Map<string, ResultRow>();
+      for (const row of resultsOf(person)) {
+        const seen = best.get(row.item);
+        if (!seen || row.chip_ms < seen.chip_ms) best.set(row.item, row);
+      }
+      const order = Object.keys(ITEMS);
+      return [...best.values()]
+        .sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item))
+        .map((row) => toPersonalBest(result(row)));
+    },
+
+    /** A person's results, latest race first, in the given races only when `raceIds` has any (empty: none). */
+    history(person: PersonKey, raceIds?: string[]) {
+      const only = raceIds && raceIds.length > 0 ? new Set(raceIds) : null;
+      return resultsOf(person)
+        .filter((row) => only === null || only.has(row.race_id))
+        .map(result)
+        .sort(byResultOrder);
+    },
+
+    /** The photos of a bib (public). */
+    photos(raceId: string, bib: string) {
+      return repo.photos(raceId, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }));
+    },
+
+    /**
+     * The races of the organiser of `raceId` (same organizationId; the race itself when it has none) that
+     * have results, latest first: the score page offers them, so a visitor of next year's site still finds
+     * last year's result. Undefined: no such race.
+     */
+    racesWithResults(raceId: string) {
+      const race = races.findById(raceId);
+      if (!race) return undefined;
+      const counts = repo.resultCountsByRace();
+      const family = race.organizationId
+        ? races.list().filter((r) => r.organizationId === race.organizationId)
+        : [race];
+      return family
+        .filter((r) => counts.has(r.raceId))
+        .map((r) => ({
+          raceId: r.raceId,
+          raceName: r.raceName,
+          raceNameEn: r.raceNameEn ?? '',
+          raceDate: (r.startTime ?? '').slice(0, 10),
+          results: counts.get(r.raceId) ?? 0,
+        }))
+        .sort((a, b) => b.raceDate.localeCompare(a.raceDate) || a.raceId.localeCompare(b.raceId));
+    },
+
+    /** A certificate `raceId:bib` with its signature: what it certifies, or undefined when it is not valid. */
+    verifyCertificate(id: string, sig: string) {
+      const at = id.indexOf(':');
+      const row = at > 0 ? repo.resultByBib(id.slice(0, at), normalizeBib(id.slice(at + 1))) : undefined;
+      if (!row || !verifySignature(secret, signedFacts(row), sig)) return undefined;
+      return toCertificateFacts(result(row));
+    },
+
+    /** The results of a race (one item, or all) as a spreadsheet; undefined when there are none. */
+    scoreSheet(raceId: string, item: string | undefined) {
+      const rows = repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
+      if (rows.length === 0) return undefined;
+      return spreadsheetXml(raceFacts(raceId)?.raceName ?? raceId, rows);
+    },
+  };
+}
+
+export type RaceCenterService = ReturnType<typeof createRaceCenterService>;
