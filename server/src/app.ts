@@ -21,7 +21,8 @@ import {
   HSTS,
   isHttps,
 } from './lib/security-headers.ts';
-import { readSettings, type Env } from './lib/settings.ts';
+import type { Env } from './lib/env.ts';
+import { readSettings } from './lib/settings.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
 import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
@@ -52,9 +53,9 @@ export interface BuildAppOptions {
   /** Injectable clock (epoch ms). */
   now?: () => number;
   /**
-   * Environment of the account features (default process.env): PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX,
-   * NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM, TRUST_PROXY (lib/settings.ts); CERT_SECRET
-   * (lib/secrets.ts).
+   * Environment of the account features (default process.env), parsed with the server's schema (lib/env.ts):
+   * PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX, NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM, TRUST_PROXY
+   * (lib/settings.ts); CERT_SECRET (lib/secrets.ts). A bad value rejects with the variable's name.
    */
   env?: Env;
   /** Replaces the slider provider chosen by CAPTCHA_PROVIDER (an external human check). */
@@ -75,15 +76,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Routes answered on the race-day hot path (lib/hot-path.ts). */
     hotPath: HotPath;
-  }
-}
-
-/** The TRUST_PROXY list as a trust function (the one Fastify's request.ip uses too). */
-function trustedProxies(list: string[]) {
-  try {
-    return proxyAddr.compile(list);
-  } catch (error) {
-    throw new Error(`TRUST_PROXY: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -135,9 +127,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
           ...(options.logStream ? { stream: options.logStream } : {}),
         };
 
-  // Behind reverse proxies (TRUST_PROXY) the visitor is the address they forward: for the rate limits, the
-  // logs and the hot path alike.
-  const trustProxy = settings.trustProxy === undefined ? undefined : trustedProxies(settings.trustProxy);
+  // Behind reverse proxies (TRUST_PROXY, checked by the env schema) the visitor is the address they forward:
+  // for the rate limits, the logs and the hot path alike (the trust function Fastify's request.ip uses too).
+  const trustProxy = settings.trustProxy === undefined ? undefined : proxyAddr.compile(settings.trustProxy);
   // Race-day lookups answered before Fastify's lifecycle (lib/hot-path.ts); off while requests are logged.
   const hotPath = new HotPath(
     trustProxy &&

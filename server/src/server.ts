@@ -1,54 +1,46 @@
 /**
- * Starts the reference API server. Environment:
- *   PORT (default 3000), HOST (default localhost: both 127.0.0.1 and ::1),
- *   DATA_DIR (default <repo>/data), SEED_DIR (default server/seed),
- *   STATIC_DIR (default <repo>/dist when it has been built; empty: API only),
- *   LOG_LEVEL (default warn),
- *   WORKERS (default 1; a number, or 'auto' for one per CPU core): worker processes sharing the port and
- *   the database, for race-day load. The first process prepares the data folder (migrations, seed, secrets)
- *   once, then starts the workers and restarts any that dies.
- * Account features (lib/settings.ts): PASSWORD_KEY, RATE_LIMITS=off, DEV_OUTBOX=1|0, CAPTCHA_PROVIDER,
- *   SMTP_URL, SMTP_FROM, TRUST_PROXY (reverse proxies whose X-Forwarded-For names the visitor).
- * Race centre: CERT_SECRET (certificate signatures; default a random secret kept in DATA_DIR/cert-secret).
+ * Starts the reference API server. Its environment variables (PORT, HOST, LOG_LEVEL, WORKERS, DATA_DIR,
+ * SEED_DIR, STATIC_DIR, the account features' and the certificates') are all parsed here first, with the
+ * server's one schema (lib/env.ts, defaults there and in the README): a bad value stops the start with the
+ * variable's name and what it expected.
+ * WORKERS > 1 runs worker processes sharing the port and the database, for race-day load: the first process
+ * prepares the data folder (migrations, seed, secrets) once, then starts the workers and restarts any that
+ * dies.
  */
 import cluster from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { buildApp, type BuildAppOptions } from './app.ts';
+import { parseServerEnv, ServerEnvError, type ServerEnv } from './lib/env.ts';
 import { defaultStaticDir } from './lib/paths.ts';
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-const port = Number(process.env.PORT || 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, got "${process.env.PORT}"`);
-const host = process.env.HOST || 'localhost';
-const logLevel = (process.env.LOG_LEVEL || 'warn') as BuildAppOptions['logger'];
-if (!LOG_LEVELS.includes(logLevel as (typeof LOG_LEVELS)[number])) {
-  fail(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${process.env.LOG_LEVEL}"`);
+function readEnv(): ServerEnv {
+  try {
+    return parseServerEnv(process.env);
+  } catch (error) {
+    if (error instanceof ServerEnvError) fail(`race-site could not start:\n${error.message}`);
+    throw error;
+  }
 }
 
-const workersSetting = (process.env.WORKERS || '1').trim().toLowerCase();
-const workers = workersSetting === 'auto' ? availableParallelism() : Number(workersSetting);
-if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-  fail(`WORKERS must be a number from 1 to 64 or 'auto', got "${process.env.WORKERS}"`);
-}
+const env = readEnv();
+const { PORT: port, HOST: host, WORKERS: workers } = env;
 
 const options: BuildAppOptions = {
-  dataDir: process.env.DATA_DIR ? path.resolve(process.env.DATA_DIR) : undefined,
-  seedDir: process.env.SEED_DIR ? path.resolve(process.env.SEED_DIR) : undefined,
+  dataDir: env.DATA_DIR === undefined ? undefined : path.resolve(env.DATA_DIR),
+  seedDir: env.SEED_DIR === undefined ? undefined : path.resolve(env.SEED_DIR),
   // STATIC_DIR unset: dist/ when built; set but empty: API only (the dev server serves the SPA).
   staticDir:
-    process.env.STATIC_DIR === undefined
+    env.STATIC_DIR === undefined
       ? defaultStaticDir()
-      : process.env.STATIC_DIR === ''
+      : env.STATIC_DIR === ''
         ? undefined
-        : path.resolve(process.env.STATIC_DIR),
-  logger: logLevel,
+        : path.resolve(env.STATIC_DIR),
+  logger: env.LOG_LEVEL,
 };
 const startFailed = (error: unknown) =>
   fail(`race-site could not start: ${error instanceof Error ? error.message : String(error)}`);

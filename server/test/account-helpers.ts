@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { encryptPassword } from '#contract/password-crypto';
-import { DEFAULT_PASSWORD_KEY } from '../src/lib/settings.ts';
+import { DEFAULT_PASSWORD_KEY } from '../src/lib/env.ts';
 
 export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
 export const enc = (plain: string) => encryptPassword(plain, DEFAULT_PASSWORD_KEY);

@@ -12,6 +12,7 @@ import { importCsv, type ImportKind } from '../db/race-center-import.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
+import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from '../lib/paths.ts';
 
@@ -110,9 +111,17 @@ function domainArg(raw: string): string {
 
 const formatTime = (ms: number) => new Date(ms).toISOString();
 
+/** DATA_DIR and SEED_DIR (the server's env schema, lib/env.ts), relative to the working directory. */
+function folders(io: CliIo): { dataDir: string; seedDir: string } {
+  const env = parseServerEnv(io.env, ['DATA_DIR', 'SEED_DIR']);
+  return {
+    dataDir: path.resolve(io.cwd, env.DATA_DIR ?? DEFAULT_DATA_DIR),
+    seedDir: path.resolve(io.cwd, env.SEED_DIR ?? DEFAULT_SEED_DIR),
+  };
+}
+
 function open(io: CliIo): OpenedDatabase {
-  const dataDir = path.resolve(io.cwd, io.env.DATA_DIR || DEFAULT_DATA_DIR);
-  const seedDir = path.resolve(io.cwd, io.env.SEED_DIR || DEFAULT_SEED_DIR);
+  const { dataDir, seedDir } = folders(io);
   try {
     return openDatabase({ dataDir, seedDir, now: io.now() });
   } catch (error) {
@@ -121,7 +130,7 @@ function open(io: CliIo): OpenedDatabase {
 }
 
 function dataDirOf(io: CliIo): string {
-  return path.resolve(io.cwd, io.env.DATA_DIR || DEFAULT_DATA_DIR);
+  return folders(io).dataDir;
 }
 
 function withDatabase<T>(io: CliIo, work: (opened: OpenedDatabase) => T): T {

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseServerEnv, type Env } from './env.ts';
 
 export function dataSecret(dataDir: string, name: 'cert-secret' | 'code-secret' | 'id-number-secret'): string {
   const file = path.join(dataDir, name);
@@ -22,6 +23,6 @@ export function dataSecret(dataDir: string, name: 'cert-secret' | 'code-secret' 
   return readFileSync(file, 'utf8').trim();
 }
 
-export function certificateSecret(dataDir: string, env: Record<string, string | undefined>): string {
-  return env.CERT_SECRET || dataSecret(dataDir, 'cert-secret');
+export function certificateSecret(dataDir: string, env: Env): string {
+  return parseServerEnv(env, ['CERT_SECRET']).CERT_SECRET ?? dataSecret(dataDir, 'cert-secret');
 }

@@ -1,7 +1,8 @@
 /**
- * Settings of the account features, read from the environment (or the `env` option of buildApp in tests).
+ * Settings of the account features, read from the environment (or the `env` option of buildApp in tests)
+ * through the server's one schema (lib/env.ts): a bad value stops buildApp with the variable's name.
  */
-export const DEFAULT_PASSWORD_KEY = 'race-site-demo-transport-key-2027';
+import { parseServerEnv, type Env } from './env.ts';
 
 export interface AccountSettings {
   /** PASSWORD_KEY: key of the encryptType '1' password transport (same as the SPA's VITE_PASSWORD_KEY). */
@@ -24,21 +25,26 @@ export interface AccountSettings {
   trustProxy?: string[];
 }
 
-export type Env = Record<string, string | undefined>;
+const KEYS = [
+  'PASSWORD_KEY',
+  'RATE_LIMITS',
+  'DEV_OUTBOX',
+  'NODE_ENV',
+  'CAPTCHA_PROVIDER',
+  'SMTP_URL',
+  'SMTP_FROM',
+  'TRUST_PROXY',
+] as const;
 
-export function readSettings(env: Env): AccountSettings {
-  const devOutbox = env.DEV_OUTBOX === '1' ? true : env.DEV_OUTBOX === '0' ? false : env.NODE_ENV !== 'production';
+export function readSettings(raw: Env): AccountSettings {
+  const env = parseServerEnv(raw, KEYS);
   return {
-    passwordKey: env.PASSWORD_KEY || DEFAULT_PASSWORD_KEY,
-    rateLimits: (env.RATE_LIMITS ?? '').toLowerCase() !== 'off',
-    devOutbox,
-    captchaProvider: env.CAPTCHA_PROVIDER || 'builtin',
-    smtpUrl: env.SMTP_URL || undefined,
-    smtpFrom: env.SMTP_FROM || 'race-site <no-reply@race-site.example>',
-    trustProxy: env.TRUST_PROXY?.trim()
-      ? env.TRUST_PROXY.split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : undefined,
+    passwordKey: env.PASSWORD_KEY,
+    rateLimits: env.RATE_LIMITS,
+    devOutbox: env.DEV_OUTBOX ?? env.NODE_ENV !== 'production',
+    captchaProvider: env.CAPTCHA_PROVIDER,
+    smtpUrl: env.SMTP_URL,
+    smtpFrom: env.SMTP_FROM,
+    trustProxy: env.TRUST_PROXY,
   };
 }

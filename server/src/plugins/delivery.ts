@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CodeChannel, CodePurpose } from '../db/codes-repository.ts';
 import { maskDestination } from '../lib/accounts.ts';
+import { parseServerEnv } from '../lib/env.ts';
 
 export interface SmsSender {
   send(phone: string, text: string): Promise<void>;
@@ -70,7 +71,8 @@ export interface DeliveryOptions {
 
 async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
   const outbox = app.repos.outbox;
-  const print = options.print ?? (process.env.NODE_ENV === 'test' ? () => undefined : console.log);
+  const quiet = parseServerEnv(process.env, ['NODE_ENV']).NODE_ENV === 'test';
+  const print = options.print ?? (quiet ? () => undefined : console.log);
   const sms: SmsSender = options.sms ?? { send: async () => undefined };
   const email: EmailSender =
     options.email ??

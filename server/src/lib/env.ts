@@ -1,0 +1,142 @@
+/**
+ * The server's environment variables, all in one schema (issue #11 §6; the SPA's VITE_ keys have theirs in
+ * src/config/env-schema.ts). Every variable the server, its workers and the organiser CLI read is here,
+ * with its default: a bad value stops the start with the variable's name, what it expected and what it got
+ * (secrets are never echoed). A blank value counts as unset, except STATIC_DIR, where empty means API only.
+ *
+ * server.ts parses all of them at start; buildApp (its `env` option in tests, process.env otherwise), the
+ * certificate secret and the CLI parse the keys they use with the same schema.
+ */
+import { availableParallelism } from 'node:os';
+import proxyAddr from '@fastify/proxy-addr';
+import * as z from 'zod';
+
+export type Env = Record<string, string | undefined>;
+
+export const DEFAULT_PASSWORD_KEY = 'race-site-demo-transport-key-2027';
+export const DEFAULT_SMTP_FROM = 'race-site <no-reply@race-site.example>';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export const MAX_WORKERS = 64;
+
+const lowerCase = z.string().transform((s) => s.toLowerCase());
+
+/** TRUST_PROXY: the list, refused here (not at the first request) when proxy-addr cannot read an entry. */
+const proxyList = z.string().transform((s, ctx) => {
+  const list = s
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  try {
+    proxyAddr.compile(list);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    return z.NEVER;
+  }
+  return list;
+});
+
+export const serverEnvSchema = z.object({
+  /** Port to listen on; 0 picks a free one. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Address to listen on; localhost is both 127.0.0.1 and ::1. */
+  HOST: z.string().default('localhost'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('warn'),
+  /** Server processes sharing the port and the database; 'auto' is one per CPU core (at most 64). */
+  WORKERS: lowerCase
+    .pipe(
+      z.union([
+        z.literal('auto').transform(() => Math.min(availableParallelism(), MAX_WORKERS)),
+        z.coerce.number<string>().int().min(1).max(MAX_WORKERS),
+      ]),
+    )
+    .default(1),
+  /** Database, published configs, uploads and secrets; default <repo>/data (paths.ts). */
+  DATA_DIR: z.string().optional(),
+  /** The demo event; default server/seed. */
+  SEED_DIR: z.string().optional(),
+  /** The built SPA; unset: <repo>/dist when built; empty: API only (the dev server serves the SPA). */
+  STATIC_DIR: z.string().optional(),
+  /** production turns the development outbox off by default; test silences the outbox's console lines. */
+  NODE_ENV: z.string().optional(),
+  /** Key of the encryptType '1' password transport: the SPA's VITE_PASSWORD_KEY (at least 16 characters). */
+  PASSWORD_KEY: z.string().min(16).default(DEFAULT_PASSWORD_KEY),
+  /** off disables the per-IP limits (load bench). */
+  RATE_LIMITS: lowerCase
+    .pipe(z.enum(['on', 'off']))
+    .transform((s) => s === 'on')
+    .default(true),
+  /** 1 forces the development outbox on, 0 off; unset: on unless NODE_ENV=production. */
+  DEV_OUTBOX: z
+    .enum(['1', '0'])
+    .transform((s) => s === '1')
+    .optional(),
+  /** The slider check: 'builtin', or a provider passed to buildApp (plugins/captcha.ts). */
+  CAPTCHA_PROVIDER: z.string().default('builtin'),
+  /** E-mail codes go out by SMTP (nodemailer) as well; unset: the outbox only. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().default(DEFAULT_SMTP_FROM),
+  /** The reverse proxies in front of the server, whose X-Forwarded-For names the visitor. */
+  TRUST_PROXY: proxyList.optional(),
+  /** Key of the e-certificate signatures; unset: a random secret kept in DATA_DIR/cert-secret. */
+  CERT_SECRET: z.string().optional(),
+});
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+export type ServerEnvKey = keyof ServerEnv;
+
+/** What each variable must be, for the message of a bad value. */
+const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
+  PORT: 'a port number from 0 to 65535',
+  LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')}`,
+  WORKERS: `a number from 1 to ${MAX_WORKERS} or 'auto'`,
+  PASSWORD_KEY: "at least 16 characters (the SPA's VITE_PASSWORD_KEY)",
+  RATE_LIMITS: 'on or off',
+  DEV_OUTBOX: '1 or 0',
+  SMTP_URL: 'an smtp:// or smtps:// URL',
+  TRUST_PROXY: 'addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated',
+};
+
+/** Values never repeated in a message. */
+const SECRETS = new Set<string>(['PASSWORD_KEY', 'CERT_SECRET', 'SMTP_URL']);
+
+/** A bad environment: one line per bad variable, each naming it. */
+export class ServerEnvError extends Error {
+  constructor(readonly problems: { key: string; message: string }[]) {
+    super(problems.map((p) => p.message).join('\n'));
+    this.name = 'ServerEnvError';
+  }
+}
+
+/** Trimmed values; blank means unset, except STATIC_DIR (empty: API only). */
+function clean(raw: Env, keys: readonly string[]): Env {
+  const out: Env = {};
+  for (const key of keys) {
+    const value = raw[key]?.trim();
+    out[key] = value === '' && key !== 'STATIC_DIR' ? undefined : value;
+  }
+  return out;
+}
+
+/** Every variable, or only `keys` (what one part of the server reads), parsed; throws ServerEnvError. */
+export function parseServerEnv(raw: Env): ServerEnv;
+export function parseServerEnv<K extends ServerEnvKey>(raw: Env, keys: readonly K[]): Pick<ServerEnv, K>;
+export function parseServerEnv(raw: Env, keys?: readonly ServerEnvKey[]): Partial<ServerEnv> {
+  const schema = keys
+    ? serverEnvSchema.pick(Object.fromEntries(keys.map((key) => [key, true])) as Record<ServerEnvKey, true>)
+    : serverEnvSchema;
+  const input = clean(raw, Object.keys(schema.shape));
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const seen = new Set<string>();
+  const problems: { key: string; message: string }[] = [];
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const expected = EXPECTED[key as ServerEnvKey] ?? 'a text';
+    const got = SECRETS.has(key) ? '' : `, got "${input[key]}"`;
+    const detail = issue.code === 'custom' ? ` (${issue.message})` : '';
+    problems.push({ key, message: `${key} must be ${expected}${got}${detail}` });
+  }
+  throw new ServerEnvError(problems);
+}
