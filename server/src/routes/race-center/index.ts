@@ -42,6 +42,7 @@ export default async function raceCenterRoutes(
     raceCenter: app.repos.raceCenter,
     races: app.repos.races,
     certificateSecret: certificateSecret(app.config.dataDir, options.env ?? process.env),
+    now: app.config.now,
   });
 
   const lookup = { onRequest: app.rateLimit(LIMITS.lookup) };

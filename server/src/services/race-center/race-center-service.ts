@@ -32,7 +32,12 @@ export interface RaceCenterServiceDeps {
   races: RacesRepository;
   /** The key of the certificates' signatures (lib/secrets.ts certificateSecret). */
   certificateSecret: string;
+  /** The app's clock (epoch ms, `app.config.now`): the race memo expires by it. */
+  now: () => number;
 }
+
+/** How long the race memo keeps a race's names and date. */
+export const RACE_MEMO_MS = 60_000;
 
 /** A person's key to their own registration and results. */
 export interface PersonKey {
@@ -40,13 +45,18 @@ export interface PersonKey {
   certificateNumber: string;
 }
 
-export function createRaceCenterService({ raceCenter: repo, races, certificateSecret: secret }: RaceCenterServiceDeps) {
+export function createRaceCenterService({
+  raceCenter: repo,
+  races,
+  certificateSecret: secret,
+  now: clock,
+}: RaceCenterServiceDeps) {
   // Race names for the answers; races change rarely (the CLI), so a short-lived memo is enough.
   const raceCache = new Map<string, { at: number; facts: RaceFacts | undefined }>();
   const raceFacts = (id: string): RaceFacts | undefined => {
-    const now = Date.now();
+    const now = clock();
     const hit = raceCache.get(id);
-    if (hit && now - hit.at < 60_000) return hit.facts;
+    if (hit && now - hit.at < RACE_MEMO_MS) return hit.facts;
     const race = races.findById(id);
     const facts = race
       ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
