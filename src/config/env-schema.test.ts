@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EnvError, parseEnv } from './env-schema';
+import { ENV_KEYS, EnvError, parseEnv } from './env-schema';
 
 function envFile(name: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -16,7 +16,17 @@ describe('environment config', () => {
     expect(env.appEnv).toBe(name);
     expect(env.i18nFiles).toHaveLength(2);
     expect(env.showCharitable).toBe(name !== 'dev');
-    expect(env.openLinkMessage).toBeTruthy();
+    expect(env.passwordKey.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each(['dev', 'test', 'release', 'prod'])('.env.%s holds every key the SPA reads, and nothing else', (name) => {
+    expect(Object.keys(envFile(`.env.${name}`)).sort()).toEqual([...ENV_KEYS].sort());
+  });
+
+  it.each(ENV_KEYS)('stops when %s is missing', (key) => {
+    const raw = envFile('.env.prod');
+    delete raw[key];
+    expect(() => parseEnv(raw)).toThrow(new EnvError(key, 'is missing'));
   });
 
   it('stops with a message naming a missing key', () => {
@@ -31,8 +41,8 @@ describe('environment config', () => {
     ['VITE_ROOT_DOMAIN', 'not a host'],
     ['VITE_I18N_FILES', 'only-one.json'],
     ['VITE_APP_ENV', 'staging'],
-    ['VITE_SUB_DOMAIN_JY', 'a.b'],
-    ['VITE_OPEN_LINK_MESSAGE', '  '],
+    ['VITE_REG_AREA_URL', 'javascript:alert(1)'],
+    ['VITE_PASSWORD_KEY', 'short'],
   ])('stops with a message naming the bad key %s', (key, value) => {
     const raw = { ...envFile('.env.prod'), [key]: value };
     expect(() => parseEnv(raw)).toThrow(key);

@@ -1,19 +1,16 @@
 /**
  * The environment configuration (spec §3 "Environment config"), validated at build time by
  * vite.config.ts and again at start-up by src/config/env.ts. A bad or missing value names its key.
+ * Every key here is read by the SPA. The spec's list also names the site's own domain, two sub-domains (jy,
+ * cs) and open-link settings, but gives them no behaviour, so they are not keys (see README).
  */
 export interface AppEnv {
   appEnv: 'dev' | 'test' | 'release' | 'prod';
+  /** The organiser's root domain: the language cookie is shared across it (lib/language.ts). */
   rootDomain: string;
-  domain: string;
-  subDomainJy: string;
-  subDomainCs: string;
   /** The two remote translation files under /config/i18n/. */
   i18nFiles: [string, string];
   showCharitable: boolean;
-  openLink: boolean;
-  openLinkMessage: string;
-  openLinkMessageEn: string;
   /** '/' means the same origin as the site. */
   apiBaseUrl: string;
   fileHost: string;
@@ -55,7 +52,6 @@ function bool(raw: Raw, key: string): boolean {
 }
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const FILE_NAME = /^[\w.-]+\.json$/;
 
 function hostname(raw: Raw, key: string): string {
@@ -91,22 +87,11 @@ export function parseEnv(raw: Raw): AppEnv {
   if (files.length !== 2 || !files.every((f) => FILE_NAME.test(f))) {
     throw new EnvError('VITE_I18N_FILES', 'must name two .json files separated by a comma');
   }
-  const sub = (key: string) => {
-    const s = read(raw, key);
-    if (!LABEL.test(s)) throw new EnvError(key, `must be a DNS label, got "${s}"`);
-    return s;
-  };
   return {
     appEnv: appEnv as AppEnv['appEnv'],
     rootDomain: hostname(raw, 'VITE_ROOT_DOMAIN'),
-    domain: hostname(raw, 'VITE_DOMAIN'),
-    subDomainJy: sub('VITE_SUB_DOMAIN_JY'),
-    subDomainCs: sub('VITE_SUB_DOMAIN_CS'),
     i18nFiles: [files[0], files[1]],
     showCharitable: bool(raw, 'VITE_SHOW_CHARITABLE'),
-    openLink: bool(raw, 'VITE_OPEN_LINK'),
-    openLinkMessage: read(raw, 'VITE_OPEN_LINK_MESSAGE'),
-    openLinkMessageEn: read(raw, 'VITE_OPEN_LINK_MESSAGE_EN'),
     apiBaseUrl: baseUrl(raw, 'VITE_API_BASE_URL'),
     fileHost: baseUrl(raw, 'VITE_FILE_HOST'),
     imageHost: baseUrl(raw, 'VITE_IMAGE_HOST'),
@@ -120,14 +105,8 @@ export function parseEnv(raw: Raw): AppEnv {
 export const ENV_KEYS = [
   'VITE_APP_ENV',
   'VITE_ROOT_DOMAIN',
-  'VITE_DOMAIN',
-  'VITE_SUB_DOMAIN_JY',
-  'VITE_SUB_DOMAIN_CS',
   'VITE_I18N_FILES',
   'VITE_SHOW_CHARITABLE',
-  'VITE_OPEN_LINK',
-  'VITE_OPEN_LINK_MESSAGE',
-  'VITE_OPEN_LINK_MESSAGE_EN',
   'VITE_API_BASE_URL',
   'VITE_FILE_HOST',
   'VITE_IMAGE_HOST',
