@@ -35,15 +35,15 @@ export function messageFor(purpose: CodePurpose, code: string) {
   return { subject, body: `${subject} is ${code}. It is valid for 10 minutes. 验证码 ${code}，10 分钟内有效。` };
 }
 
-/** Loads nodemailer only when SMTP is configured, so a server without SMTP never loads it. */
+/**
+ * Loads nodemailer (a dependency) only when SMTP is configured, so a server without SMTP never loads it. It
+ * ships no types: the module name is a variable so that TypeScript does not look for them, and `Mailer` is
+ * the part of its API used here.
+ */
 export async function createSmtpSender(url: string, from: string): Promise<EmailSender> {
+  type Mailer = { createTransport(url: string): { sendMail(mail: Record<string, string>): Promise<unknown> } };
   const moduleName = 'nodemailer';
-  let mailer: { createTransport(url: string): { sendMail(mail: Record<string, string>): Promise<unknown> } };
-  try {
-    mailer = ((await import(moduleName)) as { default: typeof mailer }).default;
-  } catch {
-    throw new Error('SMTP_URL is set but the nodemailer package is not installed (npm install nodemailer)');
-  }
+  const mailer = ((await import(moduleName)) as { default: Mailer }).default;
   const transport = mailer.createTransport(url);
   return {
     async send(to, subject, text) {
