@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
-import { importCsv, type ImportKind } from '../db/race-center-import.ts';
+import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
@@ -261,10 +261,10 @@ function addRace(io: CliIo, file: string): void {
 
 function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): void {
   const { bytes } = readText(io, file);
-  withDatabase(io, ({ db, repos }) => {
+  withDatabase(io, ({ repos }) => {
     let outcome;
     try {
-      outcome = importCsv(db, repos, kind, raceId, bytes.toString('utf8'));
+      outcome = importCsv(repos, kind, raceId, bytes.toString('utf8'));
     } catch (error) {
       throw failure(`Nothing imported: ${error instanceof Error ? error.message : String(error)}`);
     }

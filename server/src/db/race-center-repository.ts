@@ -133,6 +133,28 @@ export function createRaceCenterRepository(db: Database, certKey: string) {
     'SELECT race_id, count(*) AS n FROM results GROUP BY race_id',
   );
 
+  /** Overall, gender and age-group ranks and finisher counts per item, by chip time. */
+  function recomputeRanks(raceId: string): void {
+    const rows = resForRank.all(raceId);
+    const finishers = new Map<string, number>();
+    for (const r of rows) finishers.set(r.item, (finishers.get(r.item) ?? 0) + 1);
+    const counters = new Map<string, number>();
+    const next = (key: string) => {
+      const n = (counters.get(key) ?? 0) + 1;
+      counters.set(key, n);
+      return n;
+    };
+    for (const r of rows) {
+      setRanks.run(
+        next(r.item),
+        next(`${r.item}|g${r.gender}`),
+        next(`${r.item}|a${r.age_group}`),
+        finishers.get(r.item) ?? 0,
+        r.id,
+      );
+    }
+  }
+
   return {
     /** What the database keeps of a certificate number (lib/race-center.ts keyedCertHash). */
     certHash: (certNo: string) => keyedCertHash(certKey, certDigest(certNo)),
@@ -153,27 +175,28 @@ export function createRaceCenterRepository(db: Database, certKey: string) {
     upsertResult: (row: ResultRow) => upsertRes.run(row),
     insertPhoto: (row: PhotoRow) => insPhoto.run(row),
 
-    /** Overall, gender and age-group ranks and finisher counts per item, by chip time. */
-    recomputeRanks(raceId: string): void {
-      const rows = resForRank.all(raceId);
-      const finishers = new Map<string, number>();
-      for (const r of rows) finishers.set(r.item, (finishers.get(r.item) ?? 0) + 1);
-      const counters = new Map<string, number>();
-      const next = (key: string) => {
-        const n = (counters.get(key) ?? 0) + 1;
-        counters.set(key, n);
-        return n;
-      };
-      for (const r of rows) {
-        setRanks.run(
-          next(r.item),
-          next(`${r.item}|g${r.gender}`),
-          next(`${r.item}|a${r.age_group}`),
-          finishers.get(r.item) ?? 0,
-          r.id,
-        );
-      }
+    /** An imported file's results, in one transaction; the race's ranks are recomputed. */
+    saveResults(raceId: string, rows: ResultRow[]): void {
+      db.transaction(() => {
+        for (const row of rows) upsertRes.run(row);
+        recomputeRanks(raceId);
+      })();
     },
+    /** An imported file's registrations, in one transaction. */
+    saveRegistrations(rows: RegistrationRow[]): void {
+      db.transaction(() => {
+        for (const row of rows) upsertReg.run(row);
+      })();
+    },
+    /** An imported file's photos, in one transaction. */
+    savePhotos(rows: PhotoRow[]): void {
+      db.transaction(() => {
+        for (const row of rows) insPhoto.run(row);
+      })();
+    },
+
+    /** Overall, gender and age-group ranks and finisher counts per item, by chip time. */
+    recomputeRanks,
   };
 }
 

@@ -1,0 +1,145 @@
+/**
+ * What every CSV import shares: the race it goes into, the CSV parsing, the header's required columns, the
+ * field count of each row, per-row problems as `line N: field: problem` (at most MAX_PROBLEMS shown) and the
+ * rule that any bad row means nothing is written. Each kind (results.ts, registrations.ts, photos.ts) only
+ * turns one row into the row it stores.
+ */
+import type { RacesRepository } from '../../db/races-repository.ts';
+import { CsvSyntaxError, parseCsv, type CsvRecord } from '../../lib/csv.ts';
+
+export type ImportKind = 'results' | 'registrations' | 'photos';
+
+export interface ImportColumns {
+  required: string[];
+  optional: string[];
+}
+
+export type ImportOutcome = { ok: true; rows: number; summary: string } | { ok: false; problems: string[] };
+
+const MAX_PROBLEMS = 200;
+
+/** One data row of an import: its fields by column name, and where its problems go. */
+export interface ImportRow {
+  line: number;
+  /** The file's column names (trimmed), in order. */
+  columns: string[];
+  /** The field of a column, trimmed ('' when the column is absent). */
+  get(name: string): string;
+  /** Whether the column is present and its field not blank. */
+  has(name: string): boolean;
+  /** The field, with a problem when it is blank. */
+  required(name: string): string;
+  /** A problem when `key` was already seen on an earlier line of the file. */
+  unique(key: string, field: string): void;
+  problem(field: string, message: string): void;
+}
+
+/** The race the rows go into. */
+export interface ImportTarget {
+  raceId: string;
+  /** Its date (YYYY-MM-DD) for ages; 2000-01-01 when it has no start time. */
+  raceDate: string;
+}
+
+/** One kind of import: its columns, how a row becomes the row it stores, and how the rows are stored. */
+export interface Importer<Row> {
+  kind: ImportKind;
+  columns: ImportColumns;
+  /** The row to store, or undefined; a row with any problem is never stored. */
+  toRow(row: ImportRow, target: ImportTarget): Row | undefined;
+  /** Writes every row of a good file at once (one transaction). */
+  write(rows: Row[], raceId: string): void;
+}
+
+/** Runs an import: every row is checked first, and the rows are written only when none has a problem. */
+export function runImport<Row>(
+  races: RacesRepository,
+  importer: Importer<Row>,
+  raceId: string,
+  text: string,
+): ImportOutcome {
+  const race = races.findById(raceId);
+  if (!race)
+    return { ok: false, problems: [`race "${raceId}" does not exist (add it with: site add-race <race.json>)`] };
+  let records: CsvRecord[];
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { ok: false, problems: [error.message] };
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (!header) return { ok: false, problems: ['the file is empty (expected a header row)'] };
+  const columns = header.fields.map((f) => f.trim());
+  const missing = importer.columns.required.filter((c) => !columns.includes(c));
+  if (missing.length > 0) return { ok: false, problems: [`line 1: missing column(s): ${missing.join(', ')}`] };
+  if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
+
+  const target = { raceId, raceDate: (race.startTime ?? '').slice(0, 10) || '2000-01-01' };
+  const problems: string[] = [];
+  const seen = new Map<string, number>();
+  const good: Row[] = [];
+  for (const record of rows) {
+    if (record.fields.length !== columns.length) {
+      problems.push(`line ${record.line}: expected ${columns.length} fields, found ${record.fields.length}`);
+      continue;
+    }
+    const rowProblems: string[] = [];
+    const row = importRow(record, columns, seen, rowProblems);
+    const stored = importer.toRow(row, target);
+    if (rowProblems.length === 0 && stored !== undefined) good.push(stored);
+    problems.push(...rowProblems);
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
+    return { ok: false, problems: shown };
+  }
+  importer.write(good, raceId);
+  return {
+    ok: true,
+    rows: good.length,
+    summary: `imported ${good.length} ${importer.kind} into ${raceId} (${race.raceName})`,
+  };
+}
+
+function importRow(record: CsvRecord, columns: string[], seen: Map<string, number>, problems: string[]): ImportRow {
+  const problem = (field: string, message: string) => problems.push(`line ${record.line}: ${field}: ${message}`);
+  const get = (name: string) => (record.fields[columns.indexOf(name)] ?? '').trim();
+  return {
+    line: record.line,
+    columns,
+    get,
+    has: (name) => columns.includes(name) && get(name) !== '',
+    required(name) {
+      const v = get(name);
+      if (v === '') problem(name, 'is required');
+      return v;
+    },
+    unique(key, field) {
+      const first = seen.get(key);
+      if (first !== undefined) problem(field, `duplicate of line ${first}`);
+      else seen.set(key, record.line);
+    },
+    problem,
+  };
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** A real calendar date YYYY-MM-DD. */
+export function validDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** 1/M/男 or 2/F/女; null otherwise. */
+export function parseGender(s: string): number | null {
+  const v = s.trim().toUpperCase();
+  if (v === '1' || v === 'M' || v === '男') return 1;
+  if (v === '2' || v === 'F' || v === '女') return 2;
+  return null;
+}
