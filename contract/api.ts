@@ -1,3 +1,5 @@
+import type { MessageCode, MessageParams } from '#contract/messages';
+
 /**
  * Every path of the API contract (spec §7), shared by the SPA and the reference server so that the two
  * can never drift apart. Paths the spec hides are fixed here; an organiser's own API implements the same.
@@ -83,3 +85,17 @@ export const API_PREFIXES = [
 ] as const;
 
 export const translationsPath = (name: string) => `${API_PATHS.translationsPrefix}${encodeURIComponent(name)}`;
+
+/**
+ * The response envelope (spec §7): `{ code, msg, data }`, code 0 is success; a failure uses the HTTP-like
+ * status as its code. A refusal of the reference server also names its message by code (`msgCode`, with
+ * `msgParams`), so that the SPA can show it in the visitor's language; `msg` stays the English text for
+ * clients that know only it (an organiser's own API may send msg alone).
+ */
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+  msgCode?: MessageCode;
+  msgParams?: MessageParams;
+}

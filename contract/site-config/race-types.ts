@@ -86,9 +86,3 @@ export const ORDER_FIELDS = [
   'coupon',
   'discount',
 ] as const;
-
-export interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}

@@ -6,12 +6,11 @@
  */
 import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosResponse, AxiosStatic } from 'axios';
 import i18n from 'i18next';
-import { CONTRACT_HEADERS } from '#contract/api';
+import { CONTRACT_HEADERS, type Envelope } from '#contract/api';
 import { getEnv } from '@/config/env';
 import { notify, TOAST_SECONDS } from '@/lib/notify';
 import { localizeServerMessage } from '@/lib/server-messages';
 import { useAppStore } from '@/stores/app-store';
-import type { Envelope } from '#contract/site-config/race-types';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export { OS_ID, TERMINAL_TYPE } from '#contract/api';
@@ -119,10 +118,7 @@ export function checkEnvelope<T>(body: unknown, status?: number): Envelope<T> {
   }
   const envelope = body as Partial<Envelope<unknown>>;
   if (envelope.code !== 0) {
-    const msg =
-      typeof envelope.msg === 'string' && envelope.msg.trim()
-        ? localizeServerMessage(envelope.msg)
-        : t('errors.generic');
+    const msg = localizeServerMessage(envelope) ?? t('errors.generic');
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
     throw new ApiError('business', msg, code, status);
   }
@@ -159,9 +155,10 @@ function onRejected(axios: AxiosStatic, error: AxiosError): never {
     // An HTTP error (below 500) whose body is still an envelope carries a message meant for the visitor; a
     // 5xx says only that the service failed (its msg, e.g. 'Internal Server Error', is not for visitors).
     const body = error.response.data as Partial<Envelope<unknown>> | undefined;
-    if (status < 500 && body && typeof body === 'object' && typeof body.msg === 'string' && body.msg.trim()) {
-      const code = typeof body.code === 'number' ? body.code : undefined;
-      reject(new ApiError('business', localizeServerMessage(body.msg), code, status), config);
+    const shown = status < 500 && body && typeof body === 'object' ? localizeServerMessage(body) : null;
+    if (shown !== null) {
+      const code = typeof body!.code === 'number' ? body!.code : undefined;
+      reject(new ApiError('business', shown, code, status), config);
     }
     reject(new ApiError('http', httpMessage(status), undefined, status), config, TOAST_SECONDS);
   }

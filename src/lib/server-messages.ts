@@ -1,46 +1,44 @@
 /**
- * The dictionary of server messages (spec §8 "Dictionary messages", and the reference server's other
- * messages meant for the visitor): the contract sends them in English, whatever the visitor's language. An
- * error answer carrying one is shown in the visitor's language; any other msg is shown as the server sent it.
+ * The server's messages in the visitor's language. An answer of the reference server names its message by
+ * code (`msgCode`, `msgParams`): shown as `messages.<code>` of the locale files. An organiser's own API may
+ * send only the contract's English `msg` (spec §8 "Dictionary messages"): a msg that is the text of a
+ * contract message (parameters included) is shown in the visitor's language as well; any other msg as sent.
  */
 import i18n from 'i18next';
-import type enCommon from '@/locales/en/common.json';
+import type { Envelope } from '#contract/api';
+import { isMessageCode, MESSAGES, messageParamNames, type MessageCode, type MessageParams } from '#contract/messages';
 
-type ServerMessageKey = keyof (typeof enCommon)['errors']['server'];
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Server msg → key under `errors.server` (common.json, both languages; the English text is the msg). */
-export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
-  'Verification failed': 'verificationFailed',
-  'Verification code error, please re-enter': 'codeError',
-  'Too many wrong codes, please get a new code': 'codeTriesUsed',
-  'Your login has expired, please log in again': 'loginExpired',
-  'Account information does not exist': 'accountMissing',
-  'Registration information does not exist': 'registrationMissing',
-  'The redemption code information does not exist': 'redemptionCodeMissing',
-  'Your score information was not found...': 'scoreMissing',
-  'The user has already registered, please do not submit again': 'alreadyRegistered',
-  'This event project does not support registering for multiple people': 'noGroupRegistration',
-  'Account or password is incorrect': 'badCredentials',
-  'Too many requests, please try again later': 'tooManyRequests',
-  'Please enter a 6-20 digit password combining digits and letters': 'passwordRule',
-  'The two passwords do not match': 'passwordsDiffer',
-  'This email has been registered': 'emailRegistered',
-  'Please enter a correct phone number': 'badPhone',
-  'Please enter phone number': 'phoneRequired',
-  'Please enter a correct email address': 'badEmail',
-  'Please enter a valid email address': 'badLoginEmail',
-  'Please slide the slider to verify first': 'slideFirst',
-  'Please upload a file smaller than 10 MB': 'fileTooBig',
-  'Daily upload limit reached, please try again tomorrow': 'uploadQuota',
-  "This certificate does not match the organiser's records": 'certificateInvalid',
-  'Give a bib, or a name and a certificate number': 'lookupNeedsKey',
-  'Race not found': 'raceNotFound',
-  // The export's empty answer (spec §7 Excel export) is sent in Chinese.
-  没有查询到数据哦: 'noData',
-};
+/** Each contract text as a pattern that reads its parameters back, e.g. 'Please wait (.+?) seconds…'. */
+const TEXT_PATTERNS = (Object.keys(MESSAGES) as MessageCode[]).map((code) => {
+  const text = MESSAGES[code];
+  const source = escape(text).replace(/\\\{\\\{\s*\w+\s*\\\}\\\}/g, '(.+?)');
+  return { code, names: messageParamNames(text), pattern: new RegExp(`^${source}$`) };
+});
 
-/** A server msg in the visitor's language when the dictionary knows it; otherwise as it is. */
-export function localizeServerMessage(msg: string): string {
-  const key = Object.hasOwn(SERVER_MESSAGES, msg) ? SERVER_MESSAGES[msg] : undefined;
-  return key === undefined ? msg : i18n.t(`errors.server.${key}`);
+/** The code and parameters of a contract message given by its English text, or null. */
+export function messageOfText(msg: string): { code: MessageCode; params: MessageParams } | null {
+  const text = msg.trim();
+  for (const { code, names, pattern } of TEXT_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match) return { code, params: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
+  }
+  return null;
+}
+
+const messageFor = (code: MessageCode, params?: MessageParams) => i18n.t(`messages.${code}`, params ?? {});
+
+/**
+ * What to show for a failed answer: by its msgCode when it has a known one, else its msg (in the visitor's
+ * language when it is a contract text); null when it carries neither.
+ */
+export function localizeServerMessage(answer: Partial<Pick<Envelope<unknown>, 'msg' | 'msgCode' | 'msgParams'>>) {
+  if (isMessageCode(answer.msgCode)) {
+    const params = answer.msgParams && typeof answer.msgParams === 'object' ? answer.msgParams : undefined;
+    return messageFor(answer.msgCode, params);
+  }
+  if (typeof answer.msg !== 'string' || answer.msg.trim() === '') return null;
+  const known = messageOfText(answer.msg);
+  return known ? messageFor(known.code, known.params) : answer.msg;
 }

@@ -2,7 +2,7 @@
  * The response envelope of the contract (spec §7): `{ code, msg, data }`, code 0 is success. Errors use the
  * HTTP-like status number as their code.
  */
-import type { Envelope } from '#contract/site-config/race-types';
+import type { Envelope } from '#contract/api';
 
 export const SUCCESS_MSG = 'success';
 

@@ -6,6 +6,8 @@
 import { useState } from 'react';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { checkConfirm, checkEmail, checkPassword, checkPhone } from '#contract/rules';
+import { ruleOf } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { clearUserData } from '@/lib/user-data';
 import { checkEmailRegistered } from '../api/check-email-registered';
@@ -16,8 +18,6 @@ import { sendEmailCode } from '../api/send-email-code';
 import { sendResetPhoneCode } from '../api/send-reset-phone-code';
 import { useCodeContext } from '../hooks/use-code-context';
 import { useSubmitting } from '../hooks/use-submitting';
-import { ruleOf } from '../utils/form-rules';
-import { checkConfirm, checkEmail, checkPassword, checkPhone } from '../utils/validation';
 import { Agreement, GatedSubmit } from './agreement';
 import { CodeField } from './code-field';
 import { fieldValue } from './login-forms';
@@ -31,7 +31,7 @@ interface ScreenProps {
 async function registeredCheck(value: string | undefined) {
   if (checkEmail(value, 'account')) return null;
   try {
-    return (await checkEmailRegistered(value!)) ? ('auth.validation.emailRegistered' as const) : null;
+    return (await checkEmailRegistered(value!)) ? { code: 'emailRegistered' as const } : null;
   } catch {
     return null;
   }

@@ -60,7 +60,7 @@ export function GatedSubmit({
       className="auth-submit"
       data-testid="submit-gate"
       onClick={() => {
-        if (!agreed) notify.warning(t('auth.validation.agreement'));
+        if (!agreed) notify.warning(t('messages.agreementRequired'));
       }}
     >
       <Button

@@ -7,10 +7,10 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { checkCaptcha } from '#contract/rules';
+import { ruleOf } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useCountdown } from '../hooks/use-countdown';
-import { ruleOf } from '../utils/form-rules';
-import { checkCaptcha } from '../utils/validation';
 import type { SliderPass } from '../api/types';
 import { SliderCaptcha } from './slider-captcha';
 
@@ -33,7 +33,7 @@ export function CodeField({ target, send }: CodeFieldProps) {
   const onClick = async () => {
     if (countdown.running || stage === 'sending') return;
     if (stage === 'slider') {
-      notify.warning(t('auth.validation.slider'));
+      notify.warning(t('messages.slideFirst'));
       return;
     }
     if (await target()) setStage('slider');

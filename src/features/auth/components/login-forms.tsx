@@ -2,11 +2,11 @@
 import { Form, Input } from 'antd';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { checkEmail, checkPassword, checkPhone } from '#contract/rules';
+import { ruleOf } from '@/lib/form-rules';
 import { sendPhoneCode } from '../api/send-phone-code';
 import { useCodeContext } from '../hooks/use-code-context';
 import { useLogin } from '../hooks/use-login';
-import { ruleOf } from '../utils/form-rules';
-import { checkEmail, checkPassword, checkPhone } from '../utils/validation';
 import { GatedSubmit } from './agreement';
 import { CodeField } from './code-field';
 

@@ -21,9 +21,9 @@ export async function exportScores(query: { raceId: string; item?: string }, noD
   const text = await readText(blob.slice(0, 64)).catch(() => '');
   if (text.trimStart().startsWith('{')) {
     try {
-      const body = JSON.parse(await readText(blob)) as { msg?: unknown };
-      // The envelope's msg in the visitor's language when the dictionary knows it ('没有查询到数据哦' → 'No data found').
-      const text = typeof body.msg === 'string' && body.msg ? localizeServerMessage(body.msg) : noData;
+      const body = JSON.parse(await readText(blob)) as Parameters<typeof localizeServerMessage>[0];
+      // The envelope's message in the visitor's language (msgCode noData, or msg '没有查询到数据哦' → 'No data found').
+      const text = localizeServerMessage(body) ?? noData;
       return { kind: 'message', text };
     } catch {
       return { kind: 'message', text: noData };

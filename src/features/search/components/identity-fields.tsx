@@ -1,11 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import {
-  CERTIFICATE_TYPES,
-  checkCertificateNumber,
-  checkName,
-  type CertificateType,
-  type RuleKey,
-} from '../utils/validate';
+import { CERTIFICATE_TYPE_LIST, type CertificateType } from '#contract/enums';
+import type { Refusal } from '#contract/messages';
+import { checkCertificateNumber, checkName } from '#contract/rules';
+import { refusalText } from '@/lib/form-rules';
 import { FormField } from './form-field';
 
 export interface IdentityValue {
@@ -17,8 +14,8 @@ export interface IdentityValue {
 export const emptyIdentity: IdentityValue = { name: '', certificateType: 1, certificateNumber: '' };
 
 export interface IdentityErrors {
-  name: RuleKey | null;
-  certificateNumber: RuleKey | null;
+  name: Refusal | null;
+  certificateNumber: Refusal | null;
 }
 
 export function validateIdentity(v: IdentityValue): IdentityErrors {
@@ -49,7 +46,7 @@ export function IdentityFields({
   };
   return (
     <>
-      <FormField label={t('search.fields.name')} error={errors.name ? t(errors.name) : null}>
+      <FormField label={t('search.fields.name')} error={errors.name ? refusalText(errors.name) : null}>
         {(p) => (
           <input
             {...p}
@@ -75,7 +72,7 @@ export function IdentityFields({
                 onErrors({ ...errors, certificateNumber: validateIdentity(next).certificateNumber });
             }}
           >
-            {CERTIFICATE_TYPES.map((type) => (
+            {CERTIFICATE_TYPE_LIST.map((type) => (
               <option key={type} value={type}>
                 {t(`search.certificateTypes.${type}`)}
               </option>
@@ -85,7 +82,7 @@ export function IdentityFields({
       </FormField>
       <FormField
         label={t('search.fields.certificateNumber')}
-        error={errors.certificateNumber ? t(errors.certificateNumber) : null}
+        error={errors.certificateNumber ? refusalText(errors.certificateNumber) : null}
       >
         {(p) => (
           <input

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Refusal } from '#contract/messages';
+import { checkBib } from '#contract/rules';
 import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
-import { checkBib, type RuleKey } from '../utils/validate';
 import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
@@ -14,7 +15,7 @@ export default function ImageSearchPage() {
   const { t } = useTranslation();
   const raceId = useRaceId();
   const [bib, setBib] = useState('');
-  const [bibError, setBibError] = useState<RuleKey | null>(null);
+  const [bibError, setBibError] = useState<Refusal | null>(null);
   const { loading, data: photos, failure, run } = useSearchRequest<Photo[]>();
   const [open, setOpen] = useState<number | null>(null);
   const [searched, setSearched] = useState('');

@@ -240,7 +240,7 @@ describe('registration search page', () => {
       submit: 'Search',
     });
     expect(screen.getByText('Please enter your name')).toBeInTheDocument();
-    expect(screen.getByText('The certificate number must be 5-20 letters or digits')).toBeInTheDocument();
+    expect(screen.getByText('The passport number must be 5-20 letters or digits')).toBeInTheDocument();
     expect(screen.queryByTestId('registration-result')).toBeNull();
   });
 

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Refusal } from '#contract/messages';
+import { checkBib } from '#contract/rules';
 import { Link } from 'react-router-dom';
 import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
@@ -9,7 +11,6 @@ import { useSiteStore } from '@/stores/site-store';
 import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
 import type { ScoreResult } from '../types/search-types';
-import { checkBib, type RuleKey } from '../utils/validate';
 import { saveBlob } from '../utils/certificate-image';
 import { useRaceId } from '../utils/use-race-id';
 import { useRacesWithResults } from '../utils/use-races-with-results';
@@ -40,7 +41,7 @@ export default function ScoreSearchPage() {
     boundRaceId;
   const [mode, setMode] = useState<Mode>('bib');
   const [bib, setBib] = useState('');
-  const [bibError, setBibError] = useState<RuleKey | null>(null);
+  const [bibError, setBibError] = useState<Refusal | null>(null);
   const { identity, check, fields } = useIdentityForm();
   const { loading, data: results, failure, run, reset } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { checkBib, type RuleKey } from '../utils/validate';
+import type { Refusal } from '#contract/messages';
+import { checkBib } from '#contract/rules';
+import { refusalText } from '@/lib/form-rules';
 import { FormField } from './form-field';
 
 /** The submit button of a search form ('Search' / 'Searching…'), with any further actions after it. */
@@ -33,12 +35,12 @@ export function BibField({
 }: {
   value: string;
   onChange: (value: string) => void;
-  error: RuleKey | null;
-  onError: (error: RuleKey | null) => void;
+  error: Refusal | null;
+  onError: (error: Refusal | null) => void;
 }) {
   const { t } = useTranslation();
   return (
-    <FormField label={t('search.fields.bib')} error={error ? t(error) : null}>
+    <FormField label={t('search.fields.bib')} error={error ? refusalText(error) : null}>
       {(p) => (
         <input
           {...p}

@@ -1,0 +1,101 @@
+/**
+ * Every message a visitor reads from the server or from a form rule, by a stable code (spec §5, §8). The
+ * text is the contract's English (the `msg` of an envelope; a few spec texts are Chinese and stay so);
+ * `{{name}}` marks a parameter. The SPA shows `messages.<code>` of its locale files instead, with the same
+ * parameters (i18next interpolation), so every code here has a zh and an en text there.
+ */
+export const MESSAGES = {
+  // Spec §8 and the reference server.
+  unboundRace: '未绑定赛事...',
+  unpublishedConfig: 'A race is bound to this domain, but no site configuration is published for it',
+  loginExpired: 'Your login has expired, please log in again',
+  raceNotFound: 'Race not found',
+  notFound: 'Not Found',
+  routeNotFound: 'Not Found: {{method}} {{path}}',
+  internal: 'Internal Server Error',
+  badRequest: 'Bad Request',
+  invalidRequest: 'Invalid request: {{detail}}',
+  badDomainName: 'domainName must be a host name',
+  siteConfigNameMissing: 'No published site configuration has this name',
+  badTranslationName: 'A translation file name is letters, digits, "_", "." or "-" and ends with .json',
+  tooManyRequests: 'Too many requests, please try again later',
+  tooManyRequestsWait: 'Too many requests, please try again in {{seconds}} seconds',
+  codeResendWait: 'Please wait {{seconds}} seconds before requesting a new code',
+  verificationFailed: 'Verification failed',
+  codeError: 'Verification code error, please re-enter',
+  codeTriesUsed: 'Too many wrong codes, please get a new code',
+  accountMissing: 'Account information does not exist',
+  badCredentials: 'Account or password is incorrect',
+  badOsId: 'osId must be {{osId}}',
+  badLoginType: 'loginType must be 0, 1 or 5',
+  badCaptchaType: "captchaType must be '{{captchaType}}'",
+  registrationMissing: 'Registration information does not exist',
+  redemptionCodeMissing: 'The redemption code information does not exist',
+  alreadyRegistered: 'The user has already registered, please do not submit again',
+  noGroupRegistration: 'This event project does not support registering for multiple people',
+  badQueryType: 'queryType must be 1 (registration status), 2 (third-party), 3 (web) or 5 (app registration info)',
+  scoreMissing: 'Your score information was not found...',
+  noData: '没有查询到数据哦',
+  certificateInvalid: "This certificate does not match the organiser's records",
+  lookupNeedsKey: 'Give a bib, or a name and a certificate number',
+  uploadNotMultipart: 'Upload a file as multipart/form-data',
+  uploadNoFile: 'No file in the upload',
+  uploadQuota: 'Daily upload limit reached, please try again tomorrow',
+
+  // Form rules (spec §5); the server answers the same codes for the same fields.
+  phoneRequired: 'Please enter phone number',
+  badPhone: 'Please enter a correct phone number',
+  captchaRequired: 'Please enter verification code',
+  passwordRequired: 'Please enter password',
+  passwordRule: 'Please enter a 6-20 digit password combining digits and letters',
+  confirmRequired: 'Please enter confirm password',
+  passwordsDiffer: 'The two passwords do not match',
+  emailRequired: 'Please enter email address',
+  badEmail: 'Please enter a correct email address',
+  badLoginEmail: 'Please enter a valid email address',
+  emailRegistered: 'This email has been registered',
+  agreementRequired: 'Please agree to the user agreement and privacy policy first',
+  slideFirst: 'Please slide the slider to verify first',
+  nameRequired: 'Please enter your name',
+  nameInvalid: 'The name may not contain spaces or double quotes',
+  textInvalid: 'Spaces and double quotes are not allowed',
+  certificateRequired: 'Please enter your certificate number',
+  idCardInvalid: 'Please enter a valid 18-character ID card number',
+  passportInvalid: 'The passport number must be 5-20 letters or digits',
+  hkMacaoPermitInvalid: 'Please enter a valid permit number: H or M followed by 8 or 10 digits',
+  taiwanPermitInvalid: 'Please enter a valid permit number: 8 or 10 digits',
+  bibRequired: 'Please enter your bib number',
+  bibInvalid: 'The bib number must be letters or digits',
+  badUrl: 'Please enter a correct URL',
+  positiveInteger: 'Please enter a positive integer',
+  badFileType: '文件格式不正确',
+  fileTooBig: 'Please upload a file smaller than {{size}} {{unit}}',
+  tooManyFiles: 'The files exceed the limit of {{count}}',
+  imageSizeMismatch:
+    'The image size does not meet the standard: {{width}} × {{height}} px required, {{actualWidth}} × {{actualHeight}} px given',
+} as const;
+
+export type MessageCode = keyof typeof MESSAGES;
+
+export type MessageParams = Record<string, string | number>;
+
+/** A refusal: the code of the message to show and its parameters. */
+export interface Refusal {
+  code: MessageCode;
+  params?: MessageParams;
+}
+
+export const isMessageCode = (code: unknown): code is MessageCode =>
+  typeof code === 'string' && Object.hasOwn(MESSAGES, code);
+
+/** The `{{name}}` parameters a message text names. */
+export function messageParamNames(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]!);
+}
+
+/** The contract's text of a message with its parameters filled in (a missing one stays as `{{name}}`). */
+export function messageText(code: MessageCode, params?: MessageParams): string {
+  return MESSAGES[code].replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    params && Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
