@@ -5,6 +5,7 @@ import { createCodesRepository } from './codes-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
+import { createRateHitsRepository } from './rate-hits-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
@@ -23,6 +24,7 @@ export function createRepositories(db: Database, keys: { code: string; certNumbe
     outbox: createOutboxRepository(db),
     raceCenter: createRaceCenterRepository(db, keys.certNumber),
     uploads: createUploadsRepository(db),
+    rateHits: createRateHitsRepository(db),
   };
 }
 

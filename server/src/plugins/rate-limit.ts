@@ -1,6 +1,6 @@
 /**
  * Per-IP sliding-window rate limits (IPv6 addresses grouped by /64, `rateLimitKey`). A route opts in with `onRequest: app.rateLimit(LIMITS.login)`; over the
- * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again later' }`
+ * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again in N seconds', msgCode: 'tooManyRequestsWait', msgParams: { seconds: N } }`
  * and Retry-After (seconds). Disabled with RATE_LIMITS=off.
  *
  * Account buckets (login, codes, registration, reset, uploads…) are counted in SQLite, so every worker
@@ -15,10 +15,10 @@ import type {
   HookHandlerDoneFunction,
   onRequestHookHandler,
 } from 'fastify';
-import type { Database } from 'better-sqlite3';
 import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
-import { fail, MESSAGES } from '../lib/envelope.ts';
+import type { RateHitsRepository } from '../db/rate-hits-repository.ts';
+import { fail } from '../lib/envelope.ts';
 
 export interface RateLimit {
   /** Bucket name: routes with the same name share one window per IP. */
@@ -113,40 +113,21 @@ export class SlidingWindowLimiter implements WindowLimiter {
   }
 }
 
-/** Windows in the `rate_hits` table, shared by every process on the same database. */
+/** Windows in the `rate_hits` table (db/rate-hits-repository.ts), shared by every process on the same database. */
 export class SqliteWindowLimiter implements WindowLimiter {
-  private readonly window;
-  private readonly insert;
-  private readonly sweepKey;
-  private readonly sweepAll;
   private hits = 0;
-  private readonly hitTx;
 
   constructor(
-    db: Database,
+    private readonly rateHits: RateHitsRepository,
     private readonly now: () => number,
-  ) {
-    this.window = db.prepare<[string, number], { n: number; first: number | null }>(
-      'SELECT COUNT(*) AS n, MIN(at) AS first FROM rate_hits WHERE bucket_key = ? AND at > ?',
-    );
-    this.insert = db.prepare<[string, number]>('INSERT INTO rate_hits (bucket_key, at) VALUES (?, ?)');
-    this.sweepKey = db.prepare<[string, number]>('DELETE FROM rate_hits WHERE bucket_key = ? AND at <= ?');
-    this.sweepAll = db.prepare<[number]>('DELETE FROM rate_hits WHERE at <= ?');
-    this.hitTx = db.transaction((key: string, limit: RateLimit, now: number): number => {
-      const from = now - limit.windowMs;
-      this.sweepKey.run(key, from);
-      const { n = 0, first = null } = this.window.get(key, from) ?? {};
-      if (n >= limit.max) return Math.max(1, Math.ceil(((first ?? now) + limit.windowMs - now) / 1000));
-      this.insert.run(key, now);
-      return 0;
-    });
-  }
+  ) {}
 
   hit(key: string, limit: RateLimit): number {
     const now = this.now();
     // Keys of visitors who never came back are swept now and then (windows are at most an hour).
-    if (++this.hits % 1000 === 0) this.sweepAll.run(now - 3_600_000);
-    return this.hitTx.immediate(key, limit, now);
+    if (++this.hits % 1000 === 0) this.rateHits.sweep(now - 3_600_000);
+    const refused = this.rateHits.record(key, limit, now);
+    return refused === null ? 0 : Math.max(1, Math.ceil(refused.retryAfterMs / 1000));
   }
 }
 
@@ -169,7 +150,7 @@ declare module 'fastify' {
 export function tooManyRequestsAnswer(retryAfterSeconds: number) {
   return {
     headers: { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' },
-    envelope: fail(429, MESSAGES.tooManyRequests),
+    envelope: fail(429, 'tooManyRequestsWait', { seconds: retryAfterSeconds }),
   };
 }
 
@@ -180,7 +161,7 @@ export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) 
 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {
   const local = new SlidingWindowLimiter(options.now);
-  const shared = new SqliteWindowLimiter(app.db, options.now);
+  const shared = new SqliteWindowLimiter(app.repos.rateHits, options.now);
   const counter = (limit: RateLimit) => {
     if (!options.enabled) return undefined;
     const limiter = limit.local ? local : shared;
