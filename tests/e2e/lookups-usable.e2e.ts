@@ -119,7 +119,7 @@ describe('search forms', () => {
     // A wrong number first, its message shown on leaving the field; then the right one, still in the field.
     await page.getByPlaceholder(p.id).fill('12345');
     await page.getByPlaceholder(p.name).fill(RUNNER.name);
-    await page.locator('.search-field__error').first().waitFor();
+    await page.locator('.ant-form-item-explain-error').first().waitFor();
     await page.getByPlaceholder(p.id).fill(RUNNER.id);
   };
   /** Each form: its page, how to fill it validly, and what shows when its search succeeded. */
@@ -140,13 +140,15 @@ describe('search forms', () => {
         const { context, page, errors } = await open(language, form.path);
         const submit = page.locator('form button[type="submit"]');
         await submit.click();
-        await page.locator('.search-field__error').first().waitFor();
+        await page.locator('.ant-form-item-explain-error').first().waitFor();
         await form.fill(page, language);
+        // The fixed field's message goes as its value changes, before the field is left.
+        await page.locator('.ant-form-item-explain-error').first().waitFor({ state: 'detached', timeout: 2000 });
         // The click's mousedown leaves the field (blur) before the button is released.
         const before = await submit.boundingBox();
         await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
         await page.locator(form.found).first().waitFor({ timeout: 10_000 });
-        await expect(page.locator('.search-field__error').count()).resolves.toBe(0);
+        await expect(page.locator('.ant-form-item-explain-error').count()).resolves.toBe(0);
         const after = await submit.boundingBox();
         expect(after?.y, `${language} ${form.path}`).toBe(before!.y);
         expect(errors).toEqual([]);
@@ -165,7 +167,7 @@ describe('search forms', () => {
     await page.goto(`http://${domain}:${inject('port')}/#/image-search`);
     const submit = page.locator('form button[type="submit"]');
     await submit.click();
-    await page.locator('.search-field__error').waitFor();
+    await page.locator('.ant-form-item-explain-error').waitFor();
     // The inline form's button stays level with the input, above the reserved message line.
     const input = page.getByPlaceholder('请输入参赛号码');
     const [inputBox, buttonBox] = [await input.boundingBox(), await submit.boundingBox()];

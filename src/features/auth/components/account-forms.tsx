@@ -6,7 +6,10 @@
 import { useState } from 'react';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { checkConfirm, checkEmail, checkPassword, checkPhone } from '#contract/rules';
+import { checkConfirm, checkEmail, checkPassword } from '#contract/rules';
+import { EmailField } from '@/components/form/email-field';
+import { FieldItem } from '@/components/form/field-item';
+import { PhoneField } from '@/components/form/phone-field';
 import { ruleOf } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { clearUserData } from '@/lib/user-data';
@@ -19,7 +22,7 @@ import { sendResetPhoneCode } from '../api/send-reset-phone-code';
 import { useCodeContext } from '../hooks/use-code-context';
 import { useSubmitting } from '../hooks/use-submitting';
 import { Agreement, GatedSubmit } from './agreement';
-import { CodeField } from './code-field';
+import { SendCodeField } from './send-code-field';
 import { fieldValue } from './login-forms';
 
 interface ScreenProps {
@@ -39,23 +42,24 @@ async function registeredCheck(value: string | undefined) {
 
 function PasswordPair({ first, second }: { first: string; second: string }) {
   const { t } = useTranslation();
+  const form = Form.useFormInstance();
   return (
     <>
-      <Form.Item name={first} label={t('auth.fields.newPassword')} rules={[ruleOf(checkPassword)]}>
+      <FieldItem name={first} label={t('auth.fields.newPassword')} checks={[checkPassword]}>
         <Input.Password placeholder={t('auth.placeholders.newPassword')} autoComplete="new-password" maxLength={20} />
-      </Form.Item>
-      <Form.Item
+      </FieldItem>
+      <FieldItem
         name={second}
         label={t('auth.fields.confirmPassword')}
         dependencies={[first]}
-        rules={[({ getFieldValue }) => ruleOf((v) => checkConfirm(v, getFieldValue(first) as string | undefined))]}
+        checks={[(v) => checkConfirm(v, form.getFieldValue(first) as string | undefined)]}
       >
         <Input.Password
           placeholder={t('auth.placeholders.confirmPassword')}
           autoComplete="new-password"
           maxLength={20}
         />
-      </Form.Item>
+      </FieldItem>
     </>
   );
 }
@@ -96,15 +100,14 @@ export function RegisterForm({ onDone }: ScreenProps) {
       data-testid="form-register"
       onFinish={(v) => void onFinish(v)}
     >
-      <Form.Item
+      <EmailField
         name="accountEmail"
         label={t('auth.fields.email')}
+        placeholder={t('auth.placeholders.email')}
         validateTrigger={['onChange', 'onBlur']}
-        rules={[ruleOf((v) => checkEmail(v, 'account')), ruleOf(registeredCheck, 'onBlur')]}
-      >
-        <Input placeholder={t('auth.placeholders.email')} autoComplete="email" inputMode="email" maxLength={100} />
-      </Form.Item>
-      <CodeField
+        rules={[ruleOf(registeredCheck, 'onBlur')]}
+      />
+      <SendCodeField
         target={() => fieldValue(form, 'accountEmail')}
         send={async (pass, accountEmail) => {
           const answer = await sendEmailCode({ ...pass, accountEmail, emailSendType: 1, cloudType });
@@ -160,10 +163,8 @@ export function ResetEmailForm({ onDone }: ScreenProps) {
       data-testid="form-reset-email"
       onFinish={(v) => void onFinish(v)}
     >
-      <Form.Item name="accountEmail" label={t('auth.fields.email')} rules={[ruleOf((v) => checkEmail(v, 'account'))]}>
-        <Input placeholder={t('auth.placeholders.email')} autoComplete="email" inputMode="email" maxLength={100} />
-      </Form.Item>
-      <CodeField
+      <EmailField name="accountEmail" label={t('auth.fields.email')} placeholder={t('auth.placeholders.email')} />
+      <SendCodeField
         target={() => fieldValue(form, 'accountEmail')}
         send={async (pass, accountEmail) => {
           const answer = await sendEmailCode({ ...pass, accountEmail, emailSendType: 2, raceAppBusinessType });
@@ -208,10 +209,8 @@ export function ResetPhoneForm({ onDone }: ScreenProps) {
       data-testid="form-reset-phone"
       onFinish={(v) => void onFinish(v)}
     >
-      <Form.Item name="phone" label={t('auth.fields.phone')} rules={[ruleOf((v) => checkPhone(v, { strict: true }))]}>
-        <Input placeholder={t('auth.placeholders.phone')} autoComplete="tel" inputMode="tel" maxLength={11} />
-      </Form.Item>
-      <CodeField
+      <PhoneField label={t('auth.fields.phone')} placeholder={t('auth.placeholders.phone')} strict />
+      <SendCodeField
         target={() => fieldValue(form, 'phone')}
         send={async (pass, userPhone) => {
           const answer = await sendResetPhoneCode({ ...pass, userPhone, ...context });

@@ -13,7 +13,7 @@ import { getEnv } from '@/config/env';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
-import { useAnnounceFormErrors } from '../hooks/use-announce-form-errors';
+import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
 import { RegisterForm, ResetEmailForm, ResetPhoneForm } from './account-forms';
 import { Agreement } from './agreement';
 import { CodeLoginForm, EmailLoginForm, PasswordLoginForm } from './login-forms';

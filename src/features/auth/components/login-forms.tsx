@@ -2,13 +2,15 @@
 import { Form, Input } from 'antd';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { checkEmail, checkPassword, checkPhone } from '#contract/rules';
-import { ruleOf } from '@/lib/form-rules';
+import { checkPassword } from '#contract/rules';
+import { EmailField } from '@/components/form/email-field';
+import { FieldItem } from '@/components/form/field-item';
+import { PhoneField } from '@/components/form/phone-field';
 import { sendPhoneCode } from '../api/send-phone-code';
 import { useCodeContext } from '../hooks/use-code-context';
 import { useLogin } from '../hooks/use-login';
 import { GatedSubmit } from './agreement';
-import { CodeField } from './code-field';
+import { SendCodeField } from './send-code-field';
 
 interface LoginFormProps {
   agreed: boolean;
@@ -24,6 +26,16 @@ export async function fieldValue(form: FormInstance, name: string): Promise<stri
   } catch {
     return null;
   }
+}
+
+/** The login password: required, 6-20 letters and digits with both. */
+function PasswordField() {
+  const { t } = useTranslation();
+  return (
+    <FieldItem name="password" label={t('auth.fields.password')} checks={[checkPassword]}>
+      <Input.Password placeholder={t('auth.placeholders.password')} autoComplete="current-password" maxLength={20} />
+    </FieldItem>
+  );
 }
 
 export function CodeLoginForm({ agreed, footer }: LoginFormProps) {
@@ -42,10 +54,8 @@ export function CodeLoginForm({ agreed, footer }: LoginFormProps) {
         submit({ loginType: '1', phone: v.phone, captcha: v.captcha })
       }
     >
-      <Form.Item name="phone" label={t('auth.fields.phone')} rules={[ruleOf((v) => checkPhone(v))]}>
-        <Input placeholder={t('auth.placeholders.phone')} autoComplete="tel" inputMode="tel" maxLength={20} />
-      </Form.Item>
-      <CodeField
+      <PhoneField label={t('auth.fields.phone')} placeholder={t('auth.placeholders.phone')} />
+      <SendCodeField
         target={() => fieldValue(form, 'phone')}
         send={(pass, userPhone) => sendPhoneCode({ ...pass, userPhone, ...context })}
       />
@@ -70,12 +80,12 @@ export function PasswordLoginForm({ agreed, footer }: LoginFormProps) {
         submit({ loginType: '0', phone: v.phone, password: v.password })
       }
     >
-      <Form.Item name="phone" label={t('auth.fields.phone')} rules={[ruleOf((v) => checkPhone(v))]}>
-        <Input placeholder={t('auth.placeholders.phone')} autoComplete="username" inputMode="tel" maxLength={20} />
-      </Form.Item>
-      <Form.Item name="password" label={t('auth.fields.password')} rules={[ruleOf(checkPassword)]}>
-        <Input.Password placeholder={t('auth.placeholders.password')} autoComplete="current-password" maxLength={20} />
-      </Form.Item>
+      <PhoneField
+        label={t('auth.fields.phone')}
+        placeholder={t('auth.placeholders.phone')}
+        inputProps={{ autoComplete: 'username' }}
+      />
+      <PasswordField />
       <GatedSubmit agreed={agreed} loading={loading}>
         {t('auth.actions.login')}
       </GatedSubmit>
@@ -97,12 +107,13 @@ export function EmailLoginForm({ agreed, footer }: LoginFormProps) {
         submit({ loginType: '5', accountEmail: v.emailAddress, password: v.password })
       }
     >
-      <Form.Item name="emailAddress" label={t('auth.fields.email')} rules={[ruleOf((v) => checkEmail(v, 'login'))]}>
-        <Input placeholder={t('auth.placeholders.email')} autoComplete="email" inputMode="email" maxLength={100} />
-      </Form.Item>
-      <Form.Item name="password" label={t('auth.fields.password')} rules={[ruleOf(checkPassword)]}>
-        <Input.Password placeholder={t('auth.placeholders.password')} autoComplete="current-password" maxLength={20} />
-      </Form.Item>
+      <EmailField
+        name="emailAddress"
+        flow="login"
+        label={t('auth.fields.email')}
+        placeholder={t('auth.placeholders.email')}
+      />
+      <PasswordField />
       <GatedSubmit agreed={agreed} loading={loading}>
         {t('auth.actions.login')}
       </GatedSubmit>

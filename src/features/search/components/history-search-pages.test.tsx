@@ -4,11 +4,15 @@ import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { VALID_ID } from '@/testing/fixtures/search';
 
+// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('personal best and historical score pages', () => {
   it('lists the personal best of each item', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/pb-search' });
-    await user.type(await screen.findByLabelText('姓名'), '张三');
+    // The first page of the file loads antd: give it time on a busy machine.
+    await user.type(await screen.findByLabelText('姓名', {}, { timeout: 15_000 }), '张三');
     await user.type(screen.getByLabelText('证件号码'), VALID_ID);
     await user.click(screen.getByRole('button', { name: '查询' }));
     const table = await screen.findByTestId('pb-table');

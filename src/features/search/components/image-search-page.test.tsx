@@ -5,11 +5,15 @@ import { testConfig } from '@/testing/fixtures/site';
 
 const openConfig = () => ({ ...testConfig(), pictureSearch: { openStatus: 1 as const } });
 
+// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('photo search page', () => {
   it('shows the photos of a bib in a grid and opens the viewer with a download link', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/image-search', config: openConfig() });
-    await user.type(await screen.findByLabelText('参赛号码'), 'A1023');
+    // The first page of the file loads antd: give it time on a busy machine.
+    await user.type(await screen.findByLabelText('参赛号码', {}, { timeout: 15_000 }), 'A1023');
     await user.click(screen.getByRole('button', { name: '查询' }));
     const tiles = await screen.findAllByTestId('photo-tile');
     expect(tiles).toHaveLength(3);

@@ -1,33 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Refusal } from '#contract/messages';
-import { checkBib } from '#contract/rules';
 import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
 import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
-import { BibField, SearchFailure, SearchSubmit } from './search-parts';
+import { SearchFailure, SearchSubmit } from './search-parts';
+import { BibField, SearchForm } from './search-form';
 
 /** Photo search (spec §2 /image-search): by bib; a grid, a viewer and a download link. */
 export default function ImageSearchPage() {
   const { t } = useTranslation();
   const raceId = useRaceId();
-  const [bib, setBib] = useState('');
-  const [bibError, setBibError] = useState<Refusal | null>(null);
   const { loading, data: photos, failure, run } = useSearchRequest<Photo[]>();
   const [open, setOpen] = useState<number | null>(null);
   const [searched, setSearched] = useState('');
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const err = checkBib(bib);
-    setBibError(err);
-    if (err) return;
-    setSearched(bib.trim());
+  const submit = async (values: { bib: string }) => {
+    const bib = values.bib.trim();
+    setSearched(bib);
     await run(
-      () => searchPhotos({ raceId, bib: bib.trim() }),
+      () => searchPhotos({ raceId, bib }),
       (list) => (list.length ? null : t('search.photos.none')),
     );
   };
@@ -39,15 +33,15 @@ export default function ImageSearchPage() {
       switchName="pictureSearch"
       wide
     >
-      <form
-        className="search-form search-form--inline"
-        onSubmit={(e) => void submit(e)}
-        noValidate
-        aria-label={t('search.photos.title')}
+      <SearchForm<{ bib: string }>
+        name="photo-search"
+        label={t('search.photos.title')}
+        inline
+        onSearch={(v) => void submit(v)}
       >
-        <BibField value={bib} onChange={setBib} error={bibError} onError={setBibError} />
+        <BibField />
         <SearchSubmit loading={loading} />
-      </form>
+      </SearchForm>
       <SearchFailure failure={failure} />
       {photos?.length ? (
         <>
@@ -63,7 +57,10 @@ export default function ImageSearchPage() {
                 >
                   <img
                     src={resolveImageUrl(photo.url)}
-                    alt={t('search.photos.alt', { index: i + 1, bib: searched })}
+                    alt={t('search.photos.alt', {
+                      index: i + 1,
+                      bib: searched,
+                    })}
                     loading="lazy"
                   />
                 </button>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldClass } from '@/components/form/field-item';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
@@ -8,9 +9,7 @@ import type { ScoreResult } from '../types/search-types';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import { useIdentityForm } from '../utils/use-identity-form';
-import { IdentityFields } from './identity-fields';
-import { FormField } from './form-field';
+import { IdentityFields, SearchForm, type IdentityValues } from './search-form';
 import { ScoreResultCard } from './score-result-card';
 
 /**
@@ -23,13 +22,10 @@ export default function MultipleScoreSearchPage() {
   const config = useSiteStore((s) => s.config);
   const enabled = !!config?.scoreSearch?.useMultipleSearch;
   const races = config?.multipleSearchRaceList ?? [];
-  const [raceId, setRaceId] = useState('');
-  const { identity, check, fields } = useIdentityForm();
   const { loading, data: results, failure, run } = useSearchRequest<ScoreResult[]>();
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!check()) return;
+  /** The race picked ('' for all of the list) and who. */
+  const submit = async ({ raceId, ...identity }: IdentityValues & { raceId: string }) => {
     await run(
       () =>
         searchHistory({
@@ -54,27 +50,29 @@ export default function MultipleScoreSearchPage() {
         </p>
       ) : (
         <>
-          <form
-            className="search-form"
-            onSubmit={(e) => void submit(e)}
-            noValidate
-            aria-label={t('search.history.title')}
+          <SearchForm<IdentityValues & { raceId: string }>
+            name="history-search"
+            label={t('search.history.title')}
+            onSearch={(v) => void submit(v)}
           >
-            <FormField label={t('search.fields.race')} wide>
-              {(p) => (
-                <select {...p} className="search-input" value={raceId} onChange={(e) => setRaceId(e.target.value)}>
-                  <option value="">{t('search.history.allRaces')}</option>
-                  {races.map((r) => (
-                    <option key={String(r.raceId)} value={String(r.raceId)}>
-                      {pickLang(language, r.raceName, r.raceNameEn)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </FormField>
-            <IdentityFields {...fields} />
+            <Form.Item
+              name="raceId"
+              initialValue=""
+              label={t('search.fields.race')}
+              className={fieldClass(true, 'form-field--select')}
+            >
+              <select className="form-select">
+                <option value="">{t('search.history.allRaces')}</option>
+                {races.map((r) => (
+                  <option key={String(r.raceId)} value={String(r.raceId)}>
+                    {pickLang(language, r.raceName, r.raceNameEn)}
+                  </option>
+                ))}
+              </select>
+            </Form.Item>
+            <IdentityFields />
             <SearchSubmit loading={loading} />
-          </form>
+          </SearchForm>
           <SearchFailure failure={failure} />
           {results?.length ? (
             <div className="search-results">

@@ -6,19 +6,15 @@ import type { PbItem } from '../types/search-types';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import { useIdentityForm } from '../utils/use-identity-form';
-import { IdentityFields } from './identity-fields';
+import { IdentityFields, SearchForm, type IdentityValues } from './search-form';
 
 /** Personal best (spec §2 /pb-search): the best time per item across races. */
 export default function PbSearchPage() {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
-  const { identity, check, fields } = useIdentityForm();
   const { loading, data: items, failure, run } = useSearchRequest<PbItem[]>();
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!check()) return;
+  const submit = async (identity: IdentityValues) => {
     await run(
       () => searchPb({ name: identity.name, certificateNumber: identity.certificateNumber.trim() }),
       (list) => (list.length ? null : t('search.notFound')),
@@ -27,10 +23,10 @@ export default function PbSearchPage() {
 
   return (
     <SearchFrame title={t('search.pb.title')} subtitle={t('search.pb.subtitle')} switchName="scoreSearch" wide>
-      <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.pb.title')}>
-        <IdentityFields {...fields} />
+      <SearchForm<IdentityValues> name="pb-search" label={t('search.pb.title')} onSearch={(v) => void submit(v)}>
+        <IdentityFields />
         <SearchSubmit loading={loading} />
-      </form>
+      </SearchForm>
       <SearchFailure failure={failure} />
       {items?.length ? (
         <table className="search-table" data-testid="pb-table">

@@ -18,6 +18,9 @@ async function search(
   await user.click(screen.getByRole('button', { name: labels.submit }));
 }
 
+// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
+vi.setConfig({ testTimeout: 20_000 });
+
 const EN = { name: 'Name', type: 'Certificate type', number: 'Certificate number', submit: 'Search' };
 
 describe('registration search page', () => {
@@ -239,7 +242,7 @@ describe('registration search page', () => {
       number: 'Certificate number',
       submit: 'Search',
     });
-    expect(screen.getByText('Please enter your name')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter your name')).toBeInTheDocument();
     expect(screen.getByText('The passport number must be 5-20 letters or digits')).toBeInTheDocument();
     expect(screen.queryByTestId('registration-result')).toBeNull();
   });

@@ -16,8 +16,7 @@ import { useRaceId } from '../utils/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
-import { useIdentityForm } from '../utils/use-identity-form';
-import { IdentityFields, type IdentityValue } from './identity-fields';
+import { IdentityFields, SearchForm, type IdentityValues } from './search-form';
 
 const STATUS_TONE = ['wait', 'ok', 'off', 'off', 'wait', 'off'];
 /** The selector's order: the status first, then the info of each channel (spec §3 query types 1, 3, 5, 2). */
@@ -41,11 +40,10 @@ export default function RegistrationSearchPage() {
   const { t } = useTranslation();
   const raceId = useRaceId();
   const [queryType, setQueryType] = useState<RegistrationQueryType>(1);
-  const { identity, check, fields } = useIdentityForm();
-  const [asked, setAsked] = useState<IdentityValue | null>(null);
+  const [asked, setAsked] = useState<IdentityValues | null>(null);
   const { loading, data: answer, failure, run, reset } = useSearchRequest<RegistrationAnswer>();
 
-  const lookUp = async (type: RegistrationQueryType, who: IdentityValue) => {
+  const lookUp = async (type: RegistrationQueryType, who: IdentityValues) => {
     setAsked(who);
     await run(() =>
       searchRegistration({
@@ -56,12 +54,6 @@ export default function RegistrationSearchPage() {
         queryType: type,
       }),
     );
-  };
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!check()) return;
-    await lookUp(queryType, identity);
   };
 
   const choose = (type: RegistrationQueryType) => {
@@ -101,15 +93,14 @@ export default function RegistrationSearchPage() {
           </label>
         ))}
       </fieldset>
-      <form
-        className="search-form"
-        onSubmit={(e) => void submit(e)}
-        noValidate
-        aria-label={t('search.registration.title')}
+      <SearchForm<IdentityValues>
+        name="registration-search"
+        label={t('search.registration.title')}
+        onSearch={(who) => void lookUp(queryType, who)}
       >
-        <IdentityFields {...fields} />
+        <IdentityFields />
         <SearchSubmit loading={loading} />
-      </form>
+      </SearchForm>
       <SearchFailure failure={failure} />
       {answer?.queryType === 1 ? (
         <RegistrationStatusView

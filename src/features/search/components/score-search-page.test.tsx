@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { renderApp } from '@/testing/test-utils';
@@ -8,11 +8,15 @@ import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { API_PATHS } from '#contract/api';
 
+// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('score search page', () => {
   it('finds a result by bib and shows item, times, pace, ranks and splits', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
-    expect(await screen.findByRole('heading', { name: '成绩查询' })).toBeInTheDocument();
+    // The first page of the file loads antd: give it time on a busy machine.
+    expect(await screen.findByRole('heading', { name: '成绩查询' }, { timeout: 15_000 })).toBeInTheDocument();
     await user.type(screen.getByLabelText('参赛号码'), ' A1023 ');
     await user.click(screen.getByRole('button', { name: '查询' }));
     const card = await screen.findByTestId('score-result');
@@ -47,18 +51,21 @@ describe('score search page', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
     await user.click(await screen.findByRole('button', { name: '查询' }));
-    expect(screen.getByText('请输入参赛号码')).toBeInTheDocument();
+    expect(await screen.findByText('请输入参赛号码')).toBeInTheDocument();
     await user.type(screen.getByLabelText('参赛号码'), '12-3');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    expect(screen.getByText('参赛号码应为字母或数字')).toBeInTheDocument();
+    expect(await screen.findByText('参赛号码应为字母或数字')).toBeInTheDocument();
 
     await user.click(screen.getByRole('radio', { name: '按姓名和证件' }));
     await user.type(screen.getByLabelText('姓名'), '张 三');
     await user.type(screen.getByLabelText('证件号码'), '110105194912310021');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    expect(screen.getByText('姓名不能包含空格或双引号')).toBeInTheDocument();
-    expect(screen.getByText('请输入正确的18位身份证号码')).toBeInTheDocument();
-    expect(screen.getByLabelText('证件号码')).toHaveAttribute('aria-invalid', 'true');
+    expect(await screen.findByText('姓名不能包含空格或双引号')).toBeInTheDocument();
+    expect(await screen.findByText('请输入正确的18位身份证号码')).toBeInTheDocument();
+    // The message is the input's description, and the input says it is invalid.
+    const number = screen.getByLabelText('证件号码');
+    expect(number).toHaveAttribute('aria-invalid', 'true');
+    expect(number).toHaveAccessibleDescription('请输入正确的18位身份证号码');
     expect(screen.queryByTestId('score-result')).toBeNull();
   });
 
@@ -170,16 +177,20 @@ describe('score search page', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
     await user.click(await screen.findByRole('button', { name: '查询' }));
-    const message = screen.getByText('请输入参赛号码');
-    // The message sits in a line that is there, empty, when there is no message.
-    const line = message.parentElement!;
-    expect(line).toHaveClass('search-field__message');
+    const message = await screen.findByText('请输入参赛号码', { selector: '.ant-form-item-explain-error' });
+    // The message sits in the field's bottom margin, kept whether or not a message shows (form.css).
+    const field = message.closest('.ant-form-item')!;
+    expect(field).toHaveClass('form-field');
+    expect(screen.getByLabelText('参赛号码')).toHaveAccessibleDescription('请输入参赛号码');
     // The message goes as soon as the value changes, and does not come back on leaving a valid value.
     await user.type(screen.getByLabelText('参赛号码'), 'A1');
-    expect(screen.queryByText('请输入参赛号码')).toBeNull();
+    await waitFor(() =>
+      expect(screen.queryByText('请输入参赛号码', { selector: '.ant-form-item-explain-error' })).toBeNull(),
+    );
     await user.tab();
-    expect(screen.queryByText('请输入参赛号码')).toBeNull();
-    expect(line).toBeInTheDocument();
+    expect(screen.queryByText('请输入参赛号码', { selector: '.ant-form-item-explain-error' })).toBeNull();
+    expect(field).toBeInTheDocument();
+    expect(screen.getByLabelText('参赛号码')).not.toHaveAttribute('aria-invalid');
   });
 
   it('shows the empty export message in English in English mode', async () => {

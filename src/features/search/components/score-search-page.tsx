@@ -1,8 +1,8 @@
+import { Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Refusal } from '#contract/messages';
-import { checkBib } from '#contract/rules';
 import { Link } from 'react-router-dom';
+import { fieldClass } from '@/components/form/field-item';
 import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { pickLang } from '@/lib/pick-lang';
@@ -16,13 +16,13 @@ import { useRaceId } from '../utils/use-race-id';
 import { useRacesWithResults } from '../utils/use-races-with-results';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
-import { BibField, SearchFailure, SearchSubmit } from './search-parts';
-import { useIdentityForm } from '../utils/use-identity-form';
-import { IdentityFields } from './identity-fields';
+import { SearchFailure, SearchSubmit } from './search-parts';
+import { BibField, IdentityFields, SearchForm, type IdentityValues } from './search-form';
 import { ScoreResultCard } from './score-result-card';
-import { FormField } from './form-field';
 
 type Mode = 'bib' | 'identity';
+/** The form's values: the bib, or the identity (only the fields of the chosen mode are there). */
+type ScoreFormValues = Partial<IdentityValues> & { bib?: string };
 
 /**
  * Score search (spec §2 /score-search): by bib, or by name and certificate number; results and export. The
@@ -40,25 +40,19 @@ export default function ScoreSearchPage() {
     (pickedRaceId !== null && races.some((r) => r.raceId === pickedRaceId) ? pickedRaceId : races[0]?.raceId) ??
     boundRaceId;
   const [mode, setMode] = useState<Mode>('bib');
-  const [bib, setBib] = useState('');
-  const [bibError, setBibError] = useState<Refusal | null>(null);
-  const { identity, check, fields } = useIdentityForm();
   const { loading, data: results, failure, run, reset } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);
   const [exportMessage, setExportMessage] = useState<string | null>(null);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    let query;
-    if (mode === 'bib') {
-      const err = checkBib(bib);
-      setBibError(err);
-      if (err) return;
-      query = { raceId, bib: bib.trim() };
-    } else {
-      if (!check()) return;
-      query = { raceId, name: identity.name, certificateNumber: identity.certificateNumber.trim() };
-    }
+  const submit = async (values: ScoreFormValues) => {
+    const query =
+      mode === 'bib'
+        ? { raceId, bib: (values.bib ?? '').trim() }
+        : {
+            raceId,
+            name: values.name ?? '',
+            certificateNumber: (values.certificateNumber ?? '').trim(),
+          };
     await run(
       () => searchScore(query),
       (list) => (list.length ? null : t('search.notFound')),
@@ -78,29 +72,31 @@ export default function ScoreSearchPage() {
 
   return (
     <SearchFrame title={t('search.score.title')} subtitle={t('search.score.subtitle')} switchName="scoreSearch" wide>
-      <form className="search-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('search.score.title')}>
+      <SearchForm<ScoreFormValues> name="score-search" label={t('search.score.title')} onSearch={(v) => void submit(v)}>
         {races.length ? (
-          <FormField label={t('search.fields.race')} wide>
-            {(p) => (
-              <select
-                {...p}
-                className="search-input"
-                data-testid="score-race"
-                value={raceId}
-                onChange={(e) => {
-                  setPickedRaceId(e.target.value);
-                  reset();
-                  setExportMessage(null);
-                }}
-              >
-                {races.map((r) => (
-                  <option key={r.raceId} value={r.raceId}>
-                    {pickLang(language, r.raceName, r.raceNameEn)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          <Form.Item
+            label={t('search.fields.race')}
+            htmlFor="score-race"
+            className={fieldClass(true, 'form-field--select')}
+          >
+            <select
+              id="score-race"
+              className="form-select"
+              data-testid="score-race"
+              value={raceId}
+              onChange={(e) => {
+                setPickedRaceId(e.target.value);
+                reset();
+                setExportMessage(null);
+              }}
+            >
+              {races.map((r) => (
+                <option key={r.raceId} value={r.raceId}>
+                  {pickLang(language, r.raceName, r.raceNameEn)}
+                </option>
+              ))}
+            </select>
+          </Form.Item>
         ) : null}
         <fieldset className="search-mode">
           <legend className="search-field__label">{t('search.score.mode')}</legend>
@@ -114,11 +110,7 @@ export default function ScoreSearchPage() {
             </label>
           ))}
         </fieldset>
-        {mode === 'bib' ? (
-          <BibField value={bib} onChange={setBib} error={bibError} onError={setBibError} />
-        ) : (
-          <IdentityFields {...fields} />
-        )}
+        {mode === 'bib' ? <BibField /> : <IdentityFields />}
         <SearchSubmit loading={loading}>
           <button
             type="button"
@@ -134,7 +126,7 @@ export default function ScoreSearchPage() {
             {exportMessage}
           </p>
         ) : null}
-      </form>
+      </SearchForm>
       <SearchFailure failure={failure} />
       {results?.length ? (
         <div className="search-results" aria-label={t('search.score.results')}>

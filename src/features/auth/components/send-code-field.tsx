@@ -1,14 +1,13 @@
 /**
- * The verification-code input with its send button (spec §4 send-code states): idle → (valid phone or
- * email) slider check → passed → code sent → 60 s countdown → "get code again". Pressing send while the
- * slider is shown but not passed warns; a failed send (the api client toasts the server's message) goes
- * back to idle.
+ * The verification-code field of the drawer's forms (the shared CodeField) with its send button (spec §4
+ * send-code states): idle → (valid phone or email) slider check → passed → code sent → 60 s countdown →
+ * "get code again". Pressing send while the slider is shown but not passed warns; a failed send (the api
+ * client toasts the server's message) goes back to idle.
  */
 import { useState } from 'react';
-import { Button, Form, Input } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { checkCaptcha } from '#contract/rules';
-import { ruleOf } from '@/lib/form-rules';
+import { CodeField } from '@/components/form/code-field';
 import { notify } from '@/lib/notify';
 import { useCountdown } from '../hooks/use-countdown';
 import type { SliderPass } from '../api/types';
@@ -18,14 +17,14 @@ export const RESEND_SECONDS = 60;
 
 type Stage = 'idle' | 'slider' | 'sending' | 'sent';
 
-export interface CodeFieldProps {
+export interface SendCodeFieldProps {
   /** Validates the phone or email field; resolves with its value, or null when it is not valid. */
   target: () => Promise<string | null>;
   /** Sends the code once the slider has passed. */
   send: (pass: SliderPass, target: string) => Promise<void>;
 }
 
-export function CodeField({ target, send }: CodeFieldProps) {
+export function SendCodeField({ target, send }: SendCodeFieldProps) {
   const { t } = useTranslation();
   const [stage, setStage] = useState<Stage>('idle');
   const countdown = useCountdown();
@@ -66,16 +65,10 @@ export function CodeField({ target, send }: CodeFieldProps) {
 
   return (
     <>
-      <Form.Item label={t('auth.fields.captcha')} required>
-        <div className="auth-code-row">
-          <Form.Item name="captcha" noStyle rules={[ruleOf(checkCaptcha)]}>
-            <Input
-              placeholder={t('auth.placeholders.captcha')}
-              aria-label={t('auth.fields.captcha')}
-              autoComplete="one-time-code"
-              maxLength={8}
-            />
-          </Form.Item>
+      <CodeField
+        label={t('auth.fields.captcha')}
+        placeholder={t('auth.placeholders.captcha')}
+        action={
           <Button
             className="auth-code-button"
             data-testid="send-code"
@@ -84,8 +77,8 @@ export function CodeField({ target, send }: CodeFieldProps) {
           >
             {label}
           </Button>
-        </div>
-      </Form.Item>
+        }
+      />
       {stage === 'slider' || stage === 'sending' ? (
         <div className="auth-slider-row">
           <SliderCaptcha onPass={(pass) => void onPass(pass)} />
