@@ -3,6 +3,8 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { EnvError } from '@/config/env-schema';
+import { readLanguageCookie } from '@/lib/language';
+import { loadTextsFor } from '@/lib/locale-bundles';
 import { clearRecoveryFlag } from '@/lib/user-data';
 import { useSiteStore } from '@/stores/site-store';
 import { AppProvider } from '@/app/provider';
@@ -24,6 +26,8 @@ async function main() {
       '',
       `${window.location.pathname}${window.location.search}${homeHash}`,
     );
+  // The home page's texts come with its chunk: in the visitor's language, known from the cookie already.
+  void loadTextsFor(readLanguageCookie());
   const homeChunk = landsOnHome ? pageRegistry.Home.preload().catch(() => undefined) : undefined;
   const result = await runBoot();
   if (result.status !== 'ready') return;

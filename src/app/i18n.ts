@@ -1,35 +1,41 @@
 /**
- * i18next with the built-in resources (src/locales) in one namespace, zh default. Remote translation
- * files (map key → {en, zh}) merge over the built-in texts.
+ * i18next with the built-in resources (src/locales) in one namespace, zh default. The entry carries the
+ * shell's texts (common.json, both languages); each feature's texts (home, content, auth, search) arrive
+ * with the pages that use them (lib/locale-bundles.ts) under the feature's key. Remote translation files
+ * (map key → {en, zh}) merge over the built-in texts, the lazily loaded ones included.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import zhCommon from '@/locales/zh/common.json';
 import enCommon from '@/locales/en/common.json';
-import zhHome from '@/locales/zh/home.json';
-import enHome from '@/locales/en/home.json';
-import zhContent from '@/locales/zh/content.json';
-import enContent from '@/locales/en/content.json';
-import zhAuth from '@/locales/zh/auth.json';
-import enAuth from '@/locales/en/auth.json';
-import zhSearch from '@/locales/zh/search.json';
-import enSearch from '@/locales/en/search.json';
+import type zhHome from '@/locales/zh/home.json';
+import type zhContent from '@/locales/zh/content.json';
+import type zhAuth from '@/locales/zh/auth.json';
+import type zhSearch from '@/locales/zh/search.json';
 import type { TranslationFile } from '#contract/site-config/race-types';
+import { loadTextsFor } from '@/lib/locale-bundles';
 import type { Language } from '@/stores/app-store';
 
 export const defaultNS = 'common';
-/** One namespace; each feature keeps its texts in its own file (locales/<lang>/<feature>.json) under its key. */
+/** What the entry carries: the shell's texts, both languages (a switch re-renders the shell at once). */
 export const resources = {
-  zh: { common: { ...zhCommon, home: zhHome, content: zhContent, auth: zhAuth, search: zhSearch } },
-  en: { common: { ...enCommon, home: enHome, content: enContent, auth: enAuth, search: enSearch } },
+  zh: { common: zhCommon },
+  en: { common: enCommon },
 } as const;
 
-export type Resources = (typeof resources)['zh']['common'];
+/** Every text of the namespace, the lazily loaded feature bundles included (typed keys, i18next.d.ts). */
+export type Resources = typeof zhCommon & {
+  home: typeof zhHome;
+  content: typeof zhContent;
+  auth: typeof zhAuth;
+  search: typeof zhSearch;
+};
 
 export async function initI18n(language: Language): Promise<typeof i18n> {
   if (!i18n.isInitialized) {
     await i18n.use(initReactI18next).init({
-      resources,
+      // Copies: i18next merges later bundles into these objects, and the JSON modules stay as imported.
+      resources: structuredClone(resources),
       lng: language,
       fallbackLng: 'zh',
       defaultNS,
@@ -38,6 +44,7 @@ export async function initI18n(language: Language): Promise<typeof i18n> {
       returnNull: false,
     });
   } else if (i18n.language !== language) {
+    await loadTextsFor(language);
     await i18n.changeLanguage(language);
   }
   return i18n;

@@ -10,6 +10,12 @@ export const PATHS = {
   certificateVerify: '/certificate',
   videoCollection: '/video-collection',
   imageCollection: '/image-collection',
+  // Top-level routes outside the site layout (spec §2): the registration screens and the language helper.
+  upload: '/upload',
+  direct: '/direct',
+  post: '/post',
+  confirm: '/confirm',
+  i18NDemos: '/i18NDemos',
 } as const;
 
 /** Path of the personal centre inside the registration area. */

@@ -7,6 +7,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
+import { loadTextsFor } from '@/lib/locale-bundles';
 import { notify } from '@/lib/notify';
 import { cookies } from '@/lib/storage';
 import { useAppStore, type Language } from '@/stores/app-store';
@@ -25,6 +26,9 @@ function cookieDomain(hostname = window.location.hostname): string | undefined {
 
 /** Applies a language without saving it or telling the visitor (start-up). */
 export async function applyLanguage(language: Language): Promise<void> {
+  // The feature texts in use come in the new language first, so the switch never shows a raw key. If they
+  // cannot be fetched, the texts fall back to Chinese (already loaded), still no raw key.
+  await loadTextsFor(language).catch(() => undefined);
   dayjs.locale(language === 'en' ? 'en' : 'zh-cn');
   document.documentElement.lang = language === 'en' ? 'en' : 'zh-CN';
   if (i18n.language !== language) await i18n.changeLanguage(language);

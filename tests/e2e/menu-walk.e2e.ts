@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { rawKeysOn } from './raw-keys';
 import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
 
 let browser: Browser;
@@ -54,6 +55,8 @@ describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
       await main.getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
       await expect(main.getByTestId('not-found').count()).resolves.toBe(0);
       await expect(main.getByTestId('route-error').count()).resolves.toBe(0);
+      // Texts load with the pages that use them: none shows before its texts arrived.
+      expect(await rawKeysOn(page), `${target.path} shows no raw translation key`).toEqual([]);
       if (lang === 'en') {
         // English mode shows no Chinese in the page chrome (menu, banner buttons, footer labels).
         await expect(page.getByTestId('login-entry').textContent()).resolves.toBe('Please log in');

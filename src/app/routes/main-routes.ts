@@ -1,19 +1,23 @@
-/** Built-in routes under the layout root (spec §2 "Main routes under layout root /"). */
+/**
+ * Built-in routes (spec §2): under the layout root ("Main routes under layout root /") and the top-level
+ * screens outside it.
+ */
 import { PATHS } from '@/config/paths';
+import type { TopLevelPageName } from './page-registry';
 import type { FlatRoute } from './route-model';
 
 const hidden = (name: string, component: string, path: string, title: string, titleEn: string): FlatRoute => ({
   kind: 'page',
   path,
   component,
-  handle: { name, title, titleEn, component, hidden: true, activeMenu: PATHS.home },
+  handle: { name, title, titleEn, component, hidden: true, activeMenu: PATHS.home, layout: 'site' },
 });
 
 export const HOME_ROUTE: FlatRoute = {
   kind: 'page',
   path: PATHS.home,
   component: 'Home',
-  handle: { name: 'home', title: '首页', titleEn: 'Home', component: 'Home' },
+  handle: { name: 'home', title: '首页', titleEn: 'Home', component: 'Home', layout: 'site' },
 };
 
 /** The search pages: hidden from the menu, they highlight Home. Registered once their module exists. */
@@ -26,4 +30,30 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   hidden('videoCollection', 'VideoCollection', PATHS.videoCollection, '视频集锦', 'Video Collection'),
   hidden('imageCollection', 'ImageCollection', PATHS.imageCollection, '图片集锦', 'Photo Collection'),
   hidden('certificateVerify', 'CertificateVerify', PATHS.certificateVerify, '证书验证', 'Certificate Verification'),
+];
+
+const topLevel = (
+  name: string,
+  component: TopLevelPageName,
+  path: string,
+  title: string,
+  titleEn: string,
+  requiresAuth: boolean,
+): FlatRoute => ({
+  kind: 'page',
+  path,
+  component,
+  handle: { name, title, titleEn, component, hidden: true, layout: 'bare', requiresAuth },
+});
+
+/**
+ * The top-level routes (spec §2 "Top-level routes"), outside the site layout. The registration screens hold
+ * a runner's personal data and need login (issue #13 builds their pages); the language helper does not.
+ */
+export const TOP_LEVEL_ROUTES: FlatRoute[] = [
+  topLevel('upload', 'Upload', PATHS.upload, '资料上传', 'Upload Documents', true),
+  topLevel('direct', 'Direct', PATHS.direct, '直通资格申请', 'Direct Entry Application', true),
+  topLevel('post', 'Post', PATHS.post, '赛事包邮寄', 'Race Pack Delivery', true),
+  topLevel('confirm', 'Confirm', PATHS.confirm, '报名确认', 'Registration Confirmation', true),
+  topLevel('I18NDemos', 'I18NDemos', PATHS.i18NDemos, '语言选择', 'Language', false),
 ];

@@ -15,8 +15,19 @@ import { LAYOUT, PARENT_VIEW } from '#contract/page-names';
 
 export { LAYOUT, PARENT_VIEW };
 
+/**
+ * The shell a route renders in: 'site' is the layout (banner, menu, main area, footer); 'bare' is a
+ * top-level screen outside it (spec §2 "Top-level routes"): banner and page only, a focused screen for the
+ * registration forms, still with the login drawer and the error boundary.
+ */
+export type RouteLayout = 'site' | 'bare';
+
 export interface RouteHandle {
   name?: string;
+  /** Which shell the route renders in (the router groups routes by it). */
+  layout?: RouteLayout;
+  /** A logged-out visitor sees the login drawer instead of the page, and the page once logged in. */
+  requiresAuth?: boolean;
   title?: string;
   titleEn?: string;
   parent?: string;
@@ -117,6 +128,10 @@ export function menuOf(items: RouteItem[], base = '/'): MenuNode[] {
   return nodes;
 }
 
+function withLayout(routes: FlatRoute[], layout: RouteLayout): FlatRoute[] {
+  return routes.map((route) => ({ ...route, handle: { ...route.handle, layout } }));
+}
+
 export interface SiteRoutes {
   /** Routes under the layout root, paths absolute. */
   layoutRoutes: FlatRoute[];
@@ -131,8 +146,8 @@ export function buildSiteRoutes(config: SiteConfig, { showCharitable }: { showCh
   const { underLayout, topLevel } = splitRemoteRoutes(filterRoutes(config.remoteAsyncRoutes ?? [], keep));
   const layoutItems = [...groups, ...underLayout];
   return {
-    layoutRoutes: flattenRoutes(layoutItems),
-    topLevelRoutes: flattenRoutes(topLevel),
+    layoutRoutes: withLayout(flattenRoutes(layoutItems), 'site'),
+    topLevelRoutes: withLayout(flattenRoutes(topLevel), 'bare'),
     menu: menuOf(layoutItems),
   };
 }

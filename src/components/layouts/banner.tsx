@@ -82,7 +82,7 @@ export function Banner({ config, title, onLogout }: BannerProps) {
           </button>
           {token ? (
             <button type="button" className="banner__logout" data-testid="logout" onClick={() => void onLogout?.()}>
-              {t('auth.actions.logout')}
+              {t('layout.banner.logout')}
             </button>
           ) : null}
         </div>

@@ -28,10 +28,15 @@ export interface LayoutProps {
   overlays?: React.ReactNode;
   /** The banner's logout action. */
   onLogout?: () => Promise<void>;
+  /** A top-level screen (route layout 'bare'): banner and page only, no menu and no footer. */
+  bare?: boolean;
 }
 
-/** The layout shell: banner, hover menu, main area, footer (spec §2 Layout, §9 widths). */
-export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
+/**
+ * The layout shell: banner, hover menu, main area, footer (spec §2 Layout, §9 widths); a top-level screen
+ * (`bare`) keeps the banner (logo home, language, login) and leaves out the menu and the footer.
+ */
+export function Layout({ menu, children, overlays, onLogout, bare = false }: LayoutProps) {
   const { t } = useTranslation();
   const config = useSiteStore((s) => s.config);
   const title = useSiteTitle();
@@ -69,7 +74,7 @@ export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
 
   if (!config) return null;
   return (
-    <div className="site">
+    <div className={bare ? 'site site--bare' : 'site'} data-layout={bare ? 'bare' : 'site'}>
       {/* The first stop of the Tab key. Hash routing owns the URL's #, so the link moves focus itself. */}
       <a
         className="skip-link"
@@ -83,7 +88,7 @@ export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
         {t('layout.menu.skipToContent')}
       </a>
       <Banner config={config} title={title} onLogout={onLogout} />
-      <SiteMenu nodes={menu} activeKey={activeKey} />
+      {bare ? null : <SiteMenu nodes={menu} activeKey={activeKey} />}
       <main
         id="main-content"
         tabIndex={-1}
@@ -93,7 +98,7 @@ export function Layout({ menu, children, overlays, onLogout }: LayoutProps) {
       >
         <Suspense fallback={<PageLoading />}>{children ?? <Outlet />}</Suspense>
       </main>
-      <Footer config={config} />
+      {bare ? null : <Footer config={config} />}
       {getEnv().debug ? <DebugBadge /> : null}
       {overlays}
     </div>

@@ -1,9 +1,12 @@
 import { Suspense, lazy, useState } from 'react';
+import { loadTexts } from '@/lib/locale-bundles';
 import { useAppStore } from '@/stores/app-store';
 
-// The drawer and the re-login confirm bring antd with them: loaded only once they are first needed.
-const LoginDrawer = lazy(() => import('./login-drawer'));
-const ReloginConfirm = lazy(() => import('./relogin-confirm'));
+// The drawer and the re-login confirm bring antd and the account texts with them: loaded only once they
+// are first needed, and shown only once both are in (never a raw key).
+const withAuthTexts = <T,>(load: () => Promise<T>) => Promise.all([load(), loadTexts('auth')]).then(([m]) => m);
+const LoginDrawer = lazy(() => withAuthTexts(() => import('./login-drawer')));
+const ReloginConfirm = lazy(() => withAuthTexts(() => import('./relogin-confirm')));
 
 /** Mounts the login drawer once it has been opened, and the re-login confirm once it has been asked for. */
 export function AuthOverlays() {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { loadTexts } from '@/lib/locale-bundles';
 import { notify } from '@/lib/notify';
 import { clearUserData } from '@/lib/user-data';
 import { useAppStore } from '@/stores/app-store';
@@ -8,6 +9,8 @@ import { logout } from '../api/logout';
 export function useLogout(): () => Promise<void> {
   const { t } = useTranslation();
   return async () => {
+    // The confirmation is an account text: fetched meanwhile when the drawer has not brought it yet.
+    const texts = loadTexts('auth').catch(() => undefined);
     try {
       await logout();
     } catch {
@@ -16,6 +19,7 @@ export function useLogout(): () => Promise<void> {
     clearUserData();
     // An expired token answers "login expired": after a logout that is no reason to ask for a new login.
     useAppStore.getState().setReloginConfirmOpen(false);
+    await texts;
     notify.success(t('auth.messages.logoutSuccess'));
   };
 }
