@@ -14,9 +14,12 @@ export const MESSAGES = {
   routeNotFound: 'Not Found: {{method}} {{path}}',
   internal: 'Internal Server Error',
   badRequest: 'Bad Request',
-  invalidRequest: 'Invalid request: {{detail}}',
+  /** A request the server cannot take (a schema or framework refusal), in the framework's words. */
+  invalidRequest: '{{detail}}',
   badDomainName: 'domainName must be a host name',
   siteConfigNameMissing: 'No published site configuration has this name',
+  cloudConfigMissing: 'The cloud config index is not available',
+  translationMissing: 'No translation file named {{name}}',
   badTranslationName: 'A translation file name is letters, digits, "_", "." or "-" and ends with .json',
   tooManyRequests: 'Too many requests, please try again later',
   tooManyRequestsWait: 'Too many requests, please try again in {{seconds}} seconds',

@@ -9,7 +9,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyFormbody from '@fastify/formbody';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { fail, MESSAGES } from './lib/envelope.ts';
+import { fail, HttpError } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
 import { HotPath, installHotPath } from './lib/hot-path.ts';
@@ -150,7 +150,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
         .code(400)
         .headers(apiSecurityHeaders(request.protocol === 'https'))
         .header('cache-control', 'no-store')
-        .send(fail(400, error.message));
+        .send(fail(400, 'invalidRequest', { detail: error.message }));
     },
   });
 
@@ -171,13 +171,16 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     void reply.header('cache-control', 'no-store');
     if (status >= 500) {
       request.log.error({ err: error, method: request.method, url: maskPersonalData(request.url) }, 'request failed');
-      return reply.code(500).send(fail(500, MESSAGES.internal));
+      return reply.code(500).send(fail(500, 'internal'));
     }
     // No stack, and the message of schema errors only: a JSON syntax error quotes the body, which may hold
     // personal data or an encrypted password.
     const reason = error.validation ? maskPersonalData(error.message) : undefined;
     request.log.info({ code: error.code, status, reason }, 'request rejected');
-    return reply.code(status).send(fail(status, error.message || 'Bad Request'));
+    if (error instanceof HttpError) return reply.code(status).send(fail(status, error.msgCode, error.msgParams));
+    return reply
+      .code(status)
+      .send(error.message ? fail(status, 'invalidRequest', { detail: error.message }) : fail(status, 'badRequest'));
   });
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -186,7 +189,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     return reply
       .code(404)
       .header('cache-control', 'no-store')
-      .send(fail(404, `${MESSAGES.notFound}: ${request.method} ${clip(pathname)}`));
+      .send(fail(404, 'routeNotFound', { method: request.method, path: clip(pathname) }));
   });
 
   app.decorate('hotPath', hotPath);

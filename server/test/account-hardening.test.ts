@@ -12,8 +12,13 @@ import { rateLimitKey } from '../src/plugins/rate-limit.ts';
 import { codeLogin, DEMO, enc, freshIp, latestCode, login, sendCode } from './account-helpers.ts';
 import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
 
-const CODE_ERROR = { code: 400, msg: 'Verification code error, please re-enter', data: null };
-const TRIES_USED = { code: 400, msg: 'Too many wrong codes, please get a new code', data: null };
+const CODE_ERROR = { code: 400, msg: 'Verification code error, please re-enter', data: null, msgCode: 'codeError' };
+const TRIES_USED = {
+  code: 400,
+  msg: 'Too many wrong codes, please get a new code',
+  data: null,
+  msgCode: 'codeTriesUsed',
+};
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -137,7 +142,14 @@ describe('the account bucket', () => {
       await post(API_PATHS.resetByEmail),
     ]) {
       expect(res.statusCode).toBe(429);
-      expect(res.json()).toEqual({ code: 429, msg: 'Too many requests, please try again later', data: null });
+      const seconds = Number(res.headers['retry-after']);
+      expect(res.json()).toEqual({
+        code: 429,
+        msg: `Too many requests, please try again in ${seconds} seconds`,
+        data: null,
+        msgCode: 'tooManyRequestsWait',
+        msgParams: { seconds },
+      });
     }
     expect((await codeLogin(app, DEMO.phone, '000000', freshIp())).statusCode).toBe(200);
   });
@@ -180,6 +192,8 @@ describe('send-code refusals', () => {
         code: 429,
         msg: 'Please wait 60 seconds before requesting a new code',
         data: null,
+        msgCode: 'codeResendWait',
+        msgParams: { seconds: 60 },
       });
     }
     await new Promise((resolve) => setImmediate(resolve));

@@ -71,7 +71,7 @@ describe('error envelopes', () => {
     });
     const res = await app.inject({ method: 'GET', url: '/website-centre/api/test-failure' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ code: 500, msg: 'Internal Server Error', data: null });
+    expect(res.json()).toEqual({ code: 500, msg: 'Internal Server Error', data: null, msgCode: 'internal' });
     expect(res.body).not.toContain('secret');
   });
 
@@ -198,7 +198,7 @@ describe('database and seed', () => {
     const app = await testApp({ seedDir: tempDir('race-site-no-seed-') });
     expect(app.repos.races.count()).toBe(0);
     const res = await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` });
-    expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null });
+    expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null, msgCode: 'unboundRace' });
   });
 
   it('refuses to seed an invalid site configuration, naming every JSON path', async () => {

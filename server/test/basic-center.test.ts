@@ -26,7 +26,7 @@ const commonInfo = (token?: string) =>
     payload: '{}',
   });
 
-const EXPIRED = { code: 401, msg: 'Your login has expired, please log in again', data: null };
+const EXPIRED = { code: 401, msg: 'Your login has expired, please log in again', data: null, msgCode: 'loginExpired' };
 
 describe('token check (common info)', () => {
   it('accepts a valid token and answers its user', async () => {

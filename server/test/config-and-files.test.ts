@@ -58,7 +58,13 @@ describe('translations', () => {
   it('answers a 404 envelope for a missing translation file', async () => {
     const res = await get(translationsPath('missing.json'));
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ code: 404, msg: 'No translation file named missing.json', data: null });
+    expect(res.json()).toEqual({
+      code: 404,
+      msg: 'No translation file named missing.json',
+      data: null,
+      msgCode: 'translationMissing',
+      msgParams: { name: 'missing.json' },
+    });
   });
 });
 

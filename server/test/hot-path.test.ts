@@ -220,10 +220,13 @@ describe('hot path rate limit', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.headers['cache-control']).toBe('no-store');
+      const seconds = Number(limited.headers['retry-after']);
       expect(JSON.parse(limited.body.toString('utf8'))).toEqual({
         code: 429,
-        msg: 'Too many requests, please try again later',
+        msg: `Too many requests, please try again in ${seconds} seconds`,
         data: null,
+        msgCode: 'tooManyRequestsWait',
+        msgParams: { seconds },
       });
       expect(reached).toHaveLength(30);
       // The hot 429 carries the route's headers, security headers included.

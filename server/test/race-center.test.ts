@@ -136,7 +136,12 @@ describe('registration lookup', () => {
   });
 
   it("answers 'Registration information does not exist' for another channel's info", async () => {
-    const missing = { code: 404, msg: 'Registration information does not exist', data: null };
+    const missing = {
+      code: 404,
+      msg: 'Registration information does not exist',
+      data: null,
+      msgCode: 'registrationMissing',
+    };
     for (const [runner, type] of [
       [ZHANG, 2],
       [ZHANG, 5],
@@ -157,7 +162,12 @@ describe('registration lookup', () => {
       name: '李四',
       certificateNumber: ZHANG.certNo,
     });
-    expect(wrongName.json()).toEqual({ code: 404, msg: 'Registration information does not exist', data: null });
+    expect(wrongName.json()).toEqual({
+      code: 404,
+      msg: 'Registration information does not exist',
+      data: null,
+      msgCode: 'registrationMissing',
+    });
     const wrongCert = await post(API_PATHS.searchRegistration, {
       raceId: FIXTURE_RACE_ID,
       name: LI.name,
@@ -176,6 +186,7 @@ describe('registration lookup', () => {
         code: 400,
         msg: 'queryType must be 1 (registration status), 2 (third-party), 3 (web) or 5 (app registration info)',
         data: null,
+        msgCode: 'badQueryType',
       });
     }
   });
@@ -266,7 +277,12 @@ describe('score lookup', () => {
     expect(body.data).toHaveLength(1);
     expect(body.data[0].bib).toBe('100');
     const none = await post(API_PATHS.searchScore, { raceId: PAST_RACE_ID, bib: '10' });
-    expect(none.json()).toEqual({ code: 404, msg: 'Your score information was not found...', data: null });
+    expect(none.json()).toEqual({
+      code: 404,
+      msg: 'Your score information was not found...',
+      data: null,
+      msgCode: 'scoreMissing',
+    });
   });
 
   it('finds results by name and certificate number, not cached', async () => {
@@ -346,6 +362,7 @@ describe('certificate verification', () => {
     expect(otherBib).toEqual({
       code: 0,
       msg: "This certificate does not match the organiser's records",
+      msgCode: 'certificateInvalid',
       data: { valid: false },
     });
     const flipped = cert.sig.startsWith('A') ? `B${cert.sig.slice(1)}` : `A${cert.sig.slice(1)}`;
@@ -365,7 +382,7 @@ describe('certificate verification', () => {
 describe('Excel export', () => {
   it('answers 没有查询到数据哦 when the race has no results', async () => {
     const res = await post(API_PATHS.exportScores, { raceId: FIXTURE_RACE_ID });
-    expect(res.json()).toEqual({ code: 404, msg: '没有查询到数据哦', data: null });
+    expect(res.json()).toEqual({ code: 404, msg: '没有查询到数据哦', data: null, msgCode: 'noData' });
   });
 
   it('downloads an .xls of the results of an item, without personal numbers', async () => {

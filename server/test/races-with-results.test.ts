@@ -54,7 +54,7 @@ describe('races with results', () => {
 
   it('answers an unknown race with the envelope and a race-not-found message', async () => {
     const res = await ask('no-such-race');
-    expect(res.json()).toEqual({ code: 404, msg: 'Race not found', data: null });
+    expect(res.json()).toEqual({ code: 404, msg: 'Race not found', data: null, msgCode: 'raceNotFound' });
   });
 
   it('rejects a race id that is not one', async () => {

@@ -100,7 +100,13 @@ describe('uploads', () => {
   it('refuses an extension that is not on the list', async () => {
     for (const name of ['x.svg', 'x.html', 'x.exe', 'noext', 'x.png.exe']) {
       const res = await upload(API_PATHS.uploadFile, name, PNG);
-      expect(res.json(), name).toEqual({ code: 400, msg: '文件格式不正确', data: null, success: false });
+      expect(res.json(), name).toEqual({
+        code: 400,
+        msg: '文件格式不正确',
+        data: null,
+        msgCode: 'badFileType',
+        success: false,
+      });
     }
     expect((await upload(API_PATHS.uploadImage, 'report.pdf', PDF)).json().msg).toBe('文件格式不正确');
   });
@@ -121,6 +127,8 @@ describe('uploads', () => {
       code: 413,
       msg: 'Please upload a file smaller than 10 MB',
       data: null,
+      msgCode: 'fileTooBig',
+      msgParams: { size: 10, unit: 'MB' },
       success: false,
     });
   });
@@ -134,6 +142,7 @@ describe('uploads', () => {
         code: 401,
         msg: 'Your login has expired, please log in again',
         data: null,
+        msgCode: 'loginExpired',
         success: false,
       });
       expect((await upload(url, 'a.png', PNG, { token: 'forged' })).json().code, url).toBe(401);
@@ -180,6 +189,7 @@ describe('uploads', () => {
       code: 429,
       msg: 'Daily upload limit reached, please try again tomorrow',
       data: null,
+      msgCode: 'uploadQuota',
       success: false,
     });
     expect(Number(over.headers['retry-after'])).toBe(24 * 3600 - 50 * 60);

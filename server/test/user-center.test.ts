@@ -54,8 +54,8 @@ async function addUser(app: FastifyInstance, user: { phone?: string; email?: str
   );
 }
 
-const BAD_CREDENTIALS = { code: 400, msg: 'Account or password is incorrect', data: null };
-const CODE_ERROR = { code: 400, msg: 'Verification code error, please re-enter', data: null };
+const BAD_CREDENTIALS = { code: 400, msg: 'Account or password is incorrect', data: null, msgCode: 'badCredentials' };
+const CODE_ERROR = { code: 400, msg: 'Verification code error, please re-enter', data: null, msgCode: 'codeError' };
 
 describe('login by password (types 0 and 5)', () => {
   it('logs the demo account in by phone and by email, with masked user data and a working token', async () => {
@@ -210,7 +210,12 @@ describe('tokens', () => {
     expect((await commonInfo(app, token)).json().code).toBe(401);
     expect((await commonInfo(app, other)).json().code).toBe(0);
     const again = await app.inject({ method: 'POST', url: API_PATHS.logout, headers: { token } });
-    expect(again.json()).toEqual({ code: 401, msg: 'Your login has expired, please log in again', data: null });
+    expect(again.json()).toEqual({
+      code: 401,
+      msg: 'Your login has expired, please log in again',
+      data: null,
+      msgCode: 'loginExpired',
+    });
     expect((await app.inject({ method: 'POST', url: API_PATHS.logout })).json().code).toBe(401);
   });
 
@@ -249,7 +254,7 @@ describe('slider check', () => {
     const outside = await challenge(app);
     const far = outside.targetX >= 7 ? outside.targetX - 7 : outside.targetX + 7;
     const bad = await verifySlider(app, { sessionId: outside.sessionId, x: far, trail: humanTrail(far) });
-    expect(bad.json()).toEqual({ code: 400, msg: 'Verification failed', data: null });
+    expect(bad.json()).toEqual({ code: 400, msg: 'Verification failed', data: null, msgCode: 'verificationFailed' });
   });
 
   it('takes one answer per challenge', async () => {
@@ -298,7 +303,7 @@ describe('slider check', () => {
       url: API_PATHS.sendResetPhoneCode,
       payload: { ...body, captchaType: '3' },
     });
-    expect(second.json()).toEqual({ code: 400, msg: 'Verification failed', data: null });
+    expect(second.json()).toEqual({ code: 400, msg: 'Verification failed', data: null, msgCode: 'verificationFailed' });
   });
 
   it('refuses to send a code without the slider fields or with forged ones', async () => {
@@ -308,7 +313,12 @@ describe('slider check', () => {
       url: API_PATHS.sendPhoneCode,
       payload: { captchaType: '2', userPhone: DEMO.phone },
     });
-    expect(none.json()).toEqual({ code: 400, msg: 'Please slide the slider to verify first', data: null });
+    expect(none.json()).toEqual({
+      code: 400,
+      msg: 'Please slide the slider to verify first',
+      data: null,
+      msgCode: 'slideFirst',
+    });
     const slider = await sliderFields(app);
     const forged = await app.inject({
       method: 'POST',
@@ -353,7 +363,12 @@ describe('verification codes', () => {
     const { app } = await fresh();
     const phone = newPhone();
     const sent = await sendCode(app, 'login', phone);
-    expect(sent.json()).toEqual({ code: 404, msg: 'Account information does not exist', data: null });
+    expect(sent.json()).toEqual({
+      code: 404,
+      msg: 'Account information does not exist',
+      data: null,
+      msgCode: 'accountMissing',
+    });
     expect((await codeLogin(app, phone, '123456')).json().msg).toBe('Account information does not exist');
   });
 
@@ -406,7 +421,13 @@ describe('verification codes', () => {
     const early = await sendCode(app, 'login', DEMO.phone);
     expect(early.statusCode).toBe(429);
     expect(early.headers['retry-after']).toBe('15');
-    expect(early.json()).toEqual({ code: 429, msg: 'Please wait 15 seconds before requesting a new code', data: null });
+    expect(early.json()).toEqual({
+      code: 429,
+      msg: 'Please wait 15 seconds before requesting a new code',
+      data: null,
+      msgCode: 'codeResendWait',
+      msgParams: { seconds: 15 },
+    });
     clock.advance(15_000);
     expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
     const second = await latestCode(app, DEMO.phone);
@@ -422,7 +443,11 @@ describe('verification codes', () => {
     }
     const capped = await sendCode(app, 'login', DEMO.phone, {}, freshIp());
     expect(capped.statusCode).toBe(429);
-    expect(capped.json().msg).toBe('Too many requests, please try again later');
+    expect(capped.json()).toMatchObject({
+      msg: 'Too many requests, please try again in 3300 seconds',
+      msgCode: 'tooManyRequestsWait',
+      msgParams: { seconds: 3300 },
+    });
     expect(Number(capped.headers['retry-after'])).toBe(55 * 60);
     clock.advance(55 * MINUTE);
     expect((await sendCode(app, 'login', DEMO.phone, {}, freshIp())).json().code).toBe(0);
@@ -490,6 +515,7 @@ describe('verification codes', () => {
       code: 409,
       msg: 'This email has been registered',
       data: null,
+      msgCode: 'emailRegistered',
     });
     expect((await sendCode(app, 'email', 'ghost@example.com', { emailSendType: '2' })).json().msg).toBe(
       'Account information does not exist',
@@ -610,6 +636,7 @@ describe('registration', () => {
       code: 409,
       msg: 'This email has been registered',
       data: null,
+      msgCode: 'emailRegistered',
     });
     const email = 'weak@example.com';
     const { verificationToken } = (await sendCode(app, 'email', email)).json().data;
@@ -647,6 +674,7 @@ describe('registration', () => {
       code: 400,
       msg: 'Please enter a correct email address',
       data: null,
+      msgCode: 'badEmail',
     });
   });
 });
@@ -745,7 +773,13 @@ describe('rate limits', () => {
     }
     const limited = await login(app, { loginType: '7' }, ip);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 429, msg: 'Too many requests, please try again later', data: null });
+    expect(limited.json()).toEqual({
+      code: 429,
+      msg: 'Too many requests, please try again in 40 seconds',
+      data: null,
+      msgCode: 'tooManyRequestsWait',
+      msgParams: { seconds: 40 },
+    });
     expect(limited.headers['retry-after']).toBe('40');
     expect((await login(app, { loginType: '7' }, freshIp())).statusCode).toBe(200);
     clock.advance(40_000);

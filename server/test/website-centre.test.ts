@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { validateSiteConfig } from '#contract/site-config/schema';
-import { MESSAGES } from '../src/lib/envelope.ts';
+import { MESSAGES } from '#contract/messages';
 import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 
 let app: FastifyInstance;
@@ -70,14 +70,14 @@ describe('site config lookup', () => {
   it('answers the unbound-race message for a domain without a site config', async () => {
     const res = await lookup('unknown.example');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null });
+    expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null, msgCode: 'unboundRace' });
   });
 
   it('says a bound domain has no published document, rather than that no race is bound', async () => {
     app.repos.bindings.bind('unpublished.example', FIXTURE_RACE_ID, Date.now());
     try {
       const res = (await lookup('unpublished.example')).json();
-      expect(res).toEqual({ code: 404, msg: MESSAGES.unpublishedConfig, data: null });
+      expect(res).toEqual({ code: 404, msg: MESSAGES.unpublishedConfig, data: null, msgCode: 'unpublishedConfig' });
       expect(res.msg).not.toBe(MESSAGES.unboundRace);
     } finally {
       app.repos.bindings.unbind('unpublished.example');
@@ -155,7 +155,7 @@ describe('race base info', () => {
   it('answers a non-zero code with a message for an unknown race', async () => {
     const res = await baseInfo({ raceId: 'no-such-race' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 404, msg: 'Race not found', data: null });
+    expect(res.json()).toEqual({ code: 404, msg: 'Race not found', data: null, msgCode: 'raceNotFound' });
   });
 
   it('answers 400 envelopes for a body without raceId, an empty body or broken JSON — never a 500', async () => {

@@ -11,11 +11,18 @@ import { isMessageCode, MESSAGES, messageParamNames, type MessageCode, type Mess
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Each contract text as a pattern that reads its parameters back, e.g. 'Please wait (.+?) seconds…'. */
-const TEXT_PATTERNS = (Object.keys(MESSAGES) as MessageCode[]).map((code) => {
-  const text = MESSAGES[code];
-  const source = escape(text).replace(/\\\{\\\{\s*\w+\s*\\\}\\\}/g, '(.+?)');
-  return { code, names: messageParamNames(text), pattern: new RegExp(`^${source}$`) };
-});
+const PARAM = /\{\{\s*\w+\s*\}\}/g;
+/** (A text that is only a parameter, e.g. invalidRequest, reads nothing back: it would match any msg.) */
+const TEXT_PATTERNS = (Object.keys(MESSAGES) as MessageCode[])
+  .filter((code) => MESSAGES[code].replace(PARAM, '').trim() !== '')
+  .map((code) => {
+    const text = MESSAGES[code];
+    const source = text
+      .split(PARAM)
+      .map((literal) => escape(literal))
+      .join('(.+?)');
+    return { code, names: messageParamNames(text), pattern: new RegExp(`^${source}$`) };
+  });
 
 /** The code and parameters of a contract message given by its English text, or null. */
 export function messageOfText(msg: string): { code: MessageCode; params: MessageParams } | null {

@@ -1,23 +1,7 @@
 /**
- * Account rules of the contract (spec §5, §9) and the masking used in answers and logs.
+ * The masking of personal data used in answers and logs (the account rules are the contract's: #contract/rules).
  */
 import { maskCertNo } from './race-center.ts';
-
-/** 11 digits, starting 1, second digit 3–9. */
-export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
-/** 6–20 characters, letters and digits only, at least one of each. */
-export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d]{6,20}$/;
-/** A pragmatic address check: one @, no spaces, a dot in the domain. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const isValidPhone = (phone: string) => PHONE_PATTERN.test(phone);
-export const isValidPassword = (password: string) => PASSWORD_PATTERN.test(password);
-
-/** The lower-cased, trimmed address, or null when it is not one. */
-export function normalizeEmail(raw: string): string | null {
-  const email = raw.trim().toLowerCase();
-  return email.length <= 254 && EMAIL_PATTERN.test(email) ? email : null;
-}
 
 /** 13800138000 → 138****8000. */
 export function maskPhone(phone: string): string {

@@ -15,7 +15,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { FastifyInstance } from 'fastify';
 import { answerOut, type EncodedAnswer } from './answer-cache.ts';
 import { tooManyRequestsAnswer } from '../plugins/rate-limit.ts';
-import { fail, MESSAGES } from './envelope.ts';
+import { fail } from './envelope.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
 
 /** What a hot route answers: always HTTP 200, the envelope says the rest. */
@@ -165,7 +165,7 @@ export function replayThrough(app: FastifyInstance): Replay {
         },
         (error: unknown) => {
           app.log.error({ err: error }, 'replay failed');
-          sendJson(res, 500, fail(500, MESSAGES.internal), {
+          sendJson(res, 500, fail(500, 'internal'), {
             ...apiSecurityHeaders(false),
             'cache-control': 'no-store',
           });

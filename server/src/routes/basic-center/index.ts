@@ -3,7 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
-import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
+import { envelopeSchema, fail, ok } from '../../lib/envelope.ts';
 import { countryList } from './country-list.ts';
 
 const countryItemSchema = {
@@ -54,7 +54,7 @@ export default async function basicCenterRoutes(app: FastifyInstance) {
       const raw = request.headers.token;
       const token = typeof raw === 'string' ? raw.trim() : '';
       const valid = token === '' ? undefined : app.repos.tokens.findValidToken(token, app.config.now());
-      if (!valid) return fail(401, MESSAGES.loginExpired);
+      if (!valid) return fail(401, 'loginExpired');
       return ok({ userId: valid.userId });
     },
   );

@@ -14,7 +14,8 @@ import { API_PATHS } from '#contract/api';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
 import { certificateSecret } from '../../lib/secrets.ts';
-import { envelopeSchema, fail, MESSAGES, ok } from '../../lib/envelope.ts';
+import { messageText } from '#contract/messages';
+import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
@@ -59,17 +60,15 @@ export default async function raceCenterRoutes(
       schema: { body: registrationBody },
       // One message that names the allowed query types, whatever was wrong with the one given.
       schemaErrorFormatter: (errors: FastifySchemaValidationError[], dataVar: string) =>
-        new Error(
-          errors.some((e) => e.instancePath === '/queryType')
-            ? MESSAGES.badQueryType
-            : errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? ''}`.trim()).join(', '),
-        ),
+        errors.some((e) => e.instancePath === '/queryType')
+          ? new HttpError(400, 'badQueryType')
+          : new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? ''}`.trim()).join(', ')),
     },
     async (request, reply) => {
       privateAnswer(reply);
       const { raceId, queryType, ...person } = request.body;
       const found = service.registration(raceId, person, queryType);
-      return found ? ok(found) : fail(404, MESSAGES.registrationMissing);
+      return found ? ok(found) : fail(404, 'registrationMissing');
     },
   );
 
@@ -79,14 +78,14 @@ export default async function raceCenterRoutes(
     if (bib !== undefined) {
       const answer = publicAnswers.remember(`score\n${raceId}\n${normalizeBib(bib)}`, () => {
         const found = service.scoreByBib(raceId, bib);
-        return found ? ok(found) : fail(404, MESSAGES.scoreMissing);
+        return found ? ok(found) : fail(404, 'scoreMissing');
       });
       return { answer, cacheControl: PUBLIC };
     }
     if (name === undefined || certificateNumber === undefined) return undefined;
     const found = service.scoreOf(raceId, { name, certificateNumber });
     return {
-      answer: encodeAnswer(found.length > 0 ? ok(found) : fail(404, MESSAGES.scoreMissing)),
+      answer: encodeAnswer(found.length > 0 ? ok(found) : fail(404, 'scoreMissing')),
       cacheControl: PRIVATE,
     };
   };
@@ -97,7 +96,7 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       const found = scoreAnswer(request.body);
       if (found === undefined)
-        return reply.code(400).header('cache-control', PRIVATE).send(fail(400, MESSAGES.lookupNeedsKey));
+        return reply.code(400).header('cache-control', PRIVATE).send(fail(400, 'lookupNeedsKey'));
       return sendAnswer(request, reply, found.answer, found.cacheControl);
     },
   );
@@ -113,7 +112,7 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       privateAnswer(reply);
       const best = service.personalBests(request.body);
-      return best.length > 0 ? ok(best) : fail(404, MESSAGES.scoreMissing);
+      return best.length > 0 ? ok(best) : fail(404, 'scoreMissing');
     },
   );
 
@@ -127,7 +126,7 @@ export default async function raceCenterRoutes(
       privateAnswer(reply);
       const { raceIds, ...person } = request.body;
       const results = service.history(person, raceIds);
-      return results.length > 0 ? ok(results) : fail(404, MESSAGES.scoreMissing);
+      return results.length > 0 ? ok(results) : fail(404, 'scoreMissing');
     },
   );
 
@@ -157,7 +156,7 @@ export default async function raceCenterRoutes(
   const racesWithResultsAnswer = (raceId: string) =>
     publicAnswers.remember(`races-with-results\n${raceId}`, () => {
       const races = service.racesWithResults(raceId);
-      return races ? ok(races) : fail(404, MESSAGES.raceNotFound);
+      return races ? ok(races) : fail(404, 'raceNotFound');
     });
 
   app.get<{ Querystring: { raceId: string } }>(
@@ -172,7 +171,13 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       reply.header('cache-control', PUBLIC);
       const facts = service.verifyCertificate(request.query.id, request.query.sig);
-      if (!facts) return { code: 0, msg: MESSAGES.certificateInvalid, data: { valid: false } };
+      if (!facts)
+        return {
+          code: 0,
+          msg: messageText('certificateInvalid'),
+          msgCode: 'certificateInvalid',
+          data: { valid: false },
+        };
       return ok({ valid: true, facts });
     },
   );
@@ -184,7 +189,7 @@ export default async function raceCenterRoutes(
       reply.header('cache-control', PRIVATE);
       const { raceId, item } = request.body;
       const sheet = service.scoreSheet(raceId, item);
-      if (sheet === undefined) return fail(404, MESSAGES.noData);
+      if (sheet === undefined) return fail(404, 'noData');
       const name = `scores-${raceId}${item ? `-${item}` : ''}.xls`;
       return reply
         .header('content-type', 'application/vnd.ms-excel; charset=utf-8')

@@ -16,19 +16,27 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '#contract/api';
+import type { MessageCode, MessageParams } from '#contract/messages';
+import {
+  checkUploadExtension,
+  checkUploadSize,
+  extensionOf,
+  FILE_EXTENSIONS,
+  IMAGE_EXTENSIONS,
+  SIZE_UNITS,
+  type SizeLimit,
+} from '#contract/rules';
 import type { UploadKind } from '../../db/uploads-repository.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
 import { dataPaths } from '../../lib/paths.ts';
-import { fail as envelopeFail, MESSAGES, SUCCESS_MSG } from '../../lib/envelope.ts';
+import { fail as envelopeFail, SUCCESS_MSG } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_SIZE_LIMIT: SizeLimit = { size: 10, unit: 'MB' };
+export const MAX_UPLOAD_BYTES = UPLOAD_SIZE_LIMIT.size * SIZE_UNITS[UPLOAD_SIZE_LIMIT.unit];
 /** What one user may upload in any 24 hours. */
 export const UPLOAD_QUOTA = { files: 50, bytes: 200 * 1024 * 1024, windowMs: 24 * 3_600_000 } as const;
 export const UPLOAD_SUBDIR = 'uploads';
-
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp'] as const;
-export const FILE_EXTENSIONS = [...IMAGE_EXTENSIONS, 'xls', 'xlsx', 'doc', 'docx', 'zip', 'pdf'] as const;
 
 const bytes = (...values: number[]) => Buffer.from(values);
 const ascii = (text: string) => Buffer.from(text, 'latin1');
@@ -58,12 +66,16 @@ export function magicMatches(ext: string, head: Buffer): boolean {
 }
 
 /** Upload answers carry `success` (spec §3 "Uploaded file response"), failures included. */
-const fail = (code: number, msg: string) => ({ ...envelopeFail(code, msg), success: false });
+const fail = (status: number, code: MessageCode, params?: MessageParams) => ({
+  ...envelopeFail(status, code, params),
+  success: false,
+});
 
-export function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf('.');
-  return dot < 0 ? '' : filename.slice(dot + 1).toLowerCase();
-}
+/** A refusal of a contract rule as the upload's answer. */
+const refuse = (status: number, refusal: { code: MessageCode; params?: MessageParams }) =>
+  fail(status, refusal.code, refusal.params);
+/** The multipart limit cut the file: over the size limit. */
+const tooBig = () => refuse(413, checkUploadSize(MAX_UPLOAD_BYTES + 1, UPLOAD_SIZE_LIMIT)!);
 
 export default async function uploadRoutes(app: FastifyInstance) {
   const dir = path.join(dataPaths(app.config.dataDir).uploads, UPLOAD_SUBDIR);
@@ -76,31 +88,32 @@ export default async function uploadRoutes(app: FastifyInstance) {
   async function receive(request: FastifyRequest, reply: FastifyReply, kind: UploadKind) {
     reply.header('cache-control', 'no-store');
     const user = app.userFromToken(request);
-    if (!user) return fail(401, MESSAGES.loginExpired);
+    if (!user) return fail(401, 'loginExpired');
     const allowed: readonly string[] = kind === 'image' ? IMAGE_EXTENSIONS : FILE_EXTENSIONS;
-    if (!request.isMultipart()) return fail(400, 'Upload a file as multipart/form-data');
+    if (!request.isMultipart()) return fail(400, 'uploadNotMultipart');
     let file;
     try {
       file = await request.file();
     } catch (error) {
       request.log.info({ err: error }, 'upload rejected');
-      return fail(400, 'Upload a file as multipart/form-data');
+      return fail(400, 'uploadNotMultipart');
     }
-    if (!file) return fail(400, 'No file in the upload');
+    if (!file) return fail(400, 'uploadNoFile');
     const ext = extensionOf(file.filename);
-    if (!allowed.includes(ext)) {
+    const badType = checkUploadExtension(file.filename, allowed);
+    if (badType) {
       file.file.resume();
-      return fail(400, MESSAGES.badFileType);
+      return refuse(400, badType);
     }
     let content: Buffer;
     try {
       content = await file.toBuffer();
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return fail(413, MESSAGES.fileTooBig);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return tooBig();
       throw error;
     }
-    if (file.file.truncated) return fail(413, MESSAGES.fileTooBig);
-    if (!magicMatches(ext, content.subarray(0, 16))) return fail(400, MESSAGES.badFileType);
+    if (file.file.truncated) return tooBig();
+    if (!magicMatches(ext, content.subarray(0, 16))) return fail(400, 'badFileType');
     const name = `${randomUUID()}.${ext}`;
     const refused = app.repos.uploads.reserve(
       {
@@ -117,7 +130,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
     );
     if (refused) {
       void reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))));
-      return fail(429, MESSAGES.uploadQuota);
+      return fail(429, 'uploadQuota');
     }
     try {
       await writeFile(path.join(dir, name), content, { flag: 'wx' });

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
-import { MESSAGES, ok } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import type { SliderAnswer } from '../../plugins/captcha.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { noStore, reject } from './common.ts';
@@ -35,7 +35,7 @@ export default async function captchaRoutes(app: FastifyInstance) {
     async (request, reply) => {
       noStore(reply);
       const pass = await app.captcha.verify(request.body);
-      return pass ? ok(pass) : reject(400, MESSAGES.verificationFailed);
+      return pass ? ok(pass) : reject(400, 'verificationFailed');
     },
   );
 }

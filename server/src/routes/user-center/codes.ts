@@ -15,10 +15,13 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { CodeChannel, CodePurpose } from '../../db/codes-repository.ts';
-import { isValidPhone, normalizeEmail } from '../../lib/accounts.ts';
-import { fail, MESSAGES, ok } from '../../lib/envelope.ts';
+import type { Envelope } from '#contract/api';
+import { EMAIL_SEND_TYPES } from '#contract/enums';
+import { normalizeEmail } from '#contract/rules';
+import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS, rateLimitKey } from '../../plugins/rate-limit.ts';
-import { field, noStore, reject, stringFields, type Body } from './common.ts';
+import { sendEmailCodeBody, sendPhoneCodeBody, sendResetPhoneCodeBody } from './bodies.ts';
+import { noStore, parseOrReject, reject, type Body } from './common.ts';
 
 export const CODE_RULES = {
   ttlMs: 10 * 60_000,
@@ -30,8 +33,6 @@ export const CODE_RULES = {
   perIpPerHour: 20,
 } as const;
 const HOUR = 3_600_000;
-
-const SLIDER_FIELDS = ['nc_token', 'sig', 'sessionId', 'scene'];
 
 /**
  * Checks a code sent from `ip` and consumes it when right; anything else is the envelope to answer.
@@ -45,7 +46,7 @@ const SLIDER_FIELDS = ['nc_token', 'sig', 'sessionId', 'scene'];
 export function checkCode(
   app: FastifyInstance,
   input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string; ip: string },
-): true | ReturnType<typeof fail> {
+): true | Envelope<null> {
   const { ip, ...rest } = input;
   const result = app.repos.codes.check({
     ...rest,
@@ -57,22 +58,22 @@ export function checkCode(
     maxStrangerTries: CODE_RULES.maxStrangerTries,
   });
   if (result === 'ok') return true;
-  return reject(400, result === 'spent' ? MESSAGES.codeTriesUsed : MESSAGES.codeError);
+  return reject(400, result === 'spent' ? 'codeTriesUsed' : 'codeError');
 }
 
 /** A send refused for a while: HTTP 429 with Retry-After (seconds). */
 interface Refusal {
   retryAfter: number;
-  envelope: ReturnType<typeof fail>;
+  envelope: Envelope<null>;
 }
 
-const refuse = (seconds: number, msg: string): Refusal => ({ retryAfter: seconds, envelope: fail(429, msg) });
+const refuse = (seconds: number, envelope: Envelope<null>): Refusal => ({ retryAfter: seconds, envelope });
 
-export function emailPurpose(body: Body | null | undefined): CodePurpose {
-  const type = field(body, 'emailSendType');
-  if (type === '1') return 'register';
-  if (type === '2') return 'reset';
-  return field(body, 'raceAppBusinessType') !== '' ? 'reset' : 'register';
+export function emailPurpose(body: Body): CodePurpose {
+  const type = body.emailSendType;
+  if (type === EMAIL_SEND_TYPES.register) return 'register';
+  if (type === EMAIL_SEND_TYPES.reset) return 'reset';
+  return body.raceAppBusinessType ? 'reset' : 'register';
 }
 
 export default async function codeRoutes(app: FastifyInstance) {
@@ -83,24 +84,19 @@ export default async function codeRoutes(app: FastifyInstance) {
    * (envelope), or a refusal for a while (`Refusal`, answered by `answer`).
    */
   async function send(
-    body: Body | null | undefined,
+    body: Body,
     ip: string,
     request: { channel: CodeChannel; destination: string; purpose: CodePurpose },
-  ): Promise<{ verificationToken: string } | Refusal | ReturnType<typeof fail>> {
+  ): Promise<{ verificationToken: string } | Refusal | Envelope<null>> {
     const { channel, destination, purpose } = request;
-    const pass = {
-      token: field(body, 'nc_token'),
-      sig: field(body, 'sig'),
-      sessionId: field(body, 'sessionId'),
-      scene: field(body, 'scene'),
-    };
-    if (pass.token === '' || pass.sig === '' || pass.sessionId === '') return reject(400, MESSAGES.slideFirst);
-    if (!(await app.captcha.redeem(pass))) return reject(400, MESSAGES.verificationFailed);
+    // The body schema already refused a send without a passed slider (slideFirst).
+    const pass = { token: body.nc_token!, sig: body.sig!, sessionId: body.sessionId!, scene: body.scene! };
+    if (!(await app.captcha.redeem(pass))) return reject(400, 'verificationFailed');
 
-    if (purpose === 'register' && users.findByEmail(destination)) return reject(409, MESSAGES.emailRegistered);
+    if (purpose === 'register' && users.findByEmail(destination)) return reject(409, 'emailRegistered');
     if (purpose !== 'register') {
       const user = channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination);
-      if (!user) return reject(404, MESSAGES.accountMissing);
+      if (!user) return reject(404, 'accountMissing');
     }
 
     const now = app.config.now();
@@ -108,7 +104,7 @@ export default async function codeRoutes(app: FastifyInstance) {
     const last = codes.lastRequestedAt(purpose, destination);
     if (last !== undefined && now - last < CODE_RULES.resendMs) {
       const wait = Math.max(1, Math.ceil((last + CODE_RULES.resendMs - now) / 1000));
-      return refuse(wait, `Please wait ${wait} seconds before requesting a new code`);
+      return refuse(wait, fail(429, 'codeResendWait', { seconds: wait }));
     }
     for (const [count, max] of [
       [codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
@@ -116,7 +112,7 @@ export default async function codeRoutes(app: FastifyInstance) {
     ] as const) {
       if (count.n >= max) {
         const wait = Math.max(1, Math.ceil(((count.oldest ?? now) + HOUR - now) / 1000));
-        return refuse(wait, MESSAGES.tooManyRequests);
+        return refuse(wait, fail(429, 'tooManyRequestsWait', { seconds: wait }));
       }
     }
 
@@ -146,54 +142,34 @@ export default async function codeRoutes(app: FastifyInstance) {
     return sent;
   }
 
-  const options = (...names: string[]) => ({
-    onRequest: app.rateLimit(LIMITS.sendCode),
-    schema: { body: stringFields('captchaType', ...SLIDER_FIELDS, ...names) },
+  const options = { onRequest: app.rateLimit(LIMITS.sendCode) };
+
+  app.post(API_PATHS.sendPhoneCode, options, async (request, reply) => {
+    noStore(reply);
+    const parsed = parseOrReject(sendPhoneCodeBody, request.body);
+    if ('error' in parsed) return parsed.error;
+    const { body } = parsed;
+    const sent = await send(body, request.ip, { channel: 'sms', destination: body.userPhone, purpose: 'login' });
+    return answer(reply, sent, (verificationToken) => ({ verificationToken }));
   });
 
-  app.post<{ Body: Body | null }>(
-    API_PATHS.sendPhoneCode,
-    options('userPhone', 'raceAppBusinessType', 'cloudType'),
-    async (request, reply) => {
-      noStore(reply);
-      const body = request.body;
-      if (field(body, 'captchaType') !== '2') return reject(400, "captchaType must be '2'");
-      const phone = field(body, 'userPhone');
-      if (phone === '') return reject(400, MESSAGES.phoneRequired);
-      if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-      const sent = await send(body, request.ip, { channel: 'sms', destination: phone, purpose: 'login' });
-      return answer(reply, sent, (verificationToken) => ({ verificationToken }));
-    },
-  );
+  app.post(API_PATHS.sendEmailCode, options, async (request, reply) => {
+    noStore(reply);
+    const parsed = parseOrReject(sendEmailCodeBody, request.body);
+    if ('error' in parsed) return parsed.error;
+    const { body } = parsed;
+    const email = normalizeEmail(body.accountEmail)!;
+    const sent = await send(body, request.ip, { channel: 'email', destination: email, purpose: emailPurpose(body) });
+    // captchaCode is part of the contract's answer; the code itself only ever goes to the mailbox.
+    return answer(reply, sent, (verificationToken) => ({ captchaCode: '', verificationToken }));
+  });
 
-  app.post<{ Body: Body | null }>(
-    API_PATHS.sendEmailCode,
-    options('accountEmail', 'emailSendType', 'raceAppBusinessType', 'cloudType'),
-    async (request, reply) => {
-      noStore(reply);
-      const body = request.body;
-      if (field(body, 'captchaType') !== '20') return reject(400, "captchaType must be '20'");
-      const email = normalizeEmail(field(body, 'accountEmail'));
-      if (email === null) return reject(400, MESSAGES.badEmail);
-      const purpose = emailPurpose(body);
-      const sent = await send(body, request.ip, { channel: 'email', destination: email, purpose });
-      // captchaCode is part of the contract's answer; the code itself only ever goes to the mailbox.
-      return answer(reply, sent, (verificationToken) => ({ captchaCode: '', verificationToken }));
-    },
-  );
-
-  app.post<{ Body: Body | null }>(
-    API_PATHS.sendResetPhoneCode,
-    options('userPhone', 'raceAppBusinessType', 'cloudType'),
-    async (request, reply) => {
-      noStore(reply);
-      const body = request.body;
-      if (field(body, 'captchaType') !== '3') return reject(400, "captchaType must be '3'");
-      const phone = field(body, 'userPhone');
-      if (phone === '') return reject(400, MESSAGES.phoneRequired);
-      if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-      const sent = await send(body, request.ip, { channel: 'sms', destination: phone, purpose: 'reset' });
-      return answer(reply, sent, (verificationToken) => ({ verificationToken }));
-    },
-  );
+  app.post(API_PATHS.sendResetPhoneCode, options, async (request, reply) => {
+    noStore(reply);
+    const parsed = parseOrReject(sendResetPhoneCodeBody, request.body);
+    if ('error' in parsed) return parsed.error;
+    const { body } = parsed;
+    const sent = await send(body, request.ip, { channel: 'sms', destination: body.userPhone, purpose: 'reset' });
+    return answer(reply, sent, (verificationToken) => ({ verificationToken }));
+  });
 }

@@ -1,54 +1,60 @@
 import type { FastifyReply } from 'fastify';
+import type * as z from 'zod';
+import type { Envelope } from '#contract/api';
+import type { MessageCode, MessageParams } from '#contract/messages';
 import { decryptPassword, ENCRYPT_TYPE } from '#contract/password-crypto';
-import { isValidPassword } from '../../lib/accounts.ts';
-import { fail, MESSAGES } from '../../lib/envelope.ts';
+import { checkConfirm, checkPassword } from '#contract/rules';
+import { parseBody } from '../../lib/body-schema.ts';
+import { fail, HttpError } from '../../lib/envelope.ts';
 
-export type Body = Record<string, string | undefined>;
+export type Body = Record<string, string>;
 
-/** A body schema: every named field is an optional string (numbers are coerced), at most 2 KB. */
-export function stringFields(...names: string[]) {
-  return {
-    anyOf: [
-      {
-        type: 'object',
-        additionalProperties: true,
-        properties: Object.fromEntries(names.map((name) => [name, { type: 'string', maxLength: 2048 }])),
-      },
-      { type: 'null' },
-    ],
-  } as const;
+/**
+ * The body parsed with its schema (bodies.ts). A refusal of a contract rule is a business rejection (HTTP
+ * 200 with the envelope code 400, what the SPA shows); a body of the wrong shape is an HTTP 400.
+ */
+export function parseOrReject<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { body: z.output<S> } | { error: Envelope<null> } {
+  const parsed = parseBody(schema, input);
+  if (parsed.ok) return { body: parsed.body };
+  const { code, params } = parsed.refusal;
+  if (code === 'invalidRequest') throw new HttpError(400, code, params);
+  return { error: reject(400, code, params) };
 }
 
-export const field = (body: Body | null | undefined, name: string): string => (body?.[name] ?? '').trim();
-
 /** A business rejection: HTTP 200 with the envelope code (the SPA shows msg). */
-export const reject = (code: number, msg: string) => fail(code, msg);
+export const reject = (status: number, code: MessageCode, params?: MessageParams) => fail(status, code, params);
 
 /**
  * The plain password of an encryptType '1' field, or null when it is missing, not encrypted with our key
  * or not encrypted at all (clear-text transport is not accepted).
  */
-export function decryptField(body: Body | null | undefined, name: string, key: string): string | null {
-  if (field(body, 'encryptType') !== ENCRYPT_TYPE) return null;
-  const cipher = field(body, name);
+export function decryptField(body: Body, name: string, key: string): string | null {
+  if (body.encryptType !== ENCRYPT_TYPE) return null;
+  const cipher = body[name] ?? '';
   if (cipher === '') return null;
   return decryptPassword(cipher, key);
 }
 
-/** The new password of a register/reset call, or the envelope to answer. */
+/**
+ * The new password of a register/reset call, or the envelope to answer: the contract's password and confirm
+ * rules over the decrypted fields (one that is missing or not encrypted with our key is not a password).
+ */
 export function newPasswordFrom(
-  body: Body | null | undefined,
+  body: Body,
   key: string,
   confirmName?: string,
-): { password: string } | { error: ReturnType<typeof fail> } {
+): { password: string } | { error: Envelope<null> } {
   const password = decryptField(body, 'loginPassword', key);
-  if (password === null || !isValidPassword(password)) return { error: reject(400, MESSAGES.passwordRule) };
+  const refusal = password === null ? { code: 'passwordRule' as const } : checkPassword(password);
+  if (refusal) return { error: reject(400, refusal.code) };
   if (confirmName !== undefined) {
-    const confirm = decryptField(body, confirmName, key);
-    if (confirm === null) return { error: reject(400, 'Please enter confirm password') };
-    if (confirm !== password) return { error: reject(400, MESSAGES.passwordsDiffer) };
+    const confirmRefusal = checkConfirm(decryptField(body, confirmName, key) ?? '', password!);
+    if (confirmRefusal) return { error: reject(400, confirmRefusal.code) };
   }
-  return { password };
+  return { password: password! };
 }
 
 export function noStore(reply: FastifyReply) {

@@ -5,16 +5,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
-import { isValidPhone, maskDestination, normalizeEmail } from '../../lib/accounts.ts';
-import { MESSAGES, ok } from '../../lib/envelope.ts';
+import { normalizeEmail } from '#contract/rules';
+import { maskDestination } from '../../lib/accounts.ts';
+import { ok } from '../../lib/envelope.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
 import { tokenHeader, TOKEN_TTL_MS } from '../../plugins/accounts.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import accountRoutes from './account.ts';
 import captchaRoutes from './captcha.ts';
 import codeRoutes, { checkCode } from './codes.ts';
-import { decryptField, field, noStore, reject, stringFields, type Body } from './common.ts';
-import { OS_ID, userData } from './user-data.ts';
+import { loginBody } from './bodies.ts';
+import { decryptField, noStore, parseOrReject, reject } from './common.ts';
+import { userData } from './user-data.ts';
 
 /** Password lockout: from the 5th consecutive failure, 1 min, doubling, at most 1 h. */
 export const LOCKOUT = { freeFailures: 4, firstMs: 60_000, maxMs: 3_600_000 } as const;
@@ -33,78 +35,57 @@ export default async function userCenterRoutes(app: FastifyInstance) {
 
   const issue = (userId: number, loginType: number) => {
     const user = users.findById(userId);
-    if (!user) return reject(404, MESSAGES.accountMissing);
+    if (!user) return reject(404, 'accountMissing');
     const { token } = tokens.issue(user.id, TOKEN_TTL_MS, app.config.now());
     return ok(userData(user, token, loginType));
   };
 
-  app.post<{ Body: Body | null }>(
-    API_PATHS.login,
-    {
-      onRequest: app.rateLimit(LIMITS.login),
-      schema: {
-        body: stringFields('loginType', 'phone', 'captcha', 'password', 'encryptType', 'accountEmail', 'osId'),
-      },
-    },
-    async (request, reply) => {
-      noStore(reply);
-      const body = request.body;
-      const osId = field(body, 'osId');
-      if (osId !== '' && osId !== String(OS_ID)) return reject(400, `osId must be ${OS_ID}`);
-      const loginType = field(body, 'loginType');
+  app.post(API_PATHS.login, { onRequest: app.rateLimit(LIMITS.login) }, async (request, reply) => {
+    noStore(reply);
+    const parsed = parseOrReject(loginBody, request.body);
+    if ('error' in parsed) return parsed.error;
+    const { body } = parsed;
+    const { loginType, phone } = body;
 
-      if (loginType === '1') {
-        const phone = field(body, 'phone');
-        if (phone === '') return reject(400, MESSAGES.phoneRequired);
-        if (!isValidPhone(phone)) return reject(400, MESSAGES.badPhone);
-        const user = users.findByPhone(phone);
-        if (!user) return reject(404, MESSAGES.accountMissing);
-        const checked = checkCode(app, {
-          purpose: 'login',
-          destination: phone,
-          code: field(body, 'captcha'),
-          ip: request.ip,
-        });
-        if (checked !== true) return checked;
-        request.log.info({ user: user.id, phone: maskDestination(phone) }, 'login by code');
-        return issue(user.id, 1);
-      }
+    if (loginType === '1') {
+      const user = users.findByPhone(phone);
+      if (!user) return reject(404, 'accountMissing');
+      const checked = checkCode(app, {
+        purpose: 'login',
+        destination: phone,
+        code: body.captcha,
+        ip: request.ip,
+      });
+      if (checked !== true) return checked;
+      request.log.info({ user: user.id, phone: maskDestination(phone) }, 'login by code');
+      return issue(user.id, 1);
+    }
 
-      if (loginType !== '0' && loginType !== '5') return reject(400, 'loginType must be 0, 1 or 5');
-      let user;
-      if (loginType === '0') {
-        const phone = field(body, 'phone');
-        if (phone === '') return reject(400, MESSAGES.phoneRequired);
-        user = users.findByPhone(phone);
-      } else {
-        const email = normalizeEmail(field(body, 'accountEmail'));
-        if (email === null) return reject(400, MESSAGES.badLoginEmail);
-        user = users.findByEmail(email);
-      }
-      const password = decryptField(body, 'password', app.settings.passwordKey);
-      const now = app.config.now();
-      // Same message and about the same time for a missing account, a locked one and a wrong password.
-      if (!user || user.lockedUntil > now || password === null) {
-        await verifyPassword(password ?? '', await dummyHash());
-        return reject(400, MESSAGES.badCredentials);
-      }
-      if (!(await verifyPassword(password, user.passwordHash))) {
-        const { failures, lockedUntil } = users.recordLoginFailure(user.id, now, lockoutMs);
-        request.log.info({ user: user.id, failures, lockedUntil }, 'login failed');
-        return reject(400, MESSAGES.badCredentials);
-      }
-      // Parallel guesses all pass the lock check before any is counted: re-check once the hash is done.
-      const current = users.findById(user.id);
-      if (!current || current.lockedUntil > app.config.now()) return reject(400, MESSAGES.badCredentials);
-      if (current.failedLogins > 0) users.setLoginFailures(user.id, 0, 0);
-      return issue(user.id, Number(loginType));
-    },
-  );
+    // The body schema took loginType 0 (phone) or 5 (e-mail).
+    const user = loginType === '0' ? users.findByPhone(phone) : users.findByEmail(normalizeEmail(body.accountEmail)!);
+    const password = decryptField(body, 'password', app.settings.passwordKey);
+    const now = app.config.now();
+    // Same message and about the same time for a missing account, a locked one and a wrong password.
+    if (!user || user.lockedUntil > now || password === null) {
+      await verifyPassword(password ?? '', await dummyHash());
+      return reject(400, 'badCredentials');
+    }
+    if (!(await verifyPassword(password, user.passwordHash))) {
+      const { failures, lockedUntil } = users.recordLoginFailure(user.id, now, lockoutMs);
+      request.log.info({ user: user.id, failures, lockedUntil }, 'login failed');
+      return reject(400, 'badCredentials');
+    }
+    // Parallel guesses all pass the lock check before any is counted: re-check once the hash is done.
+    const current = users.findById(user.id);
+    if (!current || current.lockedUntil > app.config.now()) return reject(400, 'badCredentials');
+    if (current.failedLogins > 0) users.setLoginFailures(user.id, 0, 0);
+    return issue(user.id, Number(loginType));
+  });
 
   app.post(API_PATHS.logout, async (request, reply) => {
     noStore(reply);
     const token = tokenHeader(request);
-    if (token === '' || !tokens.revoke(token, app.config.now())) return reject(401, MESSAGES.loginExpired);
+    if (token === '' || !tokens.revoke(token, app.config.now())) return reject(401, 'loginExpired');
     return ok(true);
   });
 }

@@ -8,7 +8,7 @@ import { API_PATHS } from '#contract/api';
 import type { RaceBinding, RaceInfo, SiteConfigLookup } from '#contract/site-config/race-types';
 import { MD5_PATTERN, siteConfigFile, siteConfigUri } from '../../db/site-config-publisher.ts';
 import { normalizeDomainName } from '../../lib/domain.ts';
-import { envelopeSchema, fail, HttpError, MESSAGES, ok } from '../../lib/envelope.ts';
+import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 
 const domainQuery = {
   type: 'object',
@@ -18,7 +18,7 @@ const domainQuery = {
 
 function domainFrom(query: { domainName: string }): string {
   const domainName = normalizeDomainName(query.domainName);
-  if (domainName === null) throw new HttpError(400, MESSAGES.badDomainName);
+  if (domainName === null) throw new HttpError(400, 'badDomainName');
   return domainName;
 }
 
@@ -46,7 +46,7 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
       if (!published) {
         // Bound but not published is the organiser's next step, not a missing race: say which.
         const bound = app.repos.bindings.findByDomain(domainName);
-        return fail(404, bound ? MESSAGES.unpublishedConfig : MESSAGES.unboundRace);
+        return fail(404, bound ? 'unpublishedConfig' : 'unboundRace');
       }
       const data: SiteConfigLookup = { domainName, fileMd5: published.md5, uri: siteConfigUri(published.md5) };
       return ok(data);
@@ -60,7 +60,7 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const md5 = /^(.+)\.json$/.exec(request.params.file)?.[1]?.toLowerCase();
       if (md5 === undefined || !MD5_PATTERN.test(md5)) {
-        throw new HttpError(404, 'No published site configuration has this name');
+        throw new HttpError(404, 'siteConfigNameMissing');
       }
       const file = siteConfigFile(app.config.dataDir, md5);
       let bytes: Buffer;
@@ -68,7 +68,7 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
         bytes = await readFile(file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          throw new HttpError(404, 'No published site configuration has this name');
+          throw new HttpError(404, 'siteConfigNameMissing');
         }
         throw error;
       }
@@ -130,7 +130,7 @@ export default async function websiteCentreRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const race: RaceInfo | undefined = app.repos.races.findById(request.body.raceId);
-      if (!race) return fail(404, MESSAGES.raceNotFound);
+      if (!race) return fail(404, 'raceNotFound');
       return ok(race);
     },
   );
