@@ -6,23 +6,25 @@
 /** Gender codes: 1 male, 2 female, 0 unknown. */
 export const GENDERS = { unknown: 0, male: 1, female: 2 } as const;
 export type Gender = (typeof GENDERS)[keyof typeof GENDERS];
-export const GENDER_LABELS: Record<Gender, string> = {
-  0: 'search.score.genders.0',
-  1: 'search.score.genders.1',
-  2: 'search.score.genders.2',
-};
+export const GENDER_LABELS = {
+  0: 'enums.genders.0',
+  1: 'enums.genders.1',
+  2: 'enums.genders.2',
+} as const satisfies Record<Gender, string>;
+/** The label of a gender code; any other value reads as unknown. */
+export const genderLabel = (gender: unknown) => GENDER_LABELS[gender === 1 || gender === 2 ? gender : 0];
 
 /** Certificate types: 1 ID card (second generation), 2 passport, 3 HK/Macao permit, 4 Taiwan permit. */
 export const CERTIFICATE_TYPES = { idCard: 1, passport: 2, hkMacaoPermit: 3, taiwanPermit: 4 } as const;
 export type CertificateType = (typeof CERTIFICATE_TYPES)[keyof typeof CERTIFICATE_TYPES];
 /** The types in the order a picker lists them. */
 export const CERTIFICATE_TYPE_LIST: readonly CertificateType[] = [1, 2, 3, 4];
-export const CERTIFICATE_TYPE_LABELS: Record<CertificateType, string> = {
-  1: 'search.certificateTypes.1',
-  2: 'search.certificateTypes.2',
-  3: 'search.certificateTypes.3',
-  4: 'search.certificateTypes.4',
-};
+export const CERTIFICATE_TYPE_LABELS = {
+  1: 'enums.certificateTypes.1',
+  2: 'enums.certificateTypes.2',
+  3: 'enums.certificateTypes.3',
+  4: 'enums.certificateTypes.4',
+} as const satisfies Record<CertificateType, string>;
 export const isCertificateType = (value: unknown): value is CertificateType =>
   (CERTIFICATE_TYPE_LIST as readonly unknown[]).includes(value);
 
@@ -85,7 +87,7 @@ export const REGISTRATION_STATUS_KEYS = [
 ] as const;
 export type RegistrationStatusKey = (typeof REGISTRATION_STATUS_KEYS)[number];
 export const registrationStatusLabel = (status: number) =>
-  `search.registration.statuses.${status in REGISTRATION_STATUS_KEYS ? status : 0}`;
+  `enums.registrationStatuses.${(status in REGISTRATION_STATUS_KEYS ? status : 0) as 0 | 1 | 2 | 3 | 4 | 5}` as const;
 
 /**
  * Order statuses (spec §4): submitted, awaiting payment, soon cancelled automatically when unpaid, paid. The

@@ -1,6 +1,11 @@
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_TYPE_LIST, CERTIFICATE_TYPES, type CertificateType } from '#contract/enums';
+import {
+  CERTIFICATE_TYPE_LABELS,
+  CERTIFICATE_TYPE_LIST,
+  CERTIFICATE_TYPES,
+  type CertificateType,
+} from '#contract/enums';
 import { checkCertificateNumber } from '#contract/rules';
 import { fieldClass, type CheckOn } from './field-item';
 import { TextField, type FieldInputProps } from './text-field';
@@ -42,7 +47,7 @@ export function CertificateFields({
         <select className="form-select">
           {CERTIFICATE_TYPE_LIST.map((type) => (
             <option key={type} value={type}>
-              {t(`search.certificateTypes.${type}`)}
+              {t(CERTIFICATE_TYPE_LABELS[type])}
             </option>
           ))}
         </select>

@@ -1,3 +1,4 @@
+import { CERTIFICATE_TYPE_LABELS, isCertificateType, registrationStatusLabel } from '#contract/enums';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -122,9 +123,7 @@ function StatusBanner({ status }: { status: number }) {
   return (
     <div className={`reg-status reg-status--${STATUS_TONE[code]}`}>
       <span className="reg-status__label">{t('search.registration.status')}</span>
-      <strong data-testid="registration-status">
-        {t(`search.registration.statuses.${code as 0 | 1 | 2 | 3 | 4 | 5}`)}
-      </strong>
+      <strong data-testid="registration-status">{t(registrationStatusLabel(code))}</strong>
     </div>
   );
 }
@@ -200,9 +199,7 @@ export function RegistrationResultView({ result }: { result: RegistrationResult 
     [t('search.fields.name'), p.name],
     [
       t('search.fields.certificateType'),
-      [1, 2, 3, 4].includes(p.certificateType)
-        ? t(`search.certificateTypes.${p.certificateType as 1 | 2 | 3 | 4}`)
-        : '—',
+      isCertificateType(p.certificateType) ? t(CERTIFICATE_TYPE_LABELS[p.certificateType]) : '—',
     ],
     [t('search.fields.certificateNumber'), show(p.certificateNumber)],
     [t('search.registration.phone'), show(p.phone)],

@@ -1,3 +1,4 @@
+import { genderLabel } from '#contract/enums';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '@/lib/notify';
@@ -61,9 +62,7 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
           {showRace ? <p className="result-card__race">{raceName}</p> : null}
           <h2 className="result-card__name">
             {result.name}
-            <span className="result-card__tag">
-              {t(`search.score.genders.${result.gender === 1 || result.gender === 2 ? result.gender : 0}`)}
-            </span>
+            <span className="result-card__tag">{t(genderLabel(result.gender))}</span>
           </h2>
           <p className="result-card__meta">
             <span className="result-card__item">{itemName}</span>
