@@ -32,34 +32,15 @@ export function checkpointsFor(item: string): { checkpoint: string; distanceKm: 
   return points;
 }
 
-/** Registration statuses (spec §4), code = index. */
-export const REGISTRATION_STATUS_KEYS = [
-  'submitted',
-  'won',
-  'notWon',
-  'cancelled',
-  'refundReview',
-  'refunded',
-] as const;
-
-/**
- * Registration channels; the codes are the spec's query-type numbers (§3 Enumerations): 2 third-party
- * (partner, charity and travel-agency quotas), 3 the official website, 5 the app.
- */
-export const REGISTRATION_CHANNELS = { thirdParty: 2, web: 3, app: 5 } as const;
-export type RegistrationChannel = (typeof REGISTRATION_CHANNELS)[keyof typeof REGISTRATION_CHANNELS];
-export const CHANNEL_KEYS: Record<RegistrationChannel, 'thirdParty' | 'web' | 'app'> = {
-  2: 'thirdParty',
-  3: 'web',
-  5: 'app',
-};
-
-/** Query types of the registration lookup: 1 the status, or the registration info of channel 2, 3 or 5. */
-export const REGISTRATION_QUERY_TYPES = [1, 2, 3, 5] as const;
-export type RegistrationQueryType = (typeof REGISTRATION_QUERY_TYPES)[number];
-
-/** Certificate types (spec §3 Other): 1 ID card, 2 passport, 3 HK/Macau permit, 4 Taiwan permit. */
-export const CERT_TYPES = { idCard: 1, passport: 2, hkMacau: 3, taiwan: 4 } as const;
+/** The contract's enumerations the lookups use (spec §3, §4). */
+export {
+  CHANNEL_KEYS,
+  REGISTRATION_CHANNELS,
+  REGISTRATION_QUERY_TYPES,
+  REGISTRATION_STATUS_KEYS,
+  type RegistrationChannel,
+  type RegistrationQueryType,
+} from '#contract/enums';
 
 export const normalizeCertNo = (raw: string) => raw.trim().toUpperCase();
 export const normalizeName = (raw: string) => raw.trim().replace(/\s+/g, ' ');
