@@ -20,6 +20,7 @@ import {
   checkUrl,
 } from '#contract/rules';
 import { ruleOf, type FormCheck } from '../../src/lib/form-rules.ts';
+import { plainBibQuery, plainPersonQuery } from '../src/routes/race-center/hot-path-shapes.ts';
 import enCommon from '../../src/locales/en/common.json' with { type: 'json' };
 import { enc, freshIp, login } from './account-helpers.ts';
 import { buildTestApp, removeTempDirs, tempDir } from './helpers.ts';
@@ -181,9 +182,54 @@ describe('the same verdict in the form and on the server', () => {
   });
 });
 
+const BIBS = ['A1023', 'a00001', '1001', '', '  ', ' A1 ', '000', 'A-1', 'a 1', '号码1', 'A'.repeat(20)];
+const NAMES = ['张伟', '钱七,小', 'Zhang', '', '  ', '张 伟', ' 张伟', 'a"b', 'a\tb'];
+const LOOKUP_RACE = 'fixture-past-2024';
+
+describe('the same bib and name verdict in the lookup forms and the race-center routes', () => {
+  const bibCodes = ['bibRequired', 'bibInvalid'] as const;
+  const nameCodes = ['nameRequired', 'nameInvalid'] as const;
+
+  // The SPA sends the bib trimmed (score and photo search), the name as typed.
+  it.each(BIBS)('bib %j: score and photo lookups, plain (hot path) and with another field (route)', async (bib) => {
+    const form = await formVerdict(checkBib, bib);
+    const sent = bib.trim();
+    const verdicts = await Promise.all(
+      [API_PATHS.searchScore, API_PATHS.searchPhotos].flatMap((url) => [
+        serverVerdict((v) => post(url, { raceId: LOOKUP_RACE, bib: v }), sent, bibCodes),
+        serverVerdict((v) => post(url, { raceId: LOOKUP_RACE, bib: v, extra: 'x' }), sent, bibCodes),
+      ]),
+    );
+    expect(verdicts).toEqual([form, form, form, form]);
+    // The hot path takes a plain body only when the rule passes it (else the route answers the refusal).
+    expect(plainBibQuery({ raceId: LOOKUP_RACE, bib: sent }) !== undefined).toBe(form === null && sent !== '');
+  });
+
+  it.each(NAMES)('name %j: score, registration, PB and history lookups', async (name) => {
+    const form = await formVerdict(checkName, name);
+    const person = { name, certificateNumber: 'E12345678' };
+    const verdicts = await Promise.all(
+      [
+        { url: API_PATHS.searchScore, payload: { raceId: LOOKUP_RACE, ...person } },
+        { url: API_PATHS.searchScore, payload: { raceId: LOOKUP_RACE, ...person, extra: 'x' } },
+        { url: API_PATHS.searchRegistration, payload: { raceId: LOOKUP_RACE, ...person } },
+        { url: API_PATHS.searchPb, payload: person },
+        { url: API_PATHS.searchHistory, payload: person },
+      ].map(({ url, payload }) => serverVerdict(() => post(url, payload), name, nameCodes)),
+    );
+    expect(verdicts).toEqual(verdicts.map(() => form));
+    expect(plainPersonQuery({ raceId: LOOKUP_RACE, ...person }) !== undefined).toBe(form === null);
+  });
+
+  it("answers a refused lookup with the rule's code and message, as the user-center does", async () => {
+    const answer = (await post(API_PATHS.searchScore, { raceId: LOOKUP_RACE, bib: '000' })).json();
+    expect(answer).toMatchObject({ code: 400, msgCode: 'bibInvalid', msg: 'The bib number must be letters or digits' });
+  });
+});
+
 describe('the form rules of fields the server has no body for yet', () => {
-  // Names, certificate numbers, bibs, URLs and integers are checked by the SPA's forms only today (the
-  // lookups take them in race-center bodies that keep their own shape checks); the table fixes the verdicts.
+  // Certificate numbers, URLs and integers are checked by the SPA's forms only today (the lookup bodies carry
+  // no certificate type; bibs and names are compared with the routes above); the table fixes the verdicts.
   const table: [string, FormCheck, string, MessageCode | null][] = [
     ['name', checkName, '张三', null],
     ['name', checkName, '张 三', 'nameInvalid'],

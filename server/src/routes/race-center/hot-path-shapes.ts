@@ -1,8 +1,28 @@
 /**
- * The hot path's shapes (lib/hot-path.ts): exactly `{ raceId, bib }` or `{ raceId, name, certificateNumber }`,
- * checked no looser than the route schemas (schemas.ts), so the hot path only ever answers what the route
- * would have answered the same way. Anything else goes through the route.
+ * The lookup bodies' rules and the hot path's shapes (lib/hot-path.ts). `lookupRefusal` is the one verdict
+ * of the contract's rules (#contract/rules) on a lookup body's bib and name, the same the SPA's forms give:
+ * the routes answer its refusal, and the hot path takes only bodies it passes. The hot shapes are exactly
+ * `{ raceId, bib }` or `{ raceId, name, certificateNumber }`, checked no looser than the route schemas
+ * (schemas.ts), so the hot path only ever answers what the route would have answered the same way. Anything
+ * else (a refused body included) goes through the route.
  */
+import type { Refusal } from '#contract/messages';
+import { checkBib, checkName } from '#contract/rules';
+
+/**
+ * The contract's verdict on a lookup body: its bib (checkBib, as the SPA trims it) and its name (no spaces
+ * or double quotes), each when the body carries one. Certificate numbers are not checked: the lookup bodies
+ * carry no certificate type.
+ */
+export function lookupRefusal(body: object): Refusal | null {
+  const { bib, name } = body as { bib?: unknown; name?: unknown };
+  if (bib !== undefined) {
+    const refusal = checkBib(typeof bib === 'string' ? bib : '');
+    if (refusal) return refusal;
+  }
+  if (name !== undefined) return checkName(typeof name === 'string' ? name : '');
+  return null;
+}
 
 export interface BibQuery {
   raceId: string;
@@ -24,13 +44,18 @@ const RACE_ID = /^[\w.-]{1,64}$/;
 /** Exactly `{ raceId, bib }`. */
 export function plainBibQuery(body: unknown): BibQuery | undefined {
   const fields = plainFields(body, 2);
-  return fields && plainString(fields.bib, 20) ? { raceId: fields.raceId, bib: fields.bib } : undefined;
+  return fields && plainString(fields.bib, 20) && lookupRefusal(fields) === null
+    ? { raceId: fields.raceId, bib: fields.bib }
+    : undefined;
 }
 
 /** Exactly `{ raceId, name, certificateNumber }`. */
 export function plainPersonQuery(body: unknown): ScoreQuery | undefined {
   const fields = plainFields(body, 3);
-  return fields && plainString(fields.name, 50) && plainString(fields.certificateNumber, 32)
+  return fields &&
+    plainString(fields.name, 50) &&
+    plainString(fields.certificateNumber, 32) &&
+    lookupRefusal(fields) === null
     ? { raceId: fields.raceId, name: fields.name, certificateNumber: fields.certificateNumber }
     : undefined;
 }

@@ -9,7 +9,7 @@
  * These routes parse the request and answer; the rules are services/race-center/race-center-service.ts's,
  * the hot path's shape checks hot-path-shapes.ts's, the schemas schemas.ts's.
  */
-import type { FastifyInstance, FastifyReply, FastifySchemaValidationError } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
@@ -19,7 +19,7 @@ import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
-import { plainBibQuery, plainPersonQuery, type BibQuery, type ScoreQuery } from './hot-path-shapes.ts';
+import { lookupRefusal, plainBibQuery, plainPersonQuery, type BibQuery, type ScoreQuery } from './hot-path-shapes.ts';
 import {
   certificateQuery,
   exportBody,
@@ -35,6 +35,17 @@ import {
 const PUBLIC = 'public, max-age=60';
 const PRIVATE = 'no-store';
 
+/**
+ * The contract's rules on a lookup body's bib and name (hot-path-shapes.ts `lookupRefusal`): a refusal is a
+ * business rejection (HTTP 200, envelope code 400 and the rule's message code), as the user-center answers.
+ */
+async function refuseByRules(request: FastifyRequest, reply: FastifyReply) {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null) return;
+  const refusal = lookupRefusal(body);
+  if (refusal) return reply.header('cache-control', PRIVATE).send(fail(400, refusal.code, refusal.params));
+}
+
 export default async function raceCenterRoutes(
   app: FastifyInstance,
   options: { env?: Record<string, string | undefined> },
@@ -46,7 +57,7 @@ export default async function raceCenterRoutes(
     now: app.config.now,
   });
 
-  const lookup = { onRequest: app.rateLimit(LIMITS.lookup) };
+  const lookup = { onRequest: app.rateLimit(LIMITS.lookup), preHandler: refuseByRules };
   // Answers keyed by a bib are the same for everyone: serialized (and compressed) once per minute.
   const publicAnswers = new AnswerCache({ now: app.config.now });
   // Routes that send their answers through sendAnswer (encoded once per cached answer), past the compress plugin.

@@ -6,7 +6,9 @@ import { ITEMS, REGISTRATION_QUERY_TYPES } from '../../lib/race-center.ts';
 
 const str = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
 export const raceId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\w.-]+$' } as const;
-const personKeys = { name: str(50), certificateNumber: str(32) } as const;
+/** Bib and name: their bounds only, so that an empty one gets the contract rule's message (hot-path-shapes.ts). */
+const ruled = (max: number) => ({ type: 'string', maxLength: max }) as const;
+const personKeys = { name: ruled(50), certificateNumber: str(32) } as const;
 
 export const registrationBody = {
   type: 'object',
@@ -21,7 +23,7 @@ export const registrationBody = {
 export const scoreBody = {
   type: 'object',
   required: ['raceId'],
-  properties: { raceId, bib: str(20), ...personKeys },
+  properties: { raceId, bib: ruled(20), ...personKeys },
 } as const;
 
 export const personBody = { type: 'object', required: ['name', 'certificateNumber'], properties: personKeys } as const;
@@ -35,7 +37,7 @@ export const historyBody = {
 export const photosBody = {
   type: 'object',
   required: ['raceId', 'bib'],
-  properties: { raceId, bib: str(20) },
+  properties: { raceId, bib: ruled(20) },
 } as const;
 
 export const raceIdQuery = { type: 'object', required: ['raceId'], properties: { raceId } } as const;
