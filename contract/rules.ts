@@ -2,7 +2,7 @@
  * The validation rules of the contract (spec §5), once for the SPA and the server. Each rule is a pure
  * function answering the refusal to show (a message code of messages.ts and its parameters), or null when
  * the value passes. The SPA turns them into antd Form rules (src/lib/form-rules.ts); the server into body
- * schemas (server/src/lib/bodies.ts).
+ * schemas (server/src/lib/body-schema.ts).
  *
  * Format rules (URL, positive integer) let an empty value pass: whether a field is required is its own
  * rule (`checkRequired`).
