@@ -127,23 +127,23 @@ describe('site import-*', () => {
     const { run, file, dataDir } = setup();
     const header =
       'name,gender,birthday,certificateType,certificateNumber,phone,emergencyName,emergencyPhone,item,status,bib,orderNo,amountPaid,orderAmount,payTime';
-    const good = `${header}\n孙八,1,2010-06-01,1,32010220100601123X,13800001111,孙父,13900002222,10K,1,C1,QC1,100,100,2025-08-02 10:00:00\n`;
+    const good = `${header}\n孙八,1,2010-06-01,1,32010220100601108X,13800001111,孙父,13900002222,10K,1,C1,QC1,100,100,2025-08-02 10:00:00\n`;
     expect(run('import-registrations', FIXTURE_RACE_ID, file('reg.csv', good)).code).toBe(0);
     const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
     try {
       const stored = JSON.stringify(app.db.prepare('SELECT * FROM registrations').all());
-      expect(stored).not.toContain('32010220100601123X');
+      expect(stored).not.toContain('32010220100601108X');
       expect(stored).not.toContain('13800001111');
       const res = await app.inject({
         method: 'POST',
         url: API_PATHS.searchRegistration,
-        payload: { raceId: FIXTURE_RACE_ID, name: '孙八', certificateNumber: '32010220100601123x', queryType: 3 },
+        payload: { raceId: FIXTURE_RACE_ID, name: '孙八', certificateNumber: '32010220100601108x', queryType: 3 },
       });
       expect(res.json().data).toMatchObject({
         status: 1,
         statusKey: 'won',
         bib: 'C1',
-        participant: { certificateNumber: '3201**********123X', phone: '138****1111', adult: false, age: 15 },
+        participant: { certificateNumber: '3201**********108X', phone: '138****1111', adult: false, age: 15 },
         orders: [expect.objectContaining({ orderNo: 'QC1', amountPaid: 100 })],
       });
     } finally {
@@ -153,7 +153,7 @@ describe('site import-*', () => {
     const res = run('import-registrations', FIXTURE_RACE_ID, file('bad-reg.csv', bad));
     expect(res.code).toBe(1);
     for (const line of [
-      'line 2: certificateNumber: not an 18-character ID number',
+      'line 2: certificateNumber: not a valid 18-character ID number',
       'line 2: phone: must be 11 digits starting with 1',
       'line 2: emergencyName: must differ',
       'line 2: status: must be 0..5',

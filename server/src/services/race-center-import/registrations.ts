@@ -1,10 +1,10 @@
 /** Registrations import: one row per runner, with the order and (for third-party sales) the channel. */
+import { isCertificateType } from '#contract/enums';
+import { checkCertificateNumber, isValidPhone } from '#contract/rules';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import type { OrderRow, RaceCenterRepository, RegistrationRow } from '../../db/race-center-repository.ts';
 import { ITEMS, maskCertNo, maskMobile, normalizeBib, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import { DATE_TIME, parseGender, validDate, type Importer } from './import-table.ts';
-
-const MOBILE = /^1[3-9]\d{9}$/;
 
 /** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
 const CHANNELS: Record<string, number> = { web: 3, '3': 3, app: 5, '5': 5, 'third-party': 2, '2': 2 };
@@ -35,16 +35,20 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
       const birthday = get('birthday');
       if (!validDate(birthday)) problem('birthday', 'must be a date YYYY-MM-DD');
       const certType = Number(get('certificateType'));
-      if (![1, 2, 3, 4].includes(certType)) problem('certificateType', 'must be 1 (ID card), 2, 3 or 4');
+      if (!isCertificateType(certType)) problem('certificateType', 'must be 1 (ID card), 2, 3 or 4');
       const certNo = normalizeCertNo(required('certificateNumber'));
-      if (certType === 1 && certNo && !/^\d{17}[\dX]$/.test(certNo))
-        problem('certificateNumber', 'not an 18-character ID number');
+      // The contract's rule of the type (spec §5): an ID number's checksum, a permit's format.
+      if (isCertificateType(certType) && certNo && checkCertificateNumber(certType, certNo))
+        problem(
+          'certificateNumber',
+          certType === 1 ? 'not a valid 18-character ID number' : 'not a valid number of its type',
+        );
       if (certNo) unique(`cert:${certNo}`, 'certificateNumber');
       const phone = get('phone');
-      if (!MOBILE.test(phone)) problem('phone', 'must be 11 digits starting with 1');
+      if (!isValidPhone(phone)) problem('phone', 'must be 11 digits starting with 1');
       const emergencyName = normalizeName(required('emergencyName'));
       const emergencyPhone = get('emergencyPhone');
-      if (!MOBILE.test(emergencyPhone)) problem('emergencyPhone', 'must be 11 digits starting with 1');
+      if (!isValidPhone(emergencyPhone)) problem('emergencyPhone', 'must be 11 digits starting with 1');
       if (emergencyPhone === phone) problem('emergencyPhone', "must differ from the runner's phone");
       if (emergencyName && emergencyName === name) problem('emergencyName', "must differ from the runner's name");
       const item = get('item').toUpperCase();
