@@ -16,6 +16,11 @@ const features = readdirSync('src/features', { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/** One `no-restricted-imports` block: `files` (tests aside) may import nothing that `patterns` name. */
+function restrictImports(files, patterns, ignores = ['src/**/*.test.{ts,tsx}']) {
+  return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
   js.configs.recommended,
@@ -36,59 +41,34 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Nothing but app/ imports app/.
-    files: [...sharedCode, 'src/features/**'],
-    ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [onlyAppComposes] }] },
-  },
+  // Nothing but app/ imports app/.
+  restrictImports([...sharedCode, 'src/features/**'], [onlyAppComposes]),
   // A feature does not import another feature (bulletproof-react's zones): shared pieces move to
   // components/, lib/ or stores/, and the app composes features.
-  ...features.map((feature) => ({
-    files: [`src/features/${feature}/**`],
-    ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
+  ...features.map((feature) =>
+    restrictImports(
+      [`src/features/${feature}/**`],
+      [
+        onlyAppComposes,
+        { group: ['@/features/*', `!@/features/${feature}`], message: crossFeature },
         {
-          patterns: [
-            onlyAppComposes,
-            {
-              group: ['@/features/*', `!@/features/${feature}`],
-              message: crossFeature,
-            },
-            {
-              // The same through a relative path ('../../search/…').
-              group: features
-                .filter((other) => other !== feature)
-                .flatMap((other) => [`../**/${other}`, `../**/${other}/**`]),
-              message: crossFeature,
-            },
-          ],
+          // The same through a relative path ('../../search/…').
+          group: features
+            .filter((other) => other !== feature)
+            .flatMap((other) => [`../**/${other}`, `../**/${other}/**`]),
+          message: crossFeature,
         },
       ],
+    ),
+  ),
+  // Shared code imports no feature.
+  restrictImports(sharedCode, [
+    onlyAppComposes,
+    {
+      group: ['@/features/*'],
+      message: 'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
     },
-  })),
-  {
-    // Shared code imports no feature.
-    files: sharedCode,
-    ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            onlyAppComposes,
-            {
-              group: ['@/features/*'],
-              message:
-                'Shared code does not import features; the app passes feature pieces in (see app/site-layout.tsx).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ]),
   {
     // Browser storage goes through src/lib/storage.ts, which survives blocked site data (spec §8).
     files: ['src/**/*.{ts,tsx}'],
@@ -112,25 +92,18 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The contract (API, enums, rules, site-config schema) is what the SPA and the server share: it stands
-    // alone, importing neither of them, so that both can import all of it.
-    files: ['contract/**/*.ts'],
-    ignores: ['contract/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@/*', '**/src/**', '**/server/**', '../*'],
-              message: 'The contract imports only the contract (#contract/…) and packages.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The contract (API, enums, rules, site-config schema) is what the SPA and the server share: it stands
+  // alone, importing neither of them, so that both can import all of it.
+  restrictImports(
+    ['contract/**/*.ts'],
+    [
+      {
+        group: ['@/*', '**/src/**', '**/server/**', '../*'],
+        message: 'The contract imports only the contract (#contract/…) and packages.',
+      },
+    ],
+    ['contract/**/*.test.ts'],
+  ),
   {
     files: ['src/**/*.test.{ts,tsx}', 'src/testing/**', 'contract/**/*.test.ts'],
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.vitest } },
