@@ -1,6 +1,7 @@
 export const DEFAULT_CHROMIUM_PATH: string;
 export const MIN_NODE: [number, number];
 export function chromiumPath(env?: NodeJS.ProcessEnv): string;
+export function postgresBinDir(): string | null;
 export const SYSTEM_PACKAGES: { name: string; present: (env: NodeJS.ProcessEnv) => boolean }[];
 export function nodeIsRecentEnough(version?: string): boolean;
 export interface MachineFacts {

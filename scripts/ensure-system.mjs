@@ -1,10 +1,12 @@
 // What npm test needs from the machine beyond node_modules, checked in this one place (npm test and
-// .ci/run both call it): Node 20.19+, Debian's Chromium for the browser tests, and CJK fonts so the
-// Chinese pages are drawn in Chinese (and node_modules, for a fresh clone). Missing packages are installed with apt-get when running as root
-// on Debian; otherwise it stops before any test with one line that says what to install.
+// .ci/run both call it): Node 20.19+, Debian's Chromium for the browser tests, CJK fonts so the
+// Chinese pages are drawn in Chinese, PostgreSQL's server programs for the tests with TEST_DB=postgres
+// (scripts/pg-cluster.ts), and node_modules, for a fresh clone. Missing packages are installed with
+// apt-get when running as root on Debian; otherwise it stops before any test with one line that says
+// what to install.
 // Plain Node, no dependencies: .ci/run calls it before npm ci.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,12 +46,33 @@ function hasCjkFont() {
 }
 
 /**
+ * The folder of PostgreSQL's server programs (initdb, postgres), or null: `pg_config --bindir`, else the
+ * newest Debian /usr/lib/postgresql/<N>/bin, else wherever PATH finds initdb. scripts/pg-cluster.ts starts
+ * the tests' throwaway server from the same folder.
+ */
+export function postgresBinDir() {
+  const hasServer = (dir) => isExecutable(path.join(dir, 'initdb')) && isExecutable(path.join(dir, 'postgres'));
+  const pgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  if (!pgConfig.error && pgConfig.status === 0 && hasServer(pgConfig.stdout.trim())) return pgConfig.stdout.trim();
+  const debian = '/usr/lib/postgresql';
+  const versions = existsSync(debian) ? readdirSync(debian).filter((name) => /^\d+$/.test(name)) : [];
+  for (const version of versions.sort((a, b) => Number(b) - Number(a))) {
+    if (hasServer(path.join(debian, version, 'bin'))) return path.join(debian, version, 'bin');
+  }
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  if (onPath.error || onPath.status !== 0 || !onPath.stdout.trim()) return null;
+  const dir = path.dirname(realpathSync(onPath.stdout.trim()));
+  return hasServer(dir) ? dir : null;
+}
+
+/**
  * The system packages, as Debian names them, and how to tell each is there. The one list: add a package
- * here (e.g. postgresql) and npm test and CI both check and install it.
+ * here and npm test and CI both check and install it.
  */
 export const SYSTEM_PACKAGES = [
   { name: 'chromium', present: (env) => isExecutable(chromiumPath(env)) },
   { name: 'fonts-noto-cjk', present: () => hasCjkFont() },
+  { name: 'postgresql', present: () => postgresBinDir() !== null },
 ];
 
 export function nodeIsRecentEnough(version = process.versions.node) {
@@ -92,7 +115,7 @@ export function decide({ missing, chromiumPath: chromium, customChromium, isRoot
       : `install ${them} as root with: sudo ${aptLine(missing)}`;
   return {
     action: 'stop',
-    line: `npm test cannot run the browser tests: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing; ${how}, then run npm test again.`,
+    line: `npm test cannot run: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing; ${how}, then run npm test again.`,
   };
 }
 
@@ -147,7 +170,7 @@ export function ensureSystem({ env = process.env, log = console.log, error = con
     error(decision.line);
     return false;
   }
-  log(`Installing ${decision.packages.join(', ')} with apt-get (needed by the browser tests)…`);
+  log(`Installing ${decision.packages.join(', ')} with apt-get (needed by the tests)…`);
   const failure = aptInstall(decision.packages);
   const still = failure ? [] : missingNow();
   if (failure || still.length) {

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { decide, ensureSystem, type MachineFacts } from './ensure-system.mjs';
+import { existsSync } from 'node:fs';
+import { decide, ensureSystem, type MachineFacts, postgresBinDir, SYSTEM_PACKAGES } from './ensure-system.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const BOTH = ['chromium', 'fonts-noto-cjk'];
@@ -57,6 +58,17 @@ describe('what npm test does about a machine that lacks something', () => {
     const line = expectOneLine(decide(facts));
     expect(line).toContain('no Chromium at /nonexistent (CHROMIUM_PATH)');
     expect(expectOneLine(decide({ ...facts, missing: BOTH }))).toContain('fonts-noto-cjk');
+  });
+
+  it("checks for PostgreSQL (the server tests with TEST_DB=postgres) and installs Debian's postgresql", () => {
+    const postgresql = SYSTEM_PACKAGES.find((p) => p.name === 'postgresql');
+    const binDir = postgresBinDir();
+    expect(postgresql?.present({})).toBe(binDir !== null);
+    if (binDir) for (const program of ['initdb', 'postgres']) expect(existsSync(path.join(binDir, program))).toBe(true);
+    expect(decide({ ...debianRoot, missing: ['postgresql'] })).toEqual({ action: 'install', packages: ['postgresql'] });
+    const line = expectOneLine(decide({ ...debianRoot, missing: ['postgresql'], isRoot: false }));
+    expect(line).toContain('postgresql is missing');
+    expect(line).toContain('sudo apt-get install -y --no-install-recommends postgresql');
   });
 
   it('stops on a Node older than 20.19', () => {
