@@ -1,12 +1,23 @@
 /**
- * Load bench of the race-centre lookups (issue budget): score by bib ≥ 10,000 req/s with p99 ≤ 20 ms, score
- * by name + certificate number ≥ 5,000 req/s. Starts the real server (API only, RATE_LIMITS=off) on a fresh
- * data folder seeded with the ~30,000 demo runners, then runs autocannon for BENCH_LOAD_SECONDS (default 60)
- * per scenario after a BENCH_WARMUP_SECONDS warm-up (default 10, not counted), rotating through the seeded runners. The server runs as it would on race day: one worker
- * process per core (WORKERS=auto; BENCH_WORKERS overrides), sharing the cores with the load generator. Run alone: node --import tsx scripts/bench-load.ts
- * (exits 1 when a budget is missed), or call runLoadBench() from scripts/bench.ts.
+ * Load bench of the race-centre lookups. Budgets: score by bib ≥ 10,000 req/s with p99 ≤ 20 ms and ≥ 0.9 of
+ * the floor (issue #12 §4); score by name + certificate number ≥ 5,000 req/s.
+ *
+ * The floor is a bare Node http server (scripts/bench-floor-server.mjs, no framework) answering every
+ * request with a fixed 1.2 KB JSON body, driven by the same load generator with the same connections,
+ * requests, warm-up and duration as the bib lookup, on as many processes as the server: what the server does
+ * per lookup costs whatever it gets below that figure. Every run is printed as req/s, p99 and its ratio to
+ * the floor, in one table.
+ *
+ * The real server (API only, RATE_LIMITS=off) runs on a fresh data folder seeded with the ~30,000 demo
+ * runners; autocannon runs BENCH_LOAD_SECONDS (default 60) per scenario after a BENCH_WARMUP_SECONDS warm-up
+ * (default 10, not counted), rotating through the seeded runners. The server runs as it would on race day:
+ * one worker process per core (WORKERS=auto; BENCH_WORKERS overrides), sharing the cores with the load
+ * generator. A setup of several server processes (startServers(n, env), e.g. two on one PostgreSQL with
+ * DATABASE_URL) is one more entry of `setups()`: the load generator spreads the connections over their ports.
+ * Run alone: node --import tsx scripts/bench-load.ts (exits 1 when a budget is missed), or call
+ * runLoadBench() from scripts/bench.ts.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,62 +30,126 @@ import { freePort, repoRoot } from '../tests/e2e/server-process';
 const PAST_RACE = 'qc-marathon-2026';
 const POOL = 30_000;
 
+export interface LoadBudget {
+  minRps?: number;
+  maxP99Ms?: number;
+  /** Least ratio of this run's req/s to the floor's. */
+  minFloorRatio?: number;
+}
+
 export interface LoadResult {
   scenario: string;
   requestsPerSecond: number;
   p99Ms: number;
+  /** req/s over the floor's req/s (1 for the floor itself). */
+  floorRatio: number;
+  /** Average bytes per answer on the wire, headers included. */
+  bytesPerAnswer: number;
   errors: number;
   non2xx: number;
-  budget: { minRps: number; maxP99Ms?: number };
+  budget: LoadBudget;
+  /** Measured seconds (after the warm-up). */
+  seconds: number;
+  /** The budgets missed (and errors or non-2xx answers), in words; empty when ok. */
+  misses: string[];
   ok: boolean;
 }
 
 /** Worker processes of the server under load: BENCH_WORKERS, default one per core (WORKERS=auto). */
 export const benchWorkers = () => process.env.BENCH_WORKERS || 'auto';
 
-async function startApiServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'race-site-load-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/src/server.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: '',
-      RATE_LIMITS: 'off',
-      WORKERS: benchWorkers(),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited early with code ${child.exitCode}`);
-    if (Date.now() > until) throw new Error(`the server did not answer at ${url}`);
-    try {
-      const res = await fetch(`${url}${API_PATHS.searchPhotos}`, {
+/** Processes answering on their ports (one URL each), stopped together. */
+export interface Processes {
+  ports: number[];
+  urls: string[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `n` copies of a Node script, one after the other (each answers `ready` before the next starts, so
+ * they never race to migrate or seed), each on its own free port, with `env` on top of this process's.
+ */
+async function startProcesses(
+  n: number,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: (url: string) => Promise<boolean>,
+  onStop: () => void = () => undefined,
+): Promise<Processes> {
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+    onStop();
+  };
+  try {
+    for (let i = 0; i < n; i++) {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: repoRoot,
+        env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      children.push(child);
+      ports.push(port);
+      const url = `http://127.0.0.1:${port}`;
+      const until = Date.now() + 120_000;
+      for (;;) {
+        if (child.exitCode !== null)
+          throw new Error(`${path.basename(script)} exited early with code ${child.exitCode}`);
+        if (Date.now() > until) throw new Error(`${path.basename(script)} did not answer at ${url}`);
+        if (await ready(url).catch(() => false)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ports, urls: ports.map((port) => `http://127.0.0.1:${port}`), stop };
+}
+
+/**
+ * `n` race-site server processes (server/src/server.ts, API only, rate limits off, WORKERS=benchWorkers())
+ * with `env` on top, e.g. `{ DATABASE_URL }` for a scale-out on one PostgreSQL. They share one fresh data
+ * folder (removed on stop) unless `env` names a DATA_DIR. Resolves once each answers a lookup.
+ */
+export async function startServers(n: number, env: NodeJS.ProcessEnv = {}): Promise<Processes> {
+  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), 'race-site-load-')) : undefined;
+  const ready = async (url: string) =>
+    (
+      await fetch(`${url}${API_PATHS.searchPhotos}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ raceId: PAST_RACE, bib: 'A00001' }),
-      });
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+      })
+    ).ok;
+  return startProcesses(
+    n,
+    path.join(repoRoot, 'server/src/server.ts'),
+    { DATA_DIR: ownDataDir, STATIC_DIR: '', RATE_LIMITS: 'off', WORKERS: benchWorkers(), ...env },
+    ready,
+    () => {
+      if (ownDataDir !== undefined) rmSync(ownDataDir, { recursive: true, force: true });
     },
-  };
+  );
+}
+
+/** The floor: scripts/bench-floor-server.mjs on as many worker processes as the server gets. */
+function startFloor(): Promise<Processes> {
+  return startProcesses(
+    1,
+    path.join(repoRoot, 'scripts/bench-floor-server.mjs'),
+    { WORKERS: benchWorkers() },
+    async (url) => (await fetch(url)).ok,
+  );
 }
 
 function bodies(kind: 'bib' | 'cert'): string[] {
@@ -95,22 +170,35 @@ function bodies(kind: 'bib' | 'cert'): string[] {
   return out;
 }
 
+interface Measured {
+  requestsPerSecond: number;
+  p99Ms: number;
+  bytesPerAnswer: number;
+  errors: number;
+  non2xx: number;
+}
+
 /**
- * The pool is dealt round-robin to the connections, each of which cycles through its own share. autocannon
- * builds a static request once (per connection), while a per-request `setupRequest` rebuilds it every time:
- * that rebuild cost the generator, which shares the cores with the server, 40% of its CPU per request.
+ * Load on one or more ports: BENCH_LOAD_CONNECTIONS (default 50) connections in all, spread evenly over the
+ * URLs (one autocannon instance per URL, run together), after the warm-up. req/s, errors and bytes add up;
+ * the p99 is the highest of the instances' (autocannon reports percentiles, not histograms to merge).
+ *
+ * The pool is dealt round-robin to each instance's connections, each of which cycles through its own share.
+ * autocannon builds a static request once (per connection), while a per-request `setupRequest` rebuilds it
+ * every time: that rebuild cost the generator, which shares the cores with the server, 40% of its CPU per
+ * request.
  */
-async function scenario(url: string, name: string, pool: string[], budget: LoadResult['budget'], seconds: number) {
-  const connections = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50);
+async function measure(urls: string[], apiPath: string, pool: string[], seconds: number): Promise<Measured> {
+  const total = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50);
   const request = (body: string) => ({
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
     body,
   });
-  const run = (duration: number) => {
+  const runOne = (url: string, connections: number, duration: number) => {
     let dealt = 0;
     return autocannon({
-      url: `${url}${API_PATHS.searchScore}`,
+      url: `${url}${apiPath}`,
       connections,
       pipelining: 1,
       duration,
@@ -121,41 +209,135 @@ async function scenario(url: string, name: string, pool: string[], budget: LoadR
       },
     });
   };
+  const run = (duration: number) =>
+    Promise.all(
+      urls.map((url, i) => runOne(url, Math.floor(total / urls.length) + (i < total % urls.length ? 1 : 0), duration)),
+    );
   // Steady state, as on race day after the first minutes: a warm-up run (not counted) lets the JIT compile
   // the hot path and every worker see the runners once; then the measured run goes on through the pool.
   const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
   if (warmup > 0) await run(warmup);
-  const result = await run(seconds);
-  const requestsPerSecond = Math.round(result.requests.average);
-  const p99Ms = result.latency.p99;
-  const ok =
-    requestsPerSecond >= budget.minRps &&
-    (budget.maxP99Ms === undefined || p99Ms <= budget.maxP99Ms) &&
-    result.errors === 0 &&
-    result.non2xx === 0;
-  return { scenario: name, requestsPerSecond, p99Ms, errors: result.errors, non2xx: result.non2xx, budget, ok };
+  const results = await run(seconds);
+  const sum = (pick: (r: autocannon.Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
+  const answers = sum((r) => r.requests.total);
+  return {
+    requestsPerSecond: Math.round(sum((r) => r.requests.average)),
+    p99Ms: Math.max(...results.map((r) => r.latency.p99)),
+    bytesPerAnswer: answers === 0 ? 0 : Math.round(sum((r) => r.throughput.total) / answers),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+  };
 }
 
-export async function runLoadBench(seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60)): Promise<LoadResult[]> {
-  const server = await startApiServer();
-  try {
-    const results: LoadResult[] = [];
-    results.push(await scenario(server.url, 'score by bib', bodies('bib'), { minRps: 10_000, maxP99Ms: 20 }, seconds));
-    results.push(await scenario(server.url, 'score by name + certificate', bodies('cert'), { minRps: 5_000 }, seconds));
-    return results;
-  } finally {
-    await server.stop();
+/** One kind of request and its budget. */
+export interface LoadScenario {
+  name: string;
+  apiPath: string;
+  pool: string[];
+  budget: LoadBudget;
+}
+
+/** Processes to start, and the scenarios measured against them while they run. */
+export interface LoadSetup {
+  name: string;
+  start: () => Promise<Processes>;
+  scenarios: LoadScenario[];
+}
+
+/** The runs of the bench, in order; the floor's first scenario is the one every ratio is taken to. */
+export function setups(): LoadSetup[] {
+  const bib = bodies('bib');
+  const cert = bodies('cert');
+  return [
+    {
+      name: 'floor',
+      start: startFloor,
+      scenarios: [{ name: 'bare node:http, fixed 1.2 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
+    },
+    {
+      name: 'SQLite, 1 process',
+      start: () => startServers(1),
+      scenarios: [
+        {
+          name: 'score by bib',
+          apiPath: API_PATHS.searchScore,
+          pool: bib,
+          budget: { minRps: 10_000, maxP99Ms: 20, minFloorRatio: 0.9 },
+        },
+        { name: 'score by name + certificate', apiPath: API_PATHS.searchScore, pool: cert, budget: { minRps: 5_000 } },
+      ],
+    },
+  ];
+}
+
+function judge(scenario: string, m: Measured, seconds: number, floorRps: number, budget: LoadBudget): LoadResult {
+  const floorRatio = floorRps > 0 ? m.requestsPerSecond / floorRps : 0;
+  const misses: string[] = [];
+  if (budget.minRps !== undefined && m.requestsPerSecond < budget.minRps) misses.push(`req/s < ${budget.minRps}`);
+  if (budget.maxP99Ms !== undefined && m.p99Ms > budget.maxP99Ms) misses.push(`p99 > ${budget.maxP99Ms} ms`);
+  if (budget.minFloorRatio !== undefined && floorRatio < budget.minFloorRatio) {
+    misses.push(`< ${budget.minFloorRatio} × floor`);
   }
+  if (m.errors > 0) misses.push(`${m.errors} errors`);
+  if (m.non2xx > 0) misses.push(`${m.non2xx} non-2xx`);
+  return { scenario, ...m, floorRatio, budget, seconds, misses, ok: misses.length === 0 };
 }
 
+export async function runLoadBench(
+  seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60),
+  runs: LoadSetup[] = setups(),
+): Promise<LoadResult[]> {
+  const results: LoadResult[] = [];
+  let floorRps = 0;
+  for (const setup of runs) {
+    const processes = await setup.start();
+    try {
+      for (const scenario of setup.scenarios) {
+        const measured = await measure(processes.urls, scenario.apiPath, scenario.pool, seconds);
+        if (results.length === 0) floorRps = measured.requestsPerSecond;
+        results.push(judge(`${setup.name}: ${scenario.name}`, measured, seconds, floorRps, scenario.budget));
+      }
+    } finally {
+      await processes.stop();
+    }
+  }
+  return results;
+}
+
+function budgetText(budget: LoadBudget): string {
+  const parts: string[] = [];
+  if (budget.minRps !== undefined) parts.push(`≥ ${budget.minRps} req/s`);
+  if (budget.maxP99Ms !== undefined) parts.push(`p99 ≤ ${budget.maxP99Ms} ms`);
+  if (budget.minFloorRatio !== undefined) parts.push(`≥ ${budget.minFloorRatio} × floor`);
+  return parts.join(', ') || '—';
+}
+
+/** One table: every run with its req/s, p99, ratio to the floor, budget and verdict. */
 export function printLoadResults(results: LoadResult[]): void {
   console.log(
-    `load: server with WORKERS=${benchWorkers()}, autocannon on the same machine, rate limits off, ${process.env.BENCH_WARMUP_SECONDS ?? 10} s warm-up`,
+    `load: WORKERS=${benchWorkers()} per server process and for the floor, autocannon on the same machine with ${process.env.BENCH_LOAD_CONNECTIONS ?? 50} connections, rate limits off, ${process.env.BENCH_WARMUP_SECONDS ?? 10} s warm-up, ${results[0]?.seconds ?? 0} s measured`,
   );
-  for (const r of results) {
-    const p99 = r.budget.maxP99Ms === undefined ? '' : ` (budget ≤ ${r.budget.maxP99Ms} ms)`;
+  const rows = [
+    ['', 'run', 'req/s', 'p99 ms', '× floor', 'B/answer', 'budget', 'missed'],
+    ...results.map((r) => [
+      r.ok ? 'PASS' : 'FAIL',
+      r.scenario,
+      String(r.requestsPerSecond),
+      String(r.p99Ms),
+      r.floorRatio.toFixed(2),
+      String(r.bytesPerAnswer),
+      budgetText(r.budget),
+      r.misses.join('; '),
+    ]),
+  ];
+  const numeric = new Set([2, 3, 4, 5]);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+  for (const row of rows) {
     console.log(
-      `${r.ok ? 'PASS' : 'FAIL'} ${r.scenario}: ${r.requestsPerSecond} req/s (budget ≥ ${r.budget.minRps}), p99 ${r.p99Ms} ms${p99}, errors ${r.errors}, non-2xx ${r.non2xx}`,
+      row
+        .map((cell, c) => (numeric.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
     );
   }
 }
