@@ -11,6 +11,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { fail, HttpError } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
+import { serverLoggerOptions } from './lib/log-redaction.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
 import { HotPath, installHotPath } from './lib/hot-path.ts';
 import {
@@ -79,18 +80,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * A log field with every string in it masked (maskPersonalData), in plain objects and arrays a few levels
- * deep; other objects (errors, requests) are left to their serializers.
- */
-function maskLogValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskPersonalData(value);
-  if (depth > 4 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => maskLogValue(item, depth + 1));
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskLogValue(item, depth + 1)]));
-}
-
 const clip = (s: string, max = 200) => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -100,32 +89,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const now = options.now ?? Date.now;
   const settings = readSettings(options.env ?? process.env);
 
-  // Logs never carry a full ID number, phone number or email address: request URLs (query strings
-  // included), error messages and stacks, and every string field are masked (the messages are our own).
-  const serializers = {
-    req: (request: { method: string; url: string; ip?: string }) => ({
-      method: request.method,
-      url: maskPersonalData(request.url),
-      remoteAddress: request.ip,
-    }),
-    err: (error: Error & { code?: unknown; statusCode?: unknown }) => ({
-      type: error.name,
-      message: maskPersonalData(String(error.message)),
-      stack: maskPersonalData(error.stack ?? ''),
-      code: error.code,
-      statusCode: error.statusCode,
-    }),
-  };
-  const level = options.logger === true ? 'info' : options.logger;
-  const logger =
-    level === undefined || level === false
-      ? false
-      : {
-          level,
-          serializers,
-          formatters: { log: (object: Record<string, unknown>) => maskLogValue(object) as Record<string, unknown> },
-          ...(options.logStream ? { stream: options.logStream } : {}),
-        };
+  // JSON lines without a whole phone, ID number, e-mail, password, code or token (lib/log-redaction.ts).
+  const logger = serverLoggerOptions(options.logger, options.logStream);
 
   // Behind reverse proxies (TRUST_PROXY, checked by the env schema) the visitor is the address they forward:
   // for the rate limits, the logs and the hot path alike (the trust function Fastify's request.ip uses too).
