@@ -2,21 +2,14 @@
  * Accounts end to end: the built SPA in Chromium against the real server. Codes are read from the
  * server's development outbox, as a tester would. English UI, so the spec's texts are asserted verbatim.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { DEMO, newPage, screenshot, siteUrl, useBrowser } from './browser';
 
-const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' };
 const api = (path: string) => `http://127.0.0.1:${inject('port')}${path}`;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function latestCode(destination: string, after: number): Promise<string> {
   for (let i = 0; i < 40; i += 1) {
@@ -91,7 +84,7 @@ async function expectLoggedIn(page: Page): Promise<string> {
 }
 
 async function englishPage() {
-  const opened = await newPage(browser);
+  const opened = await newPage(browser());
   await opened.context.addCookies([{ name: 'language', value: 'en', url: siteUrl() }]);
   return opened;
 }

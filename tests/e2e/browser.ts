@@ -2,10 +2,32 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { launchBrowser } from './browser-launch';
 
 export { launchBrowser } from './browser-launch';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/** The demo account the server creates on first start (DEMO_ACCOUNT in server/src/plugins/accounts.ts). */
+export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
+
+/**
+ * One Chromium for the test file: launched before its tests, closed after them. Call it at the top of the
+ * file; the function it returns gives the browser inside the tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('The browser starts in beforeAll: call browser() inside a test.');
+    return browser;
+  };
+}
 
 /** http://localhost:PORT (bound to the demo race) or http://127.0.0.1:PORT (unbound). */
 export function siteUrl(host: 'localhost' | '127.0.0.1' = 'localhost', hash = '/home'): string {

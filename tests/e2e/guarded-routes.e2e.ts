@@ -3,22 +3,14 @@
  * visit to a registration screen opens the login drawer; logging in with the demo account lands on the
  * same screen, path and query. Until issue #13 builds those pages, the screen is the not-found page.
  */
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot, siteUrl, useBrowser, DEMO } from './browser';
 import { rawKeysOn } from './raw-keys';
 
-const DEMO = { phone: '13800138000', password: 'Runner2027' };
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function englishPage() {
-  const opened = await newPage(browser);
+  const opened = await newPage(browser());
   await opened.context.addCookies([{ name: 'language', value: 'en', url: siteUrl() }]);
   return opened;
 }
@@ -50,7 +42,7 @@ describe('routes that need login', () => {
   });
 
   it('leaves a "please log in" screen when the drawer is closed, and the drawer opens again from it', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await page.goto(siteUrl('localhost', '/direct'));
     const drawer = page.getByTestId('login-drawer');
     await drawer.waitFor();
@@ -68,7 +60,7 @@ describe('routes that need login', () => {
   });
 
   it('shows each page with its own texts, in both languages, across a language switch', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     for (const path of ['/home', '/registration-search', '/score-search', '/news-notice/race-news']) {
       await page.goto(siteUrl('localhost', path));
       await page.getByTestId('main').locator('h1, h2').first().waitFor();

@@ -4,10 +4,9 @@
  * without the checks (an extra key holding 100,000 nested arrays, a 2,000-level menu, hundreds of broken
  * carousel items). The pages show, with their menus and documents, instead of the fatal screen.
  */
-import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { newPage, screenshot, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain, storeForDomainWithoutChecks } from './site-config';
 
 const RACE = 'qc-marathon-2027';
@@ -50,21 +49,17 @@ function uncheckedText(base: SiteConfig): string {
   return `${text.slice(0, -1)},"menuGroups":[${groups},${menu}],"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
 }
 
-let browser: Browser;
+const browser = useBrowser();
 beforeAll(async () => {
-  browser = await launchBrowser();
   const demo = await fetchSiteConfig();
   publishForDomain(ACCEPTED, RACE, acceptedConfig(demo));
   storeForDomainWithoutChecks(UNCHECKED, RACE, uncheckedText(demo));
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('a hostile site configuration', () => {
   for (const domain of [ACCEPTED, UNCHECKED]) {
     it(`still shows the site on every page (${domain})`, async () => {
-      const { context, page, errors } = await newPage(browser);
+      const { context, page, errors } = await newPage(browser());
       const base = `http://${domain}:${inject('port')}/#`;
       for (const route of ['/home', '/race-information/race-rules', '/news-notice/race-news']) {
         await page.goto(`${base}${route}`);

@@ -5,25 +5,19 @@
  * the visitor's language; the demo videos play; English is set in Latin fonts, no word breaks mid-word and
  * both carousel arrows stand out.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts; the 2026 race has results, the bound 2027 race none yet.
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001' };
 const PAST_RACE = 'qc-marathon-2026';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function open(language: 'zh' | 'en', hash: string) {
-  const opened = await newPage(browser);
+  const opened = await newPage(browser());
   await opened.context.addCookies([{ name: 'language', value: language, url: siteUrl() }]);
   await opened.page.goto(siteUrl('localhost', hash));
   return opened;
@@ -163,7 +157,7 @@ describe('search forms', () => {
     const config = structuredClone(await fetchSiteConfig());
     config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
     publishForDomain(domain, PAST_RACE, config);
-    const { page, context, errors } = await newPage(browser);
+    const { page, context, errors } = await newPage(browser());
     await page.goto(`http://${domain}:${inject('port')}/#/image-search`);
     const submit = page.locator('form button[type="submit"]');
     await submit.click();

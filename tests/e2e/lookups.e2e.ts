@@ -7,11 +7,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { SiteConfig } from '#contract/site-config/schema';
-import { launchBrowser, newPage, SCREENSHOT_DIR, screenshot, siteUrl } from './browser';
+import { newPage, SCREENSHOT_DIR, screenshot, siteUrl, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts
@@ -66,17 +66,11 @@ async function pngPixels(page: Page, png: Buffer): Promise<{ width: number; heig
   };
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('runner lookups', () => {
   it('finds a registration by name and ID number, with the ID number masked', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await context.addCookies([{ name: 'language', value: 'en', url: siteUrl() }]);
     await page.goto(siteUrl('localhost', '/registration-search'));
     await page.getByPlaceholder('Enter your name').fill(RUNNER.name);
@@ -112,7 +106,7 @@ describe('runner lookups', () => {
         bib: RUNNER.bib,
       },
     );
-    const { context, page, errors } = await newPage(browser, { acceptDownloads: true });
+    const { context, page, errors } = await newPage(browser(), { acceptDownloads: true });
     collectConsoleErrors(page, errors);
     await page.goto(siteUrl('localhost', '/multiple-score-search'));
     await page.locator('select').first().selectOption(RUNNER.pastRace);
@@ -181,7 +175,7 @@ describe('runner lookups', () => {
     ).resolves.toSatisfy((list: unknown[] | null) => !list?.length);
 
     const origin = `http://${PHOTO_DOMAIN}:${inject('port')}`;
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     collectConsoleErrors(page, errors);
     await context.addCookies([{ name: 'language', value: 'en', url: origin }]);
     await page.goto(`${origin}/#/image-search`);

@@ -1,17 +1,12 @@
-import type { Browser } from 'playwright-core';
 import type { SiteConfig } from '#contract/site-config/schema';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
 
-let browser: Browser;
+const browser = useBrowser();
 let config: SiteConfig;
 beforeAll(async () => {
-  browser = await launchBrowser();
   config = await fetchSiteConfig();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** Text that must be visible on a page: its first document's title, or its first item's. */
@@ -32,7 +27,7 @@ function expectedText(page: MenuPage, lang: 'zh' | 'en'): string {
 
 describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
   it('opens a complete page for each menu item, reached through the hover menu', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await context.addCookies([{ name: 'language', value: lang, url: siteUrl() }]);
     await page.goto(siteUrl());
     const menu = page.getByTestId('site-menu');

@@ -5,10 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { newPage, screenshot, useBrowser } from './browser';
 import { addRace, bindDomain, publishForDomain } from './site-config';
 
 const DOMAIN = 'lakeside.localhost';
@@ -130,7 +130,7 @@ const lakesideConfig: SiteConfig = {
   },
 };
 
-let browser: Browser;
+const browser = useBrowser();
 beforeAll(async () => {
   // The second race's images, served from the data folder's files like any organiser's upload.
   const dir = path.join(inject('dataDir'), 'uploads', 'lakeside');
@@ -140,10 +140,6 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'qr.svg'), svg('QR', 120, 120, '#333'));
   addRace(LAKESIDE_RACE);
   publishForDomain(DOMAIN, RACE_ID, lakesideConfig);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const origin = (domain: string) => `http://${domain}:${inject('port')}`;
@@ -162,7 +158,7 @@ function expectNoneOfTheFirstRace(text: string, where: string) {
 describe('a second race on the same server', () => {
   for (const lang of ['zh', 'en'] as const) {
     it(`shows only its own names, organisers and numbers (${lang})`, async () => {
-      const { context, page, errors } = await newPage(browser);
+      const { context, page, errors } = await newPage(browser());
       await context.addCookies([{ name: 'language', value: lang, url: origin(DOMAIN) }]);
       for (const hash of ['/home', '/race-information/race-rules', '/about-us/contact-us']) {
         await page.goto(`${origin(DOMAIN)}/#${hash}`);
@@ -189,7 +185,7 @@ describe('a second race on the same server', () => {
   }
 
   it('lays a short menu out like a long one: items sit side by side from the left, not spread apart', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(`${origin(DOMAIN)}/#/home`);
     const items = page.getByTestId('site-menu').locator('li.site-menu__item');
     await items.first().waitFor();
@@ -216,7 +212,7 @@ describe('a second race on the same server', () => {
   });
 
   it('says a bound domain has no published configuration yet, with the command that publishes one', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     addRace({ ...LAKESIDE_RACE, raceId: 'lakeside-unpublished' });
     // Bound through the CLI, never published.
     bindDomain(UNPUBLISHED, 'lakeside-unpublished');

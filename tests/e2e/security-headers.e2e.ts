@@ -4,20 +4,13 @@
  * Content-Security-Policy violation on the pages a visitor walks through.
  */
 import { createHash } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, siteUrl } from './browser';
+import { newPage, siteUrl, useBrowser } from './browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('security headers', () => {
   it('serves the page with a policy that lets the early-fetch script, antd, images and videos work', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     // Violations reported to the page itself (besides the console errors newPage collects).
     await context.addInitScript(() => {
       const seen: string[] = [];

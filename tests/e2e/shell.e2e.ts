@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
 import { API_PATHS } from '#contract/api';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('the demo event site', () => {
   it('shows the home shell: title, banner, menu and footer', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
     expect(await page.title()).toBe('2027青川运河马拉松');
@@ -36,7 +29,7 @@ describe('the demo event site', () => {
   });
 
   it('asks for each start-up answer once: index.html starts them, the app takes them over', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     const asked = new Map<string, number>();
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
@@ -66,7 +59,7 @@ describe('the demo event site', () => {
   });
 
   it('switches to English: labels, toggle and cookie change and survive a reload', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('language-toggle').click();
     await page.getByText('Switched to English').waitFor();
@@ -88,7 +81,7 @@ describe('the demo event site', () => {
   });
 
   it('opens a submenu on hover and navigates to a page', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').getByText('新闻公告', { exact: true }).hover();
     // The home page's news column links to the same page: take the menu's entry.
@@ -99,7 +92,7 @@ describe('the demo event site', () => {
   });
 
   it("shows the preview screen titled 'Unbound race' on 127.0.0.1", async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(siteUrl('127.0.0.1'));
     await page.getByTestId('preview-screen').waitFor();
     await expect(page.getByTestId('preview-screen').textContent()).resolves.toContain('Unbound race');
@@ -115,7 +108,7 @@ describe('the demo event site', () => {
   });
 
   it('recovers from corrupt stored user data with one reload', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
     await page.evaluate(() => localStorage.setItem('userData', '{"token": broken'));
@@ -134,7 +127,7 @@ describe('the demo event site', () => {
   });
 
   it('shows a not-found page inside the layout for an unknown path', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser());
     await page.goto(siteUrl('localhost', '/no-such-page'));
     await page.getByTestId('not-found').waitFor();
     await expect(page.getByTestId('site-menu').isVisible()).resolves.toBe(true);

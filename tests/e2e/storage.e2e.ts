@@ -2,19 +2,11 @@
  * Browser storage (issue 10 §5, spec §4/§8): the site renders and works for the session where the browser
  * refuses site data, and absurd stored logins are dropped at start-up without waiting on retries.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { API_PATHS } from '#contract/api';
-import { launchBrowser, newPage, screenshot, siteUrl } from './browser';
+import { newPage, screenshot, siteUrl, useBrowser, DEMO } from './browser';
 
-const DEMO = { phone: '13800138000', password: 'Runner2027' };
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** What Chromium does with site data blocked (or in a cross-site frame): every way in throws. */
 function blockSiteData() {
@@ -38,7 +30,7 @@ function countTokenChecks(page: Page): { count: number } {
 
 describe('browser storage', () => {
   it('renders, logs in, switches language and logs out for the session when storage and cookies throw', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await context.addInitScript(blockSiteData);
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
@@ -71,7 +63,7 @@ describe('browser storage', () => {
   });
 
   it('drops an absurd stored token at once instead of retrying it', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
     for (const token of ['x'.repeat(20_000), 'not a token <script>']) {
@@ -96,7 +88,7 @@ describe('browser storage', () => {
   });
 
   it('checks a token kept only inside userData at start-up and drops it when the server refuses it', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     await page.goto(siteUrl());
     await page.getByTestId('site-menu').waitFor();
     await page.evaluate(() => localStorage.setItem('userData', JSON.stringify({ token: 'revoked-or-forged-token' })));

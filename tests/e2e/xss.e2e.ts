@@ -3,10 +3,9 @@
  * script payloads (through the real CLI, to a *.localhost domain that Chromium resolves to this
  * machine) and check that nothing runs, in pages, menus, ads, carousel and footer.
  */
-import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { newPage, screenshot, useBrowser } from './browser';
 import { fetchSiteConfig, storeForDomainWithoutChecks } from './site-config';
 
 const DOMAIN = 'xss.localhost';
@@ -48,19 +47,15 @@ function hostileConfig(base: SiteConfig): SiteConfig {
   return config;
 }
 
-let browser: Browser;
+const browser = useBrowser();
 beforeAll(async () => {
-  browser = await launchBrowser();
   // `site publish` refuses these links now; the SPA must stay safe with a document that skipped the checks.
   storeForDomainWithoutChecks(DOMAIN, 'qc-marathon-2027', hostileConfig(await fetchSiteConfig()));
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('a site config carrying script payloads', () => {
   it('runs none of them: rich text, links, ads, carousel, menu and footer are all defused', async () => {
-    const { context, page, errors } = await newPage(browser);
+    const { context, page, errors } = await newPage(browser());
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
