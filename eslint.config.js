@@ -113,6 +113,17 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.vitest } },
   },
   {
+    // The server's data layer is async on both engines: a promise left un-awaited (or tested as if it were
+    // its value) is a lost write or a wrong answer, so type-aware rules check every server file.
+    files: ['server/**/*.ts'],
+    languageOptions: { parserOptions: { project: './server/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

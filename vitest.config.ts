@@ -47,6 +47,19 @@ export default defineConfig((env) =>
             pool: 'forks',
           },
         },
+        {
+          extends: true,
+          test: {
+            // The server suite again on PostgreSQL: a throwaway server (scripts/pg-cluster.ts) unless
+            // DATABASE_URL names one; every test app gets a database of its own (server/test/pg-test-database.ts).
+            name: 'server-pg',
+            environment: 'node',
+            include: ['server/test/**/*.test.ts'],
+            env: { TEST_DB: 'postgres' },
+            globalSetup: ['server/test/pg-global-setup.ts'],
+            pool: 'forks',
+          },
+        },
       ],
     },
   }),

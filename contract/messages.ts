@@ -13,6 +13,7 @@ export const MESSAGES = {
   notFound: 'Not Found',
   routeNotFound: 'Not Found: {{method}} {{path}}',
   internal: 'Internal Server Error',
+  databaseUnavailable: 'The service is busy, please try again shortly',
   badRequest: 'Bad Request',
   /** A request the server cannot take (a schema or framework refusal), in the framework's words. */
   invalidRequest: '{{detail}}',

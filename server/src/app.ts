@@ -28,6 +28,7 @@ import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
 import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
 import dbPlugin from './plugins/db.ts';
+import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
@@ -36,6 +37,7 @@ import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
 import raceCenterRoutes from './routes/race-center/index.ts';
+import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
 import userCenterRoutes from './routes/user-center/index.ts';
 import websiteCentreRoutes from './routes/website-centre/index.ts';
@@ -127,7 +129,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       done(null, undefined);
       return;
     }
-    jsonParser(request, body as string, done);
+    void jsonParser(request, body as string, done);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -178,7 +180,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   // Plugins
   await app.register(appConfigPlugin, { dataDir, seedDir, staticDir, now });
-  await app.register(dbPlugin, { dataDir, seedDir, now });
+  await app.register(dbPlugin, { dataDir, seedDir, now, env: options.env ?? process.env });
+  await app.register(jobsPlugin, { env: options.env ?? process.env });
   await app.register(fastifyFormbody);
   await app.register(rateLimitPlugin, { enabled: settings.rateLimits, now });
   await app.register(accountsPlugin, { settings, seedDemo: options.seedDemoAccount ?? true });
@@ -200,13 +203,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
 
   // Routes, one plugin per service prefix of the contract
+  await app.register(healthRoutes);
   await app.register(websiteCentreRoutes);
   await app.register(basicCenterRoutes);
   await app.register(configRoutes);
   await app.register(userCenterRoutes);
   await app.register(uploadRoutes);
   await app.register(filesRoutes);
-  await app.register(raceCenterRoutes, { env: options.env ?? process.env });
+  await app.register(raceCenterRoutes);
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

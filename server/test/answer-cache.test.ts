@@ -15,16 +15,16 @@ describe('AnswerCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('remembers a made answer until it expires, then makes it again', () => {
+  it('remembers a made answer until it expires, then makes it again', async () => {
     const clock = fakeClock();
     const cache = new AnswerCache({ ttlMs: 60_000, now: clock.now });
     let made = 0;
-    const make = () => ({ n: ++made });
-    expect(cache.remember('a', make).body.toString()).toBe('{"n":1}');
+    const make = async () => ({ n: ++made });
+    expect((await cache.remember('a', make)).body.toString()).toBe('{"n":1}');
     clock.advance(59_999);
-    expect(cache.remember('a', make).body.toString()).toBe('{"n":1}');
+    expect((await cache.remember('a', make)).body.toString()).toBe('{"n":1}');
     clock.advance(1);
-    expect(cache.remember('a', make).body.toString()).toBe('{"n":2}');
+    expect((await cache.remember('a', make)).body.toString()).toBe('{"n":2}');
     expect(made).toBe(2);
   });
 

@@ -5,13 +5,21 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { validateSiteConfig } from '#contract/site-config/schema';
 import { buildApp } from '../src/app.ts';
-import BetterSqlite3 from 'better-sqlite3';
-import { migrate, openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/database.ts';
+import { openEngine, sql } from '../src/db/engine.ts';
 import { createRaceCenterRepository } from '../src/db/race-center-repository.ts';
 import { certDigest, keyedCertHash } from '../src/lib/race-center.ts';
 import { dataPaths } from '../src/lib/paths.ts';
 import { MIGRATIONS } from '../src/db/migrations.ts';
-import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import {
+  buildTestApp,
+  FIXTURE_SEED,
+  ON_POSTGRES,
+  openTestDatabase,
+  removeTempDirs,
+  tempDir,
+  testEnv,
+} from './helpers.ts';
 import { oneFinisherResult } from './race-center-fixture.ts';
 
 const apps: { close: () => Promise<unknown> }[] = [];
@@ -64,7 +72,7 @@ describe('error envelopes', () => {
   });
 
   it('answers a 5xx with a generic message that leaks no internals', async () => {
-    const app = await buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED });
+    const app = await buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: await testEnv() });
     apps.push(app);
     app.get('/website-centre/api/test-failure', async () => {
       throw new Error('SQLITE_CORRUPT at /secret/path/race-site.db');
@@ -151,52 +159,76 @@ describe('SPA', () => {
 describe('database and seed', () => {
   it('creates the data directory and seeds the demo on first start, once', async () => {
     const dataDir = path.join(tempDir(), 'nested', 'data');
-    const first = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 1 });
+    const first = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 1 });
     expect(first.seed).toEqual({
       seeded: true,
       raceId: 'fixture-race-2025',
       domains: ['localhost', 'www.fixture-race.example'],
     });
-    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(first.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    first.db.close();
-    const second = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
+    expect(first.db.engine).toBe(ON_POSTGRES ? 'postgres' : 'sqlite');
+    if (first.sqlite) {
+      expect(first.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(first.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    }
+    await first.db.close();
+    const second = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
     expect(second.seed).toEqual({ seeded: false, reason: 'not-empty' });
-    const applied = second.db.prepare('SELECT id FROM migrations ORDER BY id').all() as { id: number }[];
+    const applied = await second.db.all<{ id: number }>(sql`SELECT id FROM migrations ORDER BY id`);
     expect(applied.map((m) => m.id)).toEqual(MIGRATIONS.map((m) => m.id));
-    expect(second.repos.siteConfigs.listLatest()).toHaveLength(2);
-    second.db.close();
+    expect(await second.repos.siteConfigs.listLatest()).toHaveLength(2);
+    await second.db.close();
   });
 
-  it('keys the certificate-number hashes an older database holds (migration 6), keeping their lookups', () => {
+  // On SQLite the instances of one machine are worker processes (server-process.test.ts); two in one thread
+  // would wait on each other's write lock, so this runs where instances are separate by design.
+  it.runIf(ON_POSTGRES)('seeds once when two instances start together on one PostgreSQL database', async () => {
     const dataDir = tempDir();
-    mkdirSync(dataDir, { recursive: true });
-    const older = new BetterSqlite3(dataPaths(dataDir).dbFile);
-    migrate(
-      older,
-      1,
-      MIGRATIONS.filter((m) => m.id < 6),
-    );
-    createRaceCenterRepository(older, 'not used').upsertResult(
-      oneFinisherResult('older-race', 'A1', '迁移测试', certDigest('m1234567')),
-    );
-    older.close();
-    const opened = openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
+    const both = await Promise.all([1, 2].map(() => openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 1 })));
     try {
-      const repo = opened.repos.raceCenter;
-      expect(repo.resultsByCert(repo.certHash('M1234567'), '迁移测试').map((r) => r.bib)).toEqual(['A1']);
-      const stored = opened.db.prepare("SELECT cert_hash FROM results WHERE race_id = 'older-race'").pluck().get();
-      expect(stored).not.toBe(certDigest('M1234567'));
-      const key = readFileSync(path.join(dataDir, 'id-number-secret'), 'utf8').trim();
-      expect(stored).toBe(keyedCertHash(key, certDigest('M1234567')));
+      expect(both.filter((opened) => opened.seed.seeded)).toHaveLength(1);
+      expect(await both[0]!.repos.races.count()).toBe(1);
+      expect(await both[1]!.repos.siteConfigs.listLatest()).toHaveLength(2);
+      // Both use the same keys (from the data folder on SQLite, from the database on PostgreSQL).
+      expect(both[0]!.secrets).toEqual(both[1]!.secrets);
     } finally {
-      opened.db.close();
+      for (const opened of both) await opened.db.close();
     }
   });
 
+  it.skipIf(ON_POSTGRES)(
+    'keys the certificate-number hashes an older SQLite database holds (migration 6), keeping their lookups',
+    async () => {
+      const dataDir = tempDir();
+      mkdirSync(dataDir, { recursive: true });
+      const older = openEngine({ engine: 'sqlite', file: dataPaths(dataDir).dbFile }).db;
+      await migrate(
+        older,
+        1,
+        MIGRATIONS.filter((m) => m.id < 6),
+      );
+      await createRaceCenterRepository(older, 'not used').upsertResult(
+        oneFinisherResult('older-race', 'A1', '迁移测试', certDigest('m1234567')),
+      );
+      await older.close();
+      const opened = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });
+      try {
+        const repo = opened.repos.raceCenter;
+        expect((await repo.resultsByCert(repo.certHash('M1234567'), '迁移测试')).map((r) => r.bib)).toEqual(['A1']);
+        const stored = (
+          await opened.db.get<{ cert_hash: string }>(sql`SELECT cert_hash FROM results WHERE race_id = 'older-race'`)
+        )?.cert_hash;
+        expect(stored).not.toBe(certDigest('M1234567'));
+        const key = readFileSync(path.join(dataDir, 'id-number-secret'), 'utf8').trim();
+        expect(stored).toBe(keyedCertHash(key, certDigest('M1234567')));
+      } finally {
+        await opened.db.close();
+      }
+    },
+  );
+
   it('starts with an empty database when there is no seed', async () => {
     const app = await testApp({ seedDir: tempDir('race-site-no-seed-') });
-    expect(app.repos.races.count()).toBe(0);
+    expect(await app.repos.races.count()).toBe(0);
     const res = await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` });
     expect(res.json()).toEqual({ code: 404, msg: '未绑定赛事...', data: null, msgCode: 'unboundRace' });
   });
@@ -213,22 +245,22 @@ describe('database and seed', () => {
       JSON.stringify({ version: '1', logo: 'x', carouselList: [{ jumpUrl: 'y' }] }),
     );
     const dataDir = tempDir();
-    await expect(buildApp({ dataDir, seedDir }).then((app) => app.ready())).rejects.toThrow(
+    await expect(buildTestApp({ dataDir, seedDir })).rejects.toThrow(
       /\$\.websiteTitle[\s\S]*\$\.carouselList\[0\]\.surfacePlotUrl/,
     );
     // Nothing was half-seeded.
-    const opened = openDatabase({ dataDir, seedDir: tempDir(), now: 1 });
-    expect(opened.repos.races.count()).toBe(0);
-    opened.db.close();
+    const opened = await openTestDatabase({ dataDir, seedDir: tempDir(), now: 1 });
+    expect(await opened.repos.races.count()).toBe(0);
+    await opened.db.close();
   });
 
-  it('refuses an invalid race or binding in race.json', () => {
+  it('refuses an invalid race or binding in race.json', async () => {
     const seedDir = tempDir('race-site-bad-race-');
     writeFileSync(
       path.join(seedDir, 'race.json'),
       JSON.stringify({ race: { raceId: 'r 1' }, bindings: [{ domainName: '127.0.0.1', raceId: 'r 1' }] }),
     );
-    expect(() => openDatabase({ dataDir: tempDir(), seedDir, now: 1 })).toThrow(
+    await expect(openTestDatabase({ dataDir: tempDir(), seedDir, now: 1 })).rejects.toThrow(
       /\$\.race\.raceId[\s\S]*\$\.race\.raceName/,
     );
   });
@@ -241,7 +273,7 @@ describe('the demo seed (server/seed)', () => {
       race: { raceId: string };
       bindings: { domainName: string }[];
     };
-    const app = await buildApp({ dataDir: tempDir() });
+    const app = await buildTestApp({ seedDir });
     apps.push(app);
     expect(seed.bindings.map((b) => b.domainName)).toContain('localhost');
     const binding = (await app.inject({ method: 'GET', url: `${API_PATHS.raceByDomain}?domainName=localhost` })).json();

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from '../src/db/engine.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { CountryItem } from '#contract/site-config/race-types';
@@ -30,34 +31,34 @@ const EXPIRED = { code: 401, msg: 'Your login has expired, please log in again',
 
 describe('token check (common info)', () => {
   it('accepts a valid token and answers its user', async () => {
-    const userId = app.repos.users.create({ phone: '13800000000' }, clock.now());
-    const { token } = app.repos.tokens.issue(userId, HOUR, clock.now());
+    const userId = await app.repos.users.create({ phone: '13800000000' }, clock.now());
+    const { token } = await app.repos.tokens.issue(userId, HOUR, clock.now());
     const res = await commonInfo(token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 0, msg: 'success', data: { userId } });
   });
 
-  it('stores only the SHA-256 of a token', () => {
-    const userId = app.repos.users.create({ email: 'hash@example.com' }, clock.now());
-    const { token } = app.repos.tokens.issue(userId, HOUR, clock.now());
-    const rows = app.db.prepare('SELECT token_hash FROM tokens').all() as { token_hash: string }[];
+  it('stores only the SHA-256 of a token', async () => {
+    const userId = await app.repos.users.create({ email: 'hash@example.com' }, clock.now());
+    const { token } = await app.repos.tokens.issue(userId, HOUR, clock.now());
+    const rows = await app.db.all<{ token_hash: string }>(sql`SELECT token_hash FROM tokens`);
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
     expect(rows.some((r) => r.token_hash === hashToken(token))).toBe(true);
     expect(hashToken(token)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('answers login expired once the token has expired (injected clock)', async () => {
-    const userId = app.repos.users.create({ email: 'expiring@example.com' }, clock.now());
-    const { token } = app.repos.tokens.issue(userId, HOUR, clock.now());
+    const userId = await app.repos.users.create({ email: 'expiring@example.com' }, clock.now());
+    const { token } = await app.repos.tokens.issue(userId, HOUR, clock.now());
     expect((await commonInfo(token)).json().code).toBe(0);
     clock.advance(HOUR);
     expect((await commonInfo(token)).json()).toEqual(EXPIRED);
   });
 
   it('answers login expired for a revoked token', async () => {
-    const userId = app.repos.users.create({ email: 'revoked@example.com' }, clock.now());
-    const { token } = app.repos.tokens.issue(userId, HOUR, clock.now());
-    expect(app.repos.tokens.revoke(token, clock.now())).toBe(true);
+    const userId = await app.repos.users.create({ email: 'revoked@example.com' }, clock.now());
+    const { token } = await app.repos.tokens.issue(userId, HOUR, clock.now());
+    expect(await app.repos.tokens.revoke(token, clock.now())).toBe(true);
     expect((await commonInfo(token)).json()).toEqual(EXPIRED);
   });
 
@@ -90,13 +91,13 @@ describe('country list', () => {
     list = body.data;
   });
 
-  it('lists every ISO 3166-1 country', () => {
+  it('lists every ISO 3166-1 country', async () => {
     expect(list.length).toBeGreaterThan(240);
     expect(list.length).toBe(249);
     expect(new Set(list.map((c) => c.twoCode)).size).toBe(list.length);
   });
 
-  it('puts the Chinese regions first with the names of the spec', () => {
+  it('puts the Chinese regions first with the names of the spec', async () => {
     expect(list.slice(0, 4).map((c) => [c.twoCode, c.itemSort, c.cnName, c.enName])).toEqual([
       ['CN', 1, '中国大陆', 'Chinese Mainland'],
       ['HK', 2, '中国香港', 'Hong Kong, China'],
@@ -105,7 +106,7 @@ describe('country list', () => {
     ]);
   });
 
-  it('sorts all other countries at 100 by English name, with ids 1..n', () => {
+  it('sorts all other countries at 100 by English name, with ids 1..n', async () => {
     const rest = list.slice(4);
     expect(rest.every((c) => c.itemSort === 100)).toBe(true);
     const names = rest.map((c) => c.enName);
@@ -113,7 +114,7 @@ describe('country list', () => {
     expect(list.map((c) => c.id)).toEqual(list.map((_, i) => i + 1));
   });
 
-  it('fills every field of a country item', () => {
+  it('fills every field of a country item', async () => {
     const fr = list.find((c) => c.twoCode === 'FR');
     expect(fr).toMatchObject({
       twoCode: 'FR',

@@ -5,25 +5,24 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { buildApp } from '../src/app.ts';
-import { FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_RACE_ID, FIXTURE_SEED, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
 describe('site CLI', () => {
-  it('lists the seeded bindings with race name and published md5', () => {
+  it('lists the seeded bindings with race name and published md5', async () => {
     const run = siteCli(tempDir());
-    const res = run('list');
+    const res = await run('list');
     expect(res.code).toBe(0);
     expect(res.out).toContain('localhost');
     expect(res.out).toContain(`${FIXTURE_RACE_ID} (2025 测试马拉松)`);
     expect(res.out).toMatch(/published: [0-9a-f]{32} at 2025-06-16T02:00:00\.000Z/);
   });
 
-  it('validates a document: "valid", or every problem with its JSON path and exit 1', () => {
+  it('validates a document: "valid", or every problem with its JSON path and exit 1', async () => {
     const run = siteCli(tempDir());
-    expect(run('validate', 'valid-site-config.json')).toMatchObject({ code: 0, out: 'valid' });
-    const bad = run('validate', 'invalid-site-config.json');
+    expect(await run('validate', 'valid-site-config.json')).toMatchObject({ code: 0, out: 'valid' });
+    const bad = await run('validate', 'invalid-site-config.json');
     expect(bad.code).toBe(1);
     for (const p of [
       '$.version',
@@ -35,30 +34,30 @@ describe('site CLI', () => {
     }
   });
 
-  it('reports broken JSON with its line and column', () => {
+  it('reports broken JSON with its line and column', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'broken.json');
     writeFileSync(file, '{\n  "version": "1.0.0",\n  "websiteTitle": "x",\n  "logo": \n}\n');
-    const res = siteCli(dir)('validate', file);
+    const res = await siteCli(dir)('validate', file);
     expect(res.code).toBe(1);
     expect(res.err).toContain('Invalid JSON at line 5, column 1');
   });
 
-  it('refuses to publish an invalid document, printing the JSON paths, and publishes nothing', () => {
+  it('refuses to publish an invalid document, printing the JSON paths, and publishes nothing', async () => {
     const dataDir = tempDir();
     const run = siteCli(dataDir);
-    const before = run('list').out;
-    const res = run('publish', 'localhost', 'invalid-site-config.json');
+    const before = (await run('list')).out;
+    const res = await run('publish', 'localhost', 'invalid-site-config.json');
     expect(res.code).toBe(1);
     expect(res.err).toContain('Refused to publish');
     expect(res.err).toContain('$.carouselList[0].surfacePlotUrl');
-    expect(run('list').out).toBe(before);
+    expect((await run('list')).out).toBe(before);
   });
 
   it('publishes a document that the server then serves with a matching md5', async () => {
     const dataDir = tempDir();
     const run = siteCli(dataDir);
-    const res = run('publish', 'localhost', 'valid-site-config.json');
+    const res = await run('publish', 'localhost', 'valid-site-config.json');
     expect(res.code).toBe(0);
     const md5 = createHash('md5')
       .update(readFileSync(path.join(FIXTURES, 'valid-site-config.json')))
@@ -66,7 +65,7 @@ describe('site CLI', () => {
     expect(res.out).toContain(`md5 ${md5}`);
     expect(res.out).toContain(`uri ${API_PATHS.siteConfigFilesPrefix}${md5}.json`);
 
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED });
+    const app = await buildTestApp({ dataDir, seedDir: FIXTURE_SEED });
     try {
       const lookup = (
         await app.inject({ method: 'GET', url: `${API_PATHS.siteConfigLookup}?domainName=localhost` })
@@ -83,18 +82,18 @@ describe('site CLI', () => {
   it('adds a race, binds a domain to it (replacing a binding) and unbinds it', async () => {
     const dataDir = tempDir();
     const run = siteCli(dataDir);
-    expect(run('bind', 'race.example.com', 'another-race-2026')).toMatchObject({ code: 1 });
-    expect(run('add-race', 'another-race.json')).toMatchObject({
+    expect(await run('bind', 'race.example.com', 'another-race-2026')).toMatchObject({ code: 1 });
+    expect(await run('add-race', 'another-race.json')).toMatchObject({
       code: 0,
       out: 'added race another-race-2026 (2026 另一场比赛)',
     });
-    expect(run('add-race', 'another-race.json').out).toContain('updated race another-race-2026');
-    const bound = run('bind', 'Race.Example.com', 'another-race-2026');
+    expect((await run('add-race', 'another-race.json')).out).toContain('updated race another-race-2026');
+    const bound = await run('bind', 'Race.Example.com', 'another-race-2026');
     expect(bound.code).toBe(0);
     expect(bound.out).toContain('bound race.example.com to another-race-2026');
-    expect(run('bind', 'race.example.com', FIXTURE_RACE_ID).out).toContain('(was another-race-2026)');
+    expect((await run('bind', 'race.example.com', FIXTURE_RACE_ID)).out).toContain('(was another-race-2026)');
 
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED });
+    const app = await buildTestApp({ dataDir, seedDir: FIXTURE_SEED });
     try {
       const res = await app.inject({ method: 'GET', url: `${API_PATHS.raceByDomain}?domainName=race.example.com` });
       expect(res.json().data).toEqual({ raceId: FIXTURE_RACE_ID, domainName: 'race.example.com' });
@@ -102,20 +101,20 @@ describe('site CLI', () => {
       await app.close();
     }
 
-    expect(run('unbind', 'race.example.com')).toMatchObject({ code: 0, out: 'unbound race.example.com' });
-    expect(run('unbind', 'race.example.com')).toMatchObject({ code: 1, err: 'race.example.com is not bound' });
+    expect(await run('unbind', 'race.example.com')).toMatchObject({ code: 0, out: 'unbound race.example.com' });
+    expect(await run('unbind', 'race.example.com')).toMatchObject({ code: 1, err: 'race.example.com is not bound' });
   });
 
-  it('refuses an invalid race file with its JSON paths', () => {
+  it('refuses an invalid race file with its JSON paths', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'race.json'), JSON.stringify({ raceId: 'ok', signUpMaxNumber: 'many' }));
-    const res = siteCli(dir)('add-race', path.join(dir, 'race.json'));
+    const res = await siteCli(dir)('add-race', path.join(dir, 'race.json'));
     expect(res.code).toBe(1);
     expect(res.err).toContain('$.raceName');
     expect(res.err).toContain('$.signUpMaxNumber');
   });
 
-  it('answers usage errors with exit code 2 and the help', () => {
+  it('answers usage errors with exit code 2 and the help', async () => {
     const run = siteCli(tempDir());
     for (const argv of [
       [],
@@ -124,16 +123,16 @@ describe('site CLI', () => {
       ['bind', '127.0.0.1', FIXTURE_RACE_ID],
       ['bind', 'bad_domain!', 'x'],
     ]) {
-      const res = run(...argv);
+      const res = await run(...argv);
       expect(res.code, argv.join(' ')).toBe(2);
       expect(res.err).toContain('Usage: site <command>');
     }
-    expect(run('help')).toMatchObject({ code: 0 });
-    expect(run('help').out).toContain('publish <domain> <file.json>');
+    expect(await run('help')).toMatchObject({ code: 0 });
+    expect((await run('help')).out).toContain('publish <domain> <file.json>');
   });
 
-  it('reports a missing file clearly', () => {
-    const res = siteCli(tempDir())('validate', 'no-such-file.json');
+  it('reports a missing file clearly', async () => {
+    const res = await siteCli(tempDir())('validate', 'no-such-file.json');
     expect(res.code).toBe(1);
     expect(res.err).toBe('Cannot read no-such-file.json: no such file');
   });

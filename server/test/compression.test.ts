@@ -2,8 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { buildApp } from '../src/app.ts';
-import { removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, removeTempDirs, tempDir } from './helpers.ts';
 
 const SEED = path.resolve(import.meta.dirname, '../seed');
 
@@ -11,7 +10,7 @@ afterAll(removeTempDirs);
 
 describe('compression', () => {
   it('serves the published site configuration compressed to clients that accept it', async () => {
-    const app = await buildApp({ dataDir: tempDir(), seedDir: SEED });
+    const app = await buildTestApp({ dataDir: tempDir(), seedDir: SEED });
     const lookup = await app.inject({ url: API_PATHS.siteConfigLookup, query: { domainName: 'localhost' } });
     const { uri } = lookup.json().data as { uri: string };
     const plain = await app.inject({ url: uri });

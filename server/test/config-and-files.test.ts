@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { uploadKey } from '../src/lib/file-store.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, translationsPath } from '#contract/api';
@@ -85,10 +84,8 @@ describe('files', () => {
     }
   });
 
-  it('serves uploaded files from the data directory', async () => {
-    const uploads = path.join(app.config.dataDir, 'uploads', '2025');
-    mkdirSync(uploads, { recursive: true });
-    writeFileSync(path.join(uploads, 'a.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
+  it('serves uploaded files from the file store', async () => {
+    await app.files.put(uploadKey('2025/a.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
     const res = await get(`${API_PATHS.filesPrefix}2025/a.png`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
@@ -97,7 +94,7 @@ describe('files', () => {
   });
 
   it('answers 404 envelopes for missing files, dot files and paths outside the roots', async () => {
-    writeFileSync(path.join(app.config.dataDir, 'uploads', '.secret'), 'x');
+    await app.files.put(uploadKey('.secret'), Buffer.from('x'));
     for (const url of [
       '/files/demo/missing.png',
       '/files/missing.png',

@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { DEFAULT_PASSWORD_KEY, DEFAULT_SMTP_FROM, parseServerEnv, ServerEnvError } from '../src/lib/env.ts';
 import { readSettings } from '../src/lib/settings.ts';
-import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
@@ -37,6 +36,13 @@ describe('server environment', () => {
       SMTP_FROM: DEFAULT_SMTP_FROM,
       TRUST_PROXY: undefined,
       CERT_SECRET: undefined,
+      CODE_SECRET: undefined,
+      ID_NUMBER_SECRET: undefined,
+      DATABASE_URL: undefined,
+      DB_POOL_SIZE: 10,
+      FILE_STORAGE: undefined,
+      FILES_DIR: undefined,
+      JOBS: true,
     };
     expect(parseServerEnv({})).toEqual(defaults);
     expect(parseServerEnv({ PORT: '', WORKERS: ' ', LOG_LEVEL: '', PASSWORD_KEY: '' })).toEqual(defaults);
@@ -118,7 +124,7 @@ describe('server environment', () => {
 
   it("refuses to build the app with a bad value in buildApp's env option", async () => {
     await expect(
-      buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: { RATE_LIMITS: 'maybe' } }),
+      buildTestApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: { RATE_LIMITS: 'maybe' } }),
     ).rejects.toThrow('RATE_LIMITS must be on or off, got "maybe"');
   });
 });

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp, type BuildAppOptions } from '../src/app.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { runSiteCli } from '../src/cli/site.ts';
+import type { Env } from '../src/lib/env.ts';
+import { testDatabaseUrl } from './pg-test-database.ts';
 
 export const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 export const FIXTURE_SEED = path.join(FIXTURES, 'seed');
@@ -20,11 +23,45 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A fresh app on a new temporary data directory, seeded from the test fixtures. */
-export async function buildTestApp(options: BuildAppOptions = {}) {
-  const app = await buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, ...options });
+/** Which engine this test run is on: the server-pg project sets TEST_DB=postgres (vitest.config.ts). */
+export const ON_POSTGRES = process.env.TEST_DB === 'postgres';
+
+/**
+ * The environment of a test app or CLI run: `env` (default process.env) with DATABASE_URL set to a fresh
+ * database of this run on PostgreSQL, and unset on SQLite (a developer's DATABASE_URL never leaks in).
+ */
+export async function testEnv(env: Env = process.env, databaseUrl?: string): Promise<Env> {
+  return { ...env, DATABASE_URL: databaseUrl ?? (await testDatabaseUrl()) };
+}
+
+const databases = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The database that goes with a data folder in this test file: on PostgreSQL one fresh database per folder
+ * (so an app and the CLI on the same folder share it), undefined on SQLite (the folder holds it).
+ */
+export function databaseFor(dataDir: string): Promise<string | undefined> {
+  let url = databases.get(dataDir);
+  if (url === undefined) {
+    url = testDatabaseUrl();
+    databases.set(dataDir, url);
+  }
+  return url;
+}
+
+/** A fresh app on a new temporary data directory (and, on PostgreSQL, a new database), seeded from the test fixtures. */
+export async function buildTestApp(options: BuildAppOptions & { databaseUrl?: string } = {}) {
+  const { databaseUrl, ...rest } = options;
+  const dataDir = options.dataDir ?? tempDir();
+  const env = await testEnv(options.env, databaseUrl ?? (await databaseFor(dataDir)));
+  const app = await buildApp({ seedDir: FIXTURE_SEED, ...rest, dataDir, env });
   await app.ready();
   return app;
+}
+
+/** openDatabase on a data folder and, on PostgreSQL, the folder's database (databaseFor). */
+export async function openTestDatabase(options: { dataDir: string; seedDir: string; now: number; env?: Env }) {
+  return openDatabase({ ...options, env: await testEnv(options.env ?? {}, await databaseFor(options.dataDir)) });
 }
 
 /** A controllable clock. */
@@ -38,15 +75,19 @@ export function fakeClock(start = Date.UTC(2025, 5, 16, 2, 0, 0)) {
   };
 }
 
-/** The organiser CLI in-process on a data folder (fixture seed, fixed clock): run(...argv) → exit code and output. */
+/**
+ * The organiser CLI in-process on a data folder (fixture seed, fixed clock) and, on PostgreSQL, on the
+ * folder's database (databaseFor): run(...argv) → exit code and output.
+ */
 export function siteCli(dataDir: string) {
-  return (...argv: string[]) => {
+  return async (...argv: string[]) => {
+    const databaseUrl = await databaseFor(dataDir);
     const out: string[] = [];
     const err: string[] = [];
-    const code = runSiteCli(argv, {
+    const code = await runSiteCli(argv, {
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),
-      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED },
+      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: databaseUrl },
       cwd: FIXTURES,
       now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
     });

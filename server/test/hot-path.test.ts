@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { buildApp } from '../src/app.ts';
 import { API_CSP, HSTS } from '../src/lib/security-headers.ts';
-import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir, testEnv } from './helpers.ts';
 import { PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
 
 interface Answer {
@@ -86,7 +86,7 @@ async function listeningApp(env: Record<string, string>, logger?: 'info') {
   const app = await buildApp({
     dataDir: tempDir(),
     seedDir: FIXTURE_SEED,
-    env: { CERT_SECRET: 'test-secret', ...env },
+    env: await testEnv({ CERT_SECRET: 'test-secret', ...env }),
     ...(logger ? { logger, logStream } : {}),
   });
   // Counts the requests that reach Fastify's lifecycle.
@@ -95,7 +95,7 @@ async function listeningApp(env: Record<string, string>, logger?: 'info') {
     reached.push(request.url);
     done();
   });
-  seedRaceCenterFixture(app);
+  await seedRaceCenterFixture(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, reached, lines };
 }
@@ -336,7 +336,7 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
 
   it('refuses to start with a list it cannot read', async () => {
     await expect(
-      buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: { TRUST_PROXY: '10.0.0.1, nonsense' } }),
+      buildTestApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: { TRUST_PROXY: '10.0.0.1, nonsense' } }),
     ).rejects.toThrow(/^TRUST_PROXY must be .* \(invalid IP address: nonsense\)$/);
   });
 });

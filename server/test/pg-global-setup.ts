@@ -32,7 +32,8 @@ async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void>
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.TEST_DB !== 'postgres') return undefined;
+  // The project's env (vitest.config.ts, server-pg) or the caller's.
+  if ((project.config.env?.TEST_DB ?? process.env.TEST_DB) !== 'postgres') return undefined;
   const prefix = `test_${randomBytes(3).toString('hex')}_`;
   project.provide('pgDatabasePrefix', prefix);
   const given = process.env.DATABASE_URL;

@@ -29,22 +29,24 @@ export function oneFinisherResult(raceId: string, bib: string, name: string, cer
 }
 
 /** 60 synthetic runners (the hand-picked ones first) plus bibs 100 and 1000–1009 for the exact-bib rule. */
-export function seedRaceCenterFixture(app: FastifyInstance) {
-  app.repos.races.save(
+export async function seedRaceCenterFixture(app: FastifyInstance) {
+  await app.repos.races.save(
     { raceId: PAST_RACE_ID, raceName: '2024 测试马拉松', startTime: '2024-11-03 07:30:00' } as never,
     Date.now(),
   );
-  seedRunners(app.db, app.repos.raceCenter, {
-    currentRaceId: FIXTURE_RACE_ID,
-    currentRaceDate: '2025-11-02',
-    pastRaceId: PAST_RACE_ID,
-    pastRaceStart: '2024-11-03 07:30:00',
-    count: 60,
-  });
+  await app.repos.transaction((repos) =>
+    seedRunners(repos.raceCenter, {
+      currentRaceId: FIXTURE_RACE_ID,
+      currentRaceDate: '2025-11-02',
+      pastRaceId: PAST_RACE_ID,
+      pastRaceStart: '2024-11-03 07:30:00',
+      count: 60,
+    }),
+  );
   const bibs = ['100', ...Array.from({ length: 10 }, (_, i) => `100${i}`)];
   for (const [i, bib] of bibs.entries()) {
     const certNo = `E9000000${i}`;
-    app.repos.raceCenter.upsertResult({
+    await app.repos.raceCenter.upsertResult({
       race_id: PAST_RACE_ID,
       bib,
       name: `号码${bib}`,
@@ -61,5 +63,5 @@ export function seedRaceCenterFixture(app: FastifyInstance) {
       splits_json: JSON.stringify([{ checkpoint: '5K', distanceKm: 5, chipMs: 1_400_000 }]),
     });
   }
-  app.repos.raceCenter.recomputeRanks(PAST_RACE_ID);
+  await app.repos.raceCenter.recomputeRanks(PAST_RACE_ID);
 }

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from '../src/db/engine.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { buildApp } from '../src/app.ts';
 import { parseCsv } from '../src/lib/csv.ts';
-import { FIXTURE_RACE_ID, FIXTURE_SEED, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_RACE_ID, FIXTURE_SEED, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
@@ -18,9 +18,9 @@ function setup() {
     return p;
   };
   const count = async (table: string) => {
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false });
+    const app = await buildTestApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false });
     try {
-      return (app.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      return (await app.db.get<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`)))?.n;
     } finally {
       await app.close();
     }
@@ -36,7 +36,7 @@ const RESULTS = [
 ].join('\r\n');
 
 describe('CSV reader', () => {
-  it('reads quotes, commas and line breaks in fields, CRLF, a BOM, with the starting line of each record', () => {
+  it('reads quotes, commas and line breaks in fields, CRLF, a BOM, with the starting line of each record', async () => {
     const records = parseCsv('\uFEFFa,b\r\n"x, ""y""","multi\nline"\r\n\r\nlast,\n');
     expect(records).toEqual([
       { line: 1, fields: ['a', 'b'] },
@@ -47,9 +47,9 @@ describe('CSV reader', () => {
 });
 
 describe('site import-*', () => {
-  it('documents the three imports and their columns in site help', () => {
+  it('documents the three imports and their columns in site help', async () => {
     const { run } = setup();
-    const help = run('help').out;
+    const help = (await run('help')).out;
     for (const text of [
       'import-results <raceId> <file.csv>',
       'import-registrations',
@@ -58,14 +58,19 @@ describe('site import-*', () => {
     ]) {
       expect(help).toContain(text);
     }
-    expect(run('import-results', FIXTURE_RACE_ID).code).toBe(2);
+    expect((await run('import-results', FIXTURE_RACE_ID)).code).toBe(2);
   });
 
   it('imports results with splits and ranks, answered by the score lookup', async () => {
     const { run, file, dataDir } = setup();
-    const res = run('import-results', FIXTURE_RACE_ID, file('results.csv', RESULTS));
+    const res = await run('import-results', FIXTURE_RACE_ID, file('results.csv', RESULTS));
     expect(res).toMatchObject({ code: 0, out: `imported 2 results into ${FIXTURE_RACE_ID} (2025 测试马拉松)` });
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    const app = await buildTestApp({
+      dataDir,
+      seedDir: FIXTURE_SEED,
+      seedDemoAccount: false,
+      env: { RATE_LIMITS: 'off' },
+    });
     try {
       const body = (
         await app.inject({
@@ -104,7 +109,7 @@ describe('site import-*', () => {
       '1,重复,2,E33333333,1990-01-01,10K,0:50:00,0:51:00',
       '3,短行,1',
     ].join('\n');
-    const res = run('import-results', FIXTURE_RACE_ID, file('bad.csv', bad));
+    const res = await run('import-results', FIXTURE_RACE_ID, file('bad.csv', bad));
     expect(res.code).toBe(1);
     expect(res.err).toContain('Nothing imported from');
     for (const line of [
@@ -128,10 +133,15 @@ describe('site import-*', () => {
     const header =
       'name,gender,birthday,certificateType,certificateNumber,phone,emergencyName,emergencyPhone,item,status,bib,orderNo,amountPaid,orderAmount,payTime';
     const good = `${header}\n孙八,1,2010-06-01,1,32010220100601108X,13800001111,孙父,13900002222,10K,1,C1,QC1,100,100,2025-08-02 10:00:00\n`;
-    expect(run('import-registrations', FIXTURE_RACE_ID, file('reg.csv', good)).code).toBe(0);
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    expect((await run('import-registrations', FIXTURE_RACE_ID, file('reg.csv', good))).code).toBe(0);
+    const app = await buildTestApp({
+      dataDir,
+      seedDir: FIXTURE_SEED,
+      seedDemoAccount: false,
+      env: { RATE_LIMITS: 'off' },
+    });
     try {
-      const stored = JSON.stringify(app.db.prepare('SELECT * FROM registrations').all());
+      const stored = JSON.stringify(await app.db.all(sql`SELECT * FROM registrations`));
       expect(stored).not.toContain('32010220100601108X');
       expect(stored).not.toContain('13800001111');
       const res = await app.inject({
@@ -150,7 +160,7 @@ describe('site import-*', () => {
       await app.close();
     }
     const bad = `${header}\n周九,1,1990-01-01,1,1234,1380000,周九,1380000,M,9,,,,,\n`;
-    const res = run('import-registrations', FIXTURE_RACE_ID, file('bad-reg.csv', bad));
+    const res = await run('import-registrations', FIXTURE_RACE_ID, file('bad-reg.csv', bad));
     expect(res.code).toBe(1);
     for (const line of [
       'line 2: certificateNumber: not a valid 18-character ID number',
@@ -173,12 +183,17 @@ describe('site import-*', () => {
       '吴五,1,1990-01-01,2,E10000005,13800000005,吴父,13900000005,M,2,2,运河公益基金会,',
       '吴六,1,1990-01-01,2,E10000006,13800000006,吴父,13900000006,M,2,WEB,,',
     ].join('\n');
-    expect(run('import-registrations', FIXTURE_RACE_ID, file('channels.csv', csv))).toMatchObject({ code: 0 });
-    const app = await buildApp({ dataDir, seedDir: FIXTURE_SEED, seedDemoAccount: false, env: { RATE_LIMITS: 'off' } });
+    expect(await run('import-registrations', FIXTURE_RACE_ID, file('channels.csv', csv))).toMatchObject({ code: 0 });
+    const app = await buildTestApp({
+      dataDir,
+      seedDir: FIXTURE_SEED,
+      seedDemoAccount: false,
+      env: { RATE_LIMITS: 'off' },
+    });
     try {
-      const stored = app.db
-        .prepare('SELECT name, channel, channel_name, channel_name_en FROM registrations ORDER BY id')
-        .all();
+      const stored = await app.db.all(
+        sql`SELECT name, channel, channel_name, channel_name_en FROM registrations ORDER BY id`,
+      );
       expect(stored).toEqual([
         { name: '吴一', channel: 3, channel_name: null, channel_name_en: null },
         { name: '吴二', channel: 5, channel_name: null, channel_name_en: null },
@@ -218,7 +233,7 @@ describe('site import-*', () => {
       '郑三,1,1990-01-01,2,E20000003,13800000003,郑父,13900000003,M,1,4,',
       '郑四,1,1990-01-01,2,E20000004,13800000004,郑父,13900000004,M,1,app,青川体育旅行',
     ].join('\n');
-    const res = run('import-registrations', FIXTURE_RACE_ID, file('bad-channel.csv', csv));
+    const res = await run('import-registrations', FIXTURE_RACE_ID, file('bad-channel.csv', csv));
     expect(res.code).toBe(1);
     for (const line of [
       'line 3: channel: must be web, app or third-party (or 3, 5, 2)',
@@ -234,17 +249,17 @@ describe('site import-*', () => {
   it('imports a photo index, and refuses an unknown race or a missing column', async () => {
     const { run, file, count } = setup();
     const good = 'bib,url,takenAt\n1001,demo/gallery/gallery-01.svg,2025-11-02 08:10:00\n';
-    expect(run('import-photos', FIXTURE_RACE_ID, file('p.csv', good))).toMatchObject({ code: 0 });
+    expect(await run('import-photos', FIXTURE_RACE_ID, file('p.csv', good))).toMatchObject({ code: 0 });
     expect(await count('photos')).toBe(1);
-    expect(run('import-photos', 'no-such-race', file('p2.csv', good)).err).toContain(
+    expect((await run('import-photos', 'no-such-race', file('p2.csv', good))).err).toContain(
       'race "no-such-race" does not exist',
     );
     const bad = 'bib,url,takenAt\n1,/files/x.svg,2025-11-02 08:10:00\n2,javascript:alert(1),2025-11-02 08:10:00\n';
-    const refused = run('import-photos', FIXTURE_RACE_ID, file('p4.csv', bad)).err;
+    const refused = (await run('import-photos', FIXTURE_RACE_ID, file('p4.csv', bad))).err;
     expect(refused).toContain('line 2: url: must be an http(s) URL or a path on the file host');
     expect(refused).toContain('line 3: url:');
     expect(await count('photos')).toBe(1);
-    expect(run('import-photos', FIXTURE_RACE_ID, file('p3.csv', 'bib,url\n1,/x.svg\n')).err).toContain(
+    expect((await run('import-photos', FIXTURE_RACE_ID, file('p3.csv', 'bib,url\n1,/x.svg\n'))).err).toContain(
       'line 1: missing column(s): takenAt',
     );
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from '../src/db/engine.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -9,7 +10,7 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   app = await buildTestApp({ env: { RATE_LIMITS: 'off', CERT_SECRET: 'test-secret' } });
-  seedRaceCenterFixture(app);
+  await seedRaceCenterFixture(app);
 });
 
 afterAll(async () => {
@@ -236,7 +237,7 @@ describe('score lookup', () => {
     const clock = fakeClock();
     const cached = await buildTestApp({ now: clock.now, env: { RATE_LIMITS: 'off', CERT_SECRET: 'test-secret' } });
     try {
-      seedRaceCenterFixture(cached);
+      await seedRaceCenterFixture(cached);
       const ask = (encoding: string) =>
         cached.inject({
           method: 'POST',
@@ -259,9 +260,9 @@ describe('score lookup', () => {
       expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
 
       // A correction shows once the minute the answer may be cached anywhere has passed.
-      cached.db
-        .prepare('UPDATE results SET name = ? WHERE race_id = ? AND bib = ?')
-        .run('张伟伟', PAST_RACE_ID, 'A00001');
+      await cached.db.run(
+        sql`UPDATE results SET name = ${'张伟伟'} WHERE race_id = ${PAST_RACE_ID} AND bib = ${'A00001'}`,
+      );
       clock.advance(59_000);
       expect((await ask('identity')).json().data[0].name).toBe('张伟');
       clock.advance(1_000);
@@ -372,9 +373,9 @@ describe('certificate verification', () => {
 
   it('fails when the stored result changed after the certificate was issued', async () => {
     const cert = await certificateOf('1001');
-    app.db
-      .prepare('UPDATE results SET chip_ms = chip_ms - 60000 WHERE race_id = ? AND bib = ?')
-      .run(PAST_RACE_ID, '1001');
+    await app.db.run(
+      sql`UPDATE results SET chip_ms = chip_ms - 60000 WHERE race_id = ${PAST_RACE_ID} AND bib = ${'1001'}`,
+    );
     expect((await verify(cert)).json().data.valid).toBe(false);
   });
 });

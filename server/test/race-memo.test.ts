@@ -10,7 +10,7 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   app = await buildTestApp({ now: clock.now, env: { RATE_LIMITS: 'off', CERT_SECRET: 'test-secret' } });
-  seedRaceCenterFixture(app);
+  await seedRaceCenterFixture(app);
 });
 
 afterEach(() => {
@@ -33,13 +33,16 @@ async function raceNameInHistory(): Promise<string> {
   return (res.json() as { data: { raceName: string }[] }).data[0]!.raceName;
 }
 
-const rename = (raceName: string) =>
-  app.repos.races.save({ raceId: PAST_RACE_ID, raceName, startTime: '2024-11-03 07:30:00' } as never, clock.now());
+const rename = async (raceName: string) =>
+  await app.repos.races.save(
+    { raceId: PAST_RACE_ID, raceName, startTime: '2024-11-03 07:30:00' } as never,
+    clock.now(),
+  );
 
 describe('the race memo of the race-center lookups', () => {
   it("keeps a race's name for a minute of the app's clock, whatever the wall clock says", async () => {
     expect(await raceNameInHistory()).toBe('2024 测试马拉松');
-    rename('2024 改名马拉松');
+    await rename('2024 改名马拉松');
 
     // The wall clock runs ten minutes ahead; the app's clock has not moved: still the remembered name.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10 * 60_000 });

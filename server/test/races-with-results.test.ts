@@ -10,20 +10,23 @@ const ORG = 'org-fixture';
 
 beforeAll(async () => {
   app = await buildTestApp({ env: { RATE_LIMITS: 'off', CERT_SECRET: 'test-secret' } });
-  seedRaceCenterFixture(app);
+  await seedRaceCenterFixture(app);
   const now = Date.now();
-  const race = (raceId: string, raceName: string, startTime: string, organizationId: string) =>
-    app.repos.races.save({ raceId, raceName, raceNameEn: `${raceName} (en)`, startTime, organizationId } as never, now);
-  race(FIXTURE_RACE_ID, '2025 测试马拉松', '2025-11-02 07:30:00', ORG);
-  race(PAST_RACE_ID, '2024 测试马拉松', '2024-11-03 07:30:00', ORG);
-  race('fixture-older-2023', '2023 测试马拉松', '2023-11-05 07:30:00', ORG);
-  race('other-org-2024', '2024 别家马拉松', '2024-10-01 07:30:00', 'org-other');
-  const result = (raceId: string, bib: string) =>
-    app.repos.raceCenter.upsertResult(
+  const race = async (raceId: string, raceName: string, startTime: string, organizationId: string) =>
+    await app.repos.races.save(
+      { raceId, raceName, raceNameEn: `${raceName} (en)`, startTime, organizationId } as never,
+      now,
+    );
+  await race(FIXTURE_RACE_ID, '2025 测试马拉松', '2025-11-02 07:30:00', ORG);
+  await race(PAST_RACE_ID, '2024 测试马拉松', '2024-11-03 07:30:00', ORG);
+  await race('fixture-older-2023', '2023 测试马拉松', '2023-11-05 07:30:00', ORG);
+  await race('other-org-2024', '2024 别家马拉松', '2024-10-01 07:30:00', 'org-other');
+  const result = async (raceId: string, bib: string) =>
+    await app.repos.raceCenter.upsertResult(
       oneFinisherResult(raceId, bib, '跑者', app.repos.raceCenter.certHash(`E7${bib}0000`)),
     );
-  result('fixture-older-2023', '1');
-  result('other-org-2024', '1');
+  await result('fixture-older-2023', '1');
+  await result('other-org-2024', '1');
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
+import { sql } from '../src/db/engine.ts';
 import { DEMO_RUNNERS } from '../src/db/seed-runners.ts';
 import { DEFAULT_SEED_DIR } from '../src/lib/paths.ts';
 import { buildTestApp, removeTempDirs } from './helpers.ts';
@@ -19,42 +20,41 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const count = (sql: string) => (app.db.prepare(sql).get() as { n: number }).n;
+const rows = <T>(text: string) => app.db.all<T>(sql.raw(text));
+const count = async (text: string) => (await rows<{ n: number }>(text))[0]?.n;
 
 describe('the demo event seed', () => {
-  it('seeds about 30,000 runners, their results in the past race and photos, in a few seconds', () => {
-    expect(count('SELECT count(*) AS n FROM registrations')).toBe(30_000);
-    expect(count("SELECT count(*) AS n FROM results WHERE race_id = 'qc-marathon-2026'")).toBeGreaterThan(28_000);
-    expect(count('SELECT count(*) AS n FROM photos')).toBeGreaterThan(1_000);
-    expect(count("SELECT count(DISTINCT status) AS n FROM registrations WHERE race_id = 'qc-marathon-2027'")).toBe(6);
+  it('seeds about 30,000 runners, their results in the past race and photos, in a few seconds', async () => {
+    expect(await count('SELECT count(*) AS n FROM registrations')).toBe(30_000);
+    expect(await count("SELECT count(*) AS n FROM results WHERE race_id = 'qc-marathon-2026'")).toBeGreaterThan(28_000);
+    expect(await count('SELECT count(*) AS n FROM photos')).toBeGreaterThan(1_000);
+    expect(
+      await count("SELECT count(DISTINCT status) AS n FROM registrations WHERE race_id = 'qc-marathon-2027'"),
+    ).toBe(6);
     expect(seedMs).toBeLessThan(15_000);
   });
 
-  it('ranks every item 1..finishers by chip time', () => {
-    const rows = app.db
-      .prepare(
-        "SELECT item, min(rank_overall) AS lo, max(rank_overall) AS hi, count(*) AS n, max(finishers) AS f FROM results WHERE race_id = 'qc-marathon-2026' GROUP BY item",
-      )
-      .all() as { lo: number; hi: number; n: number; f: number }[];
-    expect(rows).toHaveLength(3);
-    for (const r of rows) expect([r.lo, r.hi, r.f]).toEqual([1, r.n, r.n]);
+  it('ranks every item 1..finishers by chip time', async () => {
+    const ranks = await rows<{ lo: number; hi: number; n: number; f: number }>(
+      "SELECT item, min(rank_overall) AS lo, max(rank_overall) AS hi, count(*) AS n, max(finishers) AS f FROM results WHERE race_id = 'qc-marathon-2026' GROUP BY item",
+    );
+    expect(ranks).toHaveLength(3);
+    for (const r of ranks) expect([r.lo, r.hi, r.f]).toEqual([1, r.n, r.n]);
   });
 
-  it('spreads the registrations over the channels: about 70% web, 20% app, 10% third-party on named platforms', () => {
-    const rows = app.db
-      .prepare(
-        "SELECT channel, count(*) AS n, count(DISTINCT channel_name) AS platforms, count(channel_name_en) AS named FROM registrations WHERE race_id = 'qc-marathon-2027' GROUP BY channel ORDER BY channel",
-      )
-      .all() as { channel: number; n: number; platforms: number; named: number }[];
-    expect(rows.map((r) => r.channel)).toEqual([2, 3, 5]);
-    const share = (channel: number) => (rows.find((r) => r.channel === channel)?.n ?? 0) / 30_000;
+  it('spreads the registrations over the channels: about 70% web, 20% app, 10% third-party on named platforms', async () => {
+    const channels = await rows<{ channel: number; n: number; platforms: number; named: number }>(
+      "SELECT channel, count(*) AS n, count(DISTINCT channel_name) AS platforms, count(channel_name_en) AS named FROM registrations WHERE race_id = 'qc-marathon-2027' GROUP BY channel ORDER BY channel",
+    );
+    expect(channels.map((r) => r.channel)).toEqual([2, 3, 5]);
+    const share = (channel: number) => (channels.find((r) => r.channel === channel)?.n ?? 0) / 30_000;
     expect(share(3)).toBeCloseTo(0.7, 1);
     expect(share(5)).toBeCloseTo(0.2, 1);
     expect(share(2)).toBeCloseTo(0.1, 1);
-    const third = rows.find((r) => r.channel === 2)!;
+    const third = channels.find((r) => r.channel === 2)!;
     expect(third.platforms).toBe(3);
     expect(third.named).toBe(third.n);
-    expect(rows.filter((r) => r.channel !== 2).every((r) => r.named === 0)).toBe(true);
+    expect(channels.filter((r) => r.channel !== 2).every((r) => r.named === 0)).toBe(true);
   });
 
   it('finds the documented demo runners', async () => {

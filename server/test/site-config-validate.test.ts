@@ -18,7 +18,7 @@ function runWith(doc: unknown, ...command: string[]) {
 const menu = (item: Record<string, unknown>) => [{ path: '/info', meta: { title: '信息' }, children: [item] }];
 
 describe('site validate and publish: what an organiser gets told', () => {
-  it('names unknown page components and dataPaths that point at nothing, with their JSON paths', () => {
+  it('names unknown page components and dataPaths that point at nothing, with their JSON paths', async () => {
     const doc = {
       ...valid(),
       contentGroups: { raceInformation: { raceRules: [] } },
@@ -39,7 +39,7 @@ describe('site validate and publish: what an organiser gets told', () => {
         },
       ],
     };
-    const res = runWith(doc, 'validate');
+    const res = await runWith(doc, 'validate');
     expect(res.code).toBe(1);
     expect(res.err).toContain('(5 problems)');
     expect(res.err).toContain(
@@ -59,13 +59,13 @@ describe('site validate and publish: what an organiser gets told', () => {
     );
   });
 
-  it('passes a document whose only problems are keys in the wrong place, listing them as warnings', () => {
+  it('passes a document whose only problems are keys in the wrong place, listing them as warnings', async () => {
     const doc = {
       ...valid(),
       hotline: '400-000-0000',
       menuGroups: menu({ path: 'a', component: 'GalleryPage', dataPath: 'x.y', meta: { title: 'A', titleEN: 'A' } }),
     };
-    const res = runWith(doc, 'validate');
+    const res = await runWith(doc, 'validate');
     expect(res.code).toBe(0);
     expect(res.out.split('\n')).toEqual([
       'valid, with 3 warnings',
@@ -76,11 +76,11 @@ describe('site validate and publish: what an organiser gets told', () => {
     ]);
   });
 
-  it('names the allowed values of a wrong value', () => {
+  it('names the allowed values of a wrong value', async () => {
     const doc = valid();
     doc.searchConfigList = [{ id: 1, title: '报名', moduleType: 5, jumpType: 0, openStatus: 'yes' }];
     doc.registrationSearch = { openStatus: 2 };
-    const res = runWith(doc, 'validate');
+    const res = await runWith(doc, 'validate');
     expect(res.code).toBe(1);
     expect(res.err).toContain(
       '$.searchConfigList[0].moduleType: must be one of 1, 2, 3, 4 (1 sign up, 2 registration search, 3 score search, 4 photo search); got the number 5',
@@ -96,7 +96,7 @@ describe('site validate and publish: what an organiser gets told', () => {
     );
   });
 
-  it('refuses unsafe links: script and data schemes, backslash tricks', () => {
+  it('refuses unsafe links: script and data schemes, backslash tricks', async () => {
     const doc = {
       ...valid(),
       websiteRegInfo: [
@@ -107,7 +107,7 @@ describe('site validate and publish: what an organiser gets told', () => {
       carouselList: [{ surfacePlotUrl: 'data:text/html;base64,PHNjcmlwdD4=' }],
       menuGroups: menu({ path: 'x', meta: { title: 'x', link: 'java\tscript:alert(1)' } }),
     };
-    const res = runWith(doc, 'publish', 'localhost');
+    const res = await runWith(doc, 'publish', 'localhost');
     expect(res.code).toBe(1);
     expect(res.err).toContain('Refused to publish');
     expect(res.err).toContain('$.websiteRegInfo[0].link: unsafe link: the javascript: scheme is not allowed');
@@ -119,36 +119,39 @@ describe('site validate and publish: what an organiser gets told', () => {
     );
   });
 
-  it('reports a 2,000-level nested menu and a 100,000-level nested text instead of crashing', () => {
+  it('reports a 2,000-level nested menu and a 100,000-level nested text instead of crashing', async () => {
     let item: Record<string, unknown> = { path: 'leaf', meta: { title: 'leaf' } };
     for (let i = 0; i < 2000; i += 1) item = { path: `p${i}`, meta: { title: 't' }, children: [item] };
-    const deep = runWith({ ...valid(), menuGroups: [item] }, 'validate');
+    const deep = await runWith({ ...valid(), menuGroups: [item] }, 'validate');
     expect(deep.code).toBe(1);
     expect(deep.err).toMatch(/\$\.menuGroups(\[0\]\.children){11}\[0\]: nested more than 24 levels deep/);
 
     const text = JSON.stringify(valid());
-    const nested = runWith(`${text.slice(0, -1)},"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'validate');
+    const nested = await runWith(
+      `${text.slice(0, -1)},"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      'validate',
+    );
     expect(nested.code).toBe(1);
     expect(nested.err).toContain('$.extra');
-    const broken = runWith(`${'['.repeat(100_000)}`, 'validate');
+    const broken = await runWith(`${'['.repeat(100_000)}`, 'validate');
     expect(broken).toMatchObject({ code: 1 });
     expect(broken.err).toContain('Invalid JSON');
   });
 
-  it('limits list lengths and the document size', () => {
-    const many = runWith(
+  it('limits list lengths and the document size', async () => {
+    const many = await runWith(
       { ...valid(), adListTop: Array.from({ length: 1001 }, (_, i) => ({ surfacePlotUrl: `ad-${i}.png` })) },
       'validate',
     );
     expect(many.code).toBe(1);
     expect(many.err).toContain('$.adListTop: a list of 1001 items; at most 1000 are allowed');
-    const huge = runWith({ ...valid(), padding: 'x'.repeat(6 * 1024 * 1024) }, 'validate');
+    const huge = await runWith({ ...valid(), padding: 'x'.repeat(6 * 1024 * 1024) }, 'validate');
     expect(huge.code).toBe(1);
     expect(huge.err).toMatch(/\$: the document is \d+ bytes; at most 5242880 are allowed/);
   });
 
-  it('publishes a document with warnings and prints them', () => {
-    const res = runWith({ ...valid(), slogan: '跑起来' }, 'publish', 'localhost');
+  it('publishes a document with warnings and prints them', async () => {
+    const res = await runWith({ ...valid(), slogan: '跑起来' }, 'publish', 'localhost');
     expect(res.code).toBe(0);
     expect(res.out).toContain('published localhost');
     expect(res.out).toContain('1 warning (ignored by the site):');
@@ -157,8 +160,8 @@ describe('site validate and publish: what an organiser gets told', () => {
     );
   });
 
-  it('points organisers to the format documentation from the help', () => {
-    const res = siteCli(tempDir())('help');
+  it('points organisers to the format documentation from the help', async () => {
+    const res = await siteCli(tempDir())('help');
     expect(res.out).toContain('docs/site-config.md');
     expect(res.out).toContain('docs/site-config.schema.json');
   });
@@ -167,8 +170,8 @@ describe('site validate and publish: what an organiser gets told', () => {
 describe('site add-race: the race fields are checked too', () => {
   const race = { raceId: 'r-2027', raceName: '测试马拉松', startTime: '2027-04-18 07:30:00' };
 
-  it('refuses a time that is not YYYY-MM-DD HH:mm:ss, or not a real date', () => {
-    const res = runWith(
+  it('refuses a time that is not YYYY-MM-DD HH:mm:ss, or not a real date', async () => {
+    const res = await runWith(
       { ...race, startTime: 'soon', signUpEndTime: '2027-02-30 10:00:00', endTime: '2027-04-18' },
       'add-race',
     );
@@ -181,14 +184,14 @@ describe('site add-race: the race fields are checked too', () => {
     expect(res.err).toContain('$.signUpEndTime: is not a real date and time: "2027-02-30 10:00:00"');
   });
 
-  it('refuses an end before its start', () => {
-    const res = runWith({ ...race, endTime: '2027-04-18 07:00:00' }, 'add-race');
+  it('refuses an end before its start', async () => {
+    const res = await runWith({ ...race, endTime: '2027-04-18 07:00:00' }, 'add-race');
     expect(res.code).toBe(1);
     expect(res.err).toContain('$.endTime: must be after startTime (2027-04-18 07:30:00); got 2027-04-18 07:00:00');
   });
 
-  it('refuses an unsafe sign-up link or image, a broken item list and an unknown open status', () => {
-    const res = runWith(
+  it('refuses an unsafe sign-up link or image, a broken item list and an unknown open status', async () => {
+    const res = await runWith(
       {
         ...race,
         signUpUrl: 'javascript:alert(1)',
@@ -205,14 +208,14 @@ describe('site add-race: the race fields are checked too', () => {
     expect(res.err).toContain('$.signUpOpenStatus: must be 0 (closed) or 1 (open)');
   });
 
-  it('refuses a time zone that is not an IANA name', () => {
-    const res = runWith({ ...race, timeZone: 'Beijing' }, 'add-race');
+  it('refuses a time zone that is not an IANA name', async () => {
+    const res = await runWith({ ...race, timeZone: 'Beijing' }, 'add-race');
     expect(res.code).toBe(1);
     expect(res.err).toContain('$.timeZone: must be an IANA time zone like "Asia/Shanghai"; got "Beijing"');
   });
 
-  it('adds a race whose fields are right', () => {
-    const res = runWith(
+  it('adds a race whose fields are right', async () => {
+    const res = await runWith(
       { ...race, endTime: '2027-04-18 14:00:00', signUpOpenStatus: 1, timeZone: 'Europe/London' },
       'add-race',
     );

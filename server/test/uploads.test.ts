@@ -1,5 +1,6 @@
+import { sql } from '../src/db/engine.ts';
+import { uploadKey } from '../src/lib/file-store.ts';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ const upload = (url: string, filename: string, content: Buffer, headers: Record<
 };
 
 async function newUserToken(phone: string) {
-  app.repos.users.create({ phone, passwordHash: await hashPassword('Secret123') }, app.config.now());
+  await app.repos.users.create({ phone, passwordHash: await hashPassword('Secret123') }, app.config.now());
   return (await passwordLogin(app, phone, 'Secret123')).json().data.token as string;
 }
 
@@ -70,9 +71,9 @@ describe('uploads', () => {
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(PNG)).toBe(true);
     expect(served.headers['x-content-type-options']).toBe('nosniff');
-    const stored = readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads'));
-    expect(stored).toContain(path.basename(body.data.url));
-    expect(stored.some((name) => name.includes('My Photo'))).toBe(false);
+    // Stored under a random name in the file store (the data folder, or the database on PostgreSQL).
+    expect(await app.files.has(uploadKey(body.data.url))).toBe(true);
+    expect(body.data.url).not.toContain('My Photo');
   });
 
   it('accepts every image type and the document types on the file upload', async () => {
@@ -134,7 +135,9 @@ describe('uploads', () => {
   });
 
   it('requires a valid token on every upload route, and stores nothing without one', async () => {
-    const before = readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads')).length;
+    const stored = async () => (await app.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))?.n ?? 0;
+    const before = await stored();
+    const urls: string[] = [];
     for (const url of [API_PATHS.uploadImageUserCentre, API_PATHS.uploadImage, API_PATHS.uploadFile]) {
       const anonymous = await upload(url, 'a.png', PNG, { token: '' });
       expect(anonymous.statusCode, url).toBeLessThan(500);
@@ -152,16 +155,18 @@ describe('uploads', () => {
         success: true,
         data: { url: expect.stringMatching(/^uploads\//) },
       });
+      urls.push(res.json().data.url);
     }
-    expect(readdirSync(path.join(app.config.dataDir, 'uploads', 'uploads'))).toHaveLength(before + 3);
+    expect(await stored()).toBe(before + 3);
+    for (const url of urls) expect(await app.files.has(uploadKey(url))).toBe(true);
   });
 
   it('records who uploaded what', async () => {
     const uploader = await newUserToken('13900000001');
     const res = await upload(API_PATHS.uploadFile, '张三 320102199001011234.pdf', PDF, { token: uploader });
     const stored = path.basename(res.json().data.url as string);
-    const user = app.repos.users.findByPhone('13900000001');
-    expect(app.repos.uploads.listForUser(user!.id)).toEqual([
+    const user = await app.repos.users.findByPhone('13900000001');
+    expect(await app.repos.uploads.listForUser(user!.id)).toEqual([
       {
         userId: user!.id,
         storedName: stored,
@@ -201,9 +206,9 @@ describe('uploads', () => {
 
   it('keeps a daily quota of bytes per user', async () => {
     const heavy = await newUserToken('13900000004');
-    const user = app.repos.users.findByPhone('13900000004')!;
+    const user = (await app.repos.users.findByPhone('13900000004'))!;
     const nearlyFull = UPLOAD_QUOTA.bytes - PNG.length + 1;
-    app.repos.uploads.reserve(
+    await app.repos.uploads.reserve(
       {
         userId: user.id,
         storedName: 'earlier.png',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from '../src/db/engine.ts';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { createHash, createHmac } from 'node:crypto';
@@ -25,7 +26,7 @@ import {
   sliderFields,
   verifySlider,
 } from './account-helpers.ts';
-import { buildTestApp, fakeClock, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -48,7 +49,7 @@ let phoneCounter = 0;
 const newPhone = () => `139${String(10_000_000 + ++phoneCounter).slice(-8)}`;
 
 async function addUser(app: FastifyInstance, user: { phone?: string; email?: string; password: string }) {
-  return app.repos.users.create(
+  return await app.repos.users.create(
     { phone: user.phone, email: user.email, passwordHash: await hashPassword(user.password) },
     app.config.now(),
   );
@@ -87,9 +88,9 @@ describe('login by password (types 0 and 5)', () => {
 
   it('stores the demo password only as a scrypt hash', async () => {
     const { app } = await fresh();
-    const row = app.db.prepare('SELECT password_hash FROM users WHERE phone = ?').get(DEMO.phone) as {
-      password_hash: string;
-    };
+    const row = (await app.db.get<{ password_hash: string }>(
+      sql`SELECT password_hash FROM users WHERE phone = ${DEMO.phone}`,
+    ))!;
     expect(row.password_hash.startsWith(SCRYPT_MARKER)).toBe(true);
     expect(row.password_hash).not.toContain(DEMO.password);
     expect(await verifyPassword(DEMO.password, row.password_hash)).toBe(true);
@@ -181,12 +182,12 @@ describe('login lockout', () => {
     // Seven guesses checked at once (scrypt runs them in parallel): none is lost to another's update.
     const answers = await Promise.all(Array.from({ length: 7 }, (_, i) => passwordLogin(app, phone, `Wrong12${i}`)));
     expect(answers.every((r) => r.json().msg === 'Account or password is incorrect')).toBe(true);
-    expect(app.repos.users.findById(id)?.failedLogins).toBe(7);
+    expect((await app.repos.users.findById(id))?.failedLogins).toBe(7);
     // The burst has locked the account: the right password is refused with the same message.
     expect((await passwordLogin(app, phone, 'Secret123')).json()).toEqual(BAD_CREDENTIALS);
   });
 
-  it('doubles up to one hour at most', () => {
+  it('doubles up to one hour at most', async () => {
     expect([4, 5, 6, 7, 10, 11, 12, 50].map(lockoutMs)).toEqual([
       0,
       MINUTE,
@@ -348,15 +349,19 @@ describe('verification codes', () => {
     const { app } = await fresh();
     await sendCode(app, 'login', DEMO.phone);
     const code = await latestCode(app, DEMO.phone);
-    const row = app.db
-      .prepare<[string], { code_hash: string }>('SELECT code_hash FROM verification_codes WHERE destination = ?')
-      .get(DEMO.phone);
+    const row = await app.db.get<{ code_hash: string }>(
+      sql`SELECT code_hash FROM verification_codes WHERE destination = ${DEMO.phone}`,
+    );
     const plainHash = createHash('sha256').update(`${DEMO.phone}:${code}`).digest('hex');
     expect(row?.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row?.code_hash).not.toBe(plainHash);
-    const key = readFileSync(path.join(app.config.dataDir, 'code-secret'), 'utf8').trim();
+    // The key is kept in the data folder on SQLite, in the database (server_secrets) on PostgreSQL.
+    const key = ON_POSTGRES
+      ? (await app.db.get<{ value: string }>(sql`SELECT value FROM server_secrets WHERE name = 'code-secret'`))?.value
+      : readFileSync(path.join(app.config.dataDir, 'code-secret'), 'utf8').trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
-    expect(row?.code_hash).toBe(createHmac('sha256', key).update(`${DEMO.phone}:${code}`).digest('hex'));
+    expect(app.secrets.code).toBe(key);
+    expect(row?.code_hash).toBe(createHmac('sha256', key!).update(`${DEMO.phone}:${code}`).digest('hex'));
   });
 
   it('answers account missing for an unknown phone, at send and at login', async () => {
@@ -591,7 +596,7 @@ describe('codes outside development', () => {
     const code = /\b(\d{6})\b/.exec(sms[0] ?? '')?.[1];
     expect(code).toMatch(/^\d{6}$/);
     expect(lines).toEqual(['[codes] sms to 138****8000 (login): code sent (shown only in development)']);
-    const kept = app.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get();
+    const kept = await app.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM outbox`);
     expect(kept?.n).toBe(0);
     // The code the SMS carried logs the runner in.
     expect((await codeLogin(app, DEMO.phone, code as string)).json().code).toBe(0);
@@ -616,9 +621,9 @@ describe('registration', () => {
     expect(res.json()).toEqual({ code: 0, msg: 'success', data: true });
     expect((await emailCheck(app, 'NEW@example.com')).json().data).toBe(true);
 
-    const row = app.db.prepare('SELECT password_hash FROM users WHERE email = ?').get(email) as {
-      password_hash: string;
-    };
+    const row = (await app.db.get<{ password_hash: string }>(
+      sql`SELECT password_hash FROM users WHERE email = ${email}`,
+    ))!;
     expect(row.password_hash.startsWith(SCRYPT_MARKER)).toBe(true);
     expect(row.password_hash).not.toContain('Fresh2027');
     expect(row.password_hash).not.toContain(cipher);
@@ -861,7 +866,7 @@ describe('logs', () => {
     for (const secret of [DEMO.phone, DEMO.email, DEMO.password, cipher]) expect(text).not.toContain(secret);
   });
 
-  it('masks every email and mobile number in a text', () => {
+  it('masks every email and mobile number in a text', async () => {
     expect(maskPersonalData('/x?email=runner%40example.com&p=13800138000&n=123')).toBe(
       '/x?email=r***r@example.com&p=138****8000&n=123',
     );

@@ -74,13 +74,13 @@ describe('site config lookup', () => {
   });
 
   it('says a bound domain has no published document, rather than that no race is bound', async () => {
-    app.repos.bindings.bind('unpublished.example', FIXTURE_RACE_ID, Date.now());
+    await app.repos.bindings.bind('unpublished.example', FIXTURE_RACE_ID, Date.now());
     try {
       const res = (await lookup('unpublished.example')).json();
       expect(res).toEqual({ code: 404, msg: MESSAGES.unpublishedConfig, data: null, msgCode: 'unpublishedConfig' });
       expect(res.msg).not.toBe(MESSAGES.unboundRace);
     } finally {
-      app.repos.bindings.unbind('unpublished.example');
+      await app.repos.bindings.unbind('unpublished.example');
     }
   });
 

@@ -53,7 +53,7 @@ const browser = useBrowser();
 beforeAll(async () => {
   const demo = await fetchSiteConfig();
   publishForDomain(ACCEPTED, RACE, acceptedConfig(demo));
-  storeForDomainWithoutChecks(UNCHECKED, RACE, uncheckedText(demo));
+  await storeForDomainWithoutChecks(UNCHECKED, RACE, uncheckedText(demo));
 });
 
 describe('a hostile site configuration', () => {

@@ -32,20 +32,29 @@ export function publishForDomain(domainName: string, raceId: string, config: Sit
  * refuse it: how a document published before a check existed, or edited on disk, reaches the SPA. A
  * string is stored as it is (for JSON too deep for JSON.stringify).
  */
-export function storeForDomainWithoutChecks(domainName: string, raceId: string, config: SiteConfig | string): void {
+export async function storeForDomainWithoutChecks(
+  domainName: string,
+  raceId: string,
+  config: SiteConfig | string,
+): Promise<void> {
   bindDomain(domainName, raceId);
   const repo = path.resolve(import.meta.dirname, '../..');
-  const opened = openDatabase({ dataDir: inject('dataDir'), seedDir: path.join(repo, 'server/seed'), now: Date.now() });
+  const opened = await openDatabase({
+    dataDir: inject('dataDir'),
+    seedDir: path.join(repo, 'server/seed'),
+    now: Date.now(),
+    env: {},
+  });
   try {
-    storeSiteConfig({
+    await storeSiteConfig({
       siteConfigs: opened.repos.siteConfigs,
-      dataDir: inject('dataDir'),
+      files: opened.files,
       domainName,
       bytes: Buffer.from(typeof config === 'string' ? config : JSON.stringify(config)),
       now: Date.now(),
     });
   } finally {
-    opened.db.close();
+    await opened.db.close();
   }
 }
 

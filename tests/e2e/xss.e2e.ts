@@ -50,7 +50,7 @@ function hostileConfig(base: SiteConfig): SiteConfig {
 const browser = useBrowser();
 beforeAll(async () => {
   // `site publish` refuses these links now; the SPA must stay safe with a document that skipped the checks.
-  storeForDomainWithoutChecks(DOMAIN, 'qc-marathon-2027', hostileConfig(await fetchSiteConfig()));
+  await storeForDomainWithoutChecks(DOMAIN, 'qc-marathon-2027', hostileConfig(await fetchSiteConfig()));
 });
 
 describe('a site config carrying script payloads', () => {

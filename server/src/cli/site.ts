@@ -3,18 +3,21 @@
  * database (DATA_DIR, default <repo>/data). Run: node --import tsx server/src/cli/site.ts <command>.
  * Exit codes: 0 done, 1 refused or failed, 2 usage error.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
+import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
+import { isPostgresUrl } from '../db/engine.ts';
+import { SECRET_NAMES, storeDatabaseSecret, type ServerSecrets } from '../lib/secrets.ts';
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
-import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from '../lib/paths.ts';
+import { dataPaths, DB_FILE_NAME, DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from '../lib/paths.ts';
 
 export const USAGE = `Usage: site <command> [arguments]
 
@@ -41,12 +44,18 @@ Commands:
       columns bib,url,takenAt (YYYY-MM-DD HH:mm:ss).
                                 CSV: UTF-8, a header row, RFC 4180 quoting. Every bad row is
                                 reported as "line N: field: problem" and nothing is written.
+  copy-to-postgres <postgres-url>
+      copy this data folder's database (DATA_DIR) into a new, empty PostgreSQL database: every
+      race, binding, site configuration, account, registration, result and photo, with their ids
+      and the secrets that key the stored hashes; published configs and uploads go into the
+      database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url>.
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
 examples; docs/site-config.schema.json lets an editor check a site configuration while you type.
 
-Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed).
+Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed), DATABASE_URL (PostgreSQL
+instead of DATA_DIR's SQLite; see README "Scaling out").
 Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
 
 export interface CliIo {
@@ -81,6 +90,7 @@ const ARITY: Record<string, number> = {
   'import-results': 2,
   'import-registrations': 2,
   'import-photos': 2,
+  'copy-to-postgres': 1,
   help: 0,
 };
 
@@ -120,32 +130,29 @@ function folders(io: CliIo): { dataDir: string; seedDir: string } {
   };
 }
 
-function open(io: CliIo): OpenedDatabase {
+async function open(io: CliIo): Promise<OpenedDatabase> {
   const { dataDir, seedDir } = folders(io);
   try {
-    return openDatabase({ dataDir, seedDir, now: io.now() });
+    return await openDatabase({ dataDir, seedDir, now: io.now(), env: io.env });
   } catch (error) {
-    throw failure(`Cannot open the database in ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
+    const where = parseServerEnv(io.env, ['DATABASE_URL']).DATABASE_URL ? 'the PostgreSQL database' : dataDir;
+    throw failure(`Cannot open the database in ${where}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function dataDirOf(io: CliIo): string {
-  return folders(io).dataDir;
-}
-
-function withDatabase<T>(io: CliIo, work: (opened: OpenedDatabase) => T): T {
-  const opened = open(io);
+async function withDatabase<T>(io: CliIo, work: (opened: OpenedDatabase) => Promise<T>): Promise<T> {
+  const opened = await open(io);
   try {
-    return work(opened);
+    return await work(opened);
   } finally {
-    opened.db.close();
+    await opened.db.close();
   }
 }
 
-function list(io: CliIo): void {
-  withDatabase(io, ({ repos }) => {
-    const bindings = new Map(repos.bindings.list().map((b) => [b.domainName, b]));
-    const published = new Map(repos.siteConfigs.listLatest().map((p) => [p.domainName, p]));
+async function list(io: CliIo): Promise<void> {
+  await withDatabase(io, async ({ repos }) => {
+    const bindings = new Map((await repos.bindings.list()).map((b) => [b.domainName, b]));
+    const published = new Map((await repos.siteConfigs.listLatest()).map((p) => [p.domainName, p]));
     const domains = [...new Set([...bindings.keys(), ...published.keys()])].sort();
     if (domains.length === 0) {
       io.stdout('No domain is bound. Bind one with: site bind <domain> <raceId>');
@@ -153,7 +160,7 @@ function list(io: CliIo): void {
     }
     for (const domain of domains) {
       const binding = bindings.get(domain);
-      const race = binding ? repos.races.findById(binding.raceId) : undefined;
+      const race = binding ? await repos.races.findById(binding.raceId) : undefined;
       const config = published.get(domain);
       io.stdout(domain);
       io.stdout(`  race:      ${binding ? `${binding.raceId} (${race?.raceName ?? 'unknown race'})` : '(not bound)'}`);
@@ -164,25 +171,25 @@ function list(io: CliIo): void {
   });
 }
 
-function bind(io: CliIo, rawDomain: string, raceId: string): void {
+async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void> {
   const domain = domainArg(rawDomain);
-  withDatabase(io, ({ repos }) => {
-    const race = repos.races.findById(raceId);
+  await withDatabase(io, async ({ repos }) => {
+    const race = await repos.races.findById(raceId);
     if (!race) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
-    const previous = repos.bindings.findByDomain(domain);
-    repos.bindings.bind(domain, raceId, io.now());
+    const previous = await repos.bindings.findByDomain(domain);
+    await repos.bindings.bind(domain, raceId, io.now());
     const was = previous && previous.raceId !== raceId ? ` (was ${previous.raceId})` : '';
     io.stdout(`bound ${domain} to ${raceId} (${race.raceName})${was}`);
-    if (!repos.siteConfigs.latestForDomain(domain)) {
+    if (!(await repos.siteConfigs.latestForDomain(domain))) {
       io.stdout(`note: ${domain} has no site configuration yet; publish one with: site publish ${domain} <file.json>`);
     }
   });
 }
 
-function unbind(io: CliIo, rawDomain: string): void {
+async function unbind(io: CliIo, rawDomain: string): Promise<void> {
   const domain = domainArg(rawDomain);
-  withDatabase(io, ({ repos }) => {
-    if (!repos.bindings.unbind(domain)) throw failure(`${domain} is not bound`);
+  await withDatabase(io, async ({ repos }) => {
+    if (!(await repos.bindings.unbind(domain))) throw failure(`${domain} is not bound`);
     io.stdout(`unbound ${domain}`);
   });
 }
@@ -212,14 +219,14 @@ function validate(io: CliIo, file: string): void {
   printWarnings(io, warnings);
 }
 
-function publish(io: CliIo, rawDomain: string, file: string): void {
+async function publish(io: CliIo, rawDomain: string, file: string): Promise<void> {
   const domain = domainArg(rawDomain);
   const { bytes } = readText(io, file);
-  withDatabase(io, ({ repos }) => {
+  await withDatabase(io, async ({ repos, files }) => {
     try {
-      const result = publishSiteConfig({
+      const result = await publishSiteConfig({
         siteConfigs: repos.siteConfigs,
-        dataDir: dataDirOf(io),
+        files,
         domainName: domain,
         bytes,
         now: io.now(),
@@ -229,7 +236,7 @@ function publish(io: CliIo, rawDomain: string, file: string): void {
       io.stdout(`md5 ${result.md5}`);
       io.stdout(`uri ${result.uri}`);
       printWarnings(io, result.warnings);
-      if (!repos.bindings.findByDomain(domain)) {
+      if (!(await repos.bindings.findByDomain(domain))) {
         io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
       }
     } catch (error) {
@@ -244,7 +251,7 @@ function publish(io: CliIo, rawDomain: string, file: string): void {
   });
 }
 
-function addRace(io: CliIo, file: string): void {
+async function addRace(io: CliIo, file: string): Promise<void> {
   const raw = readJson(io, file);
   const result = validateRaceInfo(raw);
   if (!result.ok) {
@@ -253,18 +260,18 @@ function addRace(io: CliIo, file: string): void {
       ...problemLines(result.problems),
     );
   }
-  withDatabase(io, ({ repos }) => {
-    const outcome = repos.races.save(result.race, io.now());
+  await withDatabase(io, async ({ repos }) => {
+    const outcome = await repos.races.save(result.race, io.now());
     io.stdout(`${outcome === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`);
   });
 }
 
-function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): void {
+async function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): Promise<void> {
   const { bytes } = readText(io, file);
-  withDatabase(io, ({ repos }) => {
+  await withDatabase(io, async ({ repos }) => {
     let outcome;
     try {
-      outcome = importCsv(repos, kind, raceId, bytes.toString('utf8'));
+      outcome = await importCsv(repos, kind, raceId, bytes.toString('utf8'));
     } catch (error) {
       throw failure(`Nothing imported: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -275,8 +282,73 @@ function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): 
   });
 }
 
+async function copyToPostgres(io: CliIo, url: string): Promise<void> {
+  if (!isPostgresUrl(url)) throw usageError(`"${String(url).slice(0, 80)}" is not a postgres:// or postgresql:// URL.`);
+  const { dataDir, seedDir } = folders(io);
+  if (!existsSync(dataPaths(dataDir).dbFile)) throw failure(`No database in ${dataDir} (${DB_FILE_NAME}) to copy.`);
+  // The source is always the data folder's SQLite; the target keeps the secrets the copied hashes need.
+  const sourceEnv = { ...io.env, DATABASE_URL: undefined };
+  const source = await openOrFail(
+    () => openDatabase({ dataDir, seedDir, now: io.now(), env: sourceEnv, seed: false }),
+    dataDir,
+  );
+  try {
+    const targetEnv = {
+      ...io.env,
+      DATABASE_URL: url,
+      CERT_SECRET: source.secrets.cert,
+      CODE_SECRET: source.secrets.code,
+      ID_NUMBER_SECRET: source.secrets.idNumber,
+    };
+    const target = await openOrFail(
+      () => openDatabase({ dataDir, seedDir, now: io.now(), env: targetEnv, seed: false }),
+      'the PostgreSQL database',
+    );
+    try {
+      let copied: Record<string, number>;
+      try {
+        copied = await copyDatabase(source.db, target.db);
+      } catch (error) {
+        if (error instanceof CopyRefusedError) throw failure(`Nothing copied: ${error.message}`);
+        throw error;
+      }
+      // The keys of the copied hashes and certificates, kept in the database for every instance.
+      for (const [key, name] of Object.entries(SECRET_NAMES) as [
+        keyof ServerSecrets,
+        (typeof SECRET_NAMES)[keyof ServerSecrets],
+      ][]) {
+        await storeDatabaseSecret(target.db, name.stored, source.secrets[key], io.now());
+      }
+      const files = target.files.kind === 'database' ? await copyFolderFiles(dataDir, target.files) : 0;
+      const rows = Object.entries(copied)
+        .filter(([, n]) => n > 0)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ');
+      io.stdout(`copied ${rows || 'no rows'}`);
+      io.stdout(
+        target.files.kind === 'database'
+          ? `copied ${plural(files, 'file')} (published site configs and uploads) into the database`
+          : `files stay in the folder ${parseServerEnv(io.env, ['FILES_DIR']).FILES_DIR ?? dataDir} (FILE_STORAGE=folder)`,
+      );
+      io.stdout('start the server with DATABASE_URL set to this database');
+    } finally {
+      await target.db.close();
+    }
+  } finally {
+    await source.db.close();
+  }
+}
+
+async function openOrFail<T>(open: () => Promise<T>, where: string): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    throw failure(`Cannot open the database in ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
-export function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): number {
+export async function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): Promise<number> {
   const io: CliIo = {
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
@@ -300,31 +372,34 @@ export function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = 
     const [a = '', b = ''] = args;
     switch (command) {
       case 'list':
-        list(io);
+        await list(io);
         break;
       case 'bind':
-        bind(io, a, b);
+        await bind(io, a, b);
         break;
       case 'unbind':
-        unbind(io, a);
+        await unbind(io, a);
         break;
       case 'validate':
         validate(io, a);
         break;
       case 'publish':
-        publish(io, a, b);
+        await publish(io, a, b);
         break;
       case 'add-race':
-        addRace(io, a);
+        await addRace(io, a);
         break;
       case 'import-results':
-        importFile(io, 'results', a, b);
+        await importFile(io, 'results', a, b);
         break;
       case 'import-registrations':
-        importFile(io, 'registrations', a, b);
+        await importFile(io, 'registrations', a, b);
         break;
       case 'import-photos':
-        importFile(io, 'photos', a, b);
+        await importFile(io, 'photos', a, b);
+        break;
+      case 'copy-to-postgres':
+        await copyToPostgres(io, a);
         break;
     }
     return EXIT.ok;
@@ -340,4 +415,4 @@ export function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = 
 
 const invokedDirectly =
   process.argv[1] !== undefined && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
-if (invokedDirectly) process.exitCode = runSiteCli(process.argv.slice(2));
+if (invokedDirectly) process.exitCode = await runSiteCli(process.argv.slice(2));

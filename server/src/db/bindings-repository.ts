@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { RaceBinding } from '#contract/site-config/race-types';
+import { sql, type Db } from './engine.ts';
 
 interface BindingRow {
   domain_name: string;
@@ -18,36 +18,32 @@ const toRecord = (row: BindingRow): BindingRecord => ({
 });
 
 /** Domain → race bindings. A domain has at most one race; rebinding replaces. */
-export function createBindingsRepository(db: Database) {
-  const byDomain = db.prepare<[string], BindingRow>(
-    'SELECT domain_name, race_id, bound_at FROM domain_bindings WHERE domain_name = ?',
-  );
-  const all = db.prepare<[], BindingRow>(
-    'SELECT domain_name, race_id, bound_at FROM domain_bindings ORDER BY domain_name',
-  );
-  const upsert = db.prepare<[string, string, number]>(`
-    INSERT INTO domain_bindings (domain_name, race_id, bound_at) VALUES (?, ?, ?)
-    ON CONFLICT (domain_name) DO UPDATE SET race_id = excluded.race_id, bound_at = excluded.bound_at
-  `);
-  const remove = db.prepare<[string]>('DELETE FROM domain_bindings WHERE domain_name = ?');
-
+export function createBindingsRepository(db: Db) {
   return {
-    findByDomain(domainName: string): BindingRecord | undefined {
-      const row = byDomain.get(domainName);
+    async findByDomain(domainName: string): Promise<BindingRecord | undefined> {
+      const row = await db.get<BindingRow>(
+        sql`SELECT domain_name, race_id, bound_at FROM domain_bindings WHERE domain_name = ${domainName}`,
+      );
       return row ? toRecord(row) : undefined;
     },
 
-    list(): BindingRecord[] {
-      return all.all().map(toRecord);
+    async list(): Promise<BindingRecord[]> {
+      const rows = await db.all<BindingRow>(
+        sql`SELECT domain_name, race_id, bound_at FROM domain_bindings ORDER BY domain_name`,
+      );
+      return rows.map(toRecord);
     },
 
     /** Binds the domain to the race (which must exist: the foreign key refuses otherwise). */
-    bind(domainName: string, raceId: string, now: number): void {
-      upsert.run(domainName, raceId, now);
+    async bind(domainName: string, raceId: string, now: number): Promise<void> {
+      await db.run(sql`
+        INSERT INTO domain_bindings (domain_name, race_id, bound_at) VALUES (${domainName}, ${raceId}, ${now})
+        ON CONFLICT (domain_name) DO UPDATE SET race_id = excluded.race_id, bound_at = excluded.bound_at
+      `);
     },
 
-    unbind(domainName: string): boolean {
-      return remove.run(domainName).changes > 0;
+    async unbind(domainName: string): Promise<boolean> {
+      return (await db.run(sql`DELETE FROM domain_bindings WHERE domain_name = ${domainName}`)) > 0;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import { sql, type Db } from './engine.ts';
 
 export type CodePurpose = 'login' | 'register' | 'reset';
 export type CodeChannel = 'sms' | 'email';
@@ -32,47 +32,8 @@ export type CodeCheck = 'ok' | 'wrong' | 'none' | 'spent';
  * Verification codes (login, register, reset) and the counts behind their send limits. `codeKey`: the secret
  * of the stored code hashes (lib/secrets.ts).
  */
-export function createCodesRepository(db: Database, codeKey: string) {
-  const insert = db.prepare<[string, CodePurpose, CodeChannel, string, string, string, number, number]>(`
-    INSERT INTO verification_codes (request_hash, purpose, channel, destination, code_hash, ip, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  `);
-  const closeOpen = db.prepare<[number, CodePurpose, string]>(
-    'UPDATE verification_codes SET closed_at = ? WHERE purpose = ? AND destination = ? AND closed_at IS NULL',
-  );
-  const latestFor = db.prepare<[CodePurpose, string], { created_at: number }>(`
-    SELECT created_at FROM verification_codes WHERE purpose = ? AND destination = ?
-    ORDER BY created_at DESC, id DESC LIMIT 1
-  `);
-  const countDestination = db.prepare<[string, number], { n: number; oldest: number | null }>(
-    'SELECT count(*) AS n, min(created_at) AS oldest FROM verification_codes WHERE destination = ? AND created_at > ?',
-  );
-  const countIp = db.prepare<[string, number], { n: number; oldest: number | null }>(
-    'SELECT count(*) AS n, min(created_at) AS oldest FROM verification_codes WHERE ip = ? AND created_at > ?',
-  );
-  const openFor = db.prepare<[CodePurpose, string, number], CodeRow>(`
-    SELECT id, request_hash, code_hash, ip, attempts, stranger_attempts, created_at, expires_at FROM verification_codes
-    WHERE purpose = ? AND destination = ? AND closed_at IS NULL AND expires_at > ?
-    ORDER BY created_at DESC, id DESC LIMIT 1
-  `);
-  const close = db.prepare<[number, number]>('UPDATE verification_codes SET closed_at = ? WHERE id = ?');
-  const wrongTry = db.prepare<[number, number, number]>(`
-    UPDATE verification_codes SET attempts = attempts + 1,
-      closed_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE closed_at END
-    WHERE id = ?
-  `);
-  const strangerTries = db.prepare<[number, string], { wrong: number }>(
-    'SELECT wrong FROM code_guesses WHERE code_id = ? AND source = ?',
-  );
-  const strangerWrongTry = db.prepare<[number, string]>(`
-    INSERT INTO code_guesses (code_id, source, wrong) VALUES (?, ?, 1)
-    ON CONFLICT (code_id, source) DO UPDATE SET wrong = wrong + 1
-  `);
-  const countStrangerTry = db.prepare<[number]>(
-    'UPDATE verification_codes SET stranger_attempts = stranger_attempts + 1 WHERE id = ?',
-  );
-  // code_guesses rows go with their code (ON DELETE CASCADE).
-  const prune = db.prepare<[number]>('DELETE FROM verification_codes WHERE created_at < ?');
+export function createCodesRepository(db: Db, codeKey: string) {
+  const counts = (row: { n: number; oldest: number | null } | undefined) => row ?? { n: 0, oldest: null };
 
   return {
     /** Issues a code: earlier open codes of the same purpose and destination are closed (replaced). */
@@ -85,34 +46,47 @@ export function createCodesRepository(db: Database, codeKey: string) {
       ip: string;
       now: number;
       ttlMs: number;
-    }): void {
-      db.transaction(() => {
-        prune.run(input.now - 2 * 24 * 3_600_000);
-        closeOpen.run(input.now, input.purpose, input.destination);
-        insert.run(
-          hashRequestToken(input.requestToken),
-          input.purpose,
-          input.channel,
-          input.destination,
-          hashCode(codeKey, input.destination, input.code),
-          input.ip,
-          input.now,
-          input.now + input.ttlMs,
-        );
-      })();
+    }): Promise<void> {
+      return db.transaction(async (tx) => {
+        await tx.lock(`code:${input.purpose}:${input.destination}`);
+        // code_guesses rows go with their code (ON DELETE CASCADE).
+        await tx.run(sql`DELETE FROM verification_codes WHERE created_at < ${input.now - 2 * 24 * 3_600_000}`);
+        await tx.run(sql`
+          UPDATE verification_codes SET closed_at = ${input.now}
+          WHERE purpose = ${input.purpose} AND destination = ${input.destination} AND closed_at IS NULL
+        `);
+        await tx.run(sql`
+          INSERT INTO verification_codes (request_hash, purpose, channel, destination, code_hash, ip, created_at, expires_at)
+          VALUES (${hashRequestToken(input.requestToken)}, ${input.purpose}, ${input.channel}, ${input.destination},
+            ${hashCode(codeKey, input.destination, input.code)}, ${input.ip}, ${input.now}, ${input.now + input.ttlMs})
+        `);
+      });
     },
 
     /** When the last code of this purpose and destination was requested (any state). */
-    lastRequestedAt(purpose: CodePurpose, destination: string): number | undefined {
-      return latestFor.get(purpose, destination)?.created_at;
+    async lastRequestedAt(purpose: CodePurpose, destination: string): Promise<number | undefined> {
+      const row = await db.get<{ created_at: number }>(sql`
+        SELECT created_at FROM verification_codes WHERE purpose = ${purpose} AND destination = ${destination}
+        ORDER BY created_at DESC, id DESC LIMIT 1
+      `);
+      return row?.created_at;
     },
 
     /** Codes requested for a destination / from an IP since `since`, and the oldest of them. */
-    countForDestination(destination: string, since: number) {
-      return countDestination.get(destination, since) ?? { n: 0, oldest: null };
+    async countForDestination(destination: string, since: number) {
+      return counts(
+        await db.get<{ n: number; oldest: number | null }>(sql`
+          SELECT count(*) AS n, min(created_at) AS oldest FROM verification_codes
+          WHERE destination = ${destination} AND created_at > ${since}
+        `),
+      );
     },
-    countForIp(ip: string, since: number) {
-      return countIp.get(ip, since) ?? { n: 0, oldest: null };
+    async countForIp(ip: string, since: number) {
+      return counts(
+        await db.get<{ n: number; oldest: number | null }>(sql`
+          SELECT count(*) AS n, min(created_at) AS oldest FROM verification_codes WHERE ip = ${ip} AND created_at > ${since}
+        `),
+      );
     },
 
     /**
@@ -134,30 +108,52 @@ export function createCodesRepository(db: Database, codeKey: string) {
       now: number;
       maxTries: number;
       maxStrangerTries: number;
-    }): CodeCheck {
-      return db.transaction((): CodeCheck => {
-        const row = openFor.get(input.purpose, input.destination, input.now);
+    }): Promise<CodeCheck> {
+      return db.transaction(async (tx): Promise<CodeCheck> => {
+        // Parallel checks of one destination's code take turns, so a right code is used once.
+        await tx.lock(`code:${input.purpose}:${input.destination}`);
+        const row = await tx.get<CodeRow>(sql`
+          SELECT id, request_hash, code_hash, ip, attempts, stranger_attempts, created_at, expires_at
+          FROM verification_codes
+          WHERE purpose = ${input.purpose} AND destination = ${input.destination} AND closed_at IS NULL
+            AND expires_at > ${input.now}
+          ORDER BY created_at DESC, id DESC LIMIT 1
+        `);
         if (!row) return 'none';
         const stranger = row.ip !== input.source;
         if (stranger) {
-          const tries = strangerTries.get(row.id, input.source)?.wrong ?? 0;
+          const tries =
+            (
+              await tx.get<{ wrong: number }>(
+                sql`SELECT wrong FROM code_guesses WHERE code_id = ${row.id} AND source = ${input.source}`,
+              )
+            )?.wrong ?? 0;
           if (tries >= input.maxTries || row.stranger_attempts >= input.maxStrangerTries) return 'spent';
         }
         const sameRequest =
           input.requestToken === undefined || safeEqualHex(row.request_hash, hashRequestToken(input.requestToken));
         const sameCode = safeEqualHex(row.code_hash, hashCode(codeKey, input.destination, input.code));
         if (sameRequest && sameCode) {
-          close.run(input.now, row.id);
+          await tx.run(sql`UPDATE verification_codes SET closed_at = ${input.now} WHERE id = ${row.id}`);
           return 'ok';
         }
         if (stranger) {
-          strangerWrongTry.run(row.id, input.source);
-          countStrangerTry.run(row.id);
+          await tx.run(sql`
+            INSERT INTO code_guesses (code_id, source, wrong) VALUES (${row.id}, ${input.source}, 1)
+            ON CONFLICT (code_id, source) DO UPDATE SET wrong = code_guesses.wrong + 1
+          `);
+          await tx.run(
+            sql`UPDATE verification_codes SET stranger_attempts = stranger_attempts + 1 WHERE id = ${row.id}`,
+          );
         } else {
-          wrongTry.run(input.maxTries, input.now, row.id);
+          await tx.run(sql`
+            UPDATE verification_codes SET attempts = attempts + 1,
+              closed_at = CASE WHEN attempts + 1 >= ${input.maxTries} THEN ${input.now} ELSE closed_at END
+            WHERE id = ${row.id}
+          `);
         }
         return 'wrong';
-      })();
+      });
     },
   };
 }

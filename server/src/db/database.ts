@@ -1,82 +1,127 @@
 /**
- * Opens the SQLite database of a data directory: creates the directory and file on first use, sets WAL and
- * foreign keys, applies pending migrations and seeds the demo event when the races table is empty. Shared by
- * the server (plugins/db.ts) and the organiser CLI.
+ * Opens the server's database: the embedded SQLite file of a data directory (created on first use), or the
+ * PostgreSQL database of DATABASE_URL. Applies pending migrations (once, even when several instances start
+ * together), loads the secrets and seeds the demo event when the races table is empty. Shared by the server
+ * (plugins/db.ts) and the organiser CLI.
  */
 import { mkdirSync } from 'node:fs';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { Database as SqliteHandle } from 'better-sqlite3';
 import { dataPaths } from '../lib/paths.ts';
+import { createFileStore, type FileStore } from '../lib/file-store.ts';
 import { keyedCertHash } from '../lib/race-center.ts';
-import { dataSecret } from '../lib/secrets.ts';
+import { parseServerEnv, type Env } from '../lib/env.ts';
+import { loadSecrets, type ServerSecrets } from '../lib/secrets.ts';
+import { isPostgresUrl, openEngine, sql, type Db, type DbTarget } from './engine.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { createRepositories, type Repositories } from './repositories.ts';
 import { seedIfEmpty, seedRunnersIfEmpty, type SeedOutcome } from './seed.ts';
 
-export function migrate(db: Database, now: number, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS migrations (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL
-  ) STRICT`);
-  return db
-    .transaction(() => {
-      const applied = new Set(
-        db
-          .prepare<[], { id: number }>('SELECT id FROM migrations')
-          .all()
-          .map((r) => r.id),
+/** Applies the migrations this database lacks, in one transaction; returns their ids. */
+export async function migrate(db: Db, now: number, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const idType = db.engine === 'sqlite' ? 'INTEGER' : 'BIGINT';
+  const strict = db.engine === 'sqlite' ? ' STRICT' : '';
+  return db.transaction(async (tx) => {
+    // Instances starting together on one PostgreSQL database migrate one after the other.
+    await tx.lock('migrations');
+    await tx.run(
+      sql.raw(`CREATE TABLE IF NOT EXISTS migrations (
+        id ${idType} PRIMARY KEY, name TEXT NOT NULL, applied_at ${idType} NOT NULL
+      )${strict}`),
+    );
+    const applied = new Set((await tx.all<{ id: number }>(sql`SELECT id FROM migrations`)).map((r) => r.id));
+    const known = new Set(migrations.map((m) => m.id));
+    const unknown = [...applied].filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new Error(
+        `The database has migrations this server does not know (${unknown.join(', ')}); update the server`,
       );
-      const known = new Set(migrations.map((m) => m.id));
-      const unknown = [...applied].filter((id) => !known.has(id));
-      if (unknown.length > 0) {
-        throw new Error(
-          `The database has migrations this server does not know (${unknown.join(', ')}); update the server`,
-        );
+    }
+    const done: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.id - b.id)) {
+      if (applied.has(migration.id)) continue;
+      for (const statement of splitStatements(db.engine === 'sqlite' ? migration.sqlite : migration.postgres)) {
+        await tx.run(sql.raw(statement));
       }
-      const done: number[] = [];
-      for (const migration of [...migrations].sort((a, b) => a.id - b.id)) {
-        if (applied.has(migration.id)) continue;
-        db.exec(migration.sql);
-        db.prepare('INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)').run(
-          migration.id,
-          migration.name,
-          now,
-        );
-        done.push(migration.id);
-      }
-      return done;
-    })
-    .immediate();
+      await tx.run(
+        sql`INSERT INTO migrations (id, name, applied_at) VALUES (${migration.id}, ${migration.name}, ${now})`,
+      );
+      done.push(migration.id);
+    }
+    return done;
+  });
+}
+
+/** The statements of a migration's text (they hold no semicolons inside strings or bodies). */
+function splitStatements(text: string): string[] {
+  return text
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement !== '');
 }
 
 export interface OpenedDatabase {
-  db: Database;
+  db: Db;
   repos: Repositories;
+  /** Uploads and published site configs: a folder or the database (FILE_STORAGE, lib/file-store.ts). */
+  files: FileStore;
+  secrets: ServerSecrets;
   seed: SeedOutcome;
+  /** The better-sqlite3 handle on SQLite (the durability tests read it); undefined on PostgreSQL. */
+  sqlite?: SqliteHandle;
 }
 
-export function openDatabase(options: { dataDir: string; seedDir: string; now: number }): OpenedDatabase {
-  const paths = dataPaths(options.dataDir);
+/** Where the database is: DATABASE_URL's PostgreSQL, else the SQLite file of the data directory. */
+export function databaseTarget(dataDir: string, env: Env): DbTarget {
+  const { DATABASE_URL, DB_POOL_SIZE } = parseServerEnv(env, ['DATABASE_URL', 'DB_POOL_SIZE']);
+  if (isPostgresUrl(DATABASE_URL)) return { engine: 'postgres', url: DATABASE_URL, poolSize: DB_POOL_SIZE };
+  mkdirSync(dataDir, { recursive: true });
+  return { engine: 'sqlite', file: dataPaths(dataDir).dbFile };
+}
+
+export async function openDatabase(options: {
+  dataDir: string;
+  seedDir: string;
+  now: number;
+  env?: Env;
+  /** false: migrate only, never seed (the target of `site copy-to-postgres`). Default true. */
+  seed?: boolean;
+}): Promise<OpenedDatabase> {
+  const env = options.env ?? process.env;
   mkdirSync(options.dataDir, { recursive: true });
-  const db = new BetterSqlite3(paths.dbFile);
+  const { db, sqlite } = openEngine(databaseTarget(options.dataDir, env));
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('synchronous = NORMAL');
-    const keys = {
-      code: dataSecret(options.dataDir, 'code-secret'),
-      certNumber: dataSecret(options.dataDir, 'id-number-secret'),
-    };
-    // Migration 6 keys the certificate-number hashes already stored.
-    db.function('keyed_cert_hash', { deterministic: true }, (digest: unknown) =>
-      keyedCertHash(keys.certNumber, String(digest)),
-    );
-    migrate(db, options.now);
-    const repos = createRepositories(db, keys);
-    const seed = seedIfEmpty({ db, repos, dataDir: options.dataDir, seedDir: options.seedDir, now: options.now });
-    seedRunnersIfEmpty({ db, repos, seedDir: options.seedDir, now: options.now });
-    return { db, repos, seed };
+    const secrets = await loadSecretsAfterMigrating(db, sqlite, options.dataDir, env, options.now);
+    const repos = createRepositories(db, secrets);
+    const files = createFileStore({ db, dataDir: options.dataDir, env });
+    const seeding = options.seed ?? true;
+    const seed: SeedOutcome = seeding
+      ? await seedIfEmpty({ repos, files, seedDir: options.seedDir, now: options.now })
+      : { seeded: false, reason: 'no-seed' };
+    if (seeding) await seedRunnersIfEmpty({ repos, seedDir: options.seedDir, now: options.now });
+    return { db, repos, files, secrets, seed, sqlite };
   } catch (error) {
-    db.close();
+    await db.close();
     throw error;
   }
+}
+
+async function loadSecretsAfterMigrating(
+  db: Db,
+  sqlite: SqliteHandle | undefined,
+  dataDir: string,
+  env: Env,
+  now: number,
+): Promise<ServerSecrets> {
+  if (sqlite !== undefined) {
+    // Migration 6 keys the certificate-number hashes already stored; on SQLite the key is in the data folder,
+    // readable before the database is migrated.
+    const early = await loadSecrets({ db, dataDir, env, now });
+    sqlite.function('keyed_cert_hash', { deterministic: true }, (digest: unknown) =>
+      keyedCertHash(early.idNumber, String(digest)),
+    );
+    await migrate(db, now);
+    return early;
+  }
+  await migrate(db, now);
+  return loadSecrets({ db, dataDir, env, now });
 }

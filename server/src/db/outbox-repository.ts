@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { sql, type Db } from './engine.ts';
 import type { CodeChannel } from './codes-repository.ts';
 
 export interface OutboxMessage {
@@ -20,24 +20,23 @@ interface OutboxRow {
 }
 
 /** Every message sent to a phone or an email address (the development outbox reads it). */
-export function createOutboxRepository(db: Database) {
-  const insert = db.prepare<[CodeChannel, string, string, string, number]>(
-    'INSERT INTO outbox (channel, destination, subject, body, created_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  const latest = db.prepare<[number], OutboxRow>(
-    'SELECT id, channel, destination, subject, body, created_at FROM outbox ORDER BY created_at DESC, id DESC LIMIT ?',
-  );
-
+export function createOutboxRepository(db: Db) {
   return {
-    add(message: Omit<OutboxMessage, 'id'>): number {
-      return Number(
-        insert.run(message.channel, message.destination, message.subject, message.body, message.createdAt)
-          .lastInsertRowid,
-      );
+    async add(message: Omit<OutboxMessage, 'id'>): Promise<number> {
+      const row = await db.get<{ id: number }>(sql`
+        INSERT INTO outbox (channel, destination, subject, body, created_at)
+        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${message.createdAt})
+        RETURNING id
+      `);
+      return Number(row?.id);
     },
 
-    latest(limit: number): OutboxMessage[] {
-      return latest.all(limit).map((r) => ({
+    async latest(limit: number): Promise<OutboxMessage[]> {
+      const rows = await db.all<OutboxRow>(sql`
+        SELECT id, channel, destination, subject, body, created_at FROM outbox
+        ORDER BY created_at DESC, id DESC LIMIT ${limit}
+      `);
+      return rows.map((r) => ({
         id: r.id,
         channel: r.channel,
         destination: r.destination,

@@ -1,7 +1,8 @@
-import type { Database } from 'better-sqlite3';
 import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
+import type { Db } from './engine.ts';
+import { createJobsRepository } from './jobs-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
@@ -12,8 +13,14 @@ import { createUploadsRepository } from './uploads-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
 
 /** The secrets of the stored verification-code and certificate-number hashes (lib/secrets.ts). */
-export function createRepositories(db: Database, keys: { code: string; certNumber: string }) {
+export interface RepositoryKeys {
+  code: string;
+  idNumber: string;
+}
+
+function repositoriesOn(db: Db, keys: RepositoryKeys) {
   return {
+    db,
     races: createRacesRepository(db),
     bindings: createBindingsRepository(db),
     siteConfigs: createSiteConfigsRepository(db),
@@ -22,10 +29,25 @@ export function createRepositories(db: Database, keys: { code: string; certNumbe
     codes: createCodesRepository(db, keys.code),
     captcha: createCaptchaRepository(db),
     outbox: createOutboxRepository(db),
-    raceCenter: createRaceCenterRepository(db, keys.certNumber),
+    raceCenter: createRaceCenterRepository(db, keys.idNumber),
     uploads: createUploadsRepository(db),
     rateHits: createRateHitsRepository(db),
+    jobs: createJobsRepository(db),
   };
 }
 
-export type Repositories = ReturnType<typeof createRepositories>;
+export type Repositories = ReturnType<typeof repositoriesOn> & {
+  /**
+   * Runs `work` with repositories that all use one transaction. Inside it, use only the repositories it hands
+   * over: on SQLite the outer ones wait until the transaction ends.
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+};
+
+/** Every repository over one database handle. */
+export function createRepositories(db: Db, keys: RepositoryKeys): Repositories {
+  return {
+    ...repositoriesOn(db, keys),
+    transaction: (work) => db.transaction((tx) => work(createRepositories(tx, keys))),
+  };
+}

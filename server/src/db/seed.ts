@@ -6,14 +6,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import { validateRaceInfo } from './race-schema.ts';
 import type { Repositories } from './repositories.ts';
 import { seedRunners } from './seed-runners.ts';
-import { checkSiteConfigBytes, publishSiteConfig } from './site-config-publisher.ts';
+import type { FileStore } from '../lib/file-store.ts';
+import { checkSiteConfigBytes, putSiteConfigBytes } from './site-config-publisher.ts';
 
 export class SeedError extends Error {
   constructor(message: string) {
@@ -27,7 +27,7 @@ export type SeedOutcome =
 
 interface SeedPlan {
   race: RaceInfo;
-  bindings: { domainName: string; file: string; bytes: Buffer }[];
+  bindings: { domainName: string; bytes: Buffer }[];
 }
 
 function readSeed(seedDir: string): SeedPlan | undefined {
@@ -72,44 +72,43 @@ function readSeed(seedDir: string): SeedPlan | undefined {
       errors.push(`${file} is not a valid site configuration:`, ...problems.map((p) => `  ${p.path}: ${p.message}`));
       return;
     }
-    bindings.push({ domainName, file, bytes });
+    bindings.push({ domainName, bytes });
   });
   if (errors.length > 0)
     throw new SeedError(`The seed in ${seedDir} is invalid:\n${errors.map((e) => `  ${e}`).join('\n')}`);
   return { race: race.race, bindings };
 }
 
-/** Seeds the demo event when the races table is empty. Idempotent; runs in one transaction. */
-export function seedIfEmpty(input: {
-  db: Database;
+/**
+ * Seeds the demo event when the races table is empty. Idempotent; the records are written in one transaction
+ * that holds the seed lock, so instances starting together on one database seed it once. The documents go
+ * into the file store first, outside the transaction (the database store writes on its own connection, which
+ * on SQLite would wait for the transaction's); putting the same content-addressed document twice is harmless.
+ */
+export async function seedIfEmpty(input: {
   repos: Repositories;
-  dataDir: string;
+  files: FileStore;
   seedDir: string;
   now: number;
-}): SeedOutcome {
-  const { db, repos } = input;
-  if (repos.races.count() > 0) return { seeded: false, reason: 'not-empty' };
+}): Promise<SeedOutcome> {
+  if ((await input.repos.races.count()) > 0) return { seeded: false, reason: 'not-empty' };
   const plan = readSeed(input.seedDir);
   if (plan === undefined) return { seeded: false, reason: 'no-seed' };
+  const documents: { domainName: string; md5: string; byteLength: number }[] = [];
+  for (const { domainName, bytes } of plan.bindings) {
+    documents.push({ domainName, ...(await putSiteConfigBytes(input.files, bytes)) });
+  }
 
-  return db
-    .transaction((): SeedOutcome => {
-      if (repos.races.count() > 0) return { seeded: false, reason: 'not-empty' };
-      repos.races.save(plan.race, input.now);
-      for (const binding of plan.bindings) {
-        repos.bindings.bind(binding.domainName, plan.race.raceId, input.now);
-        publishSiteConfig({
-          siteConfigs: repos.siteConfigs,
-          dataDir: input.dataDir,
-          domainName: binding.domainName,
-          bytes: binding.bytes,
-          now: input.now,
-          source: binding.file,
-        });
-      }
-      return { seeded: true, raceId: plan.race.raceId, domains: plan.bindings.map((b) => b.domainName) };
-    })
-    .immediate();
+  return input.repos.transaction(async (repos): Promise<SeedOutcome> => {
+    await repos.db.lock('seed');
+    if ((await repos.races.count()) > 0) return { seeded: false, reason: 'not-empty' };
+    await repos.races.save(plan.race, input.now);
+    for (const { domainName, md5, byteLength } of documents) {
+      await repos.bindings.bind(domainName, plan.race.raceId, input.now);
+      await repos.siteConfigs.record({ domainName, md5, byteLength, publishedAt: input.now });
+    }
+    return { seeded: true, raceId: plan.race.raceId, domains: plan.bindings.map((b) => b.domainName) };
+  });
 }
 
 /**
@@ -117,9 +116,9 @@ export function seedIfEmpty(input: {
  * then registrations for the seed race and results, splits and photos for the past race. Runs when the
  * results table is empty, so an existing data directory gains them on its next start.
  */
-export function seedRunnersIfEmpty(input: { db: Database; repos: Repositories; seedDir: string; now: number }) {
+export async function seedRunnersIfEmpty(input: { repos: Repositories; seedDir: string; now: number }) {
   const raceFile = path.join(input.seedDir, 'race.json');
-  if (!existsSync(raceFile) || input.repos.raceCenter.resultCount() > 0) return undefined;
+  if (!existsSync(raceFile) || (await input.repos.raceCenter.resultCount()) > 0) return undefined;
   const parsed = parseJsonText(readFileSync(raceFile, 'utf8'));
   if (!parsed.ok) return undefined;
   const doc = parsed.value as { race?: { raceId?: unknown; startTime?: unknown }; demoRunners?: unknown } | null;
@@ -130,15 +129,19 @@ export function seedRunnersIfEmpty(input: { db: Database; repos: Repositories; s
   const count = typeof demo.count === 'number' && demo.count > 0 ? Math.floor(demo.count) : 0;
   const currentRaceId = typeof doc?.race?.raceId === 'string' ? doc.race.raceId : '';
   const currentStart = typeof doc?.race?.startTime === 'string' ? doc.race.startTime : '';
-  if (count === 0 || currentRaceId === '' || input.repos.races.findById(currentRaceId) === undefined) return undefined;
-  return input.db.transaction(() => {
-    input.repos.races.save(past.race, input.now);
-    return seedRunners(input.db, input.repos.raceCenter, {
+  if (count === 0 || currentRaceId === '' || (await input.repos.races.findById(currentRaceId)) === undefined) {
+    return undefined;
+  }
+  return input.repos.transaction(async (repos) => {
+    await repos.db.lock('seed');
+    if ((await repos.raceCenter.resultCount()) > 0) return undefined;
+    await repos.races.save(past.race, input.now);
+    return seedRunners(repos.raceCenter, {
       currentRaceId,
       currentRaceDate: currentStart.slice(0, 10),
       pastRaceId: past.race.raceId,
       pastRaceStart: past.race.startTime ?? `${currentStart.slice(0, 10)} 07:30:00`,
       count,
     });
-  })();
+  });
 }

@@ -1,26 +1,21 @@
 /**
- * Publishing a site-config document: validate it, store its exact bytes content-addressed under
- * <dataDir>/site-configs/<md5>.json and record the publication. The lookup answers `fileMd5` = MD5 of
- * those bytes and `uri` = where they are served.
+ * Publishing a site-config document: validate it, store its exact bytes content-addressed in the file store
+ * (lib/file-store.ts: site-configs/<md5>.json, with a brotli copy beside it) and record the publication.
+ * The lookup answers `fileMd5` = MD5 of those bytes and `uri` = where they are served.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
-import path from 'node:path';
 import { API_PATHS } from '#contract/api';
 import { ROUTE_COMPONENTS } from '#contract/page-names';
 import { DOCUMENT_LIMITS, type ConfigProblem } from '#contract/site-config/document-limits';
 import { checkSiteConfig, type SiteConfigReport } from '#contract/site-config/checks';
-import { dataPaths } from '../lib/paths.ts';
+import { siteConfigBrotliKey, siteConfigKey, type FileStore } from '../lib/file-store.ts';
 import { parseJsonText } from '../lib/json-text.ts';
 import type { SiteConfigsRepository } from './site-configs-repository.ts';
 
 export const MD5_PATTERN = /^[0-9a-f]{32}$/;
 
 export const siteConfigUri = (md5: string) => `${API_PATHS.siteConfigFilesPrefix}${md5}.json`;
-
-export const siteConfigFile = (dataDir: string, md5: string) =>
-  path.join(dataPaths(dataDir).siteConfigs, `${md5}.json`);
 
 export class SiteConfigRejectedError extends Error {
   constructor(
@@ -70,52 +65,46 @@ export interface PublishResult {
 
 interface StoreInput {
   siteConfigs: SiteConfigsRepository;
-  dataDir: string;
+  files: FileStore;
   domainName: string;
   bytes: Buffer;
   now: number;
 }
 
 /** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
-export function publishSiteConfig(
+export async function publishSiteConfig(
   input: StoreInput & { /** Names the document in error messages (a file path). */ source?: string },
-): PublishResult {
+): Promise<PublishResult> {
   const bytes = withoutBom(input.bytes);
   const { errors, warnings } = inspectSiteConfigBytes(bytes);
   if (errors.length > 0) throw new SiteConfigRejectedError(errors, input.source ?? 'The document');
-  return { ...storeSiteConfig({ ...input, bytes }), warnings };
+  return { ...(await storeSiteConfig({ ...input, bytes })), warnings };
 }
 
 /**
  * Stores and records a document WITHOUT checking it. Only for tests that play a document the checks
  * would refuse (one published before a check existed, or edited on disk), to show the SPA still copes.
  */
-export function storeSiteConfig(input: StoreInput): Omit<PublishResult, 'warnings'> {
-  const bytes = withoutBom(input.bytes);
-  const md5 = createHash('md5').update(bytes).digest('hex');
-  const file = siteConfigFile(input.dataDir, md5);
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temp = `${file}.${randomUUID()}.tmp`;
-    writeFileSync(temp, bytes);
-    renameSync(temp, file);
-  }
-  // Compressed once here at brotli's best, for phones on race day (the server sends it to browsers that take br).
-  if (!existsSync(`${file}.br`)) {
-    const temp = `${file}.br.${randomUUID()}.tmp`;
-    writeFileSync(
-      temp,
-      brotliCompressSync(bytes, {
-        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-      }),
-    );
-    renameSync(temp, `${file}.br`);
-  }
-  input.siteConfigs.record({
-    domainName: input.domainName,
-    md5,
-    byteLength: bytes.length,
-    publishedAt: input.now,
-  });
+export async function storeSiteConfig(input: StoreInput): Promise<Omit<PublishResult, 'warnings'>> {
+  const { md5, byteLength } = await putSiteConfigBytes(input.files, input.bytes);
+  await input.siteConfigs.record({ domainName: input.domainName, md5, byteLength, publishedAt: input.now });
   return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now };
+}
+
+/**
+ * Puts a document's bytes (without a byte-order mark) and their brotli copy in the file store, unless they
+ * are there already; records nothing. The seed puts its documents with this before its transaction.
+ */
+export async function putSiteConfigBytes(files: FileStore, raw: Buffer): Promise<{ md5: string; byteLength: number }> {
+  const bytes = withoutBom(raw);
+  const md5 = createHash('md5').update(bytes).digest('hex');
+  await files.put(siteConfigKey(md5), bytes);
+  // Compressed once here at brotli's best, for phones on race day (the server sends it to browsers that take br).
+  if (!(await files.has(siteConfigBrotliKey(md5)))) {
+    const compressed = brotliCompressSync(bytes, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
+    await files.put(siteConfigBrotliKey(md5), compressed);
+  }
+  return { md5, byteLength: bytes.length };
 }

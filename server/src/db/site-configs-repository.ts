@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { sql, type Db } from './engine.ts';
 
 interface SiteConfigRow {
   domain_name: string;
@@ -22,39 +22,37 @@ const toRecord = (row: SiteConfigRow): PublishedSiteConfig => ({
 });
 
 /** Publications of site-config documents. The latest row of a domain is its current document. */
-export function createSiteConfigsRepository(db: Database) {
-  const latest = db.prepare<[string], SiteConfigRow>(`
-    SELECT domain_name, md5, byte_length, published_at FROM site_configs
-    WHERE domain_name = ? ORDER BY published_at DESC, id DESC LIMIT 1
-  `);
-  const latestPerDomain = db.prepare<[], SiteConfigRow>(`
-    SELECT domain_name, md5, byte_length, published_at FROM site_configs AS s
-    WHERE s.id = (
-      SELECT id FROM site_configs WHERE domain_name = s.domain_name ORDER BY published_at DESC, id DESC LIMIT 1
-    )
-    ORDER BY domain_name
-  `);
-  const insert = db.prepare<[string, string, number, number]>(
-    'INSERT INTO site_configs (domain_name, md5, byte_length, published_at) VALUES (?, ?, ?, ?)',
-  );
-  const byMd5 = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM site_configs WHERE md5 = ?');
-
+export function createSiteConfigsRepository(db: Db) {
   return {
-    latestForDomain(domainName: string): PublishedSiteConfig | undefined {
-      const row = latest.get(domainName);
+    async latestForDomain(domainName: string): Promise<PublishedSiteConfig | undefined> {
+      const row = await db.get<SiteConfigRow>(sql`
+        SELECT domain_name, md5, byte_length, published_at FROM site_configs
+        WHERE domain_name = ${domainName} ORDER BY published_at DESC, id DESC LIMIT 1
+      `);
       return row ? toRecord(row) : undefined;
     },
 
-    listLatest(): PublishedSiteConfig[] {
-      return latestPerDomain.all().map(toRecord);
+    async listLatest(): Promise<PublishedSiteConfig[]> {
+      const rows = await db.all<SiteConfigRow>(sql`
+        SELECT domain_name, md5, byte_length, published_at FROM site_configs AS s
+        WHERE s.id = (
+          SELECT id FROM site_configs WHERE domain_name = s.domain_name ORDER BY published_at DESC, id DESC LIMIT 1
+        )
+        ORDER BY domain_name
+      `);
+      return rows.map(toRecord);
     },
 
-    isPublished(md5: string): boolean {
-      return (byMd5.get(md5)?.n ?? 0) > 0;
+    async isPublished(md5: string): Promise<boolean> {
+      const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM site_configs WHERE md5 = ${md5}`);
+      return (row?.n ?? 0) > 0;
     },
 
-    record(entry: PublishedSiteConfig): void {
-      insert.run(entry.domainName, entry.md5, entry.byteLength, entry.publishedAt);
+    async record(entry: PublishedSiteConfig): Promise<void> {
+      await db.run(sql`
+        INSERT INTO site_configs (domain_name, md5, byte_length, published_at)
+        VALUES (${entry.domainName}, ${entry.md5}, ${entry.byteLength}, ${entry.publishedAt})
+      `);
     },
   };
 }

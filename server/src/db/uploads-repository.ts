@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { sql, type Db } from './engine.ts';
 
 export type UploadKind = 'image' | 'file';
 
@@ -21,54 +21,41 @@ export interface UploadQuota {
 
 /**
  * Who uploaded what (uploads table): one row per stored file. `reserve` checks the user's quota and records
- * the upload in one transaction, so parallel uploads of one user (or of several worker processes) cannot
- * together go past it.
+ * the upload in one transaction holding the user's lock, so parallel uploads of one user (on any process or
+ * instance) cannot together go past it.
  */
-export function createUploadsRepository(db: Database) {
-  const usage = db.prepare<[number, number], { n: number; bytes: number; oldest: number | null }>(`
-    SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes, min(created_at) AS oldest
-    FROM uploads WHERE user_id = ? AND created_at > ?
-  `);
-  const insert = db.prepare<[number, string, string, UploadKind, number, string, string, number]>(`
-    INSERT INTO uploads (user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  `);
-  const remove = db.prepare<[string]>('DELETE FROM uploads WHERE stored_name = ?');
-  const byUser = db.prepare<[number], Record<string, unknown>>(`
-    SELECT user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at
-    FROM uploads WHERE user_id = ? ORDER BY created_at, id
-  `);
-
-  const reserveTx = db.transaction((record: UploadRecord, quota: UploadQuota): { retryAfterMs: number } | null => {
-    const used = usage.get(record.userId, record.createdAt - quota.windowMs) ?? { n: 0, bytes: 0, oldest: null };
-    if (used.n + 1 > quota.files || used.bytes + record.bytes > quota.bytes) {
-      return { retryAfterMs: (used.oldest ?? record.createdAt) + quota.windowMs - record.createdAt };
-    }
-    insert.run(
-      record.userId,
-      record.storedName,
-      record.originalName,
-      record.kind,
-      record.bytes,
-      record.sha256,
-      record.ip,
-      record.createdAt,
-    );
-    return null;
-  });
-
+export function createUploadsRepository(db: Db) {
   return {
     /** Records the upload when it fits the user's quota; otherwise how long until the oldest counted one leaves. */
-    reserve(record: UploadRecord, quota: UploadQuota): { retryAfterMs: number } | null {
-      return reserveTx.immediate(record, quota);
+    reserve(record: UploadRecord, quota: UploadQuota): Promise<{ retryAfterMs: number } | null> {
+      return db.transaction(async (tx) => {
+        await tx.lock(`uploads:${record.userId}`);
+        const used = (await tx.get<{ n: number; bytes: number; oldest: number | null }>(sql`
+          SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes, min(created_at) AS oldest
+          FROM uploads WHERE user_id = ${record.userId} AND created_at > ${record.createdAt - quota.windowMs}
+        `)) ?? { n: 0, bytes: 0, oldest: null };
+        if (used.n + 1 > quota.files || used.bytes + record.bytes > quota.bytes) {
+          return { retryAfterMs: (used.oldest ?? record.createdAt) + quota.windowMs - record.createdAt };
+        }
+        await tx.run(sql`
+          INSERT INTO uploads (user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at)
+          VALUES (${record.userId}, ${record.storedName}, ${record.originalName}, ${record.kind}, ${record.bytes},
+            ${record.sha256}, ${record.ip}, ${record.createdAt})
+        `);
+        return null;
+      });
     },
     /** Forgets an upload whose file could not be written. */
-    release(storedName: string): void {
-      remove.run(storedName);
+    async release(storedName: string): Promise<void> {
+      await db.run(sql`DELETE FROM uploads WHERE stored_name = ${storedName}`);
     },
     /** A user's uploads, oldest first. */
-    listForUser(userId: number): UploadRecord[] {
-      return byUser.all(userId).map((row) => ({
+    async listForUser(userId: number): Promise<UploadRecord[]> {
+      const rows = await db.all<Record<string, unknown>>(sql`
+        SELECT user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at
+        FROM uploads WHERE user_id = ${userId} ORDER BY created_at, id
+      `);
+      return rows.map((row) => ({
         userId: row.user_id as number,
         storedName: row.stored_name as string,
         originalName: row.original_name as string,

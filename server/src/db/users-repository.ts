@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { sql, type Db } from './engine.ts';
 
 interface UserRow {
   id: number;
@@ -38,50 +38,43 @@ const toRecord = (row: UserRow | undefined): UserRecord | undefined =>
     : undefined;
 
 /** Accounts: a phone and/or an email (stored lower-cased), a scrypt password hash, the login lockout. */
-export function createUsersRepository(db: Database) {
-  const byId = db.prepare<[number], UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`);
-  const byPhone = db.prepare<[string], UserRow>(`SELECT ${COLUMNS} FROM users WHERE phone = ?`);
-  const byEmail = db.prepare<[string], UserRow>(`SELECT ${COLUMNS} FROM users WHERE email = ?`);
-  const insert = db.prepare<[string | null, string | null, string | null, number]>(
-    'INSERT INTO users (phone, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
-  );
-  const setPassword = db.prepare<[string, number]>(
-    'UPDATE users SET password_hash = ?, failed_logins = 0, locked_until = 0 WHERE id = ?',
-  );
-  const setFailures = db.prepare<[number, number, number]>(
-    'UPDATE users SET failed_logins = ?, locked_until = ? WHERE id = ?',
-  );
-  const addFailure = db.prepare<[number], { failed_logins: number }>(
-    'UPDATE users SET failed_logins = failed_logins + 1 WHERE id = ? RETURNING failed_logins',
-  );
-  const setLock = db.prepare<[number, number]>('UPDATE users SET locked_until = ? WHERE id = ?');
+export function createUsersRepository(db: Db) {
+  const findBy = async (column: 'id' | 'phone' | 'email', value: number | string) =>
+    toRecord(await db.get<UserRow>(sql`SELECT ${sql.raw(COLUMNS)} FROM users WHERE ${sql.ref(column)} = ${value}`));
 
   return {
-    findById(id: number): UserRecord | undefined {
-      return toRecord(byId.get(id));
+    findById(id: number): Promise<UserRecord | undefined> {
+      return findBy('id', id);
     },
 
-    findByPhone(phone: string): UserRecord | undefined {
-      return toRecord(byPhone.get(phone));
+    findByPhone(phone: string): Promise<UserRecord | undefined> {
+      return findBy('phone', phone);
     },
 
-    /** `email` lower-cased by the caller (the column is also case-insensitive). */
-    findByEmail(email: string): UserRecord | undefined {
-      return toRecord(byEmail.get(email));
+    /** `email` lower-cased by the caller. */
+    findByEmail(email: string): Promise<UserRecord | undefined> {
+      return findBy('email', email);
     },
 
-    create(user: { phone?: string; email?: string; passwordHash?: string }, now: number): number {
-      const result = insert.run(user.phone ?? null, user.email ?? null, user.passwordHash ?? null, now);
-      return Number(result.lastInsertRowid);
+    async create(user: { phone?: string; email?: string; passwordHash?: string }, now: number): Promise<number> {
+      const row = await db.get<{ id: number }>(sql`
+        INSERT INTO users (phone, email, password_hash, created_at)
+        VALUES (${user.phone ?? null}, ${user.email ?? null}, ${user.passwordHash ?? null}, ${now}) RETURNING id
+      `);
+      return Number(row?.id);
     },
 
     /** Replaces the password hash and clears the lockout. */
-    setPasswordHash(id: number, passwordHash: string): void {
-      setPassword.run(passwordHash, id);
+    async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+      await db.run(
+        sql`UPDATE users SET password_hash = ${passwordHash}, failed_logins = 0, locked_until = 0 WHERE id = ${id}`,
+      );
     },
 
-    setLoginFailures(id: number, failedLogins: number, lockedUntil: number): void {
-      setFailures.run(failedLogins, lockedUntil, id);
+    async setLoginFailures(id: number, failedLogins: number, lockedUntil: number): Promise<void> {
+      await db.run(
+        sql`UPDATE users SET failed_logins = ${failedLogins}, locked_until = ${lockedUntil} WHERE id = ${id}`,
+      );
     },
 
     /**
@@ -89,13 +82,16 @@ export function createUsersRepository(db: Database) {
      * `lockMs(failures)` when that is above 0. Returns the new count and lock end.
      */
     recordLoginFailure(id: number, now: number, lockMs: (failures: number) => number) {
-      return db.transaction(() => {
-        const failures = addFailure.get(id)?.failed_logins ?? 0;
+      return db.transaction(async (tx) => {
+        const row = await tx.get<{ failed_logins: number }>(
+          sql`UPDATE users SET failed_logins = failed_logins + 1 WHERE id = ${id} RETURNING failed_logins`,
+        );
+        const failures = row?.failed_logins ?? 0;
         const ms = lockMs(failures);
         const lockedUntil = ms > 0 ? now + ms : 0;
-        if (lockedUntil > 0) setLock.run(lockedUntil, id);
+        if (lockedUntil > 0) await tx.run(sql`UPDATE users SET locked_until = ${lockedUntil} WHERE id = ${id}`);
         return { failures, lockedUntil };
-      })();
+      });
     },
   };
 }

@@ -91,6 +91,8 @@ export interface AnswerCacheOptions {
 
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
+  /** Answers being made: every caller of a key that is being looked up waits for the same one query. */
+  private readonly pending = new Map<string, Promise<EncodedAnswer>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -117,9 +119,21 @@ export class AnswerCache {
     return entry.answer;
   }
 
-  /** The live answer for a key, or else the one `make` gives, stored. */
-  remember(key: string, make: () => unknown): EncodedAnswer {
-    return this.get(key) ?? this.set(key, make());
+  /**
+   * The live answer for a key (at once, no promise: the race-day hit stays synchronous), or else the one
+   * `make` gives, stored. Callers asking for a key while its answer is being made share that one `make`
+   * (a thousand runners asking for one bib cause one query); a failed `make` is not stored.
+   */
+  remember(key: string, make: () => Promise<unknown>): EncodedAnswer | Promise<EncodedAnswer> {
+    const live = this.get(key);
+    if (live !== undefined) return live;
+    const waiting = this.pending.get(key);
+    if (waiting !== undefined) return waiting;
+    const made = make()
+      .then((answer) => this.set(key, answer))
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, made);
+    return made;
   }
 
   /** The live answer for a key, or undefined. */

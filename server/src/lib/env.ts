@@ -77,8 +77,35 @@ export const serverEnvSchema = z.object({
   SMTP_FROM: z.string().default(DEFAULT_SMTP_FROM),
   /** The reverse proxies in front of the server, whose X-Forwarded-For names the visitor. */
   TRUST_PROXY: proxyList.optional(),
-  /** Key of the e-certificate signatures; unset: a random secret kept in DATA_DIR/cert-secret. */
+  /**
+   * Key of the e-certificate signatures; unset: a random secret kept in DATA_DIR/cert-secret (SQLite) or in
+   * the database (PostgreSQL), shared by every instance.
+   */
   CERT_SECRET: z.string().optional(),
+  /** Key of the stored verification-code hashes; unset: kept like CERT_SECRET. */
+  CODE_SECRET: z.string().min(16).optional(),
+  /** Key of the stored certificate (ID) number hashes; unset: kept like CERT_SECRET. */
+  ID_NUMBER_SECRET: z.string().min(16).optional(),
+  /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
+  // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i)
+    .optional(),
+  /** Connections each server process keeps to PostgreSQL. */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Where uploads and published site configs are kept: 'folder' (DATA_DIR, or FILES_DIR when set) or
+   * 'database'. Unset: folder on SQLite; database on PostgreSQL unless FILES_DIR names a shared folder.
+   */
+  FILE_STORAGE: z.enum(['folder', 'database']).optional(),
+  /** A folder every instance shares (a network mount), for FILE_STORAGE=folder on PostgreSQL. */
+  FILES_DIR: z.string().optional(),
+  /** off: this instance runs no timed work (plugins/jobs.ts); others on the same database still do. */
+  JOBS: lowerCase
+    .pipe(z.enum(['on', 'off']))
+    .transform((s) => s === 'on')
+    .default(true),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
@@ -94,10 +121,23 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   DEV_OUTBOX: '1 or 0',
   SMTP_URL: 'an smtp:// or smtps:// URL',
   TRUST_PROXY: 'addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated',
+  CODE_SECRET: 'at least 16 characters',
+  ID_NUMBER_SECRET: 'at least 16 characters',
+  DATABASE_URL: 'a postgres:// or postgresql:// URL',
+  DB_POOL_SIZE: 'a number from 1 to 200',
+  FILE_STORAGE: 'folder or database',
+  JOBS: 'on or off',
 };
 
 /** Values never repeated in a message. */
-const SECRETS = new Set<string>(['PASSWORD_KEY', 'CERT_SECRET', 'SMTP_URL']);
+const SECRETS = new Set<string>([
+  'PASSWORD_KEY',
+  'CERT_SECRET',
+  'CODE_SECRET',
+  'ID_NUMBER_SECRET',
+  'SMTP_URL',
+  'DATABASE_URL',
+]);
 
 /** A bad environment: one line per bad variable, each naming it. */
 export class ServerEnvError extends Error {

@@ -27,8 +27,11 @@ export interface HotAnswer {
 export interface HotRoute<Query> {
   /** The body as one of the route's plain shapes, or undefined: then Fastify takes the request. */
   accept(body: unknown): Query | undefined;
-  /** The route's answer (the same function its Fastify handler sends), or undefined to leave it to Fastify. */
-  answer(query: Query): HotAnswer | undefined;
+  /**
+   * The route's answer (the same function its Fastify handler sends), or undefined to leave it to Fastify;
+   * a promise when it has to ask the database (a cache hit answers at once).
+   */
+  answer(query: Query): HotAnswer | undefined | Promise<HotAnswer | undefined>;
   /** The route's per-IP limit (undefined when limits are off): 0 when allowed, otherwise seconds to wait. */
   limit?: (ip: string) => number;
 }
@@ -77,7 +80,7 @@ export class HotPath {
       req.on('error', () => req.destroy());
       req.on('end', () => {
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        if (!answerHot(route, req, res, body, this.clientIp, this.https)) replay(req, res, body);
+        answerHot(route, req, res, body, this.clientIp, this.https, () => replay(req, res, body));
       });
     };
   }
@@ -98,7 +101,7 @@ function plainJsonRequest(req: IncomingMessage): boolean {
   );
 }
 
-/** Answers a hot request; false when the route leaves it to Fastify. */
+/** Answers a hot request, or hands it to Fastify (`toFastify`) when the route leaves it there. */
 function answerHot(
   route: HotRoute<never>,
   req: IncomingMessage,
@@ -106,32 +109,34 @@ function answerHot(
   body: Buffer,
   clientIp: (req: IncomingMessage) => string,
   https: (req: IncomingMessage) => boolean,
-): boolean {
+  toFastify: () => void,
+): void {
   // What Fastify's onSend hook adds to every answer (app.ts).
   const security = apiSecurityHeaders(https(req));
-  let query: never | undefined;
-  let found: HotAnswer | undefined;
+  const send = (found: HotAnswer | undefined) => {
+    if (found === undefined) return toFastify();
+    const out = answerOut(found.answer, req.headers['accept-encoding'], found.cacheControl);
+    res.writeHead(200, { ...security, ...out.headers });
+    res.end(out.payload);
+  };
+  let found: ReturnType<HotRoute<never>['answer']>;
   try {
-    query = route.accept(JSON.parse(body.toString('utf8')));
-    if (query === undefined) return false;
+    const query = route.accept(JSON.parse(body.toString('utf8')));
+    if (query === undefined) return toFastify();
     // Counted once, here, for the requests answered here (a replayed request is counted by Fastify's hook).
     const wait = route.limit?.(clientIp(req)) ?? 0;
     if (wait > 0) {
       const limited = tooManyRequestsAnswer(wait);
-      sendJson(res, 429, limited.envelope, { ...security, ...limited.headers });
-      return true;
+      return sendJson(res, 429, limited.envelope, { ...security, ...limited.headers });
     }
     found = route.answer(query);
   } catch {
     // Bad JSON, or a failure in the answer: Fastify answers it (and logs a failure) its own way.
-    return false;
+    return toFastify();
   }
-  if (found === undefined) return false;
-  const accepted = req.headers['accept-encoding'];
-  const out = answerOut(found.answer, accepted, found.cacheControl);
-  res.writeHead(200, { ...security, ...out.headers });
-  res.end(out.payload);
-  return true;
+  // A failed lookup is answered (and logged) by Fastify's route, which asks again.
+  if (found instanceof Promise) found.then(send, toFastify);
+  else send(found);
 }
 
 function sendJson(res: ServerResponse, status: number, envelope: unknown, headers: Record<string, string>) {

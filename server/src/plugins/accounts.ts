@@ -16,7 +16,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     settings: AccountSettings;
     /** The user of the request's `token` header when it is valid (not revoked, not expired). */
-    userFromToken(request: FastifyRequest): UserRecord | undefined;
+    userFromToken(request: FastifyRequest): Promise<UserRecord | undefined>;
   }
 }
 
@@ -27,18 +27,26 @@ export function tokenHeader(request: FastifyRequest): string {
 
 async function accountsPlugin(app: FastifyInstance, options: { settings: AccountSettings; seedDemo: boolean }) {
   app.decorate('settings', options.settings);
-  app.decorate('userFromToken', (request: FastifyRequest) => {
+  app.decorate('userFromToken', async (request: FastifyRequest) => {
     const token = tokenHeader(request);
-    const valid = token === '' ? undefined : app.repos.tokens.findValidToken(token, app.config.now());
+    const valid = token === '' ? undefined : await app.repos.tokens.findValidToken(token, app.config.now());
     return valid ? app.repos.users.findById(valid.userId) : undefined;
   });
 
   if (options.seedDemo) {
     const { users } = app.repos;
-    if (!users.findByPhone(DEMO_ACCOUNT.phone) && !users.findByEmail(DEMO_ACCOUNT.email)) {
+    const exists = async () =>
+      (await users.findByPhone(DEMO_ACCOUNT.phone)) !== undefined ||
+      (await users.findByEmail(DEMO_ACCOUNT.email)) !== undefined;
+    if (!(await exists())) {
       const passwordHash = await hashPassword(DEMO_ACCOUNT.password);
-      users.create({ phone: DEMO_ACCOUNT.phone, email: DEMO_ACCOUNT.email, passwordHash }, app.config.now());
-      app.log.info('created the demo account (see README: demo account)');
+      try {
+        await users.create({ phone: DEMO_ACCOUNT.phone, email: DEMO_ACCOUNT.email, passwordHash }, app.config.now());
+        app.log.info('created the demo account (see README: demo account)');
+      } catch (error) {
+        // Another instance starting on the same database created it first.
+        if (!(await exists())) throw error;
+      }
     }
   }
 }

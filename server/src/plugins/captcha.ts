@@ -57,7 +57,7 @@ export function createBuiltinCaptcha(repo: CaptchaRepository, now: () => number)
     async issue() {
       const sessionId = randomUUID();
       const targetX = randomInt(0, maxX + 1);
-      repo.create(sessionId, targetX, now(), 24 * 3_600_000);
+      await repo.create(sessionId, targetX, now(), 24 * 3_600_000);
       return {
         sessionId,
         scene: SLIDER_SCENE,
@@ -69,7 +69,7 @@ export function createBuiltinCaptcha(repo: CaptchaRepository, now: () => number)
     },
     async verify(answer) {
       const at = now();
-      const challenge = repo.takeForAttempt(answer.sessionId, at);
+      const challenge = await repo.takeForAttempt(answer.sessionId, at);
       if (!challenge || at - challenge.createdAt >= s.challengeTtlMs) return null;
       if (Math.abs(answer.x - challenge.targetX) > s.tolerance) return null;
       const trail = answer.trail;
@@ -84,7 +84,7 @@ export function createBuiltinCaptcha(repo: CaptchaRepository, now: () => number)
         sessionId: answer.sessionId,
         scene: SLIDER_SCENE,
       };
-      repo.markPassed(answer.sessionId, hashPass(pass.token, pass.sig), at);
+      await repo.markPassed(answer.sessionId, hashPass(pass.token, pass.sig), at);
       return pass;
     },
     async redeem(pass) {

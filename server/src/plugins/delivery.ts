@@ -83,7 +83,7 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
       const { subject, body } = messageFor(purpose, code);
       const to = maskDestination(destination);
       if (options.development) {
-        outbox.add({ channel, destination, subject, body, createdAt: app.config.now() });
+        await outbox.add({ channel, destination, subject, body, createdAt: app.config.now() });
         print(`[outbox] ${channel} to ${to} (${purpose}): code ${code}`);
       } else {
         print(`[codes] ${channel} to ${to} (${purpose}): code sent (shown only in development)`);

@@ -80,13 +80,8 @@ function ipv6Groups(address: string): string[] {
 /** Above this many tracked keys, empty windows are swept before adding a new one. */
 const SWEEP_AT = 10_000;
 
-export interface WindowLimiter {
-  /** Counts a hit; returns 0 when allowed, otherwise the seconds until the next hit would be allowed. */
-  hit(key: string, limit: RateLimit): number;
-}
-
 /** In-memory windows of one process. */
-export class SlidingWindowLimiter implements WindowLimiter {
+export class SlidingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(private readonly now: () => number) {}
@@ -113,8 +108,11 @@ export class SlidingWindowLimiter implements WindowLimiter {
   }
 }
 
-/** Windows in the `rate_hits` table (db/rate-hits-repository.ts), shared by every process on the same database. */
-export class SqliteWindowLimiter implements WindowLimiter {
+/**
+ * Windows in the `rate_hits` table (db/rate-hits-repository.ts), shared by every process and instance on the
+ * same database.
+ */
+export class SharedWindowLimiter {
   private hits = 0;
 
   constructor(
@@ -122,11 +120,12 @@ export class SqliteWindowLimiter implements WindowLimiter {
     private readonly now: () => number,
   ) {}
 
-  hit(key: string, limit: RateLimit): number {
+  /** Counts a hit; resolves to 0 when allowed, otherwise the seconds until the next hit would be allowed. */
+  async hit(key: string, limit: RateLimit): Promise<number> {
     const now = this.now();
     // Keys of visitors who never came back are swept now and then (windows are at most an hour).
-    if (++this.hits % 1000 === 0) this.rateHits.sweep(now - 3_600_000);
-    const refused = this.rateHits.record(key, limit, now);
+    if (++this.hits % 1000 === 0) await this.rateHits.sweep(now - 3_600_000);
+    const refused = await this.rateHits.record(key, limit, now);
     return refused === null ? 0 : Math.max(1, Math.ceil(refused.retryAfterMs / 1000));
   }
 }
@@ -139,10 +138,10 @@ declare module 'fastify' {
      */
     rateLimit(...limits: RateLimit[]): onRequestHookHandler[];
     /**
-     * Counts a hit of an IP on a limit, for requests answered outside Fastify's lifecycle (lib/hot-path.ts):
-     * 0 when allowed, otherwise the seconds to wait. Undefined when limits are off.
+     * Counts a hit of an IP on a local (in-memory) limit, for requests answered outside Fastify's lifecycle
+     * (lib/hot-path.ts): 0 when allowed, otherwise the seconds to wait. Undefined when limits are off.
      */
-    rateLimitCounter(limit: RateLimit): ((ip: string) => number) | undefined;
+    rateLimitCounter(limit: RateLimit & { local: true }): ((ip: string) => number) | undefined;
   }
 }
 
@@ -161,25 +160,26 @@ export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) 
 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {
   const local = new SlidingWindowLimiter(options.now);
-  const shared = new SqliteWindowLimiter(app.repos.rateHits, options.now);
-  const counter = (limit: RateLimit) => {
-    if (!options.enabled) return undefined;
-    const limiter = limit.local ? local : shared;
-    return (ip: string) => limiter.hit(`${limit.name}|${rateLimitKey(ip)}`, limit);
-  };
-  app.decorate('rateLimitCounter', counter);
+  const shared = new SharedWindowLimiter(app.repos.rateHits, options.now);
+  const bucket = (limit: RateLimit, ip: string) => `${limit.name}|${rateLimitKey(ip)}`;
+  app.decorate('rateLimitCounter', (limit: RateLimit & { local: true }) =>
+    options.enabled ? (ip: string) => local.hit(bucket(limit, ip), limit) : undefined,
+  );
   app.decorate('rateLimit', (...limits: RateLimit[]): onRequestHookHandler[] =>
-    limits.flatMap((limit) => {
-      const count = counter(limit);
-      if (count === undefined) return [];
-      return [
-        function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-          const wait = count(request.ip);
-          if (wait > 0) void tooManyRequests(reply, wait);
-          else done();
-        },
-      ];
-    }),
+    options.enabled
+      ? limits.map((limit) =>
+          limit.local
+            ? function limitByIp(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+                const wait = local.hit(bucket(limit, request.ip), limit);
+                if (wait > 0) void tooManyRequests(reply, wait);
+                else done();
+              }
+            : async function limitByIpShared(request: FastifyRequest, reply: FastifyReply) {
+                const wait = await shared.hit(bucket(limit, request.ip), limit);
+                if (wait > 0) return tooManyRequests(reply, wait);
+              },
+        )
+      : [],
   );
 }
 

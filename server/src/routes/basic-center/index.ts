@@ -53,7 +53,7 @@ export default async function basicCenterRoutes(app: FastifyInstance) {
       reply.header('cache-control', 'no-store');
       const raw = request.headers.token;
       const token = typeof raw === 'string' ? raw.trim() : '';
-      const valid = token === '' ? undefined : app.repos.tokens.findValidToken(token, app.config.now());
+      const valid = token === '' ? undefined : await app.repos.tokens.findValidToken(token, app.config.now());
       if (!valid) return fail(401, 'loginExpired');
       return ok({ userId: valid.userId });
     },

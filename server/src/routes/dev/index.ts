@@ -18,7 +18,7 @@ export default async function devRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { format: { type: 'string', maxLength: 10 } } } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const messages = app.repos.outbox.latest(LIMIT).map((m) => ({
+      const messages = (await app.repos.outbox.latest(LIMIT)).map((m) => ({
         destination: m.destination,
         channel: m.channel,
         subject: m.subject,

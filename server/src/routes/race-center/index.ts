@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValida
 import { API_PATHS } from '#contract/api';
 import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
-import { certificateSecret } from '../../lib/secrets.ts';
 import { messageText } from '#contract/messages';
 import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
@@ -46,14 +45,11 @@ async function refuseByRules(request: FastifyRequest, reply: FastifyReply) {
   if (refusal) return reply.header('cache-control', PRIVATE).send(fail(400, refusal.code, refusal.params));
 }
 
-export default async function raceCenterRoutes(
-  app: FastifyInstance,
-  options: { env?: Record<string, string | undefined> },
-) {
+export default async function raceCenterRoutes(app: FastifyInstance) {
   const service = createRaceCenterService({
     raceCenter: app.repos.raceCenter,
     races: app.repos.races,
-    certificateSecret: certificateSecret(app.config.dataDir, options.env ?? process.env),
+    certificateSecret: app.secrets.cert,
     now: app.config.now,
   });
 
@@ -78,34 +74,35 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       privateAnswer(reply);
       const { raceId, queryType, ...person } = request.body;
-      const found = service.registration(raceId, person, queryType);
+      const found = await service.registration(raceId, person, queryType);
       return found ? ok(found) : fail(404, 'registrationMissing');
     },
   );
 
   /** A score lookup by bib (public, cached) or by name + certificate number (private); undefined: no key. */
-  const scoreAnswer = (query: ScoreQuery): HotAnswer | undefined => {
+  const scoreAnswer = (query: ScoreQuery): HotAnswer | undefined | Promise<HotAnswer> => {
     const { raceId, bib, name, certificateNumber } = query;
     if (bib !== undefined) {
-      const answer = publicAnswers.remember(`score\n${raceId}\n${normalizeBib(bib)}`, () => {
-        const found = service.scoreByBib(raceId, bib);
+      const answer = publicAnswers.remember(`score\n${raceId}\n${normalizeBib(bib)}`, async () => {
+        const found = await service.scoreByBib(raceId, bib);
         return found ? ok(found) : fail(404, 'scoreMissing');
       });
-      return { answer, cacheControl: PUBLIC };
+      return answer instanceof Promise
+        ? answer.then((a) => ({ answer: a, cacheControl: PUBLIC }))
+        : { answer, cacheControl: PUBLIC };
     }
     if (name === undefined || certificateNumber === undefined) return undefined;
-    const found = service.scoreOf(raceId, { name, certificateNumber });
-    return {
+    return service.scoreOf(raceId, { name, certificateNumber }).then((found) => ({
       answer: encodeAnswer(found.length > 0 ? ok(found) : fail(404, 'scoreMissing')),
       cacheControl: PRIVATE,
-    };
+    }));
   };
 
   app.post<{ Body: ScoreQuery }>(
     API_PATHS.searchScore,
     { ...encodedLookup, schema: { body: scoreBody } },
     async (request, reply) => {
-      const found = scoreAnswer(request.body);
+      const found = await scoreAnswer(request.body);
       if (found === undefined)
         return reply.code(400).header('cache-control', PRIVATE).send(fail(400, 'lookupNeedsKey'));
       return sendAnswer(request, reply, found.answer, found.cacheControl);
@@ -122,7 +119,7 @@ export default async function raceCenterRoutes(
     { ...lookup, schema: { body: personBody } },
     async (request, reply) => {
       privateAnswer(reply);
-      const best = service.personalBests(request.body);
+      const best = await service.personalBests(request.body);
       return best.length > 0 ? ok(best) : fail(404, 'scoreMissing');
     },
   );
@@ -136,24 +133,26 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       privateAnswer(reply);
       const { raceIds, ...person } = request.body;
-      const results = service.history(person, raceIds);
+      const results = await service.history(person, raceIds);
       return results.length > 0 ? ok(results) : fail(404, 'scoreMissing');
     },
   );
 
   /** The photos of a bib: public, cached. */
-  const photosAnswer = ({ raceId, bib }: BibQuery): HotAnswer => {
-    const answer = publicAnswers.remember(`photos\n${raceId}\n${normalizeBib(bib)}`, () =>
-      ok(service.photos(raceId, bib)),
+  const photosAnswer = ({ raceId, bib }: BibQuery): HotAnswer | Promise<HotAnswer> => {
+    const answer = publicAnswers.remember(`photos\n${raceId}\n${normalizeBib(bib)}`, async () =>
+      ok(await service.photos(raceId, bib)),
     );
-    return { answer, cacheControl: PUBLIC };
+    return answer instanceof Promise
+      ? answer.then((a) => ({ answer: a, cacheControl: PUBLIC }))
+      : { answer, cacheControl: PUBLIC };
   };
 
   app.post<{ Body: BibQuery }>(
     API_PATHS.searchPhotos,
     { ...encodedLookup, schema: { body: photosBody } },
     async (request, reply) => {
-      const found = photosAnswer(request.body);
+      const found = await photosAnswer(request.body);
       return sendAnswer(request, reply, found.answer, found.cacheControl);
     },
   );
@@ -165,15 +164,15 @@ export default async function raceCenterRoutes(
 
   /** The organiser's races with results (service.racesWithResults): public, cached like the bib lookups. */
   const racesWithResultsAnswer = (raceId: string) =>
-    publicAnswers.remember(`races-with-results\n${raceId}`, () => {
-      const races = service.racesWithResults(raceId);
+    publicAnswers.remember(`races-with-results\n${raceId}`, async () => {
+      const races = await service.racesWithResults(raceId);
       return races ? ok(races) : fail(404, 'raceNotFound');
     });
 
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.racesWithResults,
     { ...encodedLookup, schema: { querystring: raceIdQuery } },
-    async (request, reply) => sendAnswer(request, reply, racesWithResultsAnswer(request.query.raceId), PUBLIC),
+    async (request, reply) => sendAnswer(request, reply, await racesWithResultsAnswer(request.query.raceId), PUBLIC),
   );
 
   app.get<{ Querystring: { id: string; sig: string } }>(
@@ -181,7 +180,7 @@ export default async function raceCenterRoutes(
     { onRequest: app.rateLimit(LIMITS.certificate), schema: { querystring: certificateQuery } },
     async (request, reply) => {
       reply.header('cache-control', PUBLIC);
-      const facts = service.verifyCertificate(request.query.id, request.query.sig);
+      const facts = await service.verifyCertificate(request.query.id, request.query.sig);
       if (!facts)
         return {
           code: 0,
@@ -199,7 +198,7 @@ export default async function raceCenterRoutes(
     async (request, reply) => {
       reply.header('cache-control', PRIVATE);
       const { raceId, item } = request.body;
-      const sheet = service.scoreSheet(raceId, item);
+      const sheet = await service.scoreSheet(raceId, item);
       if (sheet === undefined) return fail(404, 'noData');
       const name = `scores-${raceId}${item ? `-${item}` : ''}.xls`;
       return reply

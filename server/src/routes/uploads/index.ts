@@ -4,15 +4,13 @@
  * request (multipart field of any name), at most 10 MB; the extension must be on the list
  * (case-insensitive) and the first bytes must match it. Each user may upload at most UPLOAD_QUOTA (files
  * and bytes in any 24 hours; over it HTTP 429 with Retry-After), and every stored file is recorded with its
- * uploader (uploads table: user, stored and original name, size, SHA-256, IP, time). Files are stored under
- * <dataDir>/uploads/uploads/ with a random name and served at /files/uploads/<name>. The answer's data.url
+ * uploader (uploads table: user, stored and original name, size, SHA-256, IP, time). Files are stored in the
+ * file store (lib/file-store.ts) under uploads/uploads/<random name> (in a folder store that is
+ * <dataDir>/uploads/uploads/) and served at /files/uploads/<name>. The answer's data.url
  * is relative to the file host (VITE_FILE_HOST, '/files/' for the bundled server): 'uploads/<name>';
  * data.path is the absolute path on this server.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '#contract/api';
@@ -28,7 +26,7 @@ import {
 } from '#contract/rules';
 import type { UploadKind } from '../../db/uploads-repository.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
-import { dataPaths } from '../../lib/paths.ts';
+import { uploadKey } from '../../lib/file-store.ts';
 import { fail as envelopeFail, SUCCESS_MSG } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 
@@ -78,16 +76,13 @@ const refuse = (status: number, refusal: { code: MessageCode; params?: MessagePa
 const tooBig = () => refuse(413, checkUploadSize(MAX_UPLOAD_BYTES + 1, UPLOAD_SIZE_LIMIT)!);
 
 export default async function uploadRoutes(app: FastifyInstance) {
-  const dir = path.join(dataPaths(app.config.dataDir).uploads, UPLOAD_SUBDIR);
-  mkdirSync(dir, { recursive: true });
-
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
 
   async function receive(request: FastifyRequest, reply: FastifyReply, kind: UploadKind) {
     reply.header('cache-control', 'no-store');
-    const user = app.userFromToken(request);
+    const user = await app.userFromToken(request);
     if (!user) return fail(401, 'loginExpired');
     const allowed: readonly string[] = kind === 'image' ? IMAGE_EXTENSIONS : FILE_EXTENSIONS;
     if (!request.isMultipart()) return fail(400, 'uploadNotMultipart');
@@ -115,7 +110,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
     if (file.file.truncated) return tooBig();
     if (!magicMatches(ext, content.subarray(0, 16))) return fail(400, 'badFileType');
     const name = `${randomUUID()}.${ext}`;
-    const refused = app.repos.uploads.reserve(
+    const refused = await app.repos.uploads.reserve(
       {
         userId: user.id,
         storedName: name,
@@ -132,11 +127,12 @@ export default async function uploadRoutes(app: FastifyInstance) {
       void reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))));
       return fail(429, 'uploadQuota');
     }
+    const key = uploadKey(`${UPLOAD_SUBDIR}/${name}`);
     try {
-      await writeFile(path.join(dir, name), content, { flag: 'wx' });
+      await app.files.put(key, content);
     } catch (error) {
-      app.repos.uploads.release(name);
-      await unlink(path.join(dir, name)).catch(() => undefined);
+      await app.repos.uploads.release(name);
+      await app.files.remove(key).catch(() => undefined);
       throw error;
     }
     request.log.info({ user: user.id, file: name, bytes: content.length }, 'file uploaded');

@@ -19,7 +19,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     noStore(reply);
     const parsed = parseOrReject(emailRegisteredQuery, request.query);
     if ('error' in parsed) return parsed.error;
-    return ok(users.findByEmail(normalizeEmail(parsed.body.email)!) !== undefined);
+    return ok((await users.findByEmail(normalizeEmail(parsed.body.email)!)) !== undefined);
   });
 
   app.post(
@@ -38,9 +38,9 @@ export default async function accountRoutes(app: FastifyInstance) {
         body.loginPasswordConfirm === '' ? undefined : 'loginPasswordConfirm',
       );
       if ('error' in chosen) return chosen.error;
-      if (users.findByEmail(email)) return reject(409, 'emailRegistered');
+      if (await users.findByEmail(email)) return reject(409, 'emailRegistered');
       const requestToken = body.verificationToken;
-      const checked = checkCode(app, {
+      const checked = await checkCode(app, {
         purpose: 'register',
         destination: email,
         code: body.captcha,
@@ -49,8 +49,8 @@ export default async function accountRoutes(app: FastifyInstance) {
       });
       if (checked !== true) return checked;
       const passwordHash = await hashPassword(chosen.password);
-      if (users.findByEmail(email)) return reject(409, 'emailRegistered');
-      const id = users.create({ email, passwordHash }, app.config.now());
+      if (await users.findByEmail(email)) return reject(409, 'emailRegistered');
+      const id = await users.create({ email, passwordHash }, app.config.now());
       request.log.info({ user: id }, 'account registered');
       return ok(true);
     },
@@ -63,10 +63,10 @@ export default async function accountRoutes(app: FastifyInstance) {
     if (userId === undefined) return reject(404, 'accountMissing');
     const requestToken = body.verificationToken ?? '';
     if (requestToken === '') return reject(400, 'codeError');
-    const checked = checkCode(app, { purpose: 'reset', destination, code: body.captcha ?? '', requestToken, ip });
+    const checked = await checkCode(app, { purpose: 'reset', destination, code: body.captcha ?? '', requestToken, ip });
     if (checked !== true) return checked;
-    users.setPasswordHash(userId, await hashPassword(chosen.password));
-    tokens.revokeAllForUser(userId, app.config.now());
+    await users.setPasswordHash(userId, await hashPassword(chosen.password));
+    await tokens.revokeAllForUser(userId, app.config.now());
     return ok(true);
   }
 
@@ -75,7 +75,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     const parsed = parseOrReject(resetByEmailBody, request.body);
     if ('error' in parsed) return parsed.error;
     const email = normalizeEmail(parsed.body.accountEmail)!;
-    return reset(parsed.body, email, users.findByEmail(email)?.id, request.ip);
+    return reset(parsed.body, email, (await users.findByEmail(email))?.id, request.ip);
   });
 
   app.post(
@@ -87,7 +87,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       const parsed = parseOrReject(resetByPhoneBody, request.body);
       if ('error' in parsed) return parsed.error;
       const { phone } = parsed.body;
-      return reset(parsed.body, phone, users.findByPhone(phone)?.id, request.ip);
+      return reset(parsed.body, phone, (await users.findByPhone(phone))?.id, request.ip);
     },
   );
 }

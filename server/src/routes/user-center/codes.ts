@@ -43,12 +43,12 @@ const HOUR = 3_600_000;
  * guesses are refused unchecked, and all such sources together get 10: strangers can no longer burn a
  * runner's pending code, and a code is guessed at most 5 + 10 times in all (codes-repository.ts `check`).
  */
-export function checkCode(
+export async function checkCode(
   app: FastifyInstance,
   input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string; ip: string },
-): true | Envelope<null> {
+): Promise<true | Envelope<null>> {
   const { ip, ...rest } = input;
-  const result = app.repos.codes.check({
+  const result = await app.repos.codes.check({
     ...rest,
     // A malformed code still counts as a wrong try against the open code.
     code: /^\d{6}$/.test(input.code) ? input.code : '',
@@ -93,22 +93,22 @@ export default async function codeRoutes(app: FastifyInstance) {
     const pass = { token: body.nc_token!, sig: body.sig!, sessionId: body.sessionId!, scene: body.scene! };
     if (!(await app.captcha.redeem(pass))) return reject(400, 'verificationFailed');
 
-    if (purpose === 'register' && users.findByEmail(destination)) return reject(409, 'emailRegistered');
+    if (purpose === 'register' && (await users.findByEmail(destination))) return reject(409, 'emailRegistered');
     if (purpose !== 'register') {
-      const user = channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination);
+      const user = await (channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination));
       if (!user) return reject(404, 'accountMissing');
     }
 
     const now = app.config.now();
     const source = rateLimitKey(ip);
-    const last = codes.lastRequestedAt(purpose, destination);
+    const last = await codes.lastRequestedAt(purpose, destination);
     if (last !== undefined && now - last < CODE_RULES.resendMs) {
       const wait = Math.max(1, Math.ceil((last + CODE_RULES.resendMs - now) / 1000));
       return refuse(wait, fail(429, 'codeResendWait', { seconds: wait }));
     }
     for (const [count, max] of [
-      [codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
-      [codes.countForIp(source, now - HOUR), CODE_RULES.perIpPerHour],
+      [await codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
+      [await codes.countForIp(source, now - HOUR), CODE_RULES.perIpPerHour],
     ] as const) {
       if (count.n >= max) {
         const wait = Math.max(1, Math.ceil(((count.oldest ?? now) + HOUR - now) / 1000));
@@ -118,7 +118,7 @@ export default async function codeRoutes(app: FastifyInstance) {
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const verificationToken = randomBytes(24).toString('base64url');
-    codes.issue({
+    await codes.issue({
       requestToken: verificationToken,
       purpose,
       channel,

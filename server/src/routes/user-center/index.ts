@@ -33,10 +33,10 @@ export default async function userCenterRoutes(app: FastifyInstance) {
   await app.register(codeRoutes);
   await app.register(accountRoutes);
 
-  const issue = (userId: number, loginType: number) => {
-    const user = users.findById(userId);
+  const issue = async (userId: number, loginType: number) => {
+    const user = await users.findById(userId);
     if (!user) return reject(404, 'accountMissing');
-    const { token } = tokens.issue(user.id, TOKEN_TTL_MS, app.config.now());
+    const { token } = await tokens.issue(user.id, TOKEN_TTL_MS, app.config.now());
     return ok(userData(user, token, loginType));
   };
 
@@ -48,9 +48,9 @@ export default async function userCenterRoutes(app: FastifyInstance) {
     const { loginType, phone } = body;
 
     if (loginType === '1') {
-      const user = users.findByPhone(phone);
+      const user = await users.findByPhone(phone);
       if (!user) return reject(404, 'accountMissing');
-      const checked = checkCode(app, {
+      const checked = await checkCode(app, {
         purpose: 'login',
         destination: phone,
         code: body.captcha,
@@ -62,7 +62,9 @@ export default async function userCenterRoutes(app: FastifyInstance) {
     }
 
     // The body schema took loginType 0 (phone) or 5 (e-mail).
-    const user = loginType === '0' ? users.findByPhone(phone) : users.findByEmail(normalizeEmail(body.accountEmail)!);
+    const user = await (loginType === '0'
+      ? users.findByPhone(phone)
+      : users.findByEmail(normalizeEmail(body.accountEmail)!));
     const password = decryptField(body, 'password', app.settings.passwordKey);
     const now = app.config.now();
     // Same message and about the same time for a missing account, a locked one and a wrong password.
@@ -71,21 +73,21 @@ export default async function userCenterRoutes(app: FastifyInstance) {
       return reject(400, 'badCredentials');
     }
     if (!(await verifyPassword(password, user.passwordHash))) {
-      const { failures, lockedUntil } = users.recordLoginFailure(user.id, now, lockoutMs);
+      const { failures, lockedUntil } = await users.recordLoginFailure(user.id, now, lockoutMs);
       request.log.info({ user: user.id, failures, lockedUntil }, 'login failed');
       return reject(400, 'badCredentials');
     }
     // Parallel guesses all pass the lock check before any is counted: re-check once the hash is done.
-    const current = users.findById(user.id);
+    const current = await users.findById(user.id);
     if (!current || current.lockedUntil > app.config.now()) return reject(400, 'badCredentials');
-    if (current.failedLogins > 0) users.setLoginFailures(user.id, 0, 0);
+    if (current.failedLogins > 0) await users.setLoginFailures(user.id, 0, 0);
     return issue(user.id, Number(loginType));
   });
 
   app.post(API_PATHS.logout, async (request, reply) => {
     noStore(reply);
     const token = tokenHeader(request);
-    if (token === '' || !tokens.revoke(token, app.config.now())) return reject(401, 'loginExpired');
+    if (token === '' || !(await tokens.revoke(token, app.config.now()))) return reject(401, 'loginExpired');
     return ok(true);
   });
 }

@@ -13,13 +13,13 @@ import { resultsImporter } from './results.ts';
 
 export type { ImportKind, ImportOutcome } from './import-table.ts';
 
-export const importResults = (repos: Repositories, raceId: string, text: string): ImportOutcome =>
+export const importResults = (repos: Repositories, raceId: string, text: string): Promise<ImportOutcome> =>
   runImport(repos.races, resultsImporter(repos.raceCenter), raceId, text);
 
-export const importRegistrations = (repos: Repositories, raceId: string, text: string): ImportOutcome =>
+export const importRegistrations = (repos: Repositories, raceId: string, text: string): Promise<ImportOutcome> =>
   runImport(repos.races, registrationsImporter(repos.raceCenter), raceId, text);
 
-export const importPhotos = (repos: Repositories, raceId: string, text: string): ImportOutcome =>
+export const importPhotos = (repos: Repositories, raceId: string, text: string): Promise<ImportOutcome> =>
   runImport(repos.races, photosImporter(repos.raceCenter), raceId, text);
 
 const IMPORTS: Record<ImportKind, typeof importResults> = {
@@ -29,6 +29,6 @@ const IMPORTS: Record<ImportKind, typeof importResults> = {
 };
 
 /** Imports a CSV file of one kind into a race. */
-export function importCsv(repos: Repositories, kind: ImportKind, raceId: string, text: string): ImportOutcome {
+export function importCsv(repos: Repositories, kind: ImportKind, raceId: string, text: string): Promise<ImportOutcome> {
   return IMPORTS[kind](repos, raceId, text);
 }

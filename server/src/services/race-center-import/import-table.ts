@@ -48,17 +48,17 @@ export interface Importer<Row> {
   /** The row to store, or undefined; a row with any problem is never stored. */
   toRow(row: ImportRow, target: ImportTarget): Row | undefined;
   /** Writes every row of a good file at once (one transaction). */
-  write(rows: Row[], raceId: string): void;
+  write(rows: Row[], raceId: string): Promise<void>;
 }
 
 /** Runs an import: every row is checked first, and the rows are written only when none has a problem. */
-export function runImport<Row>(
+export async function runImport<Row>(
   races: RacesRepository,
   importer: Importer<Row>,
   raceId: string,
   text: string,
-): ImportOutcome {
-  const race = races.findById(raceId);
+): Promise<ImportOutcome> {
+  const race = await races.findById(raceId);
   if (!race)
     return { ok: false, problems: [`race "${raceId}" does not exist (add it with: site add-race <race.json>)`] };
   let records: CsvRecord[];
@@ -95,7 +95,7 @@ export function runImport<Row>(
     if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
     return { ok: false, problems: shown };
   }
-  importer.write(good, raceId);
+  await importer.write(good, raceId);
   return {
     ok: true,
     rows: good.length,

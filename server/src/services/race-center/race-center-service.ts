@@ -53,11 +53,11 @@ export function createRaceCenterService({
 }: RaceCenterServiceDeps) {
   // Race names for the answers; races change rarely (the CLI), so a short-lived memo is enough.
   const raceCache = new Map<string, { at: number; facts: RaceFacts | undefined }>();
-  const raceFacts = (id: string): RaceFacts | undefined => {
+  const raceFacts = async (id: string): Promise<RaceFacts | undefined> => {
     const now = clock();
     const hit = raceCache.get(id);
     if (hit && now - hit.at < RACE_MEMO_MS) return hit.facts;
-    const race = races.findById(id);
+    const race = await races.findById(id);
     const facts = race
       ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
       : undefined;
@@ -75,8 +75,8 @@ export function createRaceCenterService({
     chipMs: row.chip_ms,
   });
 
-  const result = (row: ResultRow) =>
-    toResult(row, raceFacts(row.race_id), {
+  const result = async (row: ResultRow) =>
+    toResult(row, await raceFacts(row.race_id), {
       id: `${row.race_id}:${row.bib}`,
       sig: signCertificate(secret, signedFacts(row)),
     });
@@ -90,10 +90,10 @@ export function createRaceCenterService({
      * The registration lookup (spec §3): query type 1 answers the status; 2, 3 and 5 the registration info,
      * only for a registration made through that channel. Undefined: nothing to answer.
      */
-    registration(raceId: string, person: PersonKey, queryType: RegistrationQueryType) {
-      const row = repo.registration(raceId, repo.certHash(person.certificateNumber), normalizeName(person.name));
+    async registration(raceId: string, person: PersonKey, queryType: RegistrationQueryType) {
+      const row = await repo.registration(raceId, repo.certHash(person.certificateNumber), normalizeName(person.name));
       if (!row) return undefined;
-      const race = raceFacts(row.race_id);
+      const race = await raceFacts(row.race_id);
       if (queryType === 1) return toRegistrationStatus(row, race);
       // The info of one channel answers only for a registration made through it.
       if (row.channel !== queryType) return undefined;
@@ -101,41 +101,38 @@ export function createRaceCenterService({
     },
 
     /** The result of a bib (public): a list of one, or undefined. */
-    scoreByBib(raceId: string, bib: string) {
-      const row = repo.resultByBib(raceId, normalizeBib(bib));
-      return row ? [result(row)] : undefined;
+    async scoreByBib(raceId: string, bib: string) {
+      const row = await repo.resultByBib(raceId, normalizeBib(bib));
+      return row ? [await result(row)] : undefined;
     },
 
     /** A person's results in one race (empty: none). */
-    scoreOf(raceId: string, person: PersonKey) {
-      return resultsOf(person, raceId).map(result);
+    async scoreOf(raceId: string, person: PersonKey) {
+      return Promise.all((await resultsOf(person, raceId)).map(result));
     },
 
     /** A person's best chip time per item, in the order of ITEMS (empty: no results). */
-    personalBests(person: PersonKey) {
+    async personalBests(person: PersonKey) {
       const best = new Map<string, ResultRow>();
-      for (const row of resultsOf(person)) {
+      for (const row of await resultsOf(person)) {
         const seen = best.get(row.item);
         if (!seen || row.chip_ms < seen.chip_ms) best.set(row.item, row);
       }
       const order = Object.keys(ITEMS);
-      return [...best.values()]
-        .sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item))
-        .map((row) => toPersonalBest(result(row)));
+      const rows = [...best.values()].sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item));
+      return (await Promise.all(rows.map(result))).map(toPersonalBest);
     },
 
     /** A person's results, latest race first, in the given races only when `raceIds` has any (empty: none). */
-    history(person: PersonKey, raceIds?: string[]) {
+    async history(person: PersonKey, raceIds?: string[]) {
       const only = raceIds && raceIds.length > 0 ? new Set(raceIds) : null;
-      return resultsOf(person)
-        .filter((row) => only === null || only.has(row.race_id))
-        .map(result)
-        .sort(byResultOrder);
+      const rows = (await resultsOf(person)).filter((row) => only === null || only.has(row.race_id));
+      return (await Promise.all(rows.map(result))).sort(byResultOrder);
     },
 
     /** The photos of a bib (public). */
-    photos(raceId: string, bib: string) {
-      return repo.photos(raceId, normalizeBib(bib)).map((p) => ({ url: p.url, takenAt: p.taken_at }));
+    async photos(raceId: string, bib: string) {
+      return (await repo.photos(raceId, normalizeBib(bib))).map((p) => ({ url: p.url, takenAt: p.taken_at }));
     },
 
     /**
@@ -143,12 +140,12 @@ export function createRaceCenterService({
      * have results, latest first: the score page offers them, so a visitor of next year's site still finds
      * last year's result. Undefined: no such race.
      */
-    racesWithResults(raceId: string) {
-      const race = races.findById(raceId);
+    async racesWithResults(raceId: string) {
+      const race = await races.findById(raceId);
       if (!race) return undefined;
-      const counts = repo.resultCountsByRace();
+      const counts = await repo.resultCountsByRace();
       const family = race.organizationId
-        ? races.list().filter((r) => r.organizationId === race.organizationId)
+        ? (await races.list()).filter((r) => r.organizationId === race.organizationId)
         : [race];
       return family
         .filter((r) => counts.has(r.raceId))
@@ -163,18 +160,18 @@ export function createRaceCenterService({
     },
 
     /** A certificate `raceId:bib` with its signature: what it certifies, or undefined when it is not valid. */
-    verifyCertificate(id: string, sig: string) {
+    async verifyCertificate(id: string, sig: string) {
       const at = id.indexOf(':');
-      const row = at > 0 ? repo.resultByBib(id.slice(0, at), normalizeBib(id.slice(at + 1))) : undefined;
+      const row = at > 0 ? await repo.resultByBib(id.slice(0, at), normalizeBib(id.slice(at + 1))) : undefined;
       if (!row || !verifySignature(secret, signedFacts(row), sig)) return undefined;
-      return toCertificateFacts(result(row));
+      return toCertificateFacts(await result(row));
     },
 
     /** The results of a race (one item, or all) as a spreadsheet; undefined when there are none. */
-    scoreSheet(raceId: string, item: string | undefined) {
-      const rows = repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
+    async scoreSheet(raceId: string, item: string | undefined) {
+      const rows = await repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
       if (rows.length === 0) return undefined;
-      return spreadsheetXml(raceFacts(raceId)?.raceName ?? raceId, rows);
+      return spreadsheetXml((await raceFacts(raceId))?.raceName ?? raceId, rows);
     },
   };
 }

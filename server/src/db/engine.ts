@@ -1,0 +1,137 @@
+/**
+ * The one query layer of the server, over Kysely: embedded SQLite (better-sqlite3, the default, under DATA_DIR)
+ * or PostgreSQL (pg, when DATABASE_URL is a postgres:// URL). Repositories write plain SQL with Kysely's `sql`
+ * tag (`db.all<Row>(sql\`SELECT … WHERE id = ${id}\`)`), which binds every value as a parameter in the
+ * engine's own placeholder style; where the engines' SQL differs, a repository branches on `db.engine`.
+ *
+ * Integers are JavaScript numbers on both engines (PostgreSQL's BIGINT and NUMERIC are parsed as numbers:
+ * every integer the server stores, epoch milliseconds and amounts in fen among them, is far below 2^53).
+ */
+import BetterSqlite3, { type Database as SqliteHandle } from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+
+export type EngineName = 'sqlite' | 'postgres';
+
+/** Any Kysely connection or transaction, as the `sql` tag's execute() takes it. */
+type Executor = Parameters<RawBuilder<unknown>['execute']>[0];
+
+export interface Db {
+  readonly engine: EngineName;
+  /** The rows of a query. */
+  all<T>(query: RawBuilder<unknown>): Promise<T[]>;
+  /** The first row of a query, or undefined. */
+  get<T>(query: RawBuilder<unknown>): Promise<T | undefined>;
+  /** Runs a statement; returns how many rows it changed. */
+  run(query: RawBuilder<unknown>): Promise<number>;
+  /**
+   * Runs `work` in one transaction on one connection (BEGIN IMMEDIATE on SQLite, so writers queue instead of
+   * failing; READ COMMITTED on PostgreSQL, with `lock` for the checks that must not interleave). Inside a
+   * transaction, `transaction` runs `work` in the same one.
+   */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `key`, and holds it until this one ends
+   * (a PostgreSQL advisory transaction lock; on SQLite the write lock of BEGIN IMMEDIATE already does it).
+   */
+  lock(key: string): Promise<void>;
+  /** True when the database answers (the health endpoint). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** How a database is reached: an embedded SQLite file, or a PostgreSQL URL. */
+export type DbTarget = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolSize?: number };
+
+/** The target a DATABASE_URL names (postgres:// or postgresql://); undefined selects the embedded SQLite. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: SqliteHandle } {
+  if (target.engine === 'sqlite') {
+    const handle = new BetterSqlite3(target.file);
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('foreign_keys = ON');
+    handle.pragma('busy_timeout = 5000');
+    handle.pragma('synchronous = NORMAL');
+    return { kysely: new Kysely({ dialect: new SqliteDialect({ database: handle }) }), sqlite: handle };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8 || oid === PG_NUMERIC
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection (a database restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return { kysely: new Kysely({ dialect: new PostgresDialect({ pool }) }) };
+}
+
+function makeDb(engine: EngineName, executor: Executor, inTransaction: boolean, root: Kysely<unknown>): Db {
+  const db: Db = {
+    engine,
+    async all<T>(query: RawBuilder<unknown>) {
+      return (await query.execute(executor)).rows as T[];
+    },
+    async get<T>(query: RawBuilder<unknown>) {
+      return (await query.execute(executor)).rows[0] as T | undefined;
+    },
+    async run(query: RawBuilder<unknown>) {
+      return Number((await query.execute(executor)).numAffectedRows ?? 0n);
+    },
+    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      if (inTransaction) return work(db);
+      return root.connection().execute(async (connection) => {
+        await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(connection);
+        try {
+          const result = await work(makeDb(engine, connection, true, root));
+          await sql.raw('COMMIT').execute(connection);
+          return result;
+        } catch (error) {
+          await sql
+            .raw('ROLLBACK')
+            .execute(connection)
+            .catch(() => undefined);
+          throw error;
+        }
+      });
+    },
+    async lock(key: string) {
+      if (!inTransaction) throw new Error('lock() is for use inside a transaction');
+      if (engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(executor);
+    },
+    async ping() {
+      try {
+        await sql`SELECT 1`.execute(executor);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await root.destroy();
+    },
+  };
+  return db;
+}
+
+export interface OpenedEngine {
+  db: Db;
+  /** The better-sqlite3 handle on SQLite (migrations register a function on it); undefined on PostgreSQL. */
+  sqlite?: SqliteHandle;
+}
+
+export function openEngine(target: DbTarget): OpenedEngine {
+  const { kysely, sqlite } = openKysely(target);
+  return { db: makeDb(target.engine, kysely, false, kysely), sqlite };
+}
+
+export { sql };
