@@ -3,9 +3,10 @@
  * the floor (issue #12 §4); score by name + certificate number ≥ 5,000 req/s.
  *
  * The floor is a bare Node http server (scripts/bench-floor-server.mjs, no framework) answering every
- * request with a fixed 1.2 KB JSON body, driven by the same load generator with the same connections,
- * requests, warm-up and duration as the bib lookup, on as many processes as the server: what the server does
- * per lookup costs whatever it gets below that figure. Every run is printed as req/s, p99 and its ratio to
+ * request with a fixed 1.4 KB JSON body and the header lines of a score answer (about the bytes of a real
+ * one), driven by the same load generator with the same connections, requests, warm-up and duration as the
+ * bib lookup, on as many processes as the server: what the server does per lookup costs whatever it gets
+ * below that figure. Every run is printed as req/s, p99 and its ratio to
  * the floor, in one table.
  *
  * The real server (API only, RATE_LIMITS=off) runs on a fresh data folder seeded with the ~30,000 demo
@@ -25,6 +26,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { API_PATHS } from '#contract/api';
 import { generateRunners } from '../server/src/db/seed-runners';
+import { createDatabase, startThrowawayCluster } from './pg-cluster';
 import { freePort, repoRoot } from '../tests/e2e/server-process';
 
 const PAST_RACE = 'qc-marathon-2026';
@@ -142,6 +144,33 @@ export async function startServers(n: number, env: NodeJS.ProcessEnv = {}): Prom
   );
 }
 
+/**
+ * The scale-out (issue #12 §4): a throwaway PostgreSQL (scripts/pg-cluster.ts) and two separate server
+ * processes on its one database (DATABASE_URL), each WORKERS=1 (two processes, not a node:cluster), started
+ * one after the other since the first seeds the demo runners. Stopping ends the servers, then PostgreSQL;
+ * nothing is left running when a start fails either.
+ */
+async function startPostgresScaleOut(): Promise<Processes> {
+  const cluster = await startThrowawayCluster();
+  try {
+    const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_load');
+    const servers = await startServers(2, { DATABASE_URL: databaseUrl, WORKERS: '1' });
+    return {
+      ...servers,
+      stop: async () => {
+        try {
+          await servers.stop();
+        } finally {
+          await cluster.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
 /** The floor: scripts/bench-floor-server.mjs on as many worker processes as the server gets. */
 function startFloor(): Promise<Processes> {
   return startProcesses(
@@ -252,7 +281,7 @@ export function setups(): LoadSetup[] {
     {
       name: 'floor',
       start: startFloor,
-      scenarios: [{ name: 'bare node:http, fixed 1.2 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
+      scenarios: [{ name: 'bare node:http, fixed 1.4 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
     },
     {
       name: 'SQLite, 1 process',
@@ -265,6 +294,14 @@ export function setups(): LoadSetup[] {
           budget: { minRps: 10_000, maxP99Ms: 20, minFloorRatio: 0.9 },
         },
         { name: 'score by name + certificate', apiPath: API_PATHS.searchScore, pool: cert, budget: { minRps: 5_000 } },
+      ],
+    },
+    {
+      name: 'PostgreSQL, 2 processes × WORKERS=1',
+      start: startPostgresScaleOut,
+      scenarios: [
+        { name: 'score by bib', apiPath: API_PATHS.searchScore, pool: bib, budget: { minFloorRatio: 0.8 } },
+        { name: 'score by name + certificate', apiPath: API_PATHS.searchScore, pool: cert, budget: {} },
       ],
     },
   ];
