@@ -3,7 +3,7 @@
  * the floor (issue #12 §4); score by name + certificate number ≥ 5,000 req/s.
  *
  * The floor is a bare Node http server (scripts/bench-floor-server.mjs, no framework) answering every
- * request with a fixed 1.4 KB JSON body and the header lines of a score answer (about the bytes of a real
+ * request with a fixed 1.1 KB JSON body and the header lines of a score answer (about the bytes of a real
  * one), driven by the same load generator with the same connections, requests, warm-up and duration as the
  * bib lookup, on as many processes as the server: what the server does per lookup costs whatever it gets
  * below that figure. Every run is printed as req/s, p99 and its ratio to
@@ -281,7 +281,7 @@ export function setups(): LoadSetup[] {
     {
       name: 'floor',
       start: startFloor,
-      scenarios: [{ name: 'bare node:http, fixed 1.4 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
+      scenarios: [{ name: 'bare node:http, fixed 1.1 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
     },
     {
       name: 'SQLite, 1 process',
