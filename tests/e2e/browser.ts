@@ -11,6 +11,27 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-resu
 /** The demo account the server creates on first start (DEMO_ACCOUNT in server/src/plugins/accounts.ts). */
 export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
 
+/** The login form's placeholders per language (the auth texts of src/locales). */
+const LOGIN_PLACEHOLDERS = {
+  zh: { phone: '请输入手机号', password: '请输入密码' },
+  en: { phone: 'Please enter phone number', password: 'Please enter password' },
+} as const;
+
+/**
+ * Logs the demo account in by password through the login drawer, which the caller has opened: phone and
+ * password, the agreement ticked, submitted, and the drawer closed again.
+ */
+export async function loginInDrawer(page: Page, lang: 'zh' | 'en'): Promise<void> {
+  const drawer = page.getByTestId('login-drawer');
+  await drawer.waitFor();
+  const form = drawer.getByTestId('form-password');
+  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].phone).fill(DEMO.phone);
+  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].password).fill(DEMO.password);
+  await drawer.getByRole('checkbox').check();
+  await form.getByTestId('submit').click();
+  await drawer.waitFor({ state: 'hidden' });
+}
+
 /**
  * One Chromium for the test file: launched before its tests, closed after them. Call it at the top of the
  * file; the function it returns gives the browser inside the tests.

@@ -4,7 +4,7 @@
  * same screen, path and query. Until issue #13 builds those pages, the screen is the not-found page.
  */
 import type { Page } from 'playwright-core';
-import { newPage, screenshot, siteUrl, useBrowser, DEMO } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 
 const browser = useBrowser();
@@ -24,12 +24,7 @@ describe('routes that need login', () => {
     const drawer = page.getByTestId('login-drawer');
     await drawer.waitFor();
     await screenshot(page, 'guard-upload-drawer-en');
-    const form = drawer.getByTestId('form-password');
-    await form.getByPlaceholder('Please enter phone number').fill(DEMO.phone);
-    await form.getByPlaceholder('Please enter password').fill(DEMO.password);
-    await drawer.getByRole('checkbox').check();
-    await form.getByTestId('submit').click();
-    await drawer.waitFor({ state: 'hidden' });
+    await loginInDrawer(page, 'en');
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Center');
     expect(hashOf(page)).toBe('#/upload?step=2');
     // #13 fills the page slot; the route is reachable now that the visitor is logged in.

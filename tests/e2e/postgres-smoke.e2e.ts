@@ -4,17 +4,13 @@
  * (zh), a password login of the demo account, a score lookup by bib and the certificate's verification.
  * The other browser files keep the global SQLite server; this one starts and stops its own.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { API_PATHS } from '#contract/api';
 import { createDatabase, startThrowawayCluster, type ThrowawayCluster } from '../../scripts/pg-cluster';
-import { DEMO, newPage, screenshot, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { type RunningServer, startServer } from './server-process';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts (as lookups.e2e.ts)
 const RUNNER = { bib: 'A00001', pastRace: 'qc-marathon-2026' };
-/** Screenshots of this file, for a look by hand (the other files' land in test-results/). */
-const SHOTS_DIR = process.env.PG_SHOTS_DIR ?? '/tmp/shots-pg';
 /** initdb, then migrations and the demo seed (30,000 runners) on an empty database: about 7 s here. */
 const START_TIMEOUT_MS = 120_000;
 
@@ -63,19 +59,10 @@ describe('the site on PostgreSQL', () => {
 
     // Password login in the drawer, as auth.e2e.ts does it (zh texts).
     await page.getByTestId('login-entry').click();
-    const drawer = page.getByTestId('login-drawer');
-    await drawer.waitFor();
-    const form = drawer.getByTestId('form-password');
-    await form.getByPlaceholder('请输入手机号').fill(DEMO.phone);
-    await form.getByPlaceholder('请输入密码').fill(DEMO.password);
-    await drawer.getByRole('checkbox').check();
-    await form.getByTestId('submit').click();
-    await drawer.waitFor({ state: 'hidden' });
+    await loginInDrawer(page, 'zh');
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('个人中心');
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toBeTruthy();
-    mkdirSync(SHOTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS_DIR, 'home-logged-in-zh.png'), fullPage: false });
     await screenshot(page, 'postgres-home-logged-in-zh');
 
     // A result of the past race by bib, from the PostgreSQL data, and its signed certificate.

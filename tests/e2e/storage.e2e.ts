@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { API_PATHS } from '#contract/api';
-import { newPage, screenshot, siteUrl, useBrowser, DEMO } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
 
 const browser = useBrowser();
 
@@ -38,13 +38,7 @@ describe('browser storage', () => {
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('请登录');
 
     await page.getByTestId('login-entry').click();
-    const drawer = page.getByTestId('login-drawer');
-    const form = drawer.getByTestId('form-password');
-    await form.getByPlaceholder('请输入手机号').fill(DEMO.phone);
-    await form.getByPlaceholder('请输入密码').fill(DEMO.password);
-    await drawer.getByRole('checkbox').check();
-    await form.getByTestId('submit').click();
-    await drawer.waitFor({ state: 'hidden' });
+    await loginInDrawer(page, 'zh');
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('个人中心');
 
     await page.getByTestId('language-toggle').click();
