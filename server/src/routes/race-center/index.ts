@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { API_PATHS } from '#contract/api';
-import { AnswerCache, encodeAnswer, sendAnswer } from '../../lib/answer-cache.ts';
+import { AnswerCache, encodeAnswer, sendAnswer, type EncodedAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
 import { messageText } from '#contract/messages';
 import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
@@ -33,6 +33,12 @@ import {
 
 const PUBLIC = 'public, max-age=60';
 const PRIVATE = 'no-store';
+
+/** A public cached answer as the hot path sends it: at once on a cache hit, a promise on a miss. */
+const publicHotAnswer = (answer: EncodedAnswer | Promise<EncodedAnswer>): HotAnswer | Promise<HotAnswer> =>
+  answer instanceof Promise
+    ? answer.then((made) => ({ answer: made, cacheControl: PUBLIC }))
+    : { answer, cacheControl: PUBLIC };
 
 /**
  * The contract's rules on a lookup body's bib and name (hot-path-shapes.ts `lookupRefusal`): a refusal is a
@@ -87,9 +93,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
         const found = await service.scoreByBib(raceId, bib);
         return found ? ok(found) : fail(404, 'scoreMissing');
       });
-      return answer instanceof Promise
-        ? answer.then((a) => ({ answer: a, cacheControl: PUBLIC }))
-        : { answer, cacheControl: PUBLIC };
+      return publicHotAnswer(answer);
     }
     if (name === undefined || certificateNumber === undefined) return undefined;
     return service.scoreOf(raceId, { name, certificateNumber }).then((found) => ({
@@ -143,9 +147,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
     const answer = publicAnswers.remember(`photos\n${raceId}\n${normalizeBib(bib)}`, async () =>
       ok(await service.photos(raceId, bib)),
     );
-    return answer instanceof Promise
-      ? answer.then((a) => ({ answer: a, cacheControl: PUBLIC }))
-      : { answer, cacheControl: PUBLIC };
+    return publicHotAnswer(answer);
   };
 
   app.post<{ Body: BibQuery }>(
