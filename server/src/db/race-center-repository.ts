@@ -3,7 +3,7 @@
  * Rows hold the certificate number only as a keyed hash (lookups) and a masked form (answers).
  */
 import { sql, type Db } from './engine.ts';
-import { certDigest, keyedCertHash } from '../lib/race-center.ts';
+import { ageGroupLabel, ageOn, certDigest, keyedCertHash } from '../lib/race-center.ts';
 
 export interface OrderRow {
   orderNo: string;
@@ -67,6 +67,41 @@ export interface PhotoRow {
   bib: string;
   url: string;
   taken_at: string;
+}
+
+/**
+ * A result row as an import or the demo seed makes it: the runner's age group on the race day, the splits as
+ * JSON, and no ranks yet (saveResults recomputes them for the whole race).
+ */
+export function unrankedResult(input: {
+  raceId: string;
+  bib: string;
+  name: string;
+  gender: number;
+  certHash: string;
+  item: string;
+  gunMs: number;
+  chipMs: number;
+  birthday: string;
+  raceDate: string;
+  splits: SplitRow[];
+}): ResultRow {
+  return {
+    race_id: input.raceId,
+    bib: input.bib,
+    name: input.name,
+    gender: input.gender,
+    cert_hash: input.certHash,
+    item: input.item,
+    gun_ms: input.gunMs,
+    chip_ms: input.chipMs,
+    rank_overall: 0,
+    rank_gender: 0,
+    rank_age_group: 0,
+    age_group: ageGroupLabel(input.gender, ageOn(input.birthday, input.raceDate)),
+    finishers: 0,
+    splits_json: JSON.stringify(input.splits),
+  };
 }
 
 const REG_COLUMNS = [

@@ -3,8 +3,15 @@
  * registration in the current race and, mostly, a result with splits in the past race, so the history and
  * PB lookups have data. Runs in one transaction with prepared statements (30,000 runners in ~1-2 s).
  */
-import { ageGroupLabel, ageOn, checkpointsFor, ITEMS, maskCertNo, maskMobile } from '../lib/race-center.ts';
-import type { OrderRow, PhotoRow, RaceCenterRepository, RegistrationRow, ResultRow } from './race-center-repository.ts';
+import { checkpointsFor, ITEMS, maskCertNo, maskMobile } from '../lib/race-center.ts';
+import {
+  unrankedResult,
+  type OrderRow,
+  type PhotoRow,
+  type RaceCenterRepository,
+  type RegistrationRow,
+  type ResultRow,
+} from './race-center-repository.ts';
 
 export interface SeedRunnersOptions {
   currentRaceId: string;
@@ -289,22 +296,21 @@ export async function seedRunners(
       };
     });
     const bib = nextBib('past', item);
-    results.push({
-      race_id: options.pastRaceId,
-      bib,
-      name: runner.name,
-      gender: runner.gender,
-      cert_hash: hash,
-      item,
-      gun_ms: gunMs,
-      chip_ms: chipMs,
-      rank_overall: 0,
-      rank_gender: 0,
-      rank_age_group: 0,
-      age_group: ageGroupLabel(runner.gender, ageOn(runner.birthday, pastDate)),
-      finishers: 0,
-      splits_json: JSON.stringify(splits),
-    });
+    results.push(
+      unrankedResult({
+        raceId: options.pastRaceId,
+        bib,
+        name: runner.name,
+        gender: runner.gender,
+        certHash: hash,
+        item,
+        gunMs,
+        chipMs,
+        birthday: runner.birthday,
+        raceDate: pastDate,
+        splits,
+      }),
+    );
 
     if (i < DEMO_RUNNERS.length || rnd() < 0.15) {
       const n = 1 + Math.floor(rnd() * 3);

@@ -1,14 +1,11 @@
 /** Results import: one row per finisher, with optional gun time and checkpoint (split) columns. */
-import type { RaceCenterRepository, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import {
-  ageGroupLabel,
-  ageOn,
-  ITEMS,
-  normalizeBib,
-  normalizeCertNo,
-  normalizeName,
-  parseDuration,
-} from '../../lib/race-center.ts';
+  unrankedResult,
+  type RaceCenterRepository,
+  type ResultRow,
+  type SplitRow,
+} from '../../db/race-center-repository.ts';
+import { ITEMS, normalizeBib, normalizeCertNo, normalizeName, parseDuration } from '../../lib/race-center.ts';
 import { parseGender, validDate, type Importer } from './import-table.ts';
 
 const CHECKPOINT = /^(\d{1,2}K|HALF)$/;
@@ -58,22 +55,19 @@ export function resultsImporter(repo: RaceCenterRepository): Importer<ResultRow>
         problem('splits', 'checkpoint times must increase with distance');
       }
       if (gender === null || chipMs === null || gunMs === null) return undefined;
-      return {
-        race_id: raceId,
+      return unrankedResult({
+        raceId,
         bib,
         name,
         gender,
-        cert_hash: repo.certHash(certNo),
+        certHash: repo.certHash(certNo),
         item,
-        gun_ms: gunMs,
-        chip_ms: chipMs,
-        rank_overall: 0,
-        rank_gender: 0,
-        rank_age_group: 0,
-        age_group: ageGroupLabel(gender, ageOn(birthday, raceDate)),
-        finishers: 0,
-        splits_json: JSON.stringify(splits),
-      };
+        gunMs,
+        chipMs,
+        birthday,
+        raceDate,
+        splits,
+      });
     },
     write: (rows, raceId) => repo.saveResults(raceId, rows),
   };
