@@ -77,6 +77,8 @@ export const MESSAGES = {
   tooManyFiles: 'The files exceed the limit of {{count}}',
   imageSizeMismatch:
     'The image size does not meet the standard: {{width}} × {{height}} px required, {{actualWidth}} × {{actualHeight}} px given',
+  regionIncomplete: 'Please select a province, a city and a district',
+  regionUnknown: 'Please choose the province, city and district from the list',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;
