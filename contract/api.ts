@@ -62,6 +62,12 @@ export const API_PATHS = {
   uploadImageUserCentre: '/pangu-uc/uc/api/user/upload/image',
   uploadImage: '/api/base/uploadImage',
   uploadFile: '/api/base/uploadFile',
+  /**
+   * GET ?raceId=&channel= (default 'public') → the published registration form of that race and entry channel:
+   * { raceId, channel, version, md5, publishedAt, form } (form: contract/registration-form.ts), cached 60 s;
+   * code 404 registrationFormMissing when none is published.
+   */
+  registrationForm: '/race-center/api/registration/form',
   /** Uploaded and demo files are served below this prefix (the default file host of the bundled server). */
   filesPrefix: '/files/',
 } as const;

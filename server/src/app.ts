@@ -37,6 +37,7 @@ import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
 import raceCenterRoutes from './routes/race-center/index.ts';
+import registrationRoutes from './routes/registration/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
 import userCenterRoutes from './routes/user-center/index.ts';
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(uploadRoutes);
   await app.register(filesRoutes);
   await app.register(raceCenterRoutes);
+  await app.register(registrationRoutes);
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

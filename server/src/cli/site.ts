@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { formChannel } from '#contract/registration-form';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
@@ -14,6 +15,7 @@ import { SECRET_NAMES, storeDatabaseSecret, type ServerSecrets } from '../lib/se
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
+import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
@@ -28,6 +30,11 @@ Commands:
   validate <file.json>          check a site configuration; prints every error and warning with its
                                 JSON path (exit 1 on errors; warnings alone still pass)
   publish <domain> <file.json>  validate, then publish a site configuration for a domain
+  form-validate <file.json>     check a registration form; prints every problem with its JSON path
+                                (exit 1 on problems)
+  form-publish <raceId> <file.json> [--channel <name>]
+      validate, then publish a registration form for a race and entry channel (default: the
+      document's "channel", else public); the same document again publishes nothing new
   add-race <race.json>          add a race, or update it, from a RaceInfo JSON file (times are
                                 YYYY-MM-DD HH:mm:ss, China time)
   import-results <raceId> <file.csv>
@@ -53,6 +60,7 @@ Commands:
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
 examples; docs/site-config.schema.json lets an editor check a site configuration while you type.
+docs/registration-form.md describes the registration-form document: every field type and rule.
 
 Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed), DATABASE_URL (PostgreSQL
 instead of DATA_DIR's SQLite; see README "Scaling out").
@@ -86,6 +94,8 @@ const ARITY: Record<string, number> = {
   unbind: 1,
   validate: 1,
   publish: 2,
+  'form-validate': 1,
+  'form-publish': 2,
   'add-race': 1,
   'import-results': 2,
   'import-registrations': 2,
@@ -251,6 +261,51 @@ async function publish(io: CliIo, rawDomain: string, file: string): Promise<void
   });
 }
 
+function formValidate(io: CliIo, file: string): void {
+  const { bytes } = readText(io, file);
+  const { form, problems } = inspectFormBytes(bytes);
+  if (!form) {
+    throw failure(
+      `${file} is not a valid registration form (${plural(problems.length, 'problem')}):`,
+      ...problemLines(problems),
+    );
+  }
+  io.stdout(`valid: ${plural(form.fields.length, 'field')} for race ${form.raceId}, channel ${formChannel(form)}`);
+}
+
+async function formPublish(io: CliIo, raceId: string, file: string, channel: string | undefined): Promise<void> {
+  const { bytes } = readText(io, file);
+  await withDatabase(io, async ({ repos }) => {
+    try {
+      const result = await publishRegistrationForm({ repos, raceId, channel, bytes, now: io.now(), source: file });
+      io.stdout(
+        result.unchanged
+          ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
+          : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+      );
+      io.stdout(`md5 ${result.md5}`);
+    } catch (error) {
+      if (error instanceof FormRejectedError) {
+        throw failure(
+          `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(error.problems.length, 'problem')}):`,
+          ...problemLines(error.problems),
+        );
+      }
+      throw error;
+    }
+  });
+}
+
+/** Takes `--name value` out of the arguments (for the commands that have options). */
+function takeOption(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  if (at < 0) return undefined;
+  const value = args[at + 1];
+  if (value === undefined || value.startsWith('--')) throw usageError(`${name} needs a value.`);
+  args.splice(at, 2);
+  return value;
+}
+
 async function addRace(io: CliIo, file: string): Promise<void> {
   const raw = readJson(io, file);
   const result = validateRaceInfo(raw);
@@ -357,7 +412,8 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     now: Date.now,
     ...partialIo,
   };
-  const [command, ...args] = argv;
+  const [command, ...rest] = argv;
+  const args = [...rest];
   try {
     if (command === undefined) throw usageError('No command given.');
     if (command === 'help' || command === '--help' || command === '-h') {
@@ -366,6 +422,7 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     }
     const arity = ARITY[command];
     if (arity === undefined) throw usageError(`Unknown command "${command}".`);
+    const channel = command === 'form-publish' ? takeOption(args, '--channel') : undefined;
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
     }
@@ -385,6 +442,12 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         break;
       case 'publish':
         await publish(io, a, b);
+        break;
+      case 'form-validate':
+        formValidate(io, a);
+        break;
+      case 'form-publish':
+        await formPublish(io, a, b, channel);
         break;
       case 'add-race':
         await addRace(io, a);

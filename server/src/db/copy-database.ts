@@ -27,6 +27,7 @@ export const COPIED_TABLES = [
   'server_secrets',
   'stored_files',
   'jobs',
+  'registration_forms',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -41,6 +42,7 @@ const IDENTITY_TABLES = new Set([
   'photos',
   'uploads',
   'jobs',
+  'registration_forms',
 ]);
 
 const BATCH = 500;

@@ -14,6 +14,7 @@ import { loadSecrets, type ServerSecrets } from '../lib/secrets.ts';
 import { isPostgresUrl, openEngine, sql, type Db, type DbTarget } from './engine.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { createRepositories, type Repositories } from './repositories.ts';
+import { seedRegistrationFormsIfEmpty } from './registration-form-publisher.ts';
 import { seedIfEmpty, seedRunnersIfEmpty, type SeedOutcome } from './seed.ts';
 
 /** Applies the migrations this database lacks, in one transaction; returns their ids. */
@@ -97,7 +98,10 @@ export async function openDatabase(options: {
     const seed: SeedOutcome = seeding
       ? await seedIfEmpty({ repos, files, seedDir: options.seedDir, now: options.now })
       : { seeded: false, reason: 'no-seed' };
-    if (seeding) await seedRunnersIfEmpty({ repos, seedDir: options.seedDir, now: options.now });
+    if (seeding) {
+      await seedRunnersIfEmpty({ repos, seedDir: options.seedDir, now: options.now });
+      await seedRegistrationFormsIfEmpty({ repos, seedDir: options.seedDir, now: options.now });
+    }
     return { db, repos, files, secrets, seed, sqlite };
   } catch (error) {
     await db.close();

@@ -7,6 +7,7 @@ import { createOutboxRepository } from './outbox-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
+import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
@@ -33,6 +34,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     uploads: createUploadsRepository(db),
     rateHits: createRateHitsRepository(db),
     jobs: createJobsRepository(db),
+    registrationForms: createRegistrationFormsRepository(db),
   };
 }
 
