@@ -1,6 +1,7 @@
 import {
   checkFieldValue,
   checkFormDocument,
+  fieldDependencies,
   checkSubmission,
   cleanSubmission,
   FIELD_TYPES,
@@ -667,6 +668,14 @@ describe('showWhen', () => {
     expect(kept).not.toHaveProperty('stranger');
     expect(kept).not.toHaveProperty('email');
     expect(kept.name).toBe('张三');
+  });
+
+  it('names the fields a field depends on: its showWhen, its certificate type, its differsFrom', () => {
+    const byKey = (key: string) => form().fields.find((f) => f.key === key)!;
+    expect(fieldDependencies(byKey('certNo'))).toEqual(['certType']);
+    expect(fieldDependencies(byKey('emergencyPhone'))).toEqual(['phone']);
+    expect(fieldDependencies(byKey('finishes'))).toEqual(['experience']);
+    expect(fieldDependencies(byKey('name'))).toEqual([]);
   });
 
   it('checkFieldValue answers one field, null when hidden or unknown', () => {

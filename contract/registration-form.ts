@@ -10,6 +10,9 @@
  * - `checkField(form, key, values, context)`: the refusal of one field, or null.
  * - `checkSubmission(form, values, context)`: one refusal per failing visible field.
  * - `cleanSubmission(form, values)`: the values to keep: visible fields only, nothing the runner may not set.
+ * - `fieldDependencies(field)`: the other fields whose change calls for re-checking this one.
+ * The labels of the gender and certificate-type choices are contract/enums.ts GENDER_LABELS and
+ * CERTIFICATE_TYPE_LABELS; the region check the SPA and server pass in is contract/region-data.ts regionExists.
  *
  * Values, per field type (what the SPA submits and the server stores):
  *   input, textarea, email, phone, url, certificateNumber  string
@@ -1018,6 +1021,19 @@ function refusalOf(field: FormField, values: SubmissionValues, context: Submissi
     ((field.type === 'image' || field.type === 'file') && typeof value === 'string' && uploadUrls(value).length === 0);
   if (blank) return field.required ? requiredRefusal(field) : null;
   return checkTypedValue(field, value, values, context) ?? checkFieldRules(field, value, values);
+}
+
+/**
+ * The keys of the other fields a field's check reads (differsFrom, the certificate number's type field), and
+ * of the field that shows or hides it: the SPA re-checks the field when one of them changes (antd's
+ * `dependencies`).
+ */
+export function fieldDependencies(field: FormField): string[] {
+  const keys = new Set<string>();
+  if (field.showWhen) keys.add(field.showWhen.field);
+  if (field.type === 'certificateNumber') keys.add(field.typeField);
+  for (const rule of field.rules ?? []) if (rule.rule === 'differsFrom') keys.add(rule.field);
+  return [...keys];
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Checks the demo seed: the site configuration passes validateSiteConfig, every route's dataPath and every
  * referenced image exists, route names are unique, partner categories are complete and in order, and
- * race.json, the translation files and the cloud config have the expected shape. Exits 1 on any problem.
+ * race.json, the translation files and the cloud config have the expected shape, and the registration forms
+ * are valid (the public one using every field type). Exits 1 on any problem.
  *
  * Run: node --import tsx server/seed/check-seed.ts
  */
@@ -15,6 +16,7 @@ import {
   type SiteConfig,
 } from '#contract/site-config/schema';
 import type { CloudConfigIndex, RaceBinding, RaceInfo, TranslationFile } from '#contract/site-config/race-types';
+import { checkFormDocument, FIELD_TYPES, formChannel } from '#contract/registration-form';
 
 const SEED = dirname(fileURLToPath(import.meta.url));
 const FILES = join(SEED, 'files');
@@ -157,6 +159,29 @@ for (const name of ['common.json', 'website.json']) {
   const cloud = readJson('cloud-config.json') as CloudConfigIndex;
   if (!['aliyun', 'huoshanyun', 'tencentyun'].includes(cloud.cloudType))
     fail('cloud-config.json', `cloudType ${cloud.cloudType}`);
+}
+
+// ------------------------------------------------------------------------------------------- registration forms
+{
+  const formDir = join(SEED, 'registration-forms');
+  const raceId = (readJson('race.json') as { race?: RaceInfo }).race?.raceId;
+  const channels = new Set<string>();
+  for (const file of readdirSync(formDir).filter((f) => f.endsWith('.json'))) {
+    const where = `registration-forms/${file}`;
+    const { form, problems: formProblems } = checkFormDocument(readJson(where));
+    for (const p of formProblems) fail(where, `${p.path}: ${p.message}`);
+    if (!form) continue;
+    if (form.raceId !== raceId) fail(where, `raceId "${form.raceId}" is not the seed race "${String(raceId)}"`);
+    const channel = formChannel(form);
+    if (channels.has(channel)) fail(where, `a second form for channel "${channel}"`);
+    channels.add(channel);
+    if (channel === 'public') {
+      const unused = FIELD_TYPES.filter((type) => !form.fields.some((f) => f.type === type));
+      if (unused.length > 0) fail(where, `the demo form uses every field type; missing ${unused.join(', ')}`);
+    }
+  }
+  if (!channels.has('public')) fail('registration-forms', 'no public form for the demo race');
+  console.log(`registration forms: ${[...channels].join(', ')}`);
 }
 
 // ------------------------------------------------------------------------------------------- image sizes

@@ -204,6 +204,12 @@ describe('site form-validate and form-publish', () => {
       code: 2,
       err: expect.stringContaining('--channel needs a value.'),
     });
+    expect(
+      await run('form-publish', FIXTURE_RACE_ID, 'registration-form-direct.json', '--channel', 'Direct!'),
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--channel "Direct!" must be lower-case letters'),
+    });
 
     const opened = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: Date.now() });
     try {

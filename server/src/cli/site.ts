@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formChannel } from '#contract/registration-form';
+import { formChannel, isFormChannel } from '#contract/registration-form';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
@@ -423,6 +423,9 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     const arity = ARITY[command];
     if (arity === undefined) throw usageError(`Unknown command "${command}".`);
     const channel = command === 'form-publish' ? takeOption(args, '--channel') : undefined;
+    if (channel !== undefined && !isFormChannel(channel)) {
+      throw usageError(`--channel "${channel}" must be lower-case letters, digits or "-", starting with a letter.`);
+    }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
     }
