@@ -520,7 +520,10 @@ describe('submissions', () => {
     expect(codeOf({ photo: '//evil.example/a.png' }, 'photo')).toBe('badUpload');
     expect(codeOf({ photo: ['/files/a.png'] }, 'photo')).toBe('badUpload');
     expect(codeOf({ health: '/files/a.exe' }, 'health')).toBe('badFileType');
-    expect(codeOf({ health: '/files/a.XLSX?v=1,/files/b.zip' }, 'health')).toBeNull();
+    expect(codeOf({ health: 'https://cdn.example.com/a.XLSX?v=1,/files/b.zip' }, 'health')).toBeNull();
+    expect(codeOf({ photo: 'uploads/9f86d081.png' }, 'photo')).toBeNull();
+    expect(codeOf({ photo: 'uploads/../secret.png' }, 'photo')).toBe('badUpload');
+    expect(codeOf({ photo: 'uploads/a b.png' }, 'photo')).toBe('badUpload');
     expect(uploadUrls(' /files/a.png, ,https://x.example/b.pdf ')).toEqual(['/files/a.png', 'https://x.example/b.pdf']);
   });
 

@@ -320,11 +320,13 @@ export function uploadUrls(value: unknown): string[] {
     .filter((url) => url !== '');
 }
 
-/** An uploaded file's URL: http(s) or a path on the file host ('/files/…'), no spaces, commas or quotes. */
+/**
+ * An uploaded file's URL: http(s), or a path on the file host as the upload calls answer it
+ * ('uploads/<name>', or '/files/uploads/<name>'): letters, digits and . _ ~ % - between slashes, no '..'.
+ */
 function isUploadUrl(url: string): boolean {
-  if (/[\s,"'<>\\]/.test(url)) return false;
-  if (/^https?:\/\//i.test(url)) return isValidUrl(url);
-  return url.startsWith('/') && !url.startsWith('//');
+  if (/^https?:\/\//i.test(url)) return !/[\s,"'<>\\]/.test(url) && isValidUrl(url);
+  return /^\/?[\w.~%-]+(\/[\w.~%-]+)*$/.test(url) && !url.split('/').includes('..');
 }
 
 /** The file name part of an upload URL (for its extension). */
