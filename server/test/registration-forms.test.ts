@@ -221,6 +221,16 @@ describe('site form-validate and form-publish', () => {
     }
   });
 
+  it('lists the published forms with their race, channel and version', async () => {
+    const dataDir = tempDir();
+    const run = siteCli(dataDir);
+    await run('form-publish', FIXTURE_RACE_ID, 'registration-form-direct.json');
+    const res = await run('list');
+    expect(res.out).toMatch(
+      /registration forms:\n {2}fixture-race-2025 direct: version 1, [0-9a-f]{32} at 2025-06-16T02:00:00\.000Z\n {2}fixture-race-2025 public: version 1/,
+    );
+  });
+
   it('lists form-validate and form-publish in the help', async () => {
     const res = await siteCli(tempDir())('help');
     expect(res.out).toContain('form-validate <file.json>');

@@ -24,7 +24,8 @@ import { dataPaths, DB_FILE_NAME, DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from '../
 export const USAGE = `Usage: site <command> [arguments]
 
 Commands:
-  list                          bound domains: race, published site configuration (md5, time)
+  list                          bound domains: race, published site configuration (md5, time); the
+                                published registration forms (race, channel, version)
   bind <domain> <raceId>        bind a domain to a race (replaces an existing binding)
   unbind <domain>               remove a domain's binding
   validate <file.json>          check a site configuration; prints every error and warning with its
@@ -176,6 +177,13 @@ async function list(io: CliIo): Promise<void> {
       io.stdout(`  race:      ${binding ? `${binding.raceId} (${race?.raceName ?? 'unknown race'})` : '(not bound)'}`);
       io.stdout(
         `  published: ${config ? `${config.md5} at ${formatTime(config.publishedAt)}` : '(no site configuration)'}`,
+      );
+    }
+    const forms = await repos.registrationForms.listLatest();
+    if (forms.length > 0) io.stdout('registration forms:');
+    for (const form of forms) {
+      io.stdout(
+        `  ${form.raceId} ${form.channel}: version ${form.version}, ${form.md5} at ${formatTime(form.publishedAt)}`,
       );
     }
   });
