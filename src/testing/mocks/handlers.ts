@@ -3,5 +3,13 @@ import { commonHandlers } from './handlers/common';
 import { configHandlers } from './handlers/config';
 import { authHandlers } from './handlers/auth';
 import { searchHandlers } from './handlers/search';
+import { uploadHandlers } from './handlers/uploads';
 
-export const handlers = [...siteHandlers, ...commonHandlers, ...configHandlers, ...authHandlers, ...searchHandlers];
+export const handlers = [
+  ...siteHandlers,
+  ...commonHandlers,
+  ...configHandlers,
+  ...authHandlers,
+  ...searchHandlers,
+  ...uploadHandlers,
+];

@@ -1,0 +1,347 @@
+/**
+ * An upload field (spec §5 "Upload", §4, §9): a picture wall of 148 px cards, one per file, and a card to
+ * choose more. A chosen file is checked in this order, each refusal a toast in the visitor's language:
+ * - the count: the files already there and those chosen together at most `maxCount` ('文件超出N个限制'; the
+ *   whole choice is refused, nothing of it uploads); 0 is no limit;
+ * - its type: the extension, case-insensitive, on the kind's list ('文件格式不正确');
+ * - its size: at most `maxSize` ('Please upload a file smaller than N unit'); a size of 0 is no limit;
+ * - for an image with `imageSize`: exactly that width and height, read from the file itself (the message
+ *   names the required and the actual px);
+ * then, with `confirmAuthenticity`, the question '您上传的文件是否保证真实有效？' shows 100 ms after the
+ * choice and stays until answered (no cancels that file); then the file uploads at once (images to the
+ * user-centre image upload, other files to /api/base/uploadFile), its card showing the progress. A refused
+ * upload shows the server's message and leaves a red card to remove. Removing a card asks
+ * '此操作将删除该文件, 是否继续?' first.
+ *
+ * The value (spec §3) is the comma-separated list of the URLs the server answered (data.url) of the files
+ * that finished uploading; images are previewed through the file host rules (lib/url.ts). In a Form.Item
+ * it puts the item's id and aria-describedby on its choose button, so the label names the button and the
+ * message is read with it.
+ */
+import { ConfigProvider, Modal, Upload, type UploadFile, type UploadProps } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { imageDimensions } from '#contract/image-dimensions';
+import type { Refusal } from '#contract/messages';
+import {
+  checkImageSize,
+  checkUploadCount,
+  checkUploadExtension,
+  checkUploadSize,
+  FILE_EXTENSIONS,
+  IMAGE_EXTENSIONS,
+  type ImageSize,
+  type SizeLimit,
+} from '#contract/rules';
+import { joinUploadValue, splitUploadValue } from '#contract/upload-value';
+import { formatFileSize } from '@/lib/file-size';
+import { refusalText } from '@/lib/form-rules';
+import { notify } from '@/lib/notify';
+import { uploadFile, type UploadKind } from '@/lib/upload-file';
+import { resolveFileUrl, resolveImageUrl } from '@/lib/url';
+import './upload-field.css';
+
+/** Spec §9: the authenticity question shows this long after the choice. */
+export const AUTHENTICITY_DELAY_MS = 100;
+/** Spec §9: the default preview card. */
+export const PREVIEW_CARD_PX = 148;
+
+const NO_LIMIT: SizeLimit = { size: 0, unit: 'MB' };
+const CARD_THEME = { components: { Upload: { pictureCardSize: PREVIEW_CARD_PX } } };
+
+export interface UploadFieldProps {
+  /** The comma-separated URLs (spec §3). */
+  value?: string;
+  onChange?: (value: string) => void;
+  kind: UploadKind;
+  /** Largest file; a size of 0 is no limit. */
+  maxSize?: SizeLimit;
+  /** Most files; 0 is no limit. */
+  maxCount?: number;
+  /** For images: the exact width and height in px. */
+  imageSize?: ImageSize;
+  /** Ask '您上传的文件是否保证真实有效？' before each upload. */
+  confirmAuthenticity?: boolean;
+  disabled?: boolean;
+  /**
+   * From Form.Item: the choose button's id (the label's htmlFor) and the message it is described by. (A
+   * button has no aria-invalid or aria-required: the message itself says what is wrong.)
+   */
+  id?: string;
+  'aria-describedby'?: string;
+  'aria-labelledby'?: string;
+}
+
+interface Question {
+  title: string;
+  text: string;
+  ok: string;
+  cancel: string;
+  answer: (yes: boolean) => void;
+}
+
+type Item = UploadFile<{ url: string }>;
+
+/** The name shown for a file known only by its URL: the last path segment. */
+const nameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0]!.split('/').pop() || url);
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+async function bytesOf(file: Blob): Promise<Uint8Array> {
+  if (typeof file.arrayBuffer === 'function') return new Uint8Array(await file.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+export function UploadField({
+  value,
+  onChange,
+  kind,
+  maxSize = NO_LIMIT,
+  maxCount = 0,
+  imageSize,
+  confirmAuthenticity = false,
+  disabled,
+  id,
+  'aria-describedby': describedBy,
+  'aria-labelledby': labelledBy,
+}: UploadFieldProps) {
+  const { t } = useTranslation();
+  const resolve = kind === 'image' ? resolveImageUrl : resolveFileUrl;
+  const allowed: readonly string[] = kind === 'image' ? IMAGE_EXTENSIONS : FILE_EXTENSIONS;
+
+  const itemOf = useCallback(
+    (url: string): Item => ({
+      uid: `url:${url}`,
+      name: nameOf(url),
+      status: 'done',
+      url: resolve(url),
+      response: { url },
+    }),
+    [resolve],
+  );
+
+  const [items, setItems] = useState<Item[]>(() => splitUploadValue(value).map(itemOf));
+  /** The cards as last set (the checks of a choice read them before React renders again). */
+  const itemsRef = useRef(items);
+  const updateItems = (next: Item[]) => {
+    itemsRef.current = next;
+    setItems(next);
+  };
+  /** The value this field last reported, so a value coming back from the form is not read as a new one. */
+  const reported = useRef(joinUploadValue(splitUploadValue(value)));
+  /** Files chosen and still being checked or asked about (not yet cards). */
+  const checking = useRef(0);
+  const objectUrls = useRef(new Set<string>());
+
+  // A value set from outside (initial values, a reset): the cards follow it.
+  useEffect(() => {
+    const urls = splitUploadValue(value);
+    const joined = joinUploadValue(urls);
+    if (joined === reported.current) return;
+    reported.current = joined;
+    const known = new Map(itemsRef.current.flatMap((item) => (item.response ? [[item.response.url, item]] : [])));
+    const next = urls.map((url) => known.get(url) ?? itemOf(url));
+    itemsRef.current = next;
+    setItems(next);
+  }, [value, itemOf]);
+
+  useEffect(() => {
+    const urls = objectUrls.current;
+    return () => urls.forEach((url) => URL.revokeObjectURL(url));
+  }, []);
+
+  const report = (next: Item[]) => {
+    const joined = joinUploadValue(
+      next.flatMap((item) => (item.status === 'done' && item.response ? [item.response.url] : [])),
+    );
+    if (joined === reported.current) return;
+    reported.current = joined;
+    onChange?.(joined);
+  };
+
+  // ---- Questions (authenticity, delete), one at a time, each staying until answered.
+  const [questions, setQuestions] = useState<Question[]>([]);
+  const ask = (question: Omit<Question, 'answer'>) =>
+    new Promise<boolean>((answer) => setQuestions((queue) => [...queue, { ...question, answer }]));
+  const answer = (yes: boolean) => {
+    const [first] = questions;
+    if (!first) return;
+    setQuestions((queue) => queue.slice(1));
+    first.answer(yes);
+  };
+
+  const refuse = (refusal: Refusal) => {
+    notify.error(refusalText(refusal));
+    return Upload.LIST_IGNORE;
+  };
+
+  /** The count verdict of each choice (rc-upload hands every file of one choice the same array). */
+  const countVerdicts = useRef(new WeakMap<readonly File[], Refusal | null>());
+
+  const beforeUpload = async (file: File, batch: File[]): Promise<boolean | string> => {
+    const chosenAt = Date.now();
+    // The count is of the whole choice, decided once: the cards there, the files still being checked, and
+    // every file chosen now. Over the limit, nothing of the choice uploads (one message).
+    let count = countVerdicts.current.get(batch);
+    if (count === undefined) {
+      const occupied = itemsRef.current.filter((item) => item.status !== 'error').length + checking.current;
+      count = checkUploadCount(occupied + batch.length, maxCount);
+      countVerdicts.current.set(batch, count);
+      if (count) refuse(count);
+    }
+    if (count) return Upload.LIST_IGNORE;
+    const extension = checkUploadExtension(file.name, allowed);
+    if (extension) return refuse(extension);
+    const size = checkUploadSize(file.size, maxSize);
+    if (size) return refuse(size);
+    checking.current += 1;
+    try {
+      if (kind === 'image' && imageSize) {
+        const actual = imageDimensions(await bytesOf(file));
+        if (!actual) return refuse({ code: 'badFileType' });
+        const mismatch = checkImageSize(actual, imageSize);
+        if (mismatch) return refuse(mismatch);
+      }
+      if (confirmAuthenticity) {
+        await wait(chosenAt + AUTHENTICITY_DELAY_MS - Date.now());
+        const yes = await ask({
+          title: t('form.upload.authenticityTitle'),
+          text: t('form.upload.authenticity'),
+          ok: t('form.upload.yes'),
+          cancel: t('form.upload.no'),
+        });
+        if (!yes) return Upload.LIST_IGNORE;
+      }
+      return true;
+    } finally {
+      checking.current -= 1;
+    }
+  };
+
+  const customRequest: UploadProps['customRequest'] = ({ file, onProgress, onSuccess, onError }) => {
+    const controller = new AbortController();
+    uploadFile(file as File, kind, {
+      signal: controller.signal,
+      onProgress: (percent) => onProgress?.({ percent }),
+    }).then(
+      (answer) => onSuccess?.(answer),
+      (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))),
+    );
+    return { abort: () => controller.abort() };
+  };
+
+  const previewFile = async (file: File | Blob) => {
+    if (typeof URL.createObjectURL !== 'function') return '';
+    const url = URL.createObjectURL(file);
+    objectUrls.current.add(url);
+    return url;
+  };
+
+  const onUploadChange: UploadProps<{ url: string }>['onChange'] = ({ file, fileList }) => {
+    const next = fileList.map((item): Item => {
+      if (item.status !== 'done' || !item.response?.url || item.url) return item;
+      if (item.thumbUrl?.startsWith('blob:')) {
+        URL.revokeObjectURL(item.thumbUrl);
+        objectUrls.current.delete(item.thumbUrl);
+      }
+      const url = resolve(item.response.url);
+      return { ...item, url, thumbUrl: url };
+    });
+    updateItems(next);
+    if (file.status === 'done' || file.status === 'removed') report(next);
+  };
+
+  const onRemove = () =>
+    ask({
+      title: t('form.upload.deleteTitle'),
+      text: t('form.upload.deleteConfirm'),
+      ok: t('form.upload.deleteOk'),
+      cancel: t('form.upload.deleteCancel'),
+    });
+
+  const wrapper = useRef<HTMLDivElement>(null);
+  const openChooser = () => wrapper.current?.querySelector<HTMLInputElement>('input[type="file"]')?.click();
+
+  const limitsId = id ? `${id}_limits` : undefined;
+  const limits = useMemo(
+    () =>
+      [
+        t('form.upload.limitTypes', { types: allowed.join(', ') }),
+        maxSize.size > 0 && t('form.upload.limitSize', { size: maxSize.size, unit: maxSize.unit }),
+        maxCount > 0 && t('form.upload.limitCount', { count: maxCount }),
+        kind === 'image' &&
+          imageSize &&
+          t('form.upload.limitImageSize', { width: imageSize.width, height: imageSize.height }),
+      ].filter(Boolean) as string[],
+    [t, allowed, maxSize, maxCount, kind, imageSize],
+  );
+
+  const itemRender: UploadProps<{ url: string }>['itemRender'] = (node, file) =>
+    file.size ? (
+      <div className="upload-field__item">
+        {node}
+        <span className="upload-field__size">{formatFileSize(file.size)}</span>
+      </div>
+    ) : (
+      node
+    );
+
+  const question = questions[0];
+  const label = t(kind === 'image' ? 'form.upload.chooseImage' : 'form.upload.chooseFile');
+  return (
+    <div className="upload-field" ref={wrapper}>
+      <ConfigProvider theme={CARD_THEME}>
+        <Upload<{ url: string }>
+          listType="picture-card"
+          fileList={items}
+          multiple={maxCount !== 1}
+          disabled={disabled}
+          openFileDialogOnClick={false}
+          beforeUpload={beforeUpload}
+          customRequest={customRequest}
+          previewFile={previewFile}
+          onChange={onUploadChange}
+          onRemove={onRemove}
+          itemRender={itemRender}
+        >
+          <button
+            type="button"
+            id={id}
+            className="upload-field__choose"
+            disabled={disabled}
+            onClick={openChooser}
+            aria-describedby={[describedBy, limitsId].filter(Boolean).join(' ') || undefined}
+            aria-labelledby={labelledBy}
+          >
+            <span className="upload-field__plus" aria-hidden="true">
+              +
+            </span>
+            <span>{label}</span>
+          </button>
+        </Upload>
+      </ConfigProvider>
+      <p className="upload-field__limits" id={limitsId}>
+        {limits.join(t('form.upload.limitSeparator'))}
+      </p>
+      <Modal
+        open={question !== undefined}
+        title={question?.title}
+        okText={question?.ok}
+        cancelText={question?.cancel}
+        onOk={() => answer(true)}
+        onCancel={() => answer(false)}
+        closable={false}
+        mask={{ closable: false }}
+        centered
+        rootClassName="upload-field__question"
+      >
+        <p>{question?.text}</p>
+      </Modal>
+    </div>
+  );
+}
