@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { checkFormDocument, checkSubmission, FIELD_TYPES, type RegistrationForm } from '#contract/registration-form';
 import { sql } from '../src/db/engine.ts';
-import { countryList } from '../src/routes/basic-center/country-list.ts';
+import { checkRegistrationSubmission, serverSubmissionContext } from '../src/services/registration/check-submission.ts';
 import {
   buildTestApp,
   FIXTURE_RACE_ID,
@@ -264,8 +264,7 @@ describe('seeding the forms', () => {
 });
 
 describe('the demo race forms', () => {
-  const countries = new Set(countryList().map((c) => c.twoCode));
-  const context = { countryExists: (code: string) => countries.has(code) };
+  const context = serverSubmissionContext();
   const form = checkFormDocument(demoForm('qc-marathon-2027.json')).form as RegistrationForm;
 
   it('are valid, and the public form uses every field type', () => {
@@ -324,6 +323,21 @@ describe('the demo race forms', () => {
       stravaProfile: 'badUrl',
       verificationFee: 'readOnlyField',
     });
+  });
+
+  it('are checked on the server with its country list and region tree, keeping only what the runner may set', () => {
+    const accepted = checkRegistrationSubmission(form, { ...entry, address: ' 运河中路1号 ', stranger: 'x' });
+    expect(accepted.ok && accepted.values).toMatchObject({ address: '运河中路1号', region: ['320000', '320100', '320102'] });
+    expect(accepted.ok && accepted.values).not.toHaveProperty('stranger');
+    expect(checkRegistrationSubmission(form, { ...entry, region: ['320000', '320100', '110101'] })).toEqual({
+      ok: false,
+      refusals: { region: { code: 'regionUnknown' } },
+    });
+    expect(checkRegistrationSubmission(form, { ...entry, nationality: 'HK', region: undefined })).toMatchObject({
+      ok: true,
+    });
+    const own = checkRegistrationSubmission(form, entry, { ownResult: () => false });
+    expect(own).toEqual({ ok: false, refusals: { qualifyingResult: { code: 'badPastEvent' } } });
   });
 
   it('ask the marathon-only questions only of marathon runners', () => {
