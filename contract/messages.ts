@@ -45,8 +45,6 @@ export const MESSAGES = {
   uploadNotMultipart: 'Upload a file as multipart/form-data',
   uploadNoFile: 'No file in the upload',
   uploadQuota: 'Daily upload limit reached, please try again tomorrow',
-  /** A form's upload value names a file that this user did not upload here (or that is gone). */
-  uploadUnknown: 'The uploaded file was not found, please upload it again',
 
   // Form rules (spec §5); the server answers the same codes for the same fields.
   phoneRequired: 'Please enter phone number',
