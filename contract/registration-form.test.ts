@@ -6,7 +6,6 @@ import {
   cleanSubmission,
   FIELD_TYPES,
   isValidDate,
-  uploadUrls,
   visibleFields,
   type RegistrationForm,
   type SubmissionContext,
@@ -375,6 +374,7 @@ describe('submissions', () => {
   it('treats blank text and empty lists as missing', () => {
     expect(codeOf({ name: '   ' }, 'name')).toBe('nameRequired');
     expect(codeOf({ region: [] }, 'region')).toBe('regionIncomplete');
+    expect(cleanSubmission(form(), { ...VALID, region: ['', '', ''], country: 'CN' })).not.toHaveProperty('region');
     expect(codeOf({ photo: ' , ' }, 'photo')).toBe('uploadRequired');
   });
 
@@ -524,7 +524,6 @@ describe('submissions', () => {
     expect(codeOf({ photo: 'uploads/9f86d081.png' }, 'photo')).toBeNull();
     expect(codeOf({ photo: 'uploads/../secret.png' }, 'photo')).toBe('badUpload');
     expect(codeOf({ photo: 'uploads/a b.png' }, 'photo')).toBe('badUpload');
-    expect(uploadUrls(' /files/a.png, ,https://x.example/b.pdf ')).toEqual(['/files/a.png', 'https://x.example/b.pdf']);
   });
 
   it('region: three six-digit codes that exist', () => {
@@ -671,6 +670,9 @@ describe('showWhen', () => {
     expect(kept).not.toHaveProperty('stranger');
     expect(kept).not.toHaveProperty('email');
     expect(kept.name).toBe('张三');
+    expect(cleanSubmission(form(), { ...VALID, health: ' /files/a.pdf, ,/files/b.zip ' }).health).toBe(
+      '/files/a.pdf,/files/b.zip',
+    );
   });
 
   it('names the fields a field depends on: its showWhen, its certificate type, its differsFrom', () => {

@@ -48,6 +48,8 @@ import {
   type SizeLimit,
 } from '#contract/rules';
 import { formatJsonPath, type ConfigProblem } from '#contract/site-config/document-limits';
+import { joinUploadValue, splitUploadValue } from '#contract/upload-value';
+import { isRegionEmpty } from '#contract/region';
 
 // ---------------------------------------------------------------------------------------------------------
 // The document
@@ -311,14 +313,8 @@ export const RESULT_ID_PATTERN = /^[^\s:]{1,64}:[A-Za-z0-9]{1,20}$/;
 /** The region codes of the province-city-district picker: six digits each. */
 export const REGION_CODE_PATTERN = /^\d{6}$/;
 
-/** The URLs of an upload value (comma-separated, spec §3), without blanks. */
-export function uploadUrls(value: unknown): string[] {
-  if (typeof value !== 'string') return [];
-  return value
-    .split(',')
-    .map((url) => url.trim())
-    .filter((url) => url !== '');
-}
+/** The URLs of an upload value (contract/upload-value.ts); none when it is not text. */
+const uploadUrls = (value: unknown): string[] => (typeof value === 'string' ? splitUploadValue(value) : []);
 
 /**
  * An uploaded file's URL: http(s), or a path on the file host as the upload calls answer it
@@ -1015,12 +1011,19 @@ function checkFieldRules(field: FormField, value: unknown, values: SubmissionVal
   return null;
 }
 
+/** No answer: blank text, an empty list, a region without codes, an upload value without URLs. */
+function isUnanswered(field: FormField, value: unknown): boolean {
+  if (isBlank(value)) return true;
+  if (field.type === 'region') return isRegionEmpty(value);
+  return (
+    (field.type === 'image' || field.type === 'file') && typeof value === 'string' && uploadUrls(value).length === 0
+  );
+}
+
 function refusalOf(field: FormField, values: SubmissionValues, context: SubmissionContext): Refusal | null {
   const value = values[field.key];
   if (READ_ONLY_FIELD_TYPES.includes(field.type)) return value === undefined ? null : refuse('readOnlyField');
-  const blank =
-    isBlank(value) ||
-    ((field.type === 'image' || field.type === 'file') && typeof value === 'string' && uploadUrls(value).length === 0);
+  const blank = isUnanswered(field, value);
   if (blank) return field.required ? requiredRefusal(field) : null;
   return checkTypedValue(field, value, values, context) ?? checkFieldRules(field, value, values);
 }
@@ -1078,10 +1081,10 @@ export function cleanSubmission(form: RegistrationForm, values: SubmissionValues
   for (const field of visibleFields(form, values)) {
     if (READ_ONLY_FIELD_TYPES.includes(field.type)) continue;
     const value = values[field.key];
-    if (isBlank(value)) continue;
+    if (isUnanswered(field, value)) continue;
     if (field.type === 'image' || field.type === 'file') {
       const urls = uploadUrls(value);
-      if (urls.length > 0) kept[field.key] = urls.join(',');
+      if (urls.length > 0) kept[field.key] = joinUploadValue(urls);
       continue;
     }
     kept[field.key] = typeof value === 'string' ? value.trim() : value;
