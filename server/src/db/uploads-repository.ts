@@ -19,6 +19,17 @@ export interface UploadQuota {
   windowMs: number;
 }
 
+const recordOf = (row: Record<string, unknown>): UploadRecord => ({
+  userId: Number(row.user_id),
+  storedName: row.stored_name as string,
+  originalName: row.original_name as string,
+  kind: row.kind as UploadKind,
+  bytes: Number(row.bytes),
+  sha256: row.sha256 as string,
+  ip: row.ip as string,
+  createdAt: Number(row.created_at),
+});
+
 /**
  * Who uploaded what (uploads table): one row per stored file. `reserve` checks the user's quota and records
  * the upload in one transaction holding the user's lock, so parallel uploads of one user (on any process or
@@ -49,22 +60,21 @@ export function createUploadsRepository(db: Db) {
     async release(storedName: string): Promise<void> {
       await db.run(sql`DELETE FROM uploads WHERE stored_name = ${storedName}`);
     },
+    /** The upload stored under `storedName`, if this user made it (another user's file is not theirs to use). */
+    async findForUser(userId: number, storedName: string): Promise<UploadRecord | undefined> {
+      const row = await db.get<Record<string, unknown>>(sql`
+        SELECT user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at
+        FROM uploads WHERE user_id = ${userId} AND stored_name = ${storedName}
+      `);
+      return row ? recordOf(row) : undefined;
+    },
     /** A user's uploads, oldest first. */
     async listForUser(userId: number): Promise<UploadRecord[]> {
       const rows = await db.all<Record<string, unknown>>(sql`
         SELECT user_id, stored_name, original_name, kind, bytes, sha256, ip, created_at
         FROM uploads WHERE user_id = ${userId} ORDER BY created_at, id
       `);
-      return rows.map((row) => ({
-        userId: row.user_id as number,
-        storedName: row.stored_name as string,
-        originalName: row.original_name as string,
-        kind: row.kind as UploadKind,
-        bytes: row.bytes as number,
-        sha256: row.sha256 as string,
-        ip: row.ip as string,
-        createdAt: row.created_at as number,
-      }));
+      return rows.map(recordOf);
     },
   };
 }
