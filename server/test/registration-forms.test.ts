@@ -327,7 +327,10 @@ describe('the demo race forms', () => {
 
   it('are checked on the server with its country list and region tree, keeping only what the runner may set', () => {
     const accepted = checkRegistrationSubmission(form, { ...entry, address: ' 运河中路1号 ', stranger: 'x' });
-    expect(accepted.ok && accepted.values).toMatchObject({ address: '运河中路1号', region: ['320000', '320100', '320102'] });
+    expect(accepted.ok && accepted.values).toMatchObject({
+      address: '运河中路1号',
+      region: ['320000', '320100', '320102'],
+    });
     expect(accepted.ok && accepted.values).not.toHaveProperty('stranger');
     expect(checkRegistrationSubmission(form, { ...entry, region: ['320000', '320100', '110101'] })).toEqual({
       ok: false,
