@@ -325,22 +325,95 @@ describe('the demo race forms', () => {
     });
   });
 
-  it('are checked on the server with its country list and region tree, keeping only what the runner may set', () => {
-    const accepted = checkRegistrationSubmission(form, { ...entry, address: ' 运河中路1号 ', stranger: 'x' });
+  it('are checked on the server with its country list and region tree, keeping only what the runner may set', async () => {
+    const accepted = await checkRegistrationSubmission(form, { ...entry, address: ' 运河中路1号 ', stranger: 'x' });
     expect(accepted.ok && accepted.values).toMatchObject({
       address: '运河中路1号',
       region: ['320000', '320100', '320102'],
     });
     expect(accepted.ok && accepted.values).not.toHaveProperty('stranger');
-    expect(checkRegistrationSubmission(form, { ...entry, region: ['320000', '320100', '110101'] })).toEqual({
+    expect(await checkRegistrationSubmission(form, { ...entry, region: ['320000', '320100', '110101'] })).toEqual({
       ok: false,
       refusals: { region: { code: 'regionUnknown' } },
     });
-    expect(checkRegistrationSubmission(form, { ...entry, nationality: 'HK', region: undefined })).toMatchObject({
+    expect(await checkRegistrationSubmission(form, { ...entry, nationality: 'HK', region: undefined })).toMatchObject({
       ok: true,
     });
-    const own = checkRegistrationSubmission(form, entry, { ownResult: () => false });
+    const own = await checkRegistrationSubmission(form, entry, { ownResult: () => false });
     expect(own).toEqual({ ok: false, refusals: { qualifyingResult: { code: 'badPastEvent' } } });
+  });
+
+  it('check the upload values against the files the runner uploaded', async () => {
+    const stored: Record<string, number> = {
+      'report.pdf': 5 * 1024 * 1024,
+      'big.jpg': 3 * 1024 * 1024,
+      'cert.png': 1000,
+    };
+    const uploads = {
+      userId: 7,
+      uploads: {
+        findForUser: async (userId: number, storedName: string) =>
+          userId === 7 && storedName in stored
+            ? {
+                userId,
+                storedName,
+                originalName: storedName,
+                kind: 'image' as const,
+                bytes: stored[storedName]!,
+                sha256: '',
+                ip: '',
+                createdAt: 0,
+              }
+            : undefined,
+      },
+    };
+    const values = {
+      ...entry,
+      photo: 'uploads/big.jpg',
+      healthCertificate: 'uploads/report.pdf,/files/uploads/not-mine.pdf',
+      qualifyingResult: {
+        source: 'outside',
+        raceName: '2026 上海马拉松',
+        item: 'M',
+        chipTime: '2:59:59',
+        raceDate: '2026-11-29',
+        certificateImage: 'uploads/elsewhere.png',
+      },
+    };
+    expect(await checkRegistrationSubmission(form, values, { uploads })).toEqual({
+      ok: false,
+      refusals: {
+        photo: { code: 'fileTooBig', params: { size: 2, unit: 'MB' } },
+        healthCertificate: { code: 'badUpload' },
+        qualifyingResult: { code: 'badUpload' },
+      },
+    });
+    const fine = {
+      ...values,
+      photo: undefined,
+      item: 'H',
+      healthCertificate: '/files/uploads/report.pdf',
+      qualifyingResult: undefined,
+      marathonsFinished: undefined,
+    };
+    expect(await checkRegistrationSubmission(form, fine, { uploads })).toMatchObject({
+      ok: false,
+      refusals: { photo: { code: 'uploadRequired' } },
+    });
+    // The photo must be exactly 358 × 441 px: the stored file's header is read.
+    const png = readFileSync(path.join(FIXTURES, 'images/3x2.png'));
+    const withFiles = { ...uploads, files: { get: async () => png } };
+    expect(
+      await checkRegistrationSubmission(form, { ...fine, photo: 'uploads/cert.png' }, { uploads: withFiles }),
+    ).toEqual({
+      ok: false,
+      refusals: {
+        photo: {
+          code: 'imageSizeMismatch',
+          params: { width: 358, height: 441, actualWidth: 3, actualHeight: 2 },
+        },
+      },
+    });
   });
 
   it('ask the marathon-only questions only of marathon runners', () => {
