@@ -74,6 +74,11 @@ export interface BuildAppOptions {
   printOutbox?: (line: string) => void;
   /** Create the demo account on start (default true). */
   seedDemoAccount?: boolean;
+  /**
+   * How often the cached public lookups are checked against the races' data versions, for writes made by
+   * another instance or the CLI (default 5000 ms; a write through this instance drops them at once).
+   */
+  dataVersionPollMs?: number;
 }
 
 declare module 'fastify' {
@@ -180,7 +185,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
 
   // Plugins
-  await app.register(appConfigPlugin, { dataDir, seedDir, staticDir, now });
+  await app.register(appConfigPlugin, {
+    dataDir,
+    seedDir,
+    staticDir,
+    now,
+    dataVersionPollMs: options.dataVersionPollMs ?? 5000,
+  });
   await app.register(dbPlugin, { dataDir, seedDir, now, env: options.env ?? process.env });
   await app.register(jobsPlugin, { env: options.env ?? process.env });
   await app.register(fastifyFormbody);

@@ -7,7 +7,6 @@ import { validateSiteConfig } from '#contract/site-config/schema';
 import { buildApp } from '../src/app.ts';
 import { migrate } from '../src/db/database.ts';
 import { openEngine, sql } from '../src/db/engine.ts';
-import { createRaceCenterRepository } from '../src/db/race-center-repository.ts';
 import { certDigest, keyedCertHash } from '../src/lib/race-center.ts';
 import { dataPaths } from '../src/lib/paths.ts';
 import { MIGRATIONS } from '../src/db/migrations.ts';
@@ -206,8 +205,11 @@ describe('database and seed', () => {
         1,
         MIGRATIONS.filter((m) => m.id < 6),
       );
-      await createRaceCenterRepository(older, 'not used').upsertResult(
-        oneFinisherResult('older-race', 'A1', '迁移测试', certDigest('m1234567')),
+      // The row as the server of that time wrote it (today's repository also raises a data version, a later table).
+      const row = oneFinisherResult('older-race', 'A1', '迁移测试', certDigest('m1234567'));
+      const columns = Object.keys(row) as (keyof typeof row)[];
+      await older.run(
+        sql`INSERT INTO results (${sql.raw(columns.join(', '))}) VALUES (${sql.join(columns.map((c) => row[c]))})`,
       );
       await older.close();
       const opened = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: 2 });

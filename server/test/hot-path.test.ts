@@ -172,7 +172,17 @@ describe('hot path', () => {
     ['a null body', 'null', json],
     ['another content type', bib('A00001'), { 'content-type': 'text/plain' }],
     ['a JSON body with a charset', bib('A00001'), { 'content-type': 'application/json; charset=utf-16' }],
+    ['a content-encoded body', bib('A00001'), { ...json, 'content-encoding': 'identity' }],
   ];
+
+  it('reads the head whatever the case of its names (Content-Type, Accept-Encoding)', async () => {
+    reached.length = 0;
+    const headers = { 'Content-Type': 'Application/JSON', 'Accept-Encoding': 'br' };
+    const direct = await post(app, API_PATHS.searchScore, bib('A00001'), headers);
+    expect(reached).toEqual([]);
+    expect(direct.headers['content-encoding']).toBe('br');
+    expect(seen(direct)).toEqual(seen(await viaRoute(app, API_PATHS.searchScore, bib('A00001'), headers)));
+  });
 
   it.each(notPlain)('leaves %s to the route, which answers it once, the same way', async (_what, body, headers) => {
     reached.length = 0;

@@ -23,6 +23,7 @@ export const COPIED_TABLES = [
   'registrations',
   'results',
   'photos',
+  'race_data_versions',
   'uploads',
   'server_secrets',
   'stored_files',

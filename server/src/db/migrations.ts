@@ -486,4 +486,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 10,
+    name: 'race data versions',
+    // A counter per race, raised in the same transaction as every write of its results, photos or
+    // registrations: each server instance keeps its cached public lookups until a race's counter (or the
+    // race's own updated_at) changes (routes/race-center, lib/answer-cache.ts).
+    sqlite: `
+      CREATE TABLE race_data_versions (
+        race_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE race_data_versions (
+        race_id TEXT PRIMARY KEY,
+        version BIGINT NOT NULL
+      );
+    `,
+  },
 ];

@@ -172,10 +172,32 @@ const UPSERT_REGISTRATION = sql`
 
 /** `certKey`: the secret of the stored certificate-number hashes (lib/secrets.ts). */
 export function createRaceCenterRepository(db: Db, certKey: string) {
+  /** What in-process listeners hear after a write commits (the data version poll tells other instances). */
+  const changeListeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of changeListeners) listener();
+  };
+  /**
+   * Raises the data version of each race of `rows` (race_data_versions), inside the write's transaction.
+   * A race's version changes whenever its results, photos or registrations do.
+   */
+  const bumpVersions = async (tx: Db, rows: readonly { race_id: string }[]) => {
+    for (const raceId of new Set(rows.map((row) => row.race_id))) {
+      await tx.run(sql`
+        INSERT INTO race_data_versions (race_id, version) VALUES (${raceId}, 1)
+        ON CONFLICT (race_id) DO UPDATE SET version = race_data_versions.version + 1`);
+    }
+  };
+  /** Runs a write (and its version raise) in one transaction, then tells the listeners. */
+  const write = async (work: (tx: Db) => Promise<void>) => {
+    await db.transaction(work);
+    changed();
+  };
   const upsertResults = async (tx: Db, rows: readonly ResultRow[]) => {
     for (const batch of batches(rows)) {
       await tx.run(sql`INSERT INTO results (${RES_COLS}) VALUES ${values(batch, RES_COLUMNS)} ${UPSERT_RESULT}`);
     }
+    await bumpVersions(tx, rows);
   };
   const upsertRegistrations = async (tx: Db, rows: readonly RegistrationRow[]) => {
     for (const batch of batches(rows)) {
@@ -183,6 +205,7 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
         sql`INSERT INTO registrations (${REG_COLS}) VALUES ${values(batch, REG_COLUMNS)} ${UPSERT_REGISTRATION}`,
       );
     }
+    await bumpVersions(tx, rows);
   };
   const insertPhotos = async (tx: Db, rows: readonly PhotoRow[]) => {
     for (const batch of batches(rows)) {
@@ -190,6 +213,7 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
         sql`INSERT INTO photos (${sql.raw(PHOTO_COLUMNS.join(', '))}) VALUES ${values(batch, PHOTO_COLUMNS)}`,
       );
     }
+    await bumpVersions(tx, rows);
   };
 
   /** Overall, gender and age-group ranks and finisher counts per item, by chip time (one statement). */
@@ -245,26 +269,54 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
       ),
 
     insertRegistration: (row: RegistrationRow) =>
-      db.run(sql`INSERT INTO registrations (${REG_COLS}) VALUES ${values([row], REG_COLUMNS)}`),
-    upsertRegistration: (row: RegistrationRow) => upsertRegistrations(db, [row]),
+      write(async (tx) => {
+        await tx.run(sql`INSERT INTO registrations (${REG_COLS}) VALUES ${values([row], REG_COLUMNS)}`);
+        await bumpVersions(tx, [row]);
+      }),
+    upsertRegistration: (row: RegistrationRow) => write((tx) => upsertRegistrations(tx, [row])),
     /** Ranks are recomputed by recomputeRanks after a batch. */
-    upsertResult: (row: ResultRow) => upsertResults(db, [row]),
-    insertPhoto: (row: PhotoRow) => insertPhotos(db, [row]),
+    upsertResult: (row: ResultRow) => write((tx) => upsertResults(tx, [row])),
+    insertPhoto: (row: PhotoRow) => write((tx) => insertPhotos(tx, [row])),
 
     /** An imported file's results, in one transaction; the race's ranks are recomputed. */
     saveResults: (raceId: string, rows: readonly ResultRow[]): Promise<void> =>
-      db.transaction(async (tx) => {
+      write(async (tx) => {
         await upsertResults(tx, rows);
         await recomputeRanks(raceId, tx);
+        await bumpVersions(tx, [{ race_id: raceId }]);
       }),
     /** An imported file's registrations, in one transaction. */
     saveRegistrations: (rows: readonly RegistrationRow[]): Promise<void> =>
-      db.transaction((tx) => upsertRegistrations(tx, rows)),
+      write((tx) => upsertRegistrations(tx, rows)),
     /** An imported file's photos, in one transaction. */
-    savePhotos: (rows: readonly PhotoRow[]): Promise<void> => db.transaction((tx) => insertPhotos(tx, rows)),
+    savePhotos: (rows: readonly PhotoRow[]): Promise<void> => write((tx) => insertPhotos(tx, rows)),
 
     /** Overall, gender and age-group ranks and finisher counts per item, by chip time. */
-    recomputeRanks: (raceId: string) => recomputeRanks(raceId),
+    recomputeRanks: (raceId: string) =>
+      write(async (tx) => {
+        await recomputeRanks(raceId, tx);
+        await bumpVersions(tx, [{ race_id: raceId }]);
+      }),
+
+    /**
+     * One text that changes whenever any race's results, photos, registrations (race_data_versions) or
+     * information (races.updated_at) change: what a server instance compares to keep or drop its cached
+     * public lookups.
+     */
+    dataVersions: async (): Promise<string> =>
+      (
+        await db.all<{ k: string; v: number }>(sql`
+          SELECT 'd:' || race_id AS k, version AS v FROM race_data_versions
+          UNION ALL SELECT 'r:' || race_id AS k, updated_at AS v FROM races
+          ORDER BY k`)
+      )
+        .map((row) => `${row.k}=${row.v}`)
+        .join(' '),
+    /** Calls `listener` after every write of this repository commits; returns the unsubscribe. */
+    onChange: (listener: () => void): (() => void) => {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
   };
 }
 

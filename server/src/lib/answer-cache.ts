@@ -33,6 +33,8 @@ export const encodeAnswer = (answer: unknown): EncodedAnswer => ({ body: Buffer.
 export interface AnswerOut {
   readonly headers: Readonly<Record<string, string>>;
   readonly payload: Buffer;
+  /** These headers with the security headers of a plain [0] or an https [1] answer (lib/hot-path.ts). */
+  secured?: [Record<string, string> | undefined, Record<string, string> | undefined];
 }
 
 /**
@@ -96,6 +98,8 @@ export class AnswerCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  /** Raised by clear(): an answer whose making began before it is not stored. */
+  private epoch = 0;
 
   constructor(options: AnswerCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60_000;
@@ -129,11 +133,22 @@ export class AnswerCache {
     if (live !== undefined) return live;
     const waiting = this.pending.get(key);
     if (waiting !== undefined) return waiting;
+    const epoch = this.epoch;
     const made = make()
-      .then((answer) => this.set(key, answer))
-      .finally(() => this.pending.delete(key));
+      // An answer made from data older than a clear() goes to its callers but is not kept.
+      .then((answer) => (this.epoch === epoch ? this.set(key, answer) : encodeAnswer(answer)))
+      .finally(() => {
+        if (this.pending.get(key) === made) this.pending.delete(key);
+      });
     this.pending.set(key, made);
     return made;
+  }
+
+  /** Drops every answer (the data behind them changed); answers being made meanwhile are not kept. */
+  clear(): void {
+    this.epoch++;
+    this.entries.clear();
+    this.pending.clear();
   }
 
   /** The live answer for a key, or undefined. */

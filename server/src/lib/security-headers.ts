@@ -47,7 +47,8 @@ export function apiSecurityHeaders(https: boolean): Record<string, string> {
  * entry when the peer is a trusted proxy, otherwise whether the connection itself is TLS.
  */
 export function isHttps(req: IncomingMessage, trustProxy?: TrustProxy): boolean {
-  const forwarded = req.headers['x-forwarded-proto'];
+  // Without trusted proxies the headers are not read at all (the hot path never builds req.headers then).
+  const forwarded = trustProxy === undefined ? undefined : req.headers['x-forwarded-proto'];
   const peer = req.socket?.remoteAddress;
   if (forwarded && trustProxy !== undefined && peer !== undefined && trustProxy(peer, 0)) {
     const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;

@@ -9,6 +9,8 @@ export interface AppConfig {
   /** The built SPA, when it is served. */
   staticDir?: string;
   now: () => number;
+  /** How often an instance compares the races' data versions to drop stale cached lookups (ms). */
+  dataVersionPollMs: number;
 }
 
 declare module 'fastify' {
@@ -25,6 +27,7 @@ export default fp(
       seedDir: config.seedDir,
       staticDir: config.staticDir,
       now: config.now,
+      dataVersionPollMs: config.dataVersionPollMs,
     });
   },
   { name: 'app-config' },

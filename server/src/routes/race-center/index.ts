@@ -32,6 +32,38 @@ import {
 } from './schemas.ts';
 
 const PUBLIC = 'public, max-age=60';
+/**
+ * The longest a cached public answer is kept: a backstop for a change made to the database by hand. Every
+ * change the server or the CLI makes raises the race's data version, and drops the cache sooner.
+ */
+const PUBLIC_ANSWER_TTL_MS = 15 * 60_000;
+
+/**
+ * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
+ * when the races' data versions read from the database differ from the last reading (every
+ * `app.config.dataVersionPollMs`): writes by another instance or by the CLI.
+ */
+async function watchDataVersions(app: FastifyInstance, changed: () => void) {
+  const raceCenter = app.repos.raceCenter;
+  const unsubscribe = raceCenter.onChange(changed);
+  let seen = await raceCenter.dataVersions();
+  const poll = setInterval(() => {
+    raceCenter.dataVersions().then(
+      (versions) => {
+        if (versions === seen) return;
+        seen = versions;
+        changed();
+      },
+      // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
+      () => undefined,
+    );
+  }, app.config.dataVersionPollMs);
+  poll.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(poll);
+    unsubscribe();
+  });
+}
 const PRIVATE = 'no-store';
 
 /** A public cached answer as the hot path sends it: at once on a cache hit, a promise on a miss. */
@@ -60,8 +92,10 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
   });
 
   const lookup = { onRequest: app.rateLimit(LIMITS.lookup), preHandler: refuseByRules };
-  // Answers keyed by a bib are the same for everyone: serialized (and compressed) once per minute.
-  const publicAnswers = new AnswerCache({ now: app.config.now });
+  // Answers keyed by a bib are the same for everyone: serialized (and compressed) once, and kept until the
+  // data behind them changes (watchDataVersions) or, at the latest, PUBLIC_ANSWER_TTL_MS.
+  const publicAnswers = new AnswerCache({ now: app.config.now, ttlMs: PUBLIC_ANSWER_TTL_MS, maxEntries: 100_000 });
+  await watchDataVersions(app, () => publicAnswers.clear());
   // Routes that send their answers through sendAnswer (encoded once per cached answer), past the compress plugin.
   const encodedLookup = { ...lookup, compress: false, decompress: false } as const;
   const privateAnswer = (reply: FastifyReply) => reply.header('cache-control', PRIVATE);
