@@ -68,6 +68,29 @@ export const API_PATHS = {
    * code 404 registrationFormMissing when none is published.
    */
   registrationForm: '/race-center/api/registration/form',
+  /**
+   * Registration screens (issue 13 §4; request and answer types in contract/registration-screens.ts). Each
+   * needs login (token header) except sizeStock. GET ?raceId= → DirectMineAnswer.
+   */
+  directMine: '/race-center/api/direct/mine',
+  /** POST DirectSaveRequest → DirectApplication; field refusals: code 400, data FieldRefusals. */
+  directSave: '/race-center/api/direct/save',
+  /** POST MyResultsRequest → OwnResult[] (rate-limited like the lookups). */
+  myResults: '/race-center/api/registration/my-results',
+  /** GET ?raceId=&channel=&field= → { [sizeCode]: left } (public, cached 10 s). */
+  sizeStock: '/race-center/api/registration/sizes',
+  /** POST ConfirmSearchRequest (with a passed slider check) → ConfirmRegistration. */
+  confirmSearch: '/race-center/api/registration/confirm/search',
+  /** POST ConfirmRequest → ConfirmRegistration with confirmedAt. */
+  confirm: '/race-center/api/registration/confirm',
+  /** GET ?raceId= → MailingAnswer. */
+  mailingGet: '/race-center/api/registration/mailing',
+  /** POST MailingSaveRequest → MailingChoice. */
+  mailingSave: '/race-center/api/registration/mailing',
+  /** GET ?raceId= → DocumentsAnswer. */
+  documentsGet: '/race-center/api/registration/documents',
+  /** POST DocumentsSaveRequest → { files, updatedAt }. */
+  documentsSave: '/race-center/api/registration/documents',
   /** Uploaded and demo files are served below this prefix (the default file host of the bundled server). */
   filesPrefix: '/files/',
 } as const;

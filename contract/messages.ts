@@ -111,6 +111,18 @@ export const MESSAGES = {
     'The image size does not meet the standard: {{width}} × {{height}} px required, {{actualWidth}} × {{actualHeight}} px given',
   regionIncomplete: 'Please select a province, a city and a district',
   regionUnknown: 'Please choose the province, city and district from the list',
+
+  // Registration screens (issue 13 §4: /direct, /post, /upload).
+  directNotOpen: 'The application period has not started yet',
+  directEnded: 'Application ended',
+  directSubmitted: 'Your application has been submitted and is awaiting review',
+  directApproved: 'Your application has been approved and can no longer be changed',
+  directCertificateUsed: 'An application with this certificate number already exists for this race',
+  mailingClosed: 'Race-pack mailing is not offered for this race',
+  mailingEnded: 'The deadline for race-pack mailing has passed',
+  addressRequired: 'Please enter the detailed address',
+  documentsClosed: 'Document upload is not offered for this race',
+  documentsEnded: 'The document upload deadline has passed',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;
