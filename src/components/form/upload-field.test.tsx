@@ -287,6 +287,13 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     await waitFor(() => expect(submitted).toEqual([{ photos: 'uploads/kept.pdf' }]));
   });
 
+  it('disabled: shows the files, but neither chooses nor removes', async () => {
+    await renderField(language, { disabled: true }, { initial: 'uploads/a.pdf' });
+    expect(screen.getByRole('button', { name: 'Photos' })).toBeDisabled();
+    expect(cards()).toHaveLength(1);
+    expect(within(cards()[0]!).queryByRole('button', { name: /remove|删除/i })).not.toBeInTheDocument();
+  });
+
   it('follows a value set from outside (a form reset)', async () => {
     const { view } = await renderField(language, {}, { initial: 'uploads/a.pdf, uploads/b.pdf' });
     expect(cards().map((card) => card.textContent)).toEqual(['a.pdf', 'b.pdf']);
