@@ -1,6 +1,6 @@
 import { API_PATHS } from '#contract/api';
 import { apiRequest } from '@/lib/api-client';
-import type { SliderPass } from './types';
+import type { SliderPass } from '@/lib/captcha';
 
 export interface SendResetPhoneCodeInput extends SliderPass {
   userPhone: string;

@@ -10,8 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { CodeField } from '@/components/form/code-field';
 import { notify } from '@/lib/notify';
 import { useCountdown } from '../hooks/use-countdown';
-import type { SliderPass } from '../api/types';
-import { SliderCaptcha } from './slider-captcha';
+import type { SliderPass } from '@/lib/captcha';
+import { SliderCaptcha } from '@/components/captcha/slider-captcha';
 
 export const RESEND_SECONDS = 60;
 

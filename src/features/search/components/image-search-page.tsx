@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
-import { useRaceId } from '../utils/use-race-id';
+import { useRaceId } from '@/lib/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';

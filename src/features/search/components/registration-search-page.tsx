@@ -13,7 +13,7 @@ import type {
   RegistrationResult,
   RegistrationStatusResult,
 } from '../types/search-types';
-import { useRaceId } from '../utils/use-race-id';
+import { useRaceId } from '@/lib/use-race-id';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';

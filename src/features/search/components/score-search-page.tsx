@@ -12,7 +12,7 @@ import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
 import type { ScoreResult } from '../types/search-types';
 import { saveBlob } from '../utils/certificate-image';
-import { useRaceId } from '../utils/use-race-id';
+import { useRaceId } from '@/lib/use-race-id';
 import { useRacesWithResults } from '../utils/use-races-with-results';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';

@@ -1,5 +1,5 @@
 /**
- * The human check before a code is sent: drag the handle (the piece, pieceWidth px) along the trackWidth px
+ * The human check (spec §4, §7 "Captcha") before a code is sent or a registration is looked up for confirmation: drag the handle (the piece, pieceWidth px) along the trackWidth px
  * track onto the marked spot. The drop position x (the piece's left edge, 0…trackWidth − pieceWidth; the
  * mark is drawn at targetX the same way) and the drag's trail ([ms since the press, x] pairs) go to the
  * verify call; code 0 passes, anything else loads a new challenge. The handle also moves with the arrow
@@ -8,9 +8,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getCaptchaChallenge, type CaptchaChallenge } from '../api/get-captcha-challenge';
-import { verifyCaptcha } from '../api/verify-captcha';
-import type { SliderPass } from '../api/types';
+import { getCaptchaChallenge, verifyCaptcha, type CaptchaChallenge, type SliderPass } from '@/lib/captcha';
+import './slider-captcha.css';
 
 type Phase = 'loading' | 'ready' | 'dragging' | 'checking' | 'passed' | 'failed' | 'error';
 
@@ -133,23 +132,23 @@ export function SliderCaptcha({ onPass }: { onPass: (pass: SliderPass) => void }
   const position = !challenge
     ? undefined
     : Math.abs(distance) <= challenge.tolerance
-      ? t('auth.slider.position.onMark')
-      : t(distance > 0 ? 'auth.slider.position.toRight' : 'auth.slider.position.toLeft', { count: Math.abs(distance) });
+      ? t('form.slider.position.onMark')
+      : t(distance > 0 ? 'form.slider.position.toRight' : 'form.slider.position.toLeft', { count: Math.abs(distance) });
 
   const status =
     phase === 'checking'
-      ? t('auth.slider.checking')
+      ? t('form.slider.checking')
       : phase === 'passed'
-        ? t('auth.slider.passed')
+        ? t('form.slider.passed')
         : phase === 'failed'
-          ? t('auth.slider.failed')
+          ? t('form.slider.failed')
           : phase === 'error'
-            ? t('auth.slider.loadFailed')
-            : t('auth.slider.hint');
+            ? t('form.slider.loadFailed')
+            : t('form.slider.hint');
 
   return (
     <div className={`slider-captcha slider-captcha--${phase}`} data-testid="slider-captcha" data-phase={phase}>
-      <div className="slider-captcha__label">{t('auth.slider.label')}</div>
+      <div className="slider-captcha__label">{t('form.slider.label')}</div>
       <div className="slider-captcha__track" style={{ width }} data-testid="slider-track">
         <div className="slider-captcha__fill" style={{ width: x + piece / 2 }} />
         {challenge ? (
@@ -163,7 +162,7 @@ export function SliderCaptcha({ onPass }: { onPass: (pass: SliderPass) => void }
         <div
           role="slider"
           tabIndex={phase === 'ready' || phase === 'dragging' ? 0 : -1}
-          aria-label={t('auth.slider.handle')}
+          aria-label={t('form.slider.handle')}
           aria-valuemin={0}
           aria-valuemax={maxX}
           aria-valuenow={x}
@@ -182,8 +181,8 @@ export function SliderCaptcha({ onPass }: { onPass: (pass: SliderPass) => void }
       <div className="slider-captcha__status" role="status">
         {status}
         {phase === 'error' ? (
-          <button type="button" className="auth-link" onClick={load}>
-            {t('auth.slider.retry')}
+          <button type="button" className="slider-captcha__retry" onClick={load}>
+            {t('form.slider.retry')}
           </button>
         ) : null}
       </div>
