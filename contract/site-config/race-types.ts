@@ -1,4 +1,10 @@
 /** Race binding and race base information (spec §3 "Race information", "Race binding"). */
+import type {
+  DirectApplicationSettings,
+  DocumentUploadSettings,
+  PackMailingSettings,
+} from '#contract/registration-screens';
+
 export interface RaceBinding {
   raceId: string;
   domainName: string;
@@ -39,6 +45,12 @@ export interface RaceInfo {
   /** IANA zone of the race's times (e.g. 'Europe/London'); Asia/Shanghai when absent (src/lib/time-zone.ts). */
   timeZone?: string;
   updateUser?: string;
+  /** The direct-pass application window (/direct; contract/registration-screens.ts). */
+  directApplication?: DirectApplicationSettings;
+  /** Race-pack mailing instead of pick-up (/post). */
+  packMailing?: PackMailingSettings;
+  /** Documents the runners hand in (/upload). */
+  documentUpload?: DocumentUploadSettings;
 }
 
 export interface SiteConfigLookup {

@@ -2,7 +2,7 @@
  * Checks the demo seed: the site configuration passes validateSiteConfig, every route's dataPath and every
  * referenced image exists, route names are unique, partner categories are complete and in order, and
  * race.json, the translation files and the cloud config have the expected shape, and the registration forms
- * are valid (the public one using every field type). Exits 1 on any problem.
+ * are valid (the public one and the direct-pass one each using every field type). Exits 1 on any problem.
  *
  * Run: node --import tsx server/seed/check-seed.ts
  */
@@ -175,12 +175,14 @@ for (const name of ['common.json', 'website.json']) {
     const channel = formChannel(form);
     if (channels.has(channel)) fail(where, `a second form for channel "${channel}"`);
     channels.add(channel);
-    if (channel === 'public') {
+    // The public form and the direct-pass form (/direct, the screen that submits) each use every field type.
+    if (channel === 'public' || channel === 'direct') {
       const unused = FIELD_TYPES.filter((type) => !form.fields.some((f) => f.type === type));
       if (unused.length > 0) fail(where, `the demo form uses every field type; missing ${unused.join(', ')}`);
     }
   }
   if (!channels.has('public')) fail('registration-forms', 'no public form for the demo race');
+  if (!channels.has('direct')) fail('registration-forms', 'no direct-pass form for the demo race (/direct)');
   console.log(`registration forms: ${[...channels].join(', ')}`);
 }
 

@@ -10,9 +10,19 @@ import { formChannel, isFormChannel } from '#contract/registration-form';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
+import type { Repositories } from '../db/repositories.ts';
 import { isPostgresUrl } from '../db/engine.ts';
 import { SECRET_NAMES, storeDatabaseSecret, type ServerSecrets } from '../lib/secrets.ts';
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
+import {
+  directList,
+  directReview,
+  directShow,
+  mailingExport,
+  parseDirectStatus,
+  REJECT_REASON_MAX,
+  type CommandOutcome,
+} from './registration-screens-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
@@ -52,6 +62,19 @@ Commands:
       columns bib,url,takenAt (YYYY-MM-DD HH:mm:ss).
                                 CSV: UTF-8, a header row, RFC 4180 quoting. Every bad row is
                                 reported as "line N: field: problem" and nothing is written.
+  direct-list <raceId> [--status 0|1|2|3]
+      the race's direct-pass applications: id, status (0 waiting to submit, 1 submitted awaiting
+      review, 2 approved, 3 rejected), masked name, submitted time
+  direct-show <id>              one application: statuses, times and every value (certificate and
+                                phone numbers masked; a claimed result spelled out)
+  direct-approve <id>           approve a submitted application (status 1)
+  direct-reject <id> --reason "<text>"
+      reject a submitted application; the runner reads the reason in /direct and may correct and
+      submit again
+  mailing-export <raceId> <file.csv>
+      the race-pack mailing choices as CSV (UTF-8): method, name, phone, province, city, district,
+      address. The file holds WHOLE phone numbers for the courier (nowhere else are they shown):
+      it is created readable by you only; keep it private and delete it when the packs are sent.
   copy-to-postgres <postgres-url>
       copy this data folder's database (DATA_DIR) into a new, empty PostgreSQL database: every
       race, binding, site configuration, account, registration, result and photo, with their ids
@@ -101,6 +124,11 @@ const ARITY: Record<string, number> = {
   'import-results': 2,
   'import-registrations': 2,
   'import-photos': 2,
+  'direct-list': 1,
+  'direct-show': 1,
+  'direct-approve': 1,
+  'direct-reject': 1,
+  'mailing-export': 2,
   'copy-to-postgres': 1,
   help: 0,
 };
@@ -345,6 +373,13 @@ async function importFile(io: CliIo, kind: ImportKind, raceId: string, file: str
   });
 }
 
+/** A registration-screens command (registration-screens-commands.ts) on the database: its lines, or its refusal. */
+async function screensCommand(io: CliIo, work: (repos: Repositories) => Promise<CommandOutcome>): Promise<void> {
+  const outcome = await withDatabase(io, ({ repos }) => work(repos));
+  if (!outcome.ok) throw failure(...outcome.lines);
+  for (const line of outcome.lines) io.stdout(line);
+}
+
 async function copyToPostgres(io: CliIo, url: string): Promise<void> {
   if (!isPostgresUrl(url)) throw usageError(`"${String(url).slice(0, 80)}" is not a postgres:// or postgresql:// URL.`);
   const { dataDir, seedDir } = folders(io);
@@ -434,6 +469,15 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     if (channel !== undefined && !isFormChannel(channel)) {
       throw usageError(`--channel "${channel}" must be lower-case letters, digits or "-", starting with a letter.`);
     }
+    const statusText = command === 'direct-list' ? takeOption(args, '--status') : undefined;
+    const status = statusText === undefined ? undefined : parseDirectStatus(statusText);
+    if (statusText !== undefined && status === undefined) throw usageError(`--status must be 0, 1, 2 or 3.`);
+    const reason = command === 'direct-reject' ? takeOption(args, '--reason')?.trim() : undefined;
+    if (command === 'direct-reject' && (reason === undefined || reason === '' || reason.length > REJECT_REASON_MAX)) {
+      throw usageError(
+        `direct-reject needs --reason "<text>" (1-${REJECT_REASON_MAX} characters): the runner reads it.`,
+      );
+    }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
     }
@@ -471,6 +515,21 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         break;
       case 'import-photos':
         await importFile(io, 'photos', a, b);
+        break;
+      case 'direct-list':
+        await screensCommand(io, (repos) => directList(repos, a, status));
+        break;
+      case 'direct-show':
+        await screensCommand(io, (repos) => directShow(repos, a));
+        break;
+      case 'direct-approve':
+        await screensCommand(io, (repos) => directReview(repos, a, { status: 2 }, io.now()));
+        break;
+      case 'direct-reject':
+        await screensCommand(io, (repos) => directReview(repos, a, { status: 3, reason: reason! }, io.now()));
+        break;
+      case 'mailing-export':
+        await screensCommand(io, (repos) => mailingExport(repos, a, path.resolve(io.cwd, b)));
         break;
       case 'copy-to-postgres':
         await copyToPostgres(io, a);

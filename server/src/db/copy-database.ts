@@ -29,6 +29,11 @@ export const COPIED_TABLES = [
   'stored_files',
   'jobs',
   'registration_forms',
+  'direct_applications',
+  'direct_application_sizes',
+  'registration_confirmations',
+  'mailing_choices',
+  'race_documents',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -44,6 +49,7 @@ const IDENTITY_TABLES = new Set([
   'uploads',
   'jobs',
   'registration_forms',
+  'direct_applications',
 ]);
 
 const BATCH = 500;

@@ -47,6 +47,34 @@ const optTimeZone = z
   })
   .optional();
 
+const raceTime = z.string().superRefine((value, ctx) => {
+  const problem = raceTimeProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+/** A text in both languages. */
+const localText = z.strictObject({ zh: z.string().min(1).max(2000), en: z.string().min(1).max(2000) });
+
+/** The registration screens' settings (contract/registration-screens.ts; docs/site-config.md). */
+const directApplicationSchema = z
+  .strictObject({ startTime: raceTime, endTime: raceTime })
+  .superRefine((window, ctx) => {
+    if (!raceTimeProblem(window.startTime) && !raceTimeProblem(window.endTime) && window.endTime <= window.startTime) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['endTime'],
+        message: `must be after startTime (${window.startTime}); got ${window.endTime}`,
+      });
+    }
+  });
+const packMailingSchema = z.strictObject({ enabled: z.boolean(), deadline: raceTime, notice: localText });
+const documentUploadSchema = z.strictObject({
+  enabled: z.boolean(),
+  deadline: raceTime.optional(),
+  maxSize: z.strictObject({ size: z.number().min(0), unit: z.enum(['B', 'KB', 'MB', 'GB']) }),
+  maxCount: z.number().int().min(0).max(50),
+  note: localText,
+});
+
 /** itemTimeSetting: a JSON text holding a list of { itemName, itemNameEn?, distanceKm?, startTime?, cutOffTime?, maxNumber? }. */
 const raceItemSchema = z.looseObject({
   itemName: z.string().min(1),
@@ -107,6 +135,9 @@ const raceInfoShape = z.looseObject({
   submitStatus: optInt,
   timeZone: optTimeZone,
   updateUser: optText,
+  directApplication: directApplicationSchema.optional(),
+  packMailing: packMailingSchema.optional(),
+  documentUpload: documentUploadSchema.optional(),
 });
 
 /** A time pair whose end is not after its start makes the SPA show no dates at all. */

@@ -1,13 +1,16 @@
 import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
+import { createDirectApplicationsRepository } from './direct-applications-repository.ts';
 import type { Db } from './engine.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
+import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
 import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
+import { createRunnerChoicesRepository } from './runner-choices-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
@@ -33,8 +36,11 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     raceCenter: createRaceCenterRepository(db, keys.idNumber),
     uploads: createUploadsRepository(db),
     rateHits: createRateHitsRepository(db),
+    rateCounts: createRateCountsRepository(db),
     jobs: createJobsRepository(db),
     registrationForms: createRegistrationFormsRepository(db),
+    directApplications: createDirectApplicationsRepository(db, keys.idNumber),
+    runnerChoices: createRunnerChoicesRepository(db, keys.idNumber),
   };
 }
 

@@ -7,6 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { CHANNEL_PATTERN, DEFAULT_FORM_CHANNEL } from '#contract/registration-form';
 import { envelopeSchema, fail, ok } from '../../lib/envelope.ts';
+import confirmRoutes from './confirm.ts';
+import directRoutes from './direct.ts';
+import packAndDocumentRoutes from './pack-and-documents.ts';
 
 const formQuery = {
   type: 'object',
@@ -33,6 +36,11 @@ const publishedFormSchema = {
 export const FORM_CACHE_CONTROL = 'public, max-age=60';
 
 export default async function registrationRoutes(app: FastifyInstance) {
+  // The registration screens (issue 13 §4): /direct and the form's lookups, /confirm, /post and /upload.
+  await app.register(directRoutes);
+  await app.register(confirmRoutes);
+  await app.register(packAndDocumentRoutes);
+
   app.get<{ Querystring: { raceId: string; channel?: string } }>(
     API_PATHS.registrationForm,
     { schema: { querystring: formQuery, response: { 200: envelopeSchema(publishedFormSchema) } } },
