@@ -9,6 +9,21 @@
  * milliseconds (show them with contract/race-clock formatRaceTime in the race's zone); times in the race
  * settings are race wall-clock texts 'YYYY-MM-DD HH:mm:ss' in the race's time zone, like the other race times.
  * Personal numbers (certificate number, phone) are masked in every answer.
+ *
+ * How the server answers (server/test/registration-screens.test.ts shows each):
+ * - Logged-in calls without a valid token: `{ code: 401, msgCode: 'loginExpired' }`; every answer no-store.
+ * - Field refusals: `{ code: 400, msg, msgCode, msgParams?, data: FieldRefusals }`, msg/msgCode the first field's.
+ *   Other refusals: `{ code, msg, msgCode, data: null }` (raceNotFound 404, registrationFormMissing 404,
+ *   directNotOpen / directEnded / directSubmitted / directApproved 400, mailingClosed / mailingEnded,
+ *   documentsClosed / documentsEnded 400, slideFirst / verificationFailed 400, registrationMissing 404).
+ *   A body of the wrong shape is HTTP 400 invalidRequest.
+ * - A masked personal number sent back exactly as it was answered (directSave values, mailingSave phone) stands
+ *   for the stored one: a form may be re-sent as loaded without typing the numbers again.
+ * - directSave on a rejected (3) application with submit false keeps status 3 (and its reason) with the new
+ *   values; submit true makes it 1 again and drops the reason. A certificate number submitted by another
+ *   account answers the field refusal directCertificateUsed on the certificate-number field.
+ * - directMine of a race without `directApplication`: window { startTime: '', endTime: '', state: 'ended' }.
+ * - confirm only within 30 minutes after this account's confirmSearch of that registration, else slideFirst.
  */
 import type { CertificateType } from '#contract/enums';
 import type { MessageParams, Refusal } from '#contract/messages';
