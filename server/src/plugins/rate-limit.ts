@@ -3,10 +3,11 @@
  * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again in N seconds', msgCode: 'tooManyRequestsWait', msgParams: { seconds: N } }`
  * and Retry-After (seconds). Disabled with RATE_LIMITS=off.
  *
- * Account buckets (login, codes, registration, reset, uploads…) are counted in SQLite, so every worker
- * process of a multi-worker server (WORKERS) shares one window per IP. The race-day lookup buckets marked
- * `local` are counted in memory per process: they guard public, cached answers at thousands of requests a
- * second, where a database write per request would cost more than it protects.
+ * Account buckets (login, codes, registration, reset, uploads…) are counted in the database under a per-key
+ * lock, so every worker process and every instance on the same database shares one window per IP. The
+ * race-day lookup buckets marked `local` guard public, cached answers at thousands of requests a second,
+ * where a database write per request would cost more than it protects: they are decided in memory and
+ * shared through per-second counts synced every second (SyncedWindowLimiter).
  */
 import type {
   FastifyInstance,
@@ -17,6 +18,7 @@ import type {
 } from 'fastify';
 import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
+import type { RateCount, RateCountsRepository } from '../db/rate-counts-repository.ts';
 import type { RateHitsRepository } from '../db/rate-hits-repository.ts';
 import { fail } from '../lib/envelope.ts';
 
@@ -25,11 +27,16 @@ export interface RateLimit {
   name: string;
   max: number;
   windowMs: number;
-  /** Counted in this process's memory only (per worker), for the hot lookup routes. */
+  /**
+   * Decided in this process's memory and shared with the other processes and instances every second
+   * (SyncedWindowLimiter), for the hot lookup routes.
+   */
   local?: boolean;
 }
 
 const MINUTE = 60_000;
+/** How often the local (lookup) limits are shared with the other instances. */
+const SYNC_MS = 1000;
 /**
  * `login` is the account bucket: every call that tells whether a phone or e-mail has an account (password and
  * code login, register, both resets) counts in it, besides its own bucket where it has one.
@@ -80,30 +87,101 @@ function ipv6Groups(address: string): string[] {
 /** Above this many tracked keys, empty windows are swept before adding a new one. */
 const SWEEP_AT = 10_000;
 
-/** In-memory windows of one process. */
-export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+/** One bucket key of a synced limit in this process. */
+interface SyncedKey {
+  limit: RateLimit;
+  /** This process's hits in the window (epoch ms, oldest first). */
+  own: number[];
+  /** Own hits not yet added to the shared counts. */
+  unflushed: number;
+  /** Own hits added to the shared counts: [epoch second, hits]. */
+  flushed: [number, number][];
+  /** Hits of the other instances in the window, as of the last sync. */
+  others: number;
+}
 
-  constructor(private readonly now: () => number) {}
+/**
+ * The race-day lookup limits (`local` buckets), shared by every instance without a database round trip per
+ * request: a hit is decided in memory at once (this process's hits in the window plus the other instances'
+ * hits as of the last sync), and `sync` (every second) adds this process's new hits to the shared per-second
+ * counts (`rate_counts`) and reads back every active key's sum over its window. Across instances a window is
+ * thus up to one sync late: N instances may together let through at most what each can take in one sync
+ * interval beyond the limit, where separate per-process windows let through N times the limit.
+ */
+export class SyncedWindowLimiter {
+  private readonly keys = new Map<string, SyncedKey>();
+  private syncs = 0;
+
+  constructor(
+    private readonly counts: RateCountsRepository | undefined,
+    private readonly now: () => number,
+  ) {}
 
   /** Counts a hit; returns 0 when allowed, otherwise the seconds until the next hit would be allowed. */
   hit(key: string, limit: RateLimit): number {
     const now = this.now();
-    const from = now - limit.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > from);
-    if (list.length >= limit.max) {
-      this.hits.set(key, list);
-      return Math.max(1, Math.ceil(((list[0] ?? now) + limit.windowMs - now) / 1000));
+    let state = this.keys.get(key);
+    if (state === undefined) {
+      if (this.keys.size >= SWEEP_AT) this.forgetIdle(now);
+      state = { limit, own: [], unflushed: 0, flushed: [], others: 0 };
+      this.keys.set(key, state);
     }
-    if (!this.hits.has(key) && this.hits.size >= SWEEP_AT) this.sweep(now);
-    list.push(now);
-    this.hits.set(key, list);
+    const { own } = state;
+    const from = now - limit.windowMs;
+    while (own.length > 0 && own[0]! <= from) own.shift();
+    if (own.length + state.others >= limit.max) {
+      // When only other instances' hits fill the window, its oldest is not known here: a whole window.
+      const oldest = own.length > 0 && state.others === 0 ? own[0]! : now;
+      return Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000));
+    }
+    own.push(now);
+    state.unflushed++;
     return 0;
   }
 
-  private sweep(now: number) {
-    for (const [key, list] of this.hits) {
-      if (list.every((t) => t <= now - 3_600_000)) this.hits.delete(key);
+  /** Adds this process's new hits to the shared counts and reads back the other instances' hits. */
+  async sync(): Promise<void> {
+    if (this.counts === undefined) return;
+    const now = this.now();
+    const second = Math.floor(now / 1000);
+    const added: RateCount[] = [];
+    for (const [key, state] of this.keys) {
+      if (state.unflushed === 0) continue;
+      added.push({ key, second, n: state.unflushed });
+      state.flushed.push([second, state.unflushed]);
+      state.unflushed = 0;
+    }
+    if (added.length > 0) await this.counts.add(added);
+    // One read per window length (the lookup buckets share one), over every key active in this process.
+    const byWindow = new Map<number, string[]>();
+    for (const [key, state] of this.keys) {
+      const keys = byWindow.get(state.limit.windowMs) ?? [];
+      keys.push(key);
+      byWindow.set(state.limit.windowMs, keys);
+    }
+    for (const [windowMs, keys] of byWindow) {
+      const fromSecond = Math.floor((now - windowMs) / 1000);
+      const sums = await this.counts.sums(keys, fromSecond);
+      for (const key of keys) {
+        const state = this.keys.get(key);
+        if (state === undefined) continue;
+        state.flushed = state.flushed.filter(([at]) => at > fromSecond);
+        const mine = state.flushed.reduce((sum, [, n]) => sum + n, 0);
+        state.others = Math.max(0, (sums.get(key) ?? 0) - mine);
+      }
+    }
+    this.forgetIdle(now);
+    // Seconds older than an hour (the longest window) are of no use to any instance.
+    if (++this.syncs % 60 === 0) await this.counts.sweep(second - 3600);
+  }
+
+  /** Forgets keys with no hit left in their window, here or elsewhere. */
+  private forgetIdle(now: number) {
+    for (const [key, state] of this.keys) {
+      const last = state.own[state.own.length - 1];
+      if (state.others === 0 && state.unflushed === 0 && (last === undefined || last <= now - state.limit.windowMs)) {
+        this.keys.delete(key);
+      }
     }
   }
 }
@@ -142,6 +220,8 @@ declare module 'fastify' {
      * (lib/hot-path.ts): 0 when allowed, otherwise the seconds to wait. Undefined when limits are off.
      */
     rateLimitCounter(limit: RateLimit & { local: true }): ((ip: string) => number) | undefined;
+    /** Shares the local limits' hits with the other instances now (done every second; tests call it). */
+    rateLimitSync(): Promise<void>;
   }
 }
 
@@ -159,7 +239,16 @@ export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) 
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean; now: () => number }) {
-  const local = new SlidingWindowLimiter(options.now);
+  const local = new SyncedWindowLimiter(app.repos.rateCounts, options.now);
+  app.decorate('rateLimitSync', () => local.sync());
+  if (options.enabled) {
+    const timer = setInterval(() => {
+      // A failed sync (the database away for a moment) leaves the counts to the next one.
+      local.sync().catch(() => undefined);
+    }, SYNC_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
   const shared = new SharedWindowLimiter(app.repos.rateHits, options.now);
   const bucket = (limit: RateLimit, ip: string) => `${limit.name}|${rateLimitKey(ip)}`;
   app.decorate('rateLimitCounter', (limit: RateLimit & { local: true }) =>

@@ -1,0 +1,105 @@
+/**
+ * The race-day lookup limits (plugins/rate-limit.ts SyncedWindowLimiter) are shared by every instance on one
+ * database: each decides in memory, and the per-second counts synced every second (rate_counts) carry each
+ * instance's hits to the others. Two apps on one data folder are two instances on one database (SQLite: one
+ * file; PostgreSQL: one database, databaseFor).
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '#contract/api';
+import { sql } from '../src/db/engine.ts';
+import { buildTestApp, fakeClock, removeTempDirs, tempDir } from './helpers.ts';
+
+afterAll(removeTempDirs);
+
+const lookup = (app: FastifyInstance, remoteAddress = '203.0.113.7') =>
+  app.inject({
+    method: 'POST',
+    url: API_PATHS.searchScore,
+    payload: { raceId: 'x', bib: '1' },
+    remoteAddress,
+  });
+
+async function statuses(app: FastifyInstance, n: number, remoteAddress?: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await lookup(app, remoteAddress)).statusCode);
+  return out;
+}
+
+describe('race-day lookup limits shared by instances', () => {
+  it('counts one visitor against one window on every instance, and forgets the window after it', async () => {
+    const dataDir = tempDir();
+    const clock = fakeClock();
+    const a = await buildTestApp({ dataDir, now: clock.now });
+    const b = await buildTestApp({ dataDir, now: clock.now });
+    try {
+      expect(await statuses(a, 40)).toEqual(Array(40).fill(200));
+      await a.rateLimitSync();
+      // B meets the visitor (a visitor new to an instance counts from its own hits until its next sync, at
+      // most a second later) and hears of A's 40 at its sync: 41 of the minute's 60 are taken.
+      expect((await lookup(b)).statusCode).toBe(200);
+      await b.rateLimitSync();
+      const onB = await statuses(b, 20);
+      expect(onB.slice(0, 19)).toEqual(Array(19).fill(200));
+      expect(onB[19]).toBe(429);
+      const refused = await lookup(b);
+      expect(refused.json()).toMatchObject({ code: 429, msgCode: 'tooManyRequestsWait' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // And A hears of B's 20 at its next sync: 40 + 20 = 60, so A refuses too.
+      await b.rateLimitSync();
+      await a.rateLimitSync();
+      expect((await lookup(a)).statusCode).toBe(429);
+      // Another visitor is not affected.
+      expect((await lookup(b, '198.51.100.9')).statusCode).toBe(200);
+      // A minute later the window is empty everywhere.
+      clock.advance(61_000);
+      await a.rateLimitSync();
+      await b.rateLimitSync();
+      expect((await lookup(a)).statusCode).toBe(200);
+      expect((await lookup(b)).statusCode).toBe(200);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('adds the counts of instances syncing the same second without losing any', async () => {
+    const dataDir = tempDir();
+    const clock = fakeClock();
+    const apps = [
+      await buildTestApp({ dataDir, now: clock.now }),
+      await buildTestApp({ dataDir, now: clock.now }),
+      await buildTestApp({ dataDir, now: clock.now }),
+    ];
+    try {
+      for (const app of apps) expect(await statuses(app, 15)).toEqual(Array(15).fill(200));
+      await Promise.all(apps.map((app) => app.rateLimitSync()));
+      const rows = await apps[0]!.db.all<{ n: number }>(sql`SELECT n FROM rate_counts`);
+      expect(rows.reduce((sum, row) => sum + Number(row.n), 0)).toBe(45);
+      await Promise.all(apps.map((app) => app.rateLimitSync()));
+      // 45 of 60 taken: 15 more on any one instance, then 429.
+      const more = await statuses(apps[1]!, 16);
+      expect(more.filter((s) => s === 200)).toHaveLength(15);
+      expect(more[15]).toBe(429);
+    } finally {
+      for (const app of apps) await app.close();
+    }
+  });
+
+  it('sweeps counts older than an hour', async () => {
+    const dataDir = tempDir();
+    const clock = fakeClock();
+    const app = await buildTestApp({ dataDir, now: clock.now });
+    try {
+      await statuses(app, 3);
+      await app.rateLimitSync();
+      clock.advance(3_700_000);
+      await statuses(app, 1);
+      for (let i = 0; i < 60; i++) await app.rateLimitSync();
+      const seconds = await app.db.all<{ second: number }>(sql`SELECT second FROM rate_counts`);
+      expect(seconds.map((r) => Number(r.second))).toEqual([Math.floor(clock.now() / 1000)]);
+    } finally {
+      await app.close();
+    }
+  });
+});
