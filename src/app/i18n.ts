@@ -1,6 +1,6 @@
 /**
  * i18next with the built-in resources (src/locales) in one namespace, zh default. The entry carries the
- * shell's texts (common.json, both languages); each feature's texts (home, content, auth, search) arrive
+ * shell's texts (common.json, both languages); each feature's texts (home, content, auth, search, registration) arrive
  * with the pages that use them (lib/locale-bundles.ts) under the feature's key. Remote translation files
  * (map key → {en, zh}) merge over the built-in texts, the lazily loaded ones included.
  */
@@ -12,6 +12,7 @@ import type zhHome from '@/locales/zh/home.json';
 import type zhContent from '@/locales/zh/content.json';
 import type zhAuth from '@/locales/zh/auth.json';
 import type zhSearch from '@/locales/zh/search.json';
+import type zhRegistration from '@/locales/zh/registration.json';
 import type { TranslationFile } from '#contract/site-config/race-types';
 import { loadTextsFor } from '@/lib/locale-bundles';
 import type { Language } from '@/stores/app-store';
@@ -29,6 +30,7 @@ export type Resources = typeof zhCommon & {
   content: typeof zhContent;
   auth: typeof zhAuth;
   search: typeof zhSearch;
+  registration: typeof zhRegistration;
 };
 
 export async function initI18n(language: Language): Promise<typeof i18n> {

@@ -25,6 +25,8 @@ export class ApiError extends Error {
     message: string,
     readonly code?: number,
     readonly status?: number,
+    /** A business refusal's `data` (the field refusals of a form's save, say). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -120,7 +122,7 @@ export function checkEnvelope<T>(body: unknown, status?: number): Envelope<T> {
   if (envelope.code !== 0) {
     const msg = localizeServerMessage(envelope) ?? t('errors.generic');
     const code = typeof envelope.code === 'number' ? envelope.code : undefined;
-    throw new ApiError('business', msg, code, status);
+    throw new ApiError('business', msg, code, status, envelope.data);
   }
   return body as Envelope<T>;
 }
@@ -158,7 +160,7 @@ function onRejected(axios: AxiosStatic, error: AxiosError): never {
     const shown = status < 500 && body && typeof body === 'object' ? localizeServerMessage(body) : null;
     if (shown !== null) {
       const code = typeof body!.code === 'number' ? body!.code : undefined;
-      reject(new ApiError('business', shown, code, status), config);
+      reject(new ApiError('business', shown, code, status, body!.data), config);
     }
     reject(new ApiError('http', httpMessage(status), undefined, status), config, TOAST_SECONDS);
   }

@@ -287,9 +287,9 @@ describe.each(['zh', 'en'] as const)('accessibility (%s)', (lang) => {
       await page.getByTestId('login-required').getByRole('heading', { name: text.loginRequired }).waitFor();
       await check(page, `${route} please log in`, states);
     }
-    // The bare layout around a page that needs no login (#13 fills the slot; the not-found page until then).
+    // The bare layout around a page that needs no login: the language helper.
     await go(page, '/i18NDemos');
-    await page.locator('[data-layout="bare"]').getByTestId('not-found').waitFor();
+    await page.locator('[data-layout="bare"]').getByTestId('i18n-page').waitFor();
     await check(page, '/i18NDemos bare layout', states);
     findings.push(...states);
     expect(blocking(states)).toEqual([]);

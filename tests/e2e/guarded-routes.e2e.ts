@@ -1,7 +1,7 @@
 /**
  * Routes that need login, end to end: the built SPA in Chromium against the real server. A logged-out
  * visit to a registration screen opens the login drawer; logging in with the demo account lands on the
- * same screen, path and query. Until issue #13 builds those pages, the screen is the not-found page.
+ * same screen, path and query (the registration screens of issue #13).
  */
 import type { Page } from 'playwright-core';
 import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
@@ -27,8 +27,8 @@ describe('routes that need login', () => {
     await loginInDrawer(page, 'en');
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Center');
     expect(hashOf(page)).toBe('#/upload?step=2');
-    // #13 fills the page slot; the route is reachable now that the visitor is logged in.
-    await page.getByTestId('not-found').waitFor();
+    // The page renders now that the visitor is logged in.
+    await page.getByTestId('upload-page').waitFor();
     await expect(page.getByTestId('login-required').count()).resolves.toBe(0);
     expect(await rawKeysOn(page)).toEqual([]);
     await screenshot(page, 'guard-upload-logged-in-en');

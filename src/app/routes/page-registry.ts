@@ -55,12 +55,16 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
 export type TopLevelPageName = 'Upload' | 'Direct' | 'Post' | 'Confirm' | 'I18NDemos';
 
 /**
- * The page slots of the top-level screens. Issue #13 fills them with the registration pages, e.g.
- * `Direct: page(() => import('@/features/registration/components/direct-page'), ['registration'])`
- * (with a locale bundle of its own). Until a slot is filled, its route shows the not-found page, behind
- * the login guard where the route needs login.
+ * The pages of the top-level screens (issue #13 §4): the registration feature's, with its locale bundle. A
+ * slot left empty would show the not-found page, behind the login guard where the route needs login.
  */
-export const topLevelPages: Partial<Record<TopLevelPageName, PageModule>> = {};
+export const topLevelPages: Partial<Record<TopLevelPageName, PageModule>> = {
+  Upload: page(() => import('@/features/registration/components/upload-page'), ['registration']),
+  Direct: page(() => import('@/features/registration/components/direct-page'), ['registration']),
+  Post: page(() => import('@/features/registration/components/post-page'), ['registration']),
+  Confirm: page(() => import('@/features/registration/components/confirm-page'), ['registration', 'search']),
+  I18NDemos: page(() => import('@/features/registration/components/i18n-demos-page'), ['registration']),
+};
 
 export function findPage(name: string | undefined): PageModule | undefined {
   if (!name) return undefined;

@@ -28,8 +28,8 @@ describe('login guard of routes that need login', () => {
     // The first antd import in jsdom is slow.
     await screen.findByTestId('form-password', {}, { timeout: 20_000 });
     expect(drawerOpen()).toBe(true);
-    // The page slot is not rendered behind the drawer; the "please log in" screen is.
-    expect(screen.queryByTestId('not-found')).toBeNull();
+    // The page is not rendered behind the drawer; the "please log in" screen is.
+    expect(screen.queryByTestId('upload-page')).toBeNull();
     expect(screen.getByTestId('login-required')).toBeInTheDocument();
   });
 
@@ -41,15 +41,15 @@ describe('login guard of routes that need login', () => {
     await waitFor(() => expect(drawerOpen()).toBe(false));
     expect(router.state.location.pathname).toBe('/upload');
     expect(router.state.location.search).toBe('?race=2027&step=2');
-    // #13 fills the page slot; until then the route shows the not-found page, now that the visitor is in.
-    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    // The page renders now that the visitor is in.
+    expect(await screen.findByTestId('upload-page')).toBeInTheDocument();
     expect(screen.queryByTestId('login-required')).toBeNull();
     expect(screen.getByTestId('login-entry')).toHaveTextContent('个人中心');
   });
 
   it('shows the page at once to a logged-in visitor, without the drawer', async () => {
     await renderApp({ path: '/direct', token: LOGIN_TOKEN });
-    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    expect(await screen.findByTestId('direct-page')).toBeInTheDocument();
     expect(drawerOpen()).toBe(false);
     expect(screen.queryByTestId('login-required')).toBeNull();
   });
@@ -75,7 +75,7 @@ describe('login guard of routes that need login', () => {
 
   it('never guards a route without requiresAuth: the language helper and the layout pages', async () => {
     const { unmount } = await renderApp({ path: '/i18NDemos' });
-    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    expect(await screen.findByTestId('i18n-page')).toBeInTheDocument();
     expect(drawerOpen()).toBe(false);
     expect(screen.queryByTestId('login-required')).toBeNull();
     unmount();
@@ -88,7 +88,7 @@ describe('login guard of routes that need login', () => {
   it('logging out on a guarded page shows the "please log in" screen without popping the drawer up', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/upload', token: LOGIN_TOKEN });
-    await screen.findByTestId('not-found');
+    await screen.findByTestId('upload-page');
     await user.click(screen.getByTestId('logout'));
     expect(await screen.findByTestId('login-required')).toBeInTheDocument();
     expect(drawerOpen()).toBe(false);
@@ -96,7 +96,7 @@ describe('login guard of routes that need login', () => {
 
   it('renders the top-level routes in the bare layout: banner and page, no menu and no footer', async () => {
     await renderApp({ path: '/confirm', token: LOGIN_TOKEN });
-    await screen.findByTestId('not-found');
+    await screen.findByTestId('confirm-page');
     expect(document.querySelector('[data-layout="bare"]')).not.toBeNull();
     expect(screen.getByTestId('login-entry')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: '主导航' })).toBeNull();

@@ -4,6 +4,7 @@ import { configHandlers } from './handlers/config';
 import { authHandlers } from './handlers/auth';
 import { searchHandlers } from './handlers/search';
 import { uploadHandlers } from './handlers/uploads';
+import { registrationHandlers } from './handlers/registration';
 
 export const handlers = [
   ...siteHandlers,
@@ -12,4 +13,5 @@ export const handlers = [
   ...authHandlers,
   ...searchHandlers,
   ...uploadHandlers,
+  ...registrationHandlers,
 ];

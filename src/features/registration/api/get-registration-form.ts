@@ -1,0 +1,24 @@
+import { API_PATHS } from '#contract/api';
+import type { RegistrationForm } from '#contract/registration-form';
+import { apiRequest } from '@/lib/api-client';
+
+/** The published form of a race and channel (GET registrationForm). */
+export interface PublishedForm {
+  raceId: string;
+  channel: string;
+  version: number;
+  md5: string;
+  publishedAt: number;
+  form: RegistrationForm;
+}
+
+/** GET the published registration form of a race and channel; the page shows a failure itself. */
+export async function getRegistrationForm(raceId: string, channel: string): Promise<PublishedForm> {
+  const envelope = await apiRequest<PublishedForm>({
+    method: 'GET',
+    url: API_PATHS.registrationForm,
+    params: { raceId, channel },
+    silent: 'answers',
+  });
+  return envelope.data;
+}
