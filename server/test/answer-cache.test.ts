@@ -28,6 +28,22 @@ describe('AnswerCache', () => {
     expect(made).toBe(2);
   });
 
+  it('drops every answer on clear(), and does not keep one whose making began before it', async () => {
+    const cache = new AnswerCache();
+    cache.set('a', { v: 1 });
+    let release: (value: unknown) => void = () => undefined;
+    const making = cache.remember('b', () => new Promise((resolve) => (release = resolve)));
+    cache.clear();
+    expect(cache.size).toBe(0);
+    release({ v: 'old' });
+    // The caller still gets its answer, but the cache does not keep what the old data made.
+    expect(JSON.parse((await making).body.toString())).toEqual({ v: 'old' });
+    expect(cache.get('b')).toBeUndefined();
+    const fresh = cache.remember('b', async () => ({ v: 'new' }));
+    expect(JSON.parse((await fresh).body.toString())).toEqual({ v: 'new' });
+    expect(cache.get('b')).toBeDefined();
+  });
+
   it('drops the oldest answer past its size', () => {
     const cache = new AnswerCache({ maxEntries: 2 });
     cache.set('a', 1);
