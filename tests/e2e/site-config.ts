@@ -74,14 +74,15 @@ function tempJson(name: string, value: unknown): string {
   return file;
 }
 
-/** Runs the organiser CLI on the test server's data folder; the command must succeed. */
-function siteCli(...args: string[]): void {
+/** Runs the organiser CLI on the test server's data folder; the command must succeed. Answers what it printed. */
+export function siteCli(...args: string[]): string {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, DATA_DIR: inject('dataDir') },
     encoding: 'utf8',
   });
   expect(result.status, result.stderr + result.stdout).toBe(0);
+  return result.stdout;
 }
 
 export interface MenuPage {

@@ -1,0 +1,309 @@
+/**
+ * The registration screens end to end (issue #13 §4-5): the built SPA in Chromium against the real server.
+ * The demo runner fills the demo race's direct-pass form through every field type it has (the region picker,
+ * uploads with the authenticity question, an outside score verification with its certificate image, the
+ * own-results lookup of past events) and submits it; the organiser approves it with the CLI and the runner
+ * reads 'approved'. Then /confirm (slider, search, confirm), /post (mailing address), /upload (a document)
+ * and /i18NDemos, each seen in Chinese and English, with a screenshot of each.
+ */
+import { deflateSync, crc32 } from 'node:zlib';
+import type { Locator, Page } from 'playwright-core';
+import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { rawKeysOn } from './raw-keys';
+import { siteCli } from './site-config';
+
+// The demo runner (DEMO_RUNNERS in server/src/db/seed-runners.ts): registered, with a 2026 finish.
+const RUNNER = { name: '张伟', id: '320102199001011232' };
+const RACE_ID = 'qc-marathon-2027';
+
+const browser = useBrowser();
+
+/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+const label = (key: string, lang: 'zh' | 'en' = 'zh') => directForm.fields.find((f) => f.key === key)!.label[lang];
+
+/** The Form.Item of a field of the direct form, by its key. */
+const item = (page: Page, key: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator(`#direct-form_${key}_label`) });
+
+/** Answers the authenticity question '您上传的文件是否保证真实有效？' with yes. */
+async function confirmAuthentic(page: Page) {
+  const dialog = page.getByRole('dialog').filter({ hasText: '您上传的文件是否保证真实有效？' });
+  await dialog.getByRole('button', { name: /^是$|^是 ?$/ }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function upload(
+  page: Page,
+  scope: Locator,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  ask: boolean,
+) {
+  await scope.locator('input[type="file"]').setInputFiles(file);
+  if (ask) await confirmAuthentic(page);
+  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
+}
+
+/** Drags the slider handle onto its target, slowly enough to pass the server's human check. */
+async function solveSlider(page: Page, scope: Locator) {
+  const handle = scope.getByTestId('slider-handle');
+  const target = scope.getByTestId('slider-target');
+  await target.waitFor();
+  const h = (await handle.boundingBox())!;
+  const tg = (await target.boundingBox())!;
+  const startX = h.x + h.width / 2;
+  const y = h.y + h.height / 2;
+  const dx = tg.x - h.x;
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i += 1) {
+    await page.mouse.move(startX + (dx * i) / 12, y);
+    await page.waitForTimeout(30);
+  }
+  await page.mouse.up();
+}
+
+async function switchLanguage(page: Page, to: 'zh' | 'en') {
+  await page.getByTestId('language-toggle').click();
+  await page
+    .getByTestId('language-toggle')
+    .getByText(to === 'en' ? '中' : 'En')
+    .waitFor();
+}
+
+/** Picks a region by typing in the Cascader's search. */
+async function pickRegion(page: Page, input: Locator) {
+  await input.click();
+  await input.fill('海淀');
+  await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
+}
+
+describe('the registration screens', () => {
+  it('fills the direct-pass form through every field type, submits it, and reads "approved" after the organiser approves it', async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/direct'));
+    await loginInDrawer(page, 'zh');
+    const direct = page.getByTestId('direct-page');
+    await direct.getByTestId('direct-notice').waitFor();
+    await screenshot(page, 'registration-direct-notice-zh');
+    await switchLanguage(page, 'en');
+    await direct.getByRole('heading', { name: 'Before you apply' }).waitFor();
+    await screenshot(page, 'registration-direct-notice-en');
+    await direct.getByRole('button', { name: 'I have read it, next' }).click();
+    await direct.getByLabel(label('name', 'en'), { exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'registration-direct-form-en');
+    await switchLanguage(page, 'zh');
+
+    // Every field of the demo direct form.
+    await item(page, 'item').getByText('马拉松（42.195公里）', { exact: true }).click();
+    await page.getByLabel(label('name'), { exact: true }).fill(RUNNER.name);
+    await item(page, 'gender').getByText('男', { exact: true }).click();
+    await page.getByLabel(label('certificateNumber'), { exact: true }).fill(RUNNER.id);
+    const birthday = page.getByLabel(label('birthday'), { exact: true });
+    await birthday.click();
+    await birthday.fill('1990-01-01');
+    await birthday.press('Enter');
+    const country = page.getByLabel(label('nationality'), { exact: true });
+    await country.click();
+    await page.keyboard.type('中国');
+    // The server's list keeps mainland China first: the first match is it.
+    await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
+    await country.press('Enter');
+    await page.getByLabel(label('phone'), { exact: true }).fill('13800138000');
+    await page.getByLabel(label('email'), { exact: true }).fill('runner@example.com');
+    const region = page.getByLabel(label('region'), { exact: true });
+    await region.waitFor();
+    await pickRegion(page, region);
+    await page.getByLabel(label('address'), { exact: true }).fill('中关村大街1号');
+    await page.getByLabel(label('emergencyName'), { exact: true }).fill('李娜');
+    await page.getByLabel(label('emergencyPhone'), { exact: true }).fill('13900139000');
+    await page.getByLabel(label('targetTime'), { exact: true }).click();
+    await page.locator('.ant-select-item-option:visible').first().click();
+    await page.getByLabel(label('marathonsFinished'), { exact: true }).fill('3');
+    await item(page, 'eliteShirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
+    // Past events: the runner's own finishes, found by the name and certificate above.
+    const past = item(page, 'pastEvents');
+    await past.getByRole('button', { name: '查找我的成绩' }).click();
+    await past.getByRole('checkbox').first().check();
+    // Score verification: an outside result with its certificate image (waits for review).
+    const score = page.getByTestId('score-verification');
+    await score.getByText('其他赛事成绩', { exact: true }).click();
+    await score.getByLabel('赛事名称').fill('2026 上海马拉松');
+    await score.getByLabel('项目', { exact: true }).selectOption('M');
+    await score.getByLabel('净计时成绩（H:MM:SS）').fill('3:05:00');
+    const raceDate = score.getByLabel('比赛日期');
+    await raceDate.click();
+    await raceDate.fill('2026-03-29');
+    await raceDate.press('Enter');
+    await upload(page, score, { name: 'certificate.png', mimeType: 'image/png', buffer: png(40, 30) }, false);
+    await score.getByTestId('score-pending-note').waitFor();
+    await item(page, 'verificationFee').getByTestId('fee-state').getByText('未支付').waitFor();
+    await upload(page, item(page, 'photo'), { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) }, true);
+    await upload(
+      page,
+      item(page, 'healthCertificate'),
+      { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF },
+      true,
+    );
+    await item(page, 'eliteServices').getByRole('checkbox').first().check();
+    await page.getByLabel(label('trainingProfile'), { exact: true }).fill('https://www.strava.com/athletes/1');
+    await page.getByLabel(label('statement'), { exact: true }).fill('近两年全马成绩稳定在3小时10分以内。');
+    await page.mouse.click(5, 5);
+    await screenshot(page, 'registration-direct-form-filled-zh');
+
+    await direct.getByTestId('submit-form').click();
+    const status = direct.getByTestId('direct-status');
+    await status.waitFor({ timeout: 20_000 });
+    await expect(status.getByTestId('direct-status-label').textContent()).resolves.toBe('已提交待审核');
+    await expect(direct.getByTestId('direct-list-status').textContent()).resolves.toBe('已提交');
+    await screenshot(page, 'registration-direct-submitted-zh');
+
+    // The organiser approves it with the CLI.
+    const listed = siteCli('direct-list', RACE_ID, '--status', '1');
+    const id = /^\s+(\d+)\s+1\b/m.exec(listed)?.[1];
+    expect(id, listed).toBeDefined();
+    siteCli('direct-approve', id!);
+    await page.reload();
+    await status.waitFor();
+    await expect(status.getByTestId('direct-status-label').textContent()).resolves.toBe('审核通过');
+    await screenshot(page, 'registration-direct-approved-zh');
+    await switchLanguage(page, 'en');
+    await status.getByTestId('direct-status-label').getByText('Approved').waitFor();
+    await expect(direct.getByTestId('direct-list-status').textContent()).resolves.toBe('Submitted');
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'registration-direct-approved-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('confirms the registration after the slider, in Chinese, and shows it confirmed in English', async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/confirm'));
+    await loginInDrawer(page, 'zh');
+    const confirm = page.getByTestId('confirm-page');
+    await confirm.getByTestId('slider-captcha').waitFor();
+    await screenshot(page, 'registration-confirm-search-zh');
+    await confirm.getByLabel('姓名').fill(RUNNER.name);
+    await confirm.getByLabel('证件号码').fill(RUNNER.id);
+    await solveSlider(page, confirm);
+    await confirm.getByTestId('confirm-search').click();
+    const result = confirm.getByTestId('confirm-result');
+    await result.waitFor();
+    const text = (await result.textContent()) ?? '';
+    expect(text).not.toContain(RUNNER.id);
+    expect(text).toContain('3201**********1232');
+    await result.getByTestId('confirm-button').click();
+    await result.getByTestId('confirm-done').waitFor();
+    await expect(result.getByTestId('confirm-done').textContent()).resolves.toMatch(
+      /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/,
+    );
+    await screenshot(page, 'registration-confirm-done-zh');
+
+    await switchLanguage(page, 'en');
+    await confirm.getByLabel('Name', { exact: true }).waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await solveSlider(page, confirm);
+    await confirm.getByTestId('confirm-search').click();
+    await result.getByTestId('confirm-done').getByText('Confirmed', { exact: true }).waitFor();
+    await screenshot(page, 'registration-confirm-done-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("saves a mailing address with the region picker under the settings' notice, in both languages", async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/post'));
+    await loginInDrawer(page, 'zh');
+    const post = page.getByTestId('post-page');
+    await post
+      .getByTestId('post-notice')
+      .getByText(/快递到付/)
+      .waitFor();
+    await screenshot(page, 'registration-post-form-zh');
+    await post.getByLabel('收件人', { exact: true }).fill(RUNNER.name);
+    await post.getByLabel('收件人手机号码').fill('13800138000');
+    const region = post.getByLabel('所在省市区');
+    await region.waitFor();
+    await pickRegion(page, region);
+    await post.getByLabel('详细地址').fill('中关村大街1号');
+    await post.getByTestId('post-save').click();
+    const saved = post.getByTestId('post-saved');
+    await saved.waitFor();
+    await saved
+      .getByTestId('post-saved-address')
+      .getByText(/海淀区/)
+      .waitFor();
+    await screenshot(page, 'registration-post-saved-zh');
+    await switchLanguage(page, 'en');
+    await saved.getByText('Mail it to me').waitFor();
+    await saved
+      .getByTestId('post-saved-address')
+      .getByText(/Haidian/)
+      .waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'registration-post-saved-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("uploads and saves a document under the race's note, in both languages", async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/upload'));
+    await loginInDrawer(page, 'zh');
+    const screen = page.getByTestId('upload-page');
+    await screen.getByTestId('upload-note').waitFor();
+    await upload(page, screen, { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF }, true);
+    await screen.getByTestId('upload-save').click();
+    await screen.getByTestId('upload-saved-at').waitFor();
+    await screenshot(page, 'registration-upload-zh');
+    await switchLanguage(page, 'en');
+    await screen.getByText('Last saved', { exact: false }).waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'registration-upload-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switches the language on /i18NDemos with the success message', async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/i18NDemos'));
+    const demo = page.getByTestId('i18n-page');
+    await demo.getByTestId('current-language').getByText('中文').waitFor();
+    await screenshot(page, 'registration-i18n-zh');
+    await demo.getByText('English', { exact: true }).click();
+    await page.getByText('Switched to English').waitFor();
+    await demo.getByTestId('current-language').getByText('English').waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'registration-i18n-en');
+    await demo.getByText('中文', { exact: true }).click();
+    await page.getByText('已切换为中文').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
