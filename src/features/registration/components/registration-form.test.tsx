@@ -289,6 +289,53 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     await expectMessage('qualifyingResult', message('scoreRaceRequired'));
   });
 
+  it('checks choices: the checkbox limit, a date out of range, the country list (mainland China first) that shows the region picker', async () => {
+    const { user } = await renderForm(language, { initialValues: { birthday: '2015-01-01' } });
+    const interests = screen.getByRole('group', { name: label(f, 'interests', language) });
+    for (const box of within(interests).getAllByRole('checkbox')) await user.click(box);
+    await expectMessage('interests', message('tooManyChoices', { count: 3 }));
+    await user.click(within(interests).getAllByRole('checkbox')[0]!);
+    await expectMessage('interests', '');
+    await user.click(screen.getByTestId('submit-form'));
+    await expectMessage('birthday', message('dateTooLate', { date: '2009-04-18' }));
+    const country = screen.getByLabelText(label(f, 'nationality', language));
+    await waitFor(() => expect(country).toBeEnabled());
+    await user.click(country);
+    // The server's order: mainland China, Hong Kong, Macao, Taiwan, then the others.
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title'))[0]).toBe(
+        text.china,
+      ),
+    );
+    await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
+    expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
+  });
+
+  it('submits a complete form: onSubmit gets the values cleanSubmission keeps', async () => {
+    const values = {
+      item: '10K',
+      name: RUNNER.name,
+      gender: 1,
+      certificateType: 1,
+      certificateNumber: RUNNER.certificateNumber,
+      birthday: '1990-01-01',
+      phone: '13800138000',
+      email: 'runner@example.com',
+      nationality: 'CN',
+      region: ['110000', '110100', '110108'],
+      address: '中关村大街1号',
+      emergencyName: '李娜',
+      emergencyPhone: '13900139000',
+      bloodType: 'A',
+      tshirtSize: 'M',
+      photo: 'uploads/photo.png',
+    };
+    const { user, submitted } = await renderForm(language, { initialValues: { ...values, runningClub: ' ' } });
+    await waitFor(() => expect(screen.getByLabelText(label(f, 'nationality', language))).toBeEnabled());
+    await user.click(screen.getByTestId('submit-form'));
+    await waitFor(() => expect(submitted).toEqual([values]), { timeout: 15_000 });
+  });
+
   it("hands cleanSubmission's values to onSubmit and the filled values to a draft; shows the server's field refusals on their fields", async () => {
     const { user, drafts, rerender } = await renderForm(language, {
       initialValues: {
