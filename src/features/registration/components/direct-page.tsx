@@ -120,7 +120,7 @@ function DirectContent({
       {!application && mine.window.state === 'notYet' ? (
         <ScreenNotice tone="wait" title={t('registration.direct.notYet')} testId="direct-not-yet" />
       ) : null}
-      {!application && mine.window.state === 'ended' ? (
+      {mine.window.state === 'ended' && (!application || editable) ? (
         <ScreenNotice tone="off" title={t(DIRECT_ENDED_LABEL)} testId="direct-ended" />
       ) : null}
       {open && view === 'notice' && editable ? (

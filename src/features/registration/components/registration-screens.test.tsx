@@ -125,6 +125,15 @@ describe.each(['zh', 'en'] as const)('/direct in %s', (language) => {
     expect(screen.queryByTestId('direct-notice')).toBeNull();
   });
 
+  it('keeps a draft left when the window closed readable, with "application ended" and no way to continue', async () => {
+    registrationMock.window = { ...registrationMock.window, state: 'ended' };
+    registrationMock.application = application(0);
+    await open('/direct', language);
+    expect(await screen.findByTestId('direct-ended')).toHaveTextContent(t.ended);
+    expect(screen.getByTestId('direct-status-label')).toHaveTextContent(t.waiting);
+    expect(screen.queryByRole('button', { name: t.cont })).toBeNull();
+  });
+
   it("shows the server's field refusals on their fields", async () => {
     const user = userEvent.setup();
     registrationMock.refuseFields = { certificateNumber: { code: 'directCertificateUsed' } };
