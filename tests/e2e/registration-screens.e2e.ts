@@ -9,6 +9,7 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
+import { axeFindings, blocking } from './axe';
 import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 import { siteCli } from './site-config';
@@ -87,6 +88,12 @@ async function solveSlider(page: Page, scope: Locator) {
   await page.mouse.up();
 }
 
+/** No serious or critical accessibility violation (axe) in the screen's present state. */
+async function expectAccessible(page: Page, state: string) {
+  await page.waitForTimeout(350);
+  expect(blocking(await axeFindings(page, state))).toEqual([]);
+}
+
 async function switchLanguage(page: Page, to: 'zh' | 'en') {
   await page.getByTestId('language-toggle').click();
   await page
@@ -118,6 +125,7 @@ describe('the registration screens', () => {
     await page.waitForLoadState('networkidle');
     expect(await rawKeysOn(page)).toEqual([]);
     await screenshot(page, 'registration-direct-form-en');
+    await expectAccessible(page, '/direct form (en)');
     await switchLanguage(page, 'zh');
 
     // Every field of the demo direct form.
@@ -176,6 +184,7 @@ describe('the registration screens', () => {
     await page.getByLabel(label('statement'), { exact: true }).fill('近两年全马成绩稳定在3小时10分以内。');
     await page.mouse.click(5, 5);
     await screenshot(page, 'registration-direct-form-filled-zh');
+    await expectAccessible(page, '/direct form filled (zh)');
 
     await direct.getByTestId('submit-form').click();
     const status = direct.getByTestId('direct-status');
@@ -198,6 +207,7 @@ describe('the registration screens', () => {
     await expect(direct.getByTestId('direct-list-status').textContent()).resolves.toBe('Submitted');
     expect(await rawKeysOn(page)).toEqual([]);
     await screenshot(page, 'registration-direct-approved-en');
+    await expectAccessible(page, '/direct approved (en)');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -224,6 +234,7 @@ describe('the registration screens', () => {
       /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/,
     );
     await screenshot(page, 'registration-confirm-done-zh');
+    await expectAccessible(page, '/confirm confirmed (zh)');
 
     await switchLanguage(page, 'en');
     await confirm.getByLabel('Name', { exact: true }).waitFor();
@@ -246,6 +257,7 @@ describe('the registration screens', () => {
       .getByText(/快递到付/)
       .waitFor();
     await screenshot(page, 'registration-post-form-zh');
+    await expectAccessible(page, '/post form (zh)');
     await post.getByLabel('收件人', { exact: true }).fill(RUNNER.name);
     await post.getByLabel('收件人手机号码').fill('13800138000');
     const region = post.getByLabel('所在省市区');
@@ -286,6 +298,7 @@ describe('the registration screens', () => {
     await screen.getByText('Last saved', { exact: false }).waitFor();
     expect(await rawKeysOn(page)).toEqual([]);
     await screenshot(page, 'registration-upload-en');
+    await expectAccessible(page, '/upload (en)');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -301,6 +314,7 @@ describe('the registration screens', () => {
     await demo.getByTestId('current-language').getByText('English').waitFor();
     expect(await rawKeysOn(page)).toEqual([]);
     await screenshot(page, 'registration-i18n-en');
+    await expectAccessible(page, '/i18NDemos (en)');
     await demo.getByText('中文', { exact: true }).click();
     await page.getByText('已切换为中文').waitFor();
     expect(errors).toEqual([]);

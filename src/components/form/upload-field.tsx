@@ -268,6 +268,8 @@ export function UploadField({
   const openChooser = () => wrapper.current?.querySelector<HTMLInputElement>('input[type="file"]')?.click();
 
   const limitsId = id ? `${id}_limits` : undefined;
+  // Named by the field's label and its own visible text (WCAG 2.5.3: the name contains what is seen).
+  const textId = id ? `${id}_text` : undefined;
   const limits = useMemo(
     () =>
       [
@@ -316,12 +318,12 @@ export function UploadField({
             disabled={disabled}
             onClick={openChooser}
             aria-describedby={[describedBy, limitsId].filter(Boolean).join(' ') || undefined}
-            aria-labelledby={labelledBy}
+            aria-labelledby={labelledBy && textId ? `${labelledBy} ${textId}` : labelledBy}
           >
             <span className="upload-field__plus" aria-hidden="true">
               +
             </span>
-            <span>{label}</span>
+            <span id={textId}>{label}</span>
           </button>
         </Upload>
       </ConfigProvider>
