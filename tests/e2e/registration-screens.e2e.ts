@@ -6,8 +6,13 @@
  * reads 'approved'. Then /confirm (slider, search, confirm), /post (mailing address), /upload (a document)
  * and /i18NDemos, each seen in Chinese and English, with a screenshot of each.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
+import { beforeAll } from 'vitest';
+import seed from '../../server/seed/race.json';
 import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
 import { axeFindings, blocking } from './axe';
 import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
@@ -108,6 +113,23 @@ async function pickRegion(page: Page, input: Locator) {
   await input.fill('海淀');
   await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
 }
+
+/** 'YYYY-MM-DD HH:mm:ss' of a time `days` from now (UTC; the windows below leave days either side). */
+const fromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+
+// The demo race's windows are dates of its own season; the test opens them around today, as the organiser
+// would with `site add-race`, so it does not depend on the day it runs.
+beforeAll(() => {
+  const race = {
+    ...seed.race,
+    directApplication: { startTime: fromNow(-1), endTime: fromNow(60) },
+    packMailing: { ...seed.race.packMailing, deadline: fromNow(60) },
+    documentUpload: { ...seed.race.documentUpload, deadline: fromNow(60) },
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
+  writeFileSync(file, JSON.stringify(race));
+  siteCli('add-race', file);
+});
 
 describe('the registration screens', () => {
   it('fills the direct-pass form through every field type, submits it, and reads "approved" after the organiser approves it', async () => {
