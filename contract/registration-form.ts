@@ -253,6 +253,17 @@ export interface RegistrationForm {
   fields: FormField[];
 }
 
+/** A published registration form: the document and its publication (the registrationForm call's answer). */
+export interface PublishedForm {
+  raceId: string;
+  channel: string;
+  /** 1 for the first publication of this race and channel, then 2, 3 … */
+  version: number;
+  md5: string;
+  publishedAt: number;
+  form: RegistrationForm;
+}
+
 /** The channel of a document. */
 export const formChannel = (form: Pick<RegistrationForm, 'channel'>): string => form.channel ?? DEFAULT_FORM_CHANNEL;
 

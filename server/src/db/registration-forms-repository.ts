@@ -1,4 +1,4 @@
-import type { RegistrationForm } from '#contract/registration-form';
+import type { PublishedForm, RegistrationForm } from '#contract/registration-form';
 import { sql, type Db } from './engine.ts';
 
 interface FormRow {
@@ -10,16 +10,7 @@ interface FormRow {
   published_at: number;
 }
 
-/** A published registration form: the document and its publication. */
-export interface PublishedForm {
-  raceId: string;
-  channel: string;
-  /** 1 for the first publication of this race and channel, then 2, 3 … */
-  version: number;
-  md5: string;
-  publishedAt: number;
-  form: RegistrationForm;
-}
+export type { PublishedForm };
 
 const toRecord = (row: FormRow): PublishedForm => ({
   raceId: row.race_id,

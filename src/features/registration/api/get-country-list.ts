@@ -1,20 +1,8 @@
 import { API_PATHS } from '#contract/api';
+import type { CountryItem } from '#contract/site-config/race-types';
 import { apiRequest } from '@/lib/api-client';
 
-/** A country of the server's ISO list (spec §3 "Country item"). */
-export interface CountryItem {
-  id: number;
-  twoCode: string;
-  threeCode: string;
-  numberCode: string;
-  cnName: string;
-  enName: string;
-  dictCode: string;
-  itemName: string;
-  itemCode: string;
-  /** 1-4 for mainland China, Hong Kong, Macao, Taiwan; 100 for the others. */
-  itemSort: number;
-}
+export type { CountryItem };
 
 let list: Promise<CountryItem[]> | undefined;
 

@@ -1,16 +1,8 @@
 import { API_PATHS } from '#contract/api';
-import type { RegistrationForm } from '#contract/registration-form';
+import type { PublishedForm } from '#contract/registration-form';
 import { apiRequest } from '@/lib/api-client';
 
-/** The published form of a race and channel (GET registrationForm). */
-export interface PublishedForm {
-  raceId: string;
-  channel: string;
-  version: number;
-  md5: string;
-  publishedAt: number;
-  form: RegistrationForm;
-}
+export type { PublishedForm };
 
 /** GET the published registration form of a race and channel; the page shows a failure itself. */
 export async function getRegistrationForm(raceId: string, channel: string): Promise<PublishedForm> {
