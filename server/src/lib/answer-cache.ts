@@ -17,6 +17,17 @@ type Encoding = 'br' | 'gzip' | 'identity';
 export interface EncodedAnswer {
   body: Buffer;
   out?: Partial<Record<Encoding, AnswerOut>>;
+  /** What the hot path sent this answer as last, for the same kind of request (lib/hot-path.ts). */
+  ready?: ReadyAnswer;
+}
+
+/** An answer's headers (security headers included) and payload, for one Accept-Encoding, policy and scheme. */
+export interface ReadyAnswer {
+  acceptEncoding: string;
+  cacheControl: string;
+  https: boolean;
+  headers: Readonly<Record<string, string>>;
+  payload: Buffer;
 }
 
 interface Entry {
@@ -34,7 +45,7 @@ export interface AnswerOut {
   readonly headers: Readonly<Record<string, string>>;
   readonly payload: Buffer;
   /** These headers with the security headers of a plain [0] or an https [1] answer (lib/hot-path.ts). */
-  secured?: [Record<string, string> | undefined, Record<string, string> | undefined];
+  secured?: [Readonly<Record<string, string>> | undefined, Readonly<Record<string, string>> | undefined];
 }
 
 /**

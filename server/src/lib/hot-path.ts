@@ -28,6 +28,11 @@ export interface HotRoute<Query> {
   /** The body as one of the route's plain shapes, or undefined: then Fastify takes the request. */
   accept(body: unknown): Query | undefined;
   /**
+   * The commonest body read straight from its text, before any JSON.parse: the query `accept` would take
+   * from it, or undefined to parse it and ask `accept`. Never takes a body `accept` would refuse.
+   */
+  acceptText?(text: string): Query | undefined;
+  /**
    * The route's answer (the same function its Fastify handler sends), or undefined to leave it to Fastify;
    * a promise when it has to ask the database (a cache hit answers at once).
    */
@@ -94,7 +99,8 @@ export class HotPath {
     const { route, res } = state;
     let found: ReturnType<HotRoute<never>['answer']>;
     try {
-      const query = route.accept(JSON.parse(body.toString('utf8')));
+      const text = body.toString('utf8');
+      const query = route.acceptText?.(text) ?? route.accept(JSON.parse(text));
       if (query === undefined) return state.replay(req, res, body);
       // Counted once, here, for the requests answered here (a replayed request is counted by Fastify's hook).
       const wait = route.limit?.(this.clientIp(req)) ?? 0;
@@ -120,9 +126,23 @@ export class HotPath {
 
   private send(req: IncomingMessage, state: HotRequest, body: Buffer, found: HotAnswer | undefined): void {
     if (found === undefined) return state.replay(req, state.res, body);
-    const out = answerOut(found.answer, state.acceptEncoding || undefined, found.cacheControl);
-    state.res.writeHead(200, securedHeaders(out, this.https(req)));
-    state.res.end(out.payload);
+    const { answer, cacheControl } = found;
+    const { acceptEncoding } = state;
+    const https = this.https(req);
+    // The answer as it went out last: a repeated lookup by the same kind of client sends it again as it is.
+    let ready = answer.ready;
+    if (
+      ready === undefined ||
+      ready.acceptEncoding !== acceptEncoding ||
+      ready.cacheControl !== cacheControl ||
+      ready.https !== https
+    ) {
+      const out = answerOut(answer, acceptEncoding || undefined, cacheControl);
+      ready = { acceptEncoding, cacheControl, https, headers: securedHeaders(out, https), payload: out.payload };
+      answer.ready = ready;
+    }
+    state.res.writeHead(200, ready.headers);
+    state.res.end(ready.payload);
   }
 }
 
@@ -156,11 +176,29 @@ function onEnd(this: HotIncoming) {
   state.hotPath.answer(this, state, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
 }
 
+/**
+ * Header sets in use, by their text: answers with the same headers (the same policy, type, encoding and
+ * length) share one object, which stays in the processor's cache however many answers use it.
+ */
+const headerSets = new Map<string, Readonly<Record<string, string>>>();
+
 /** An answer's headers with the security headers of lib/security-headers.ts, made once per answer. */
-function securedHeaders(out: AnswerOut, https: boolean): Record<string, string> {
+function securedHeaders(out: AnswerOut, https: boolean): Readonly<Record<string, string>> {
   const made = (out.secured ??= [undefined, undefined]);
   const index = https ? 1 : 0;
-  return (made[index] ??= { ...apiSecurityHeaders(https), ...out.headers });
+  let headers = made[index];
+  if (headers === undefined) {
+    const merged = { ...apiSecurityHeaders(https), ...out.headers };
+    const text = JSON.stringify(merged);
+    headers = headerSets.get(text);
+    if (headers === undefined) {
+      headers = merged;
+      // Lengths vary, so the sets are bounded: past the bound an answer keeps its own set.
+      if (headerSets.size < 10_000) headerSets.set(text, merged);
+    }
+    made[index] = headers;
+  }
+  return headers;
 }
 
 /**

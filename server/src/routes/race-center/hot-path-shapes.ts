@@ -41,6 +41,19 @@ const plainString = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length >= 1 && value.length <= max;
 const RACE_ID = /^[\w.-]{1,64}$/;
 
+/**
+ * `{"raceId":"…","bib":"…"}` exactly as the SPA and most clients write it (those keys in that order, no
+ * spaces, no escapes): read with one expression instead of JSON.parse and the checks below. The characters
+ * it allows are those RACE_ID and checkBib allow, so it takes only what plainBibQuery takes (an all-zero bib
+ * is left to it, which refuses it); any other spelling goes through JSON.parse and plainBibQuery.
+ */
+const BIB_TEXT = /^\{"raceId":"([\w.-]{1,64})","bib":"([A-Za-z0-9]{1,20})"\}$/;
+export function plainBibText(text: string): BibQuery | undefined {
+  const match = BIB_TEXT.exec(text);
+  if (match === null || /^0+$/.test(match[2]!)) return undefined;
+  return { raceId: match[1]!, bib: match[2]! };
+}
+
 /** Exactly `{ raceId, bib }`. */
 export function plainBibQuery(body: unknown): BibQuery | undefined {
   const fields = plainFields(body, 2);

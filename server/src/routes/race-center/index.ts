@@ -18,7 +18,14 @@ import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
-import { lookupRefusal, plainBibQuery, plainPersonQuery, type BibQuery, type ScoreQuery } from './hot-path-shapes.ts';
+import {
+  lookupRefusal,
+  plainBibQuery,
+  plainBibText,
+  plainPersonQuery,
+  type BibQuery,
+  type ScoreQuery,
+} from './hot-path-shapes.ts';
 import {
   certificateQuery,
   exportBody,
@@ -148,6 +155,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
   );
   app.hotPath.post(API_PATHS.searchScore, {
     accept: (body) => plainBibQuery(body) ?? plainPersonQuery(body),
+    acceptText: plainBibText,
     answer: scoreAnswer,
     limit: app.rateLimitCounter(LIMITS.lookup),
   });
@@ -194,6 +202,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
   );
   app.hotPath.post(API_PATHS.searchPhotos, {
     accept: plainBibQuery,
+    acceptText: plainBibText,
     answer: photosAnswer,
     limit: app.rateLimitCounter(LIMITS.lookup),
   });
