@@ -201,6 +201,12 @@ export interface UploadConfig {
   confirmAuthenticity?: boolean;
 }
 
+/** The certificate image of an outside score claim: one image of at most 10 MB (the SPA's field and the server's check). */
+export const SCORE_CERTIFICATE_UPLOAD = {
+  maxSize: { size: 10, unit: 'MB' },
+  maxCount: 1,
+} as const satisfies UploadConfig;
+
 export interface UploadField extends FieldCommon {
   type: 'image' | 'file';
   upload: UploadConfig;

@@ -10,6 +10,7 @@ import { regionExists } from '#contract/region-data';
 import {
   checkSubmission,
   cleanSubmission,
+  SCORE_CERTIFICATE_UPLOAD,
   visibleFields,
   type RegistrationForm,
   type SubmissionContext,
@@ -49,7 +50,7 @@ async function uploadRefusals(
     } else if (field.type === 'scoreVerification') {
       const claim = value as { source?: unknown; certificateImage?: unknown } | undefined;
       if (claim?.source === 'outside') {
-        const limits = { kind: 'image', maxSize: { size: 0, unit: 'MB' }, maxCount: 1 } as const;
+        const limits = { kind: 'image', ...SCORE_CERTIFICATE_UPLOAD } as const;
         refusal = await checkUploadValue(claim.certificateImage, limits, uploads);
       }
     }

@@ -15,7 +15,7 @@ import type {
   ScoreFeeState,
   ScoreVerificationField,
 } from '#contract/registration-form';
-import { SCORE_FEE_STATES } from '#contract/registration-form';
+import { SCORE_CERTIFICATE_UPLOAD, SCORE_FEE_STATES } from '#contract/registration-form';
 import type { SizeStockAnswer } from '#contract/registration-screens';
 import { UploadField } from '@/components/form/upload-field';
 import { useAppStore } from '@/stores/app-store';
@@ -305,8 +305,8 @@ export function ScoreVerificationInput({
             </span>
             <UploadField
               kind="image"
-              maxCount={1}
-              maxSize={{ size: 10, unit: 'MB' }}
+              maxCount={SCORE_CERTIFICATE_UPLOAD.maxCount}
+              maxSize={SCORE_CERTIFICATE_UPLOAD.maxSize}
               value={outside.certificateImage}
               onChange={(files) => setOutside({ certificateImage: files })}
               disabled={disabled}
