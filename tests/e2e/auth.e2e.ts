@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { DEMO, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { DEMO, newPage, screenshot, siteUrl, solveSlider, useBrowser } from './browser';
 
 const api = (path: string) => `http://127.0.0.1:${inject('port')}${path}`;
 
@@ -39,25 +39,6 @@ async function openDrawer(page: Page) {
   const drawer = page.getByTestId('login-drawer');
   await drawer.waitFor();
   return drawer;
-}
-
-/** Drags the slider handle onto its target, slowly enough to pass the server's human check. */
-async function solveSlider(page: Page, scope: Locator) {
-  const handle = scope.getByTestId('slider-handle');
-  const target = scope.getByTestId('slider-target');
-  await target.waitFor();
-  const h = (await handle.boundingBox())!;
-  const tg = (await target.boundingBox())!;
-  const startX = h.x + h.width / 2;
-  const y = h.y + h.height / 2;
-  const dx = tg.x - h.x;
-  await page.mouse.move(startX, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i += 1) {
-    await page.mouse.move(startX + (dx * i) / 12, y);
-    await page.waitForTimeout(30);
-  }
-  await page.mouse.up();
 }
 
 /** Clicks 'get verification code', passes the slider, and returns the code from the outbox. */

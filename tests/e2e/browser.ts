@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core; no browser is downloaded. Screenshots land in test-results/. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser-launch';
 
@@ -76,4 +76,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // picture shows them all, as a visitor who scrolled through would have seen them.
   await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Drags the slider handle onto its target, slowly enough to pass the server's human check. */
+export async function solveSlider(page: Page, scope: Locator) {
+  const handle = scope.getByTestId('slider-handle');
+  const target = scope.getByTestId('slider-target');
+  await target.waitFor();
+  const h = (await handle.boundingBox())!;
+  const tg = (await target.boundingBox())!;
+  const startX = h.x + h.width / 2;
+  const y = h.y + h.height / 2;
+  const dx = tg.x - h.x;
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i += 1) {
+    await page.mouse.move(startX + (dx * i) / 12, y);
+    await page.waitForTimeout(30);
+  }
+  await page.mouse.up();
 }

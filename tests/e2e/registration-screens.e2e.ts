@@ -15,7 +15,7 @@ import { beforeAll } from 'vitest';
 import seed from '../../server/seed/race.json';
 import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
 import { axeFindings, blocking } from './axe';
-import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, solveSlider, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 import { siteCli } from './site-config';
 
@@ -72,25 +72,6 @@ async function upload(
   await scope.locator('input[type="file"]').setInputFiles(file);
   if (ask) await confirmAuthentic(page);
   await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
-}
-
-/** Drags the slider handle onto its target, slowly enough to pass the server's human check. */
-async function solveSlider(page: Page, scope: Locator) {
-  const handle = scope.getByTestId('slider-handle');
-  const target = scope.getByTestId('slider-target');
-  await target.waitFor();
-  const h = (await handle.boundingBox())!;
-  const tg = (await target.boundingBox())!;
-  const startX = h.x + h.width / 2;
-  const y = h.y + h.height / 2;
-  const dx = tg.x - h.x;
-  await page.mouse.move(startX, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i += 1) {
-    await page.mouse.move(startX + (dx * i) / 12, y);
-    await page.waitForTimeout(30);
-  }
-  await page.mouse.up();
 }
 
 /** No serious or critical accessibility violation (axe) in the screen's present state. */
