@@ -94,3 +94,16 @@ export function siteCli(dataDir: string) {
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 }
+
+/** A multipart/form-data body of one file (in the form field `field`), as the upload calls take it. */
+export function multipart(filename: string, content: Buffer, field = 'file') {
+  const boundary = '----race-site-test-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  return {
+    payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

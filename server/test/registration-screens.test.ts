@@ -26,7 +26,7 @@ import { hashPassword } from '../src/lib/password-hash.ts';
 import { maskCertNo } from '../src/lib/race-center.ts';
 import { serverSubmissionContext } from '../src/services/registration/check-submission.ts';
 import { DEMO, passwordLogin, sliderFields } from './account-helpers.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, multipart, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 import { oneFinisherResult, PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -58,18 +58,6 @@ function png(width: number, height: number): Buffer {
   ]);
 }
 const pdf = (bytes: number) => Buffer.concat([Buffer.from('%PDF-1.7\n', 'latin1'), Buffer.alloc(bytes, 0x20)]);
-
-function multipart(filename: string, content: Buffer) {
-  const boundary = '----race-site-screens';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  return {
-    payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 // The race's settings in the tests: the app's clock stands at 2025-06-16 10:00 China time.
 const WINDOW: DirectApplicationSettings = { startTime: '2025-06-01 10:00:00', endTime: '2025-07-01 18:00:00' };

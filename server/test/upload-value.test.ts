@@ -6,23 +6,11 @@ import { API_PATHS } from '#contract/api';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { checkUploadValue, storedNameOf, type UploadLimits } from '../src/lib/upload-value.ts';
 import { DEMO, passwordLogin } from './account-helpers.ts';
-import { buildTestApp, FIXTURES, removeTempDirs } from './helpers.ts';
+import { buildTestApp, FIXTURES, multipart, removeTempDirs } from './helpers.ts';
 
 /** Real tiny images (fixtures/images): each name starts with its width x height. */
 const image = (name: string) => readFileSync(path.join(FIXTURES, 'images', name));
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n', 'latin1'), Buffer.alloc(3000, 0x20)]);
-
-function multipart(filename: string, content: Buffer) {
-  const boundary = '----race-site-upload-value';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  return {
-    payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 let app: FastifyInstance;
 let demo: { id: number; token: string };

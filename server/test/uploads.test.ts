@@ -8,26 +8,13 @@ import { API_PATHS } from '#contract/api';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { UPLOAD_QUOTA } from '../src/routes/uploads/index.ts';
 import { DEMO, passwordLogin } from './account-helpers.ts';
-import { buildTestApp, fakeClock, removeTempDirs } from './helpers.ts';
+import { buildTestApp, fakeClock, multipart, removeTempDirs } from './helpers.ts';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(32, 1)]);
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(32, 2)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ', 'latin1'), Buffer.alloc(16)]);
 const PDF = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n', 'latin1');
 const DOCX = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(40, 3)]);
-
-function multipart(filename: string, content: Buffer, field = 'file') {
-  const boundary = '----race-site-test-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return {
-    payload: Buffer.concat([head, content, tail]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 let app: FastifyInstance;
 let token: string;
