@@ -201,6 +201,9 @@ export interface UploadConfig {
   confirmAuthenticity?: boolean;
 }
 
+/** The longest race name and item text of an outside score claim (the SPA's inputs and the check). */
+export const SCORE_CLAIM_LENGTHS = { raceName: 100, item: 64 } as const;
+
 /** The certificate image of an outside score claim: one image of at most 10 MB (the SPA's field and the server's check). */
 export const SCORE_CERTIFICATE_UPLOAD = {
   maxSize: { size: 10, unit: 'MB' },
@@ -859,10 +862,14 @@ function checkScoreClaim(field: ScoreVerificationField, value: unknown, context:
   if (value.source !== 'outside') return refuse('scoreClaimRequired');
   const { raceName, item, chipTime, raceDate, certificateImage } = value;
   if (typeof raceName !== 'string' || raceName.trim() === '') return refuse('scoreRaceRequired');
-  if (raceName.length > 100) return refuse('textTooLong', { count: 100 });
+  if (raceName.length > SCORE_CLAIM_LENGTHS.raceName) {
+    return refuse('textTooLong', { count: SCORE_CLAIM_LENGTHS.raceName });
+  }
   if (typeof item !== 'string' || item.trim() === '') return refuse('scoreItemRequired');
   if (field.items && !field.items.some((o) => o.value === item)) return refuse('badChoice');
-  if (!field.items && item.length > 64) return refuse('textTooLong', { count: 64 });
+  if (!field.items && item.length > SCORE_CLAIM_LENGTHS.item) {
+    return refuse('textTooLong', { count: SCORE_CLAIM_LENGTHS.item });
+  }
   if (typeof chipTime !== 'string' || !CHIP_TIME_PATTERN.test(chipTime)) return refuse('badChipTime');
   if (!isValidDate(raceDate)) return refuse('badRaceDate');
   const urls = uploadUrls(certificateImage);

@@ -15,7 +15,7 @@ import type {
   ScoreFeeState,
   ScoreVerificationField,
 } from '#contract/registration-form';
-import { SCORE_CERTIFICATE_UPLOAD, SCORE_FEE_STATES } from '#contract/registration-form';
+import { SCORE_CERTIFICATE_UPLOAD, SCORE_CLAIM_LENGTHS, SCORE_FEE_STATES } from '#contract/registration-form';
 import type { SizeStockAnswer } from '#contract/registration-screens';
 import { UploadField } from '@/components/form/upload-field';
 import { useAppStore } from '@/stores/app-store';
@@ -243,7 +243,7 @@ export function ScoreVerificationInput({
             <Input
               id={part('raceName')}
               value={outside.raceName}
-              maxLength={100}
+              maxLength={SCORE_CLAIM_LENGTHS.raceName}
               disabled={disabled}
               onChange={(e) => setOutside({ raceName: e.target.value })}
             />
@@ -269,7 +269,7 @@ export function ScoreVerificationInput({
               <Input
                 id={part('item')}
                 value={outside.item}
-                maxLength={64}
+                maxLength={SCORE_CLAIM_LENGTHS.item}
                 disabled={disabled}
                 onChange={(e) => setOutside({ item: e.target.value })}
               />
