@@ -91,6 +91,39 @@ export const API_PATHS = {
   documentsGet: '/race-center/api/registration/documents',
   /** POST DocumentsSaveRequest → { files, updatedAt }. */
   documentsSave: '/race-center/api/registration/documents',
+  /**
+   * Sign-up (issue 14; request and answer types in contract/entry.ts, the draw in contract/ballot.ts).
+   * GET ?raceId= → EntryInfo (public, cached a few seconds).
+   */
+  entryInfo: '/race-center/api/entry/info',
+  /** POST CodeCheckRequest (login) → CodeCheckAnswer; redemptionCodeMissing when unknown, used up or expired. */
+  entryCodeCheck: '/race-center/api/entry/code/check',
+  /** POST TeamCreateRequest (login) → TeamInfo. GET ?raceId=&teamCode= (login) → TeamInfo. */
+  teamCreate: '/race-center/api/entry/team/create',
+  teamGet: '/race-center/api/entry/team',
+  /** POST EntrySubmitRequest (login) → EntrySubmitAnswer; field refusals: code 400, data FieldRefusals (per participant: `0.name`). */
+  entrySubmit: '/race-center/api/entry/submit',
+  /** GET (login) → MyEntriesAnswer: the personal centre's registrations and orders. */
+  myEntries: '/race-center/api/entry/mine',
+  /** GET ?orderNo= (login) → OrderView. */
+  orderGet: '/race-center/api/order',
+  /** POST OrderPayRequest (login) → OrderPayAnswer: the provider's cashier page. */
+  orderPay: '/race-center/api/order/pay',
+  /** POST the provider's signed asynchronous notification (no login; verified by signature, idempotent). */
+  payNotifyPrefix: '/pay/notify/',
+  /** The built-in sandbox provider's cashier page (GET ?paymentId=, HTML) and its decision (POST form). */
+  sandboxCashier: '/pay/sandbox/cashier',
+  sandboxDecide: '/pay/sandbox/decide',
+  /** GET ?raceId=&itemCode=&round= → BallotPublic (public, cached until the ballot changes). */
+  ballotPublic: '/race-center/api/ballot',
+  /** GET ?raceId= → BallotSummary & { itemCode }[] of every ballot of the race. */
+  ballotList: '/race-center/api/ballot/list',
+  /** POST BallotCheckRequest → BallotCheckAnswer ("am I in?", public, answered from a cache). */
+  ballotCheck: '/race-center/api/ballot/check',
+  /** GET (login) → the userData of the token; POST ProfileSaveRequest → the new userData. */
+  profile: '/user-center/api/account/profile',
+  /** POST PasswordChangeRequest (login) → code 0; every token of the account is revoked. */
+  passwordChange: '/user-center/api/account/password',
   /** Uploaded and demo files are served below this prefix (the default file host of the bundled server). */
   filesPrefix: '/files/',
 } as const;
@@ -111,6 +144,7 @@ export const API_PREFIXES = [
   '/api',
   '/files',
   '/dev',
+  '/pay',
 ] as const;
 
 export const translationsPath = (name: string) => `${API_PATHS.translationsPrefix}${encodeURIComponent(name)}`;

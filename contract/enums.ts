@@ -90,10 +90,18 @@ export const registrationStatusLabel = (status: number) =>
   `enums.registrationStatuses.${(status in REGISTRATION_STATUS_KEYS ? status : 0) as 0 | 1 | 2 | 3 | 4 | 5}` as const;
 
 /**
- * Order statuses (spec §4): submitted, awaiting payment, soon cancelled automatically when unpaid, paid. The
- * spec names no numbers; the code is the index.
+ * Order statuses (spec §4): submitted, awaiting payment, soon cancelled automatically when unpaid, paid; and
+ * the two ends of an order the spec leaves out: cancelled (unpaid at its deadline) and refunded. The spec
+ * names no numbers; the code is the index (contract/entry.ts ORDER_STATUSES).
  */
-export const ORDER_STATUS_KEYS = ['submitted', 'awaitingPayment', 'cancelSoon', 'paid'] as const;
+export const ORDER_STATUS_KEYS = [
+  'submitted',
+  'awaitingPayment',
+  'cancelSoon',
+  'paid',
+  'cancelled',
+  'refunded',
+] as const;
 export type OrderStatusKey = (typeof ORDER_STATUS_KEYS)[number];
 export const orderStatusLabel = (status: number) =>
   `enums.orderStatuses.${ORDER_STATUS_KEYS[status] ?? ORDER_STATUS_KEYS[0]}`;

@@ -34,6 +34,18 @@ export const COPIED_TABLES = [
   'registration_confirmations',
   'mailing_choices',
   'race_documents',
+  'entry_places',
+  'teams',
+  'invitation_codes',
+  'entries',
+  'entry_events',
+  'submissions',
+  'orders',
+  'order_lines',
+  'payments',
+  'payment_notifications',
+  'refunds',
+  'ballots',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -50,6 +62,13 @@ const IDENTITY_TABLES = new Set([
   'jobs',
   'registration_forms',
   'direct_applications',
+  'teams',
+  'invitation_codes',
+  'entries',
+  'entry_events',
+  'orders',
+  'payments',
+  'refunds',
 ]);
 
 const BATCH = 500;

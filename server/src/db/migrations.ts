@@ -650,4 +650,350 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_counts_second ON rate_counts (second);
     `,
   },
+  {
+    id: 13,
+    name: 'sign-up: places, teams, invitation codes, entries, orders, payments, refunds, ballots',
+    // entry_places: the places of an item's pool (main, charity), taken by a conditional update (never read then
+    // written), so parallel submissions never oversell. entries: one registration per person per race while
+    // live (status 0, 1, 4; entries_person), certificate number and phone encrypted (lib/personal-data.ts),
+    // cert_hash keyed like every other (lib/secrets.ts idNumber); holds_place 1 while it counts in taken.
+    // entry_events: the timeline. submissions: the answer of an idempotency key. orders, order_lines (the
+    // sub-orders), payments (one per attempt at the provider), payment_notifications (each notification once),
+    // refunds (one per order, entry and reason). ballots: commitment, the seed (encrypted until revealed), the
+    // frozen entry list and the result of each round.
+    sqlite: `
+      CREATE TABLE entry_places (
+        race_id   TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code TEXT NOT NULL,
+        pool      TEXT NOT NULL CHECK (pool IN ('main', 'charity')),
+        capacity  INTEGER NOT NULL CHECK (capacity >= 0),
+        taken     INTEGER NOT NULL DEFAULT 0 CHECK (taken >= 0),
+        PRIMARY KEY (race_id, item_code, pool)
+      ) STRICT;
+
+      CREATE TABLE teams (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id         TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code       TEXT NOT NULL,
+        team_code       TEXT NOT NULL,
+        public_id       TEXT NOT NULL,
+        name            TEXT NOT NULL,
+        captain_user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        min_size        INTEGER NOT NULL,
+        max_size        INTEGER NOT NULL,
+        created_at      INTEGER NOT NULL,
+        UNIQUE (race_id, team_code),
+        UNIQUE (race_id, public_id)
+      ) STRICT;
+
+      CREATE TABLE invitation_codes (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id         TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        code            TEXT NOT NULL,
+        item_code       TEXT NOT NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('named', 'multi')),
+        named_name      TEXT,
+        named_cert_hash TEXT,
+        max_uses        INTEGER NOT NULL CHECK (max_uses >= 1),
+        used            INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
+        expires_at      INTEGER,
+        note            TEXT NOT NULL DEFAULT '',
+        created_at      INTEGER NOT NULL,
+        UNIQUE (race_id, code)
+      ) STRICT;
+
+      CREATE TABLE entries (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        entry_no    TEXT NOT NULL UNIQUE,
+        race_id     TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code   TEXT NOT NULL,
+        channel     TEXT NOT NULL CHECK (channel IN ('public', 'direct', 'code', 'team', 'charity')),
+        user_id     INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        team_id     INTEGER REFERENCES teams (id),
+        code_id     INTEGER REFERENCES invitation_codes (id),
+        status      INTEGER NOT NULL CHECK (status BETWEEN 0 AND 5),
+        holds_place INTEGER NOT NULL DEFAULT 0 CHECK (holds_place IN (0, 1)),
+        name        TEXT NOT NULL,
+        gender      INTEGER NOT NULL CHECK (gender IN (0, 1, 2)),
+        birthday    TEXT NOT NULL,
+        cert_type   INTEGER NOT NULL CHECK (cert_type BETWEEN 1 AND 4),
+        cert_hash   TEXT NOT NULL,
+        cert_enc    TEXT NOT NULL,
+        phone_enc   TEXT NOT NULL,
+        values_enc  TEXT NOT NULL,
+        fee_fen     INTEGER NOT NULL CHECK (fee_fen >= 0),
+        bib         TEXT,
+        wait_rank   INTEGER,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX entries_person ON entries (race_id, cert_hash) WHERE status IN (0, 1, 4);
+      CREATE UNIQUE INDEX entries_bib ON entries (race_id, bib) WHERE bib IS NOT NULL;
+      CREATE INDEX entries_user ON entries (user_id, created_at);
+      CREATE INDEX entries_race_item ON entries (race_id, item_code, status);
+      CREATE INDEX entries_team ON entries (team_id) WHERE team_id IS NOT NULL;
+
+      CREATE TABLE entry_events (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        step     TEXT NOT NULL,
+        at       INTEGER NOT NULL,
+        note     TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+      CREATE INDEX entry_events_entry ON entry_events (entry_id, at);
+
+      CREATE TABLE submissions (
+        user_id         INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        idempotency_key TEXT NOT NULL,
+        answer_json     TEXT NOT NULL,
+        created_at      INTEGER NOT NULL,
+        PRIMARY KEY (user_id, idempotency_key)
+      ) STRICT;
+
+      CREATE TABLE orders (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        order_no     TEXT NOT NULL UNIQUE,
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        status       INTEGER NOT NULL CHECK (status IN (1, 3, 4, 5)),
+        amount_fen   INTEGER NOT NULL CHECK (amount_fen >= 0),
+        paid_fen     INTEGER NOT NULL DEFAULT 0,
+        refunded_fen INTEGER NOT NULL DEFAULT 0,
+        deadline_at  INTEGER,
+        created_at   INTEGER NOT NULL,
+        paid_at      INTEGER,
+        settled_at   INTEGER,
+        serial_no    TEXT
+      ) STRICT;
+      CREATE INDEX orders_user ON orders (user_id, created_at);
+      CREATE INDEX orders_due ON orders (status, deadline_at);
+
+      CREATE TABLE order_lines (
+        order_id     INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        sub_order_no TEXT NOT NULL UNIQUE,
+        entry_id     INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        amount_fen   INTEGER NOT NULL CHECK (amount_fen >= 0),
+        PRIMARY KEY (order_id, entry_id)
+      ) STRICT;
+      CREATE INDEX order_lines_entry ON order_lines (entry_id);
+
+      CREATE TABLE payments (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        payment_id  TEXT NOT NULL UNIQUE,
+        order_id    INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        provider    TEXT NOT NULL,
+        amount_fen  INTEGER NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('created', 'paid', 'failed', 'closed')),
+        trade_no    TEXT,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX payments_order ON payments (order_id);
+
+      CREATE TABLE payment_notifications (
+        provider        TEXT NOT NULL,
+        notification_id TEXT NOT NULL,
+        payment_id      TEXT NOT NULL,
+        outcome         TEXT NOT NULL,
+        received_at     INTEGER NOT NULL,
+        PRIMARY KEY (provider, notification_id)
+      ) STRICT;
+
+      CREATE TABLE refunds (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        refund_no  TEXT NOT NULL UNIQUE,
+        order_id   INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        entry_id   INTEGER REFERENCES entries (id) ON DELETE CASCADE,
+        amount_fen INTEGER NOT NULL CHECK (amount_fen > 0),
+        reason     TEXT NOT NULL,
+        status     TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        created_at INTEGER NOT NULL,
+        done_at    INTEGER
+      ) STRICT;
+      CREATE UNIQUE INDEX refunds_entry_reason ON refunds (order_id, entry_id, reason);
+
+      CREATE TABLE ballots (
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code    TEXT NOT NULL,
+        round        INTEGER NOT NULL CHECK (round >= 1),
+        commitment   TEXT NOT NULL,
+        beacon       TEXT NOT NULL DEFAULT '',
+        seed_enc     TEXT NOT NULL,
+        seed         TEXT,
+        committed_at INTEGER NOT NULL,
+        places       INTEGER,
+        entries_json TEXT,
+        result_json  TEXT,
+        drawn_at     INTEGER,
+        PRIMARY KEY (race_id, item_code, round)
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE entry_places (
+        race_id   TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code TEXT NOT NULL,
+        pool      TEXT NOT NULL CHECK (pool IN ('main', 'charity')),
+        capacity  BIGINT NOT NULL CHECK (capacity >= 0),
+        taken     BIGINT NOT NULL DEFAULT 0 CHECK (taken >= 0),
+        PRIMARY KEY (race_id, item_code, pool)
+      );
+
+      CREATE TABLE teams (
+        id              BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id         TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code       TEXT NOT NULL,
+        team_code       TEXT NOT NULL,
+        public_id       TEXT NOT NULL,
+        name            TEXT NOT NULL,
+        captain_user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        min_size        BIGINT NOT NULL,
+        max_size        BIGINT NOT NULL,
+        created_at      BIGINT NOT NULL,
+        UNIQUE (race_id, team_code),
+        UNIQUE (race_id, public_id)
+      );
+
+      CREATE TABLE invitation_codes (
+        id              BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id         TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        code            TEXT NOT NULL,
+        item_code       TEXT NOT NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('named', 'multi')),
+        named_name      TEXT,
+        named_cert_hash TEXT,
+        max_uses        BIGINT NOT NULL CHECK (max_uses >= 1),
+        used            BIGINT NOT NULL DEFAULT 0 CHECK (used >= 0),
+        expires_at      BIGINT,
+        note            TEXT NOT NULL DEFAULT '',
+        created_at      BIGINT NOT NULL,
+        UNIQUE (race_id, code)
+      );
+
+      CREATE TABLE entries (
+        id          BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        entry_no    TEXT NOT NULL UNIQUE,
+        race_id     TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code   TEXT NOT NULL,
+        channel     TEXT NOT NULL CHECK (channel IN ('public', 'direct', 'code', 'team', 'charity')),
+        user_id     BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        team_id     BIGINT REFERENCES teams (id),
+        code_id     BIGINT REFERENCES invitation_codes (id),
+        status      BIGINT NOT NULL CHECK (status BETWEEN 0 AND 5),
+        holds_place BIGINT NOT NULL DEFAULT 0 CHECK (holds_place IN (0, 1)),
+        name        TEXT NOT NULL,
+        gender      BIGINT NOT NULL CHECK (gender IN (0, 1, 2)),
+        birthday    TEXT NOT NULL,
+        cert_type   BIGINT NOT NULL CHECK (cert_type BETWEEN 1 AND 4),
+        cert_hash   TEXT NOT NULL,
+        cert_enc    TEXT NOT NULL,
+        phone_enc   TEXT NOT NULL,
+        values_enc  TEXT NOT NULL,
+        fee_fen     BIGINT NOT NULL CHECK (fee_fen >= 0),
+        bib         TEXT,
+        wait_rank   BIGINT,
+        created_at  BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL
+      );
+      CREATE UNIQUE INDEX entries_person ON entries (race_id, cert_hash) WHERE status IN (0, 1, 4);
+      CREATE UNIQUE INDEX entries_bib ON entries (race_id, bib) WHERE bib IS NOT NULL;
+      CREATE INDEX entries_user ON entries (user_id, created_at);
+      CREATE INDEX entries_race_item ON entries (race_id, item_code, status);
+      CREATE INDEX entries_team ON entries (team_id) WHERE team_id IS NOT NULL;
+
+      CREATE TABLE entry_events (
+        id       BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        entry_id BIGINT NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        step     TEXT NOT NULL,
+        at       BIGINT NOT NULL,
+        note     TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX entry_events_entry ON entry_events (entry_id, at);
+
+      CREATE TABLE submissions (
+        user_id         BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        idempotency_key TEXT NOT NULL,
+        answer_json     TEXT NOT NULL,
+        created_at      BIGINT NOT NULL,
+        PRIMARY KEY (user_id, idempotency_key)
+      );
+
+      CREATE TABLE orders (
+        id           BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        order_no     TEXT NOT NULL UNIQUE,
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        user_id      BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        status       BIGINT NOT NULL CHECK (status IN (1, 3, 4, 5)),
+        amount_fen   BIGINT NOT NULL CHECK (amount_fen >= 0),
+        paid_fen     BIGINT NOT NULL DEFAULT 0,
+        refunded_fen BIGINT NOT NULL DEFAULT 0,
+        deadline_at  BIGINT,
+        created_at   BIGINT NOT NULL,
+        paid_at      BIGINT,
+        settled_at   BIGINT,
+        serial_no    TEXT
+      );
+      CREATE INDEX orders_user ON orders (user_id, created_at);
+      CREATE INDEX orders_due ON orders (status, deadline_at);
+
+      CREATE TABLE order_lines (
+        order_id     BIGINT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        sub_order_no TEXT NOT NULL UNIQUE,
+        entry_id     BIGINT NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        amount_fen   BIGINT NOT NULL CHECK (amount_fen >= 0),
+        PRIMARY KEY (order_id, entry_id)
+      );
+      CREATE INDEX order_lines_entry ON order_lines (entry_id);
+
+      CREATE TABLE payments (
+        id          BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        payment_id  TEXT NOT NULL UNIQUE,
+        order_id    BIGINT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        provider    TEXT NOT NULL,
+        amount_fen  BIGINT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('created', 'paid', 'failed', 'closed')),
+        trade_no    TEXT,
+        created_at  BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL
+      );
+      CREATE INDEX payments_order ON payments (order_id);
+
+      CREATE TABLE payment_notifications (
+        provider        TEXT NOT NULL,
+        notification_id TEXT NOT NULL,
+        payment_id      TEXT NOT NULL,
+        outcome         TEXT NOT NULL,
+        received_at     BIGINT NOT NULL,
+        PRIMARY KEY (provider, notification_id)
+      );
+
+      CREATE TABLE refunds (
+        id         BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        refund_no  TEXT NOT NULL UNIQUE,
+        order_id   BIGINT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        entry_id   BIGINT REFERENCES entries (id) ON DELETE CASCADE,
+        amount_fen BIGINT NOT NULL CHECK (amount_fen > 0),
+        reason     TEXT NOT NULL,
+        status     TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        created_at BIGINT NOT NULL,
+        done_at    BIGINT
+      );
+      CREATE UNIQUE INDEX refunds_entry_reason ON refunds (order_id, entry_id, reason);
+
+      CREATE TABLE ballots (
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code    TEXT NOT NULL,
+        round        BIGINT NOT NULL CHECK (round >= 1),
+        commitment   TEXT NOT NULL,
+        beacon       TEXT NOT NULL DEFAULT '',
+        seed_enc     TEXT NOT NULL,
+        seed         TEXT,
+        committed_at BIGINT NOT NULL,
+        places       BIGINT,
+        entries_json TEXT,
+        result_json  TEXT,
+        drawn_at     BIGINT,
+        PRIMARY KEY (race_id, item_code, round)
+      );
+    `,
+  },
 ];
