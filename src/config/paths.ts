@@ -16,6 +16,16 @@ export const PATHS = {
   post: '/post',
   confirm: '/confirm',
   i18NDemos: '/i18NDemos',
+  // Sign-up and the personal centre (issue #14): reached at reg/#/… (the registration area, served by the
+  // same build) and in the site itself. Each needs login except the public ballot page.
+  signUp: '/my/signup',
+  myIndex: '/my/my-index',
+  /** One order: its lines, the pay button and, back from the cashier, the payment result. */
+  order: '/my/order/:orderNo',
+  profile: '/my/profile',
+  password: '/my/password',
+  /** The public ballot page: commitment, seed, entry list, winners, and a check in the browser. */
+  ballot: '/ballot',
 } as const;
 
 /** Path of the personal centre inside the registration area. */
