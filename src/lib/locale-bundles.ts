@@ -14,7 +14,7 @@
 import i18n from 'i18next';
 import type { Language } from '@/stores/app-store';
 
-export const LOCALE_BUNDLES = ['auth', 'content', 'home', 'search', 'registration'] as const;
+export const LOCALE_BUNDLES = ['auth', 'content', 'home', 'search', 'registration', 'entry', 'centre'] as const;
 export type LocaleBundle = (typeof LOCALE_BUNDLES)[number];
 
 /** The one namespace every text lives in (app/i18n.ts). */
