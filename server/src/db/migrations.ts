@@ -661,6 +661,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // sub-orders), payments (one per attempt at the provider), payment_notifications (each notification once),
     // refunds (one per order, entry and reason). ballots: commitment, the seed (encrypted until revealed), the
     // frozen entry list and the result of each round.
+    // users (personal centre, issue 14 §5): the runner's own userInfo fields (profile_json) and the real-name card,
+    // set once: its number encrypted (card_number_enc, lib/personal-data.ts) with a keyed hash (card_hash).
     sqlite: `
       CREATE TABLE entry_places (
         race_id   TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
@@ -827,6 +829,11 @@ export const MIGRATIONS: readonly Migration[] = [
         drawn_at     INTEGER,
         PRIMARY KEY (race_id, item_code, round)
       ) STRICT;
+
+      ALTER TABLE users ADD COLUMN profile_json TEXT NOT NULL DEFAULT '{}';
+      ALTER TABLE users ADD COLUMN card_type INTEGER;
+      ALTER TABLE users ADD COLUMN card_number_enc TEXT;
+      ALTER TABLE users ADD COLUMN card_hash TEXT;
     `,
     postgres: `
       CREATE TABLE entry_places (
@@ -994,6 +1001,11 @@ export const MIGRATIONS: readonly Migration[] = [
         drawn_at     BIGINT,
         PRIMARY KEY (race_id, item_code, round)
       );
+
+      ALTER TABLE users ADD COLUMN profile_json TEXT NOT NULL DEFAULT '{}';
+      ALTER TABLE users ADD COLUMN card_type BIGINT;
+      ALTER TABLE users ADD COLUMN card_number_enc TEXT;
+      ALTER TABLE users ADD COLUMN card_hash TEXT;
     `,
   },
 ];
