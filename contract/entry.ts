@@ -358,6 +358,8 @@ export interface BallotSummary {
   /** sha256 hex of the seed, published before the window closes. */
   commitment: string;
   committedAt: number;
+  /** The public beacon named with the commitment (a value nobody knew then, mixed into the draw); '' or absent: none. */
+  beacon?: string;
   drawnAt: number | null;
   /** The seed, once revealed (after the draw). */
   seed: string | null;
