@@ -123,6 +123,13 @@ export const MESSAGES = {
   addressRequired: 'Please enter the detailed address',
   documentsClosed: 'Document upload is not offered for this race',
   documentsEnded: 'The document upload deadline has passed',
+
+  // The personal centre (issue 14 §5): profile and password change.
+  profileFieldUnknown: 'This field cannot be saved in the profile: {{field}}',
+  cardLocked: 'The real-name certificate is already set and cannot be changed',
+  oldPasswordWrong: 'The current password is incorrect',
+  oldPasswordRequired: 'Please enter the current password',
+  newPasswordSame: 'The new password must differ from the current one',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;
