@@ -3,7 +3,10 @@ import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
 import { createDirectApplicationsRepository } from './direct-applications-repository.ts';
 import type { Db } from './engine.ts';
+import { createEntriesRepository } from './entries-repository.ts';
+import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
+import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
@@ -41,6 +44,9 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     registrationForms: createRegistrationFormsRepository(db),
     directApplications: createDirectApplicationsRepository(db, keys.idNumber),
     runnerChoices: createRunnerChoicesRepository(db, keys.idNumber),
+    entries: createEntriesRepository(db, keys.idNumber),
+    orders: createOrdersRepository(db),
+    entryAdmin: createEntryAdminRepository(db, keys.idNumber),
   };
 }
 
