@@ -93,7 +93,54 @@ export function createUsersRepository(db: Db) {
         return { failures, lockedUntil };
       });
     },
+
+    /** The personal centre's profile of the account (issue 14 §5): userInfo fields and the real-name card. */
+    async findProfile(id: number): Promise<UserProfileRecord | undefined> {
+      const row = await db.get<ProfileRow>(
+        sql`SELECT profile_json, card_type, card_number_enc, card_hash FROM users WHERE id = ${id}`,
+      );
+      if (!row) return undefined;
+      return {
+        fields: JSON.parse(row.profile_json) as Record<string, unknown>,
+        cardType: row.card_type === null ? null : Number(row.card_type),
+        cardNumberEnc: row.card_number_enc,
+        cardHash: row.card_hash,
+      };
+    },
+
+    /** Replaces the profile's userInfo fields (the caller merged and checked them). */
+    async saveProfileFields(id: number, fields: Record<string, unknown>): Promise<void> {
+      await db.run(sql`UPDATE users SET profile_json = ${JSON.stringify(fields)} WHERE id = ${id}`);
+    },
+
+    /**
+     * Sets the real-name card once: only while none is set (a second writer changes nothing). `cardNumberEnc`
+     * is encrypted and `cardHash` keyed by the caller. Returns whether this call set it.
+     */
+    async setCardOnce(id: number, card: { type: number; numberEnc: string; hash: string }): Promise<boolean> {
+      const changed = await db.run(sql`
+        UPDATE users SET card_type = ${card.type}, card_number_enc = ${card.numberEnc}, card_hash = ${card.hash}
+        WHERE id = ${id} AND card_number_enc IS NULL
+      `);
+      return changed > 0;
+    },
   };
+}
+
+interface ProfileRow {
+  profile_json: string;
+  card_type: number | null;
+  card_number_enc: string | null;
+  card_hash: string | null;
+}
+
+export interface UserProfileRecord {
+  /** The userInfo fields the runner saved (contract/profile.ts PROFILE_KEYS without the card). */
+  fields: Record<string, unknown>;
+  cardType: number | null;
+  /** Encrypted (lib/personal-data.ts); null until set. */
+  cardNumberEnc: string | null;
+  cardHash: string | null;
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;

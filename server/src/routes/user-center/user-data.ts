@@ -7,7 +7,18 @@ import { maskEmail, maskPhone } from '../../lib/accounts.ts';
 
 export const OS_ID = 1002;
 
-export function userData(user: UserRecord, token: string, loginType: number) {
+/**
+ * The personal centre's saved profile (routes/user-center/profile.ts), merged over userInfo's defaults: the
+ * fields the runner saved, the real-name card type and its number masked, the age from the birthday.
+ */
+export interface UserInfoProfile {
+  fields: Record<string, unknown>;
+  cardType: number | null;
+  maskedCardNumber: string;
+  userAge: number;
+}
+
+export function userData(user: UserRecord, token: string, loginType: number, profile?: UserInfoProfile) {
   const phone = user.phone === null ? '' : maskPhone(user.phone);
   const email = user.email === null ? '' : maskEmail(user.email);
   const username = phone || email;
@@ -69,6 +80,14 @@ export function userData(user: UserRecord, token: string, loginType: number) {
       userName: '',
       userPhone: phone,
       userWeight: 0,
+      ...(profile
+        ? {
+            ...profile.fields,
+            cardType: profile.cardType ?? '',
+            cardNumber: profile.maskedCardNumber,
+            userAge: profile.userAge,
+          }
+        : {}),
     },
   };
 }
