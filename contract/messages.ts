@@ -123,6 +123,9 @@ export const MESSAGES = {
   addressRequired: 'Please enter the detailed address',
   documentsClosed: 'Document upload is not offered for this race',
   documentsEnded: 'The document upload deadline has passed',
+  // The ballot (issue 14 §3).
+  ballotMissing: 'No ballot of this race and item has been committed',
+  ballotEntryMissing: 'This entry number is not in a ballot of this race',
 
   // The personal centre (issue 14 §5): profile and password change.
   profileFieldUnknown: 'This field cannot be saved in the profile: {{field}}',
