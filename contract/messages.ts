@@ -133,6 +133,11 @@ export const MESSAGES = {
   oldPasswordWrong: 'The current password is incorrect',
   oldPasswordRequired: 'Please enter the current password',
   newPasswordSame: 'The new password must differ from the current one',
+
+  // Payment of sign-up orders (issue 14 §4).
+  orderNotFound: 'Order not found',
+  orderNotPayable: 'This order is not awaiting payment',
+  orderPayExpired: 'The payment deadline of this order has passed',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;
