@@ -123,6 +123,9 @@ export const MESSAGES = {
   addressRequired: 'Please enter the detailed address',
   documentsClosed: 'Document upload is not offered for this race',
   documentsEnded: 'The document upload deadline has passed',
+  // Sign-up (issue 14 §1): the item's age limits on race day (contract/entry.ts ageProblem).
+  entryTooYoung: 'Participants of this item must be at least {{min}} years old on race day',
+  entryTooOld: 'Participants of this item must be at most {{max}} years old on race day',
   // The ballot (issue 14 §3).
   ballotMissing: 'No ballot of this race and item has been committed',
   ballotEntryMissing: 'This entry number is not in a ballot of this race',
