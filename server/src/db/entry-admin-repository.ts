@@ -94,6 +94,17 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
     /** The whole text of an encrypted personal number ('' when this server's key cannot read it). */
     decrypt: (stored: string): string => cipher.decrypt(stored) ?? '',
 
+    /**
+     * Raises the race's data version (race_data_versions, as the race-center writes do): every server instance
+     * drops the public answers it cached from the race's data at its next poll, even when the race's
+     * updated_at did not move (two edits in one millisecond).
+     */
+    async bumpRaceVersion(raceId: string): Promise<void> {
+      await db.run(sql`
+        INSERT INTO race_data_versions (race_id, version) VALUES (${raceId}, 1)
+        ON CONFLICT (race_id) DO UPDATE SET version = race_data_versions.version + 1`);
+    },
+
     /** The item codes that have places (entry_places) in the race. */
     async placeItems(raceId: string): Promise<string[]> {
       const rows = await db.all<{ item_code: string }>(
