@@ -23,6 +23,7 @@ import {
   REJECT_REASON_MAX,
   type CommandOutcome,
 } from './registration-screens-commands.ts';
+import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
@@ -75,6 +76,30 @@ Commands:
       the race-pack mailing choices as CSV (UTF-8): method, name, phone, province, city, district,
       address. The file holds WHOLE phone numbers for the courier (nowhere else are they shown):
       it is created readable by you only; keep it private and delete it when the packs are sent.
+  entry-open <raceId> / entry-close <raceId>
+      open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
+  codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
+      [--note <text>] [--out codes.csv]
+      N random invitation codes (10 letters and digits, no look-alikes) for an item: single use, or
+      K uses each; expiry on the race clock; printed, or written to the CSV file
+  codes-import <raceId> <file.csv>
+      named single-use codes, one per person: columns itemCode,name,certificateType(1-4),
+      certificateNumber[,code][,expires]; a blank code is generated; the certificate is kept only
+      as a keyed hash (the code works for that person only)
+  codes-list <raceId>           the race's codes: item, kind, used/uses, left, expiry, named person
+  bibs-assign <raceId> <itemCode> --prefix <A> [--from 1] [--width 5]
+      bibs (prefix + number, e.g. A00001) for the item's registered entries (status 1) that are
+      paid or free, in entry order; entries with a bib keep it, so a second run only adds; refused
+      when a bib of the series belongs to another item
+  entries-list <raceId> [--item <code>] [--status 0-5]
+      the entries: number, item, channel, status, name, certificate and phone MASKED, team, bib,
+      order, paid amount, created time
+  entries-export <raceId> --out <file.xlsx>
+      every entry as an Excel workbook with WHOLE certificate numbers and phones (nowhere else are
+      they shown whole): created readable by you only; keep it private
+  race-figures <raceId>
+      per item and pool: places (capacity, taken), entries by status, orders by status, money paid
+      and refunded (yuan); the race's order totals
   copy-to-postgres <postgres-url>
       copy this data folder's database (DATA_DIR) into a new, empty PostgreSQL database: every
       race, binding, site configuration, account, registration, result and photo, with their ids
@@ -131,6 +156,7 @@ const ARITY: Record<string, number> = {
   'mailing-export': 2,
   'copy-to-postgres': 1,
   help: 0,
+  ...Object.fromEntries(Object.entries(ENTRY_COMMANDS).map(([name, spec]) => [name, spec.arity])),
 };
 
 function readText(io: CliIo, file: string): { absolute: string; bytes: Buffer } {
@@ -478,6 +504,10 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         `direct-reject needs --reason "<text>" (1-${REJECT_REASON_MAX} characters): the runner reads it.`,
       );
     }
+    const entryOptions: Record<string, string | undefined> = {};
+    if (isEntryCommand(command)) {
+      for (const option of ENTRY_COMMANDS[command].options) entryOptions[option] = takeOption(args, option);
+    }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
     }
@@ -534,6 +564,12 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
       case 'copy-to-postgres':
         await copyToPostgres(io, a);
         break;
+      default:
+        if (isEntryCommand(command)) {
+          await screensCommand(io, (repos) =>
+            entryCommand(repos, command, args, entryOptions, { now: io.now(), cwd: io.cwd }),
+          );
+        }
     }
     return EXIT.ok;
   } catch (error) {
