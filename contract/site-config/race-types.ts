@@ -4,6 +4,7 @@ import type {
   DocumentUploadSettings,
   PackMailingSettings,
 } from '#contract/registration-screens';
+import type { EntrySettings } from '#contract/entry';
 
 export interface RaceBinding {
   raceId: string;
@@ -51,6 +52,8 @@ export interface RaceInfo {
   packMailing?: PackMailingSettings;
   /** Documents the runners hand in (/upload). */
   documentUpload?: DocumentUploadSettings;
+  /** Sign-up: items, entry models and channels (contract/entry.ts; issue 14). */
+  entry?: EntrySettings;
 }
 
 export interface SiteConfigLookup {

@@ -6,7 +6,9 @@
  * docs/site-config.md documents every field.
  */
 import * as z from 'zod';
+import { ENTRY_MODELS, ITEM_CODE_PATTERN, TEAM_SIZE } from '#contract/entry';
 import { linkProblem } from '#contract/link-safety';
+import { CHANNEL_PATTERN } from '#contract/registration-form';
 import { timeZoneProblem } from '#contract/time-zone';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeProblem } from '#contract/site-config/race-time';
@@ -75,6 +77,59 @@ const documentUploadSchema = z.strictObject({
   note: localText,
 });
 
+/** Sign-up settings (race.json `entry`; contract/entry.ts EntrySettings; docs/site-config.md). */
+const fen = z.number().int().min(0).max(100_000_000);
+const places = z.number().int().min(0).max(10_000_000);
+const entryItemSchema = z
+  .strictObject({
+    code: z.string().regex(ITEM_CODE_PATTERN, 'must be 1-32 letters, digits or "-"'),
+    name: localText,
+    capacity: places,
+    feeFen: fen,
+    model: z.enum(ENTRY_MODELS),
+    minAge: z.number().int().min(0).max(150).optional(),
+    maxAge: z.number().int().min(0).max(150).optional(),
+    paymentMinutes: z.number().int().min(1).max(10080).optional(),
+    waitList: z.boolean().optional(),
+    charity: z.strictObject({ capacity: places, feeFen: fen }).optional(),
+    teams: z
+      .strictObject({
+        minSize: z.number().int().min(TEAM_SIZE.min).max(TEAM_SIZE.max),
+        maxSize: z.number().int().min(TEAM_SIZE.min).max(TEAM_SIZE.max),
+      })
+      .optional(),
+    codeOnly: z.boolean().optional(),
+  })
+  .superRefine((item, ctx) => {
+    if (item.minAge !== undefined && item.maxAge !== undefined && item.minAge > item.maxAge) {
+      ctx.addIssue({ code: 'custom', path: ['maxAge'], message: `must be at least minAge (${item.minAge})` });
+    }
+    if (item.teams && item.teams.minSize > item.teams.maxSize) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['teams', 'maxSize'],
+        message: `must be at least minSize (${item.teams.minSize})`,
+      });
+    }
+  });
+const entrySchema = z
+  .strictObject({
+    items: z.array(entryItemSchema).min(1).max(50),
+    allowMultiple: z.boolean(),
+    formChannel: z.string().regex(CHANNEL_PATTERN).optional(),
+    directPass: z.boolean().optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const seen = new Set<string>();
+    entry.items.forEach((item, i) => {
+      const key = item.code.toUpperCase();
+      if (seen.has(key)) {
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'code'], message: `duplicate item code ${item.code}` });
+      }
+      seen.add(key);
+    });
+  });
+
 /** itemTimeSetting: a JSON text holding a list of { itemName, itemNameEn?, distanceKm?, startTime?, cutOffTime?, maxNumber? }. */
 const raceItemSchema = z.looseObject({
   itemName: z.string().min(1),
@@ -138,6 +193,7 @@ const raceInfoShape = z.looseObject({
   directApplication: directApplicationSchema.optional(),
   packMailing: packMailingSchema.optional(),
   documentUpload: documentUploadSchema.optional(),
+  entry: entrySchema.optional(),
 });
 
 /** A time pair whose end is not after its start makes the SPA show no dates at all. */

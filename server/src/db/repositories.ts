@@ -1,3 +1,4 @@
+import { createBallotsRepository } from './ballots-repository.ts';
 import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
@@ -8,6 +9,7 @@ import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
+import { createPaymentsRepository } from './payments-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
@@ -46,6 +48,8 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     runnerChoices: createRunnerChoicesRepository(db, keys.idNumber),
     entries: createEntriesRepository(db, keys.idNumber),
     orders: createOrdersRepository(db),
+    payments: createPaymentsRepository(db),
+    ballots: createBallotsRepository(db, keys.idNumber),
     entryAdmin: createEntryAdminRepository(db, keys.idNumber),
   };
 }
