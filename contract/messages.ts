@@ -126,6 +126,21 @@ export const MESSAGES = {
   // Sign-up (issue 14 §1): the item's age limits on race day (contract/entry.ts ageProblem).
   entryTooYoung: 'Participants of this item must be at least {{min}} years old on race day',
   entryTooOld: 'Participants of this item must be at most {{max}} years old on race day',
+  // Sign-up submission (issue 14 §2): window, items, channels, places.
+  entryNotOpen: 'Registration has not opened yet',
+  entryClosed: 'Registration is closed',
+  entryFull: 'No places are left for this item',
+  entryItemMissing: 'This race has no such item open for registration',
+  entryItemMismatch: 'The item must be the one chosen for this registration',
+  entryTooManyPeople: 'At most {{max}} people can be registered in one submission',
+  entryFormMissing: 'This race has no registration form for sign-up',
+  entryCodeNotYours: 'This code is issued to another person',
+  entryCodeItem: 'This code opens another item',
+  charityMissing: 'This item has no charity places',
+  teamMissing: 'The team does not exist',
+  teamFull: 'This team is full',
+  teamNotAllowed: 'This item does not take teams',
+  directNotApproved: 'Only runners whose direct-pass application was approved may use this channel',
   // The ballot (issue 14 §3).
   ballotMissing: 'No ballot of this race and item has been committed',
   ballotEntryMissing: 'This entry number is not in a ballot of this race',
