@@ -38,6 +38,8 @@ describe('server environment', () => {
       CERT_SECRET: undefined,
       CODE_SECRET: undefined,
       ID_NUMBER_SECRET: undefined,
+      PAYMENT_SECRET: undefined,
+      PAYMENT_PROVIDER: 'sandbox',
       DATABASE_URL: undefined,
       DB_POOL_SIZE: 10,
       FILE_STORAGE: undefined,

@@ -23,6 +23,7 @@ import {
   REJECT_REASON_MAX,
   type CommandOutcome,
 } from './registration-screens-commands.ts';
+import { BALLOT_USAGE, isBallotCommand, runBallotCommand } from './ballot-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
@@ -105,6 +106,7 @@ Commands:
       race, binding, site configuration, account, registration, result and photo, with their ids
       and the secrets that key the stored hashes; published configs and uploads go into the
       database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url>.
+${BALLOT_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -423,6 +425,7 @@ async function copyToPostgres(io: CliIo, url: string): Promise<void> {
       CERT_SECRET: source.secrets.cert,
       CODE_SECRET: source.secrets.code,
       ID_NUMBER_SECRET: source.secrets.idNumber,
+      PAYMENT_SECRET: source.secrets.payment,
     };
     const target = await openOrFail(
       () => openDatabase({ dataDir, seedDir, now: io.now(), env: targetEnv, seed: false }),
@@ -487,6 +490,17 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     if (command === undefined) throw usageError('No command given.');
     if (command === 'help' || command === '--help' || command === '-h') {
       io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (isBallotCommand(command)) {
+      const outcome = await runBallotCommand(command, args, {
+        now: io.now(),
+        cwd: io.cwd,
+        env: io.env,
+        withDatabase: (work) => withDatabase(io, work),
+      });
+      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
+      for (const line of outcome.lines) io.stdout(line);
       return EXIT.ok;
     }
     const arity = ARITY[command];

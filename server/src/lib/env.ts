@@ -86,6 +86,10 @@ export const serverEnvSchema = z.object({
   CODE_SECRET: z.string().min(16).optional(),
   /** Key of the stored certificate (ID) number hashes; unset: kept like CERT_SECRET. */
   ID_NUMBER_SECRET: z.string().min(16).optional(),
+  /** Key of the sandbox payment provider's notification signatures; unset: kept like CERT_SECRET. */
+  PAYMENT_SECRET: z.string().min(16).optional(),
+  /** The payment provider of sign-up orders (lib/payment/provider.ts): 'sandbox' (built in) or one given to buildApp. */
+  PAYMENT_PROVIDER: z.string().default('sandbox'),
   /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
   // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
   DATABASE_URL: z
@@ -123,6 +127,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   TRUST_PROXY: 'addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated',
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
+  PAYMENT_SECRET: 'at least 16 characters',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
   DB_POOL_SIZE: 'a number from 1 to 200',
   FILE_STORAGE: 'folder or database',
@@ -135,6 +140,7 @@ const SECRETS = new Set<string>([
   'CERT_SECRET',
   'CODE_SECRET',
   'ID_NUMBER_SECRET',
+  'PAYMENT_SECRET',
   'SMTP_URL',
   'DATABASE_URL',
 ]);

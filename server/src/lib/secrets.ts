@@ -1,10 +1,12 @@
 /**
  * The server's secrets: `cert` signs e-certificates; `code` and `idNumber` key the stored hashes of
  * verification codes and of certificate (ID) numbers, so that a copy of the database alone gives neither away
- * (both are quickly found from a plain hash).
+ * (both are quickly found from a plain hash); `payment` signs the sandbox payment provider's notifications
+ * (lib/payment/sandbox.ts).
  *
- * Each comes from its variable (CERT_SECRET, CODE_SECRET, ID_NUMBER_SECRET) when set; otherwise it is random,
- * made once and kept: on SQLite in the data folder (files cert-secret, code-secret, id-number-secret, mode
+ * Each comes from its variable (CERT_SECRET, CODE_SECRET, ID_NUMBER_SECRET, PAYMENT_SECRET) when set; otherwise
+ * it is random, made once and kept: on SQLite in the data folder (files cert-secret, code-secret,
+ * id-number-secret, payment-secret, mode
  * 0600: the database and these files belong together, move or back up the whole folder); on PostgreSQL in the
  * database (server_secrets), so that every instance on the same database uses the same keys and none makes
  * its own.
@@ -19,6 +21,7 @@ export interface ServerSecrets {
   cert: string;
   code: string;
   idNumber: string;
+  payment: string;
 }
 
 /** Each secret: its variable and its file / row name. */
@@ -26,6 +29,7 @@ export const SECRET_NAMES = {
   cert: { env: 'CERT_SECRET', stored: 'cert-secret' },
   code: { env: 'CODE_SECRET', stored: 'code-secret' },
   idNumber: { env: 'ID_NUMBER_SECRET', stored: 'id-number-secret' },
+  payment: { env: 'PAYMENT_SECRET', stored: 'payment-secret' },
 } as const;
 
 type StoredName = (typeof SECRET_NAMES)[keyof typeof SECRET_NAMES]['stored'];
@@ -69,7 +73,7 @@ export async function storeDatabaseSecret(db: Db, name: StoredName, value: strin
  * PostgreSQL).
  */
 export async function loadSecrets(input: { db: Db; dataDir: string; env: Env; now: number }): Promise<ServerSecrets> {
-  const env = parseServerEnv(input.env, ['CERT_SECRET', 'CODE_SECRET', 'ID_NUMBER_SECRET']);
+  const env = parseServerEnv(input.env, ['CERT_SECRET', 'CODE_SECRET', 'ID_NUMBER_SECRET', 'PAYMENT_SECRET']);
   const one = async (key: keyof ServerSecrets) => {
     const { env: variable, stored } = SECRET_NAMES[key];
     const given = env[variable];
@@ -78,5 +82,10 @@ export async function loadSecrets(input: { db: Db; dataDir: string; env: Env; no
       ? databaseSecret(input.db, stored, input.now)
       : dataSecret(input.dataDir, stored);
   };
-  return { cert: await one('cert'), code: await one('code'), idNumber: await one('idNumber') };
+  return {
+    cert: await one('cert'),
+    code: await one('code'),
+    idNumber: await one('idNumber'),
+    payment: await one('payment'),
+  };
 }

@@ -1,0 +1,125 @@
+/**
+ * The payment-provider interface (issue #14 §4), shaped like the real ones (Alipay, WeChat Pay): the server
+ * creates a payment for an order and sends the runner to the provider's cashier page (or shows its QR code);
+ * the provider tells the server the outcome by a signed asynchronous notification, which it repeats until it
+ * is acknowledged; the server may query a payment, refund it (in part) and close it.
+ *
+ * The built-in provider is the sandbox (lib/payment/sandbox.ts: a cashier page on this server where the tester
+ * pays or fails). PAYMENT_PROVIDER selects one by name (default 'sandbox'); an organiser plugs a real provider
+ * by passing it to buildApp (`paymentProvider`) under its name, and its notifications arrive at
+ * `${API_PATHS.payNotifyPrefix}<name>` (contract/api.ts).
+ *
+ * Amounts are integer fen, never floats.
+ */
+
+export interface CreatePaymentInput {
+  /** Our id of this attempt (the provider's out_trade_no). */
+  paymentId: string;
+  orderNo: string;
+  amountFen: number;
+  /** What the runner pays for (race and order), shown on the cashier page. */
+  subject: string;
+  /** The provider refuses to take the money after this (epoch ms): the order's deadline. */
+  expiresAt: number;
+  /** Where the provider posts its notifications. */
+  notifyUrl: string;
+  /** Where the runner's browser goes back after paying (the SPA's order page). */
+  returnUrl: string;
+}
+
+export interface CreatedPayment {
+  /** The provider's cashier page. */
+  cashierUrl: string;
+  /** What a QR code shows for paying on a phone. */
+  qrContent: string;
+}
+
+/** A notification whose signature checked out. */
+export interface VerifiedNotification {
+  /** The provider's id of this notification (the same for each repeat of it). */
+  notificationId: string;
+  paymentId: string;
+  status: 'paid' | 'failed';
+  /** The provider's transaction number (the order's serial number once paid). */
+  tradeNo: string;
+  amountFen: number;
+  /** When the provider took the money (epoch ms). */
+  paidAt: number;
+}
+
+export type NotificationCheck = { ok: true; notification: VerifiedNotification } | { ok: false; reason: string };
+
+export interface PaymentState {
+  status: 'created' | 'paid' | 'failed' | 'closed' | 'unknown';
+  tradeNo: string | null;
+  amountFen: number | null;
+  paidAt: number | null;
+}
+
+export interface RefundInput {
+  /** Our id of this refund (the provider's out_request_no): the same refundNo twice refunds once. */
+  refundNo: string;
+  paymentId: string;
+  tradeNo: string;
+  amountFen: number;
+  reason: string;
+}
+
+export interface RefundResult {
+  status: 'done' | 'pending';
+  refundTradeNo: string;
+}
+
+/** What the notify route answers the provider, in the form it expects. */
+export interface NotifyAnswer {
+  statusCode: number;
+  contentType: string;
+  body: string;
+}
+
+export interface PaymentProvider {
+  /** The name of PAYMENT_PROVIDER and of the notify path. */
+  readonly name: string;
+  createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
+  /** Checks the signature over the raw body; never throws for a bad notification. */
+  verifyNotification(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: string,
+  ): Promise<NotificationCheck>;
+  query(paymentId: string): Promise<PaymentState>;
+  refund(input: RefundInput): Promise<RefundResult>;
+  /** Closes an unpaid payment (the order was cancelled); a closed payment takes no money. */
+  close(paymentId: string): Promise<void>;
+  /** The acknowledgement of a notification (accepted) or its refusal (the provider repeats it later). */
+  notifyAnswer(accepted: boolean, reason?: string): NotifyAnswer;
+}
+
+/** What the server hands a provider when it makes it. */
+export interface PaymentProviderContext {
+  /** The payment secret (lib/secrets.ts PAYMENT_SECRET), shared by every instance; a real provider has its own keys. */
+  secret: string;
+  /** The app's clock (epoch ms). */
+  now: () => number;
+  /** This server's record of a payment (for a provider that keeps no state of its own, like the sandbox). */
+  state: (paymentId: string) => Promise<PaymentState>;
+}
+
+/** Makes a provider; registered by name (routes/entry/payment.ts BUILTIN_PAYMENT_PROVIDERS, or buildApp's option). */
+export type PaymentProviderFactory = (context: PaymentProviderContext) => PaymentProvider;
+
+/** The provider PAYMENT_PROVIDER names among those available; an unknown name stops the start with a clear message. */
+export function selectPaymentProvider(
+  name: string,
+  available: readonly { name: string; make: () => PaymentProvider }[],
+): PaymentProvider {
+  const found = available.find((p) => p.name === name);
+  if (!found) {
+    throw new Error(
+      `PAYMENT_PROVIDER=${name}: no such payment provider (available: ${available.map((p) => p.name).join(', ')})`,
+    );
+  }
+  const provider = found.make();
+  if (provider.name !== name)
+    throw new Error(`the payment provider registered as ${name} calls itself ${provider.name}`);
+  return provider;
+}

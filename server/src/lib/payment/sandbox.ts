@@ -1,0 +1,249 @@
+/**
+ * The built-in sandbox payment provider (issue #14 §4): it behaves like a real one, with its cashier page on this
+ * server. createPayment answers the cashier page's URL (API_PATHS.sandboxCashier?paymentId=); the page shows the
+ * subject, the amount and the deadline and two buttons, pay and fail; the decision (API_PATHS.sandboxDecide, a
+ * form POST carrying a per-payment token) makes a notification signed with HMAC-SHA256 over the raw body under
+ * the sandbox secret (header `x-sandbox-signature`), which is delivered to the notify route like a real
+ * provider's (and repeated once later, as real providers repeat until acknowledged). Refunds are done at once.
+ *
+ * No money moves: the page says so in both languages.
+ */
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { API_PATHS } from '#contract/api';
+import { formatFen } from '#contract/entry';
+import { fail, ok } from '../envelope.ts';
+import type {
+  CreatedPayment,
+  CreatePaymentInput,
+  NotificationCheck,
+  NotifyAnswer,
+  PaymentProvider,
+  PaymentProviderContext,
+  RefundInput,
+  RefundResult,
+  VerifiedNotification,
+} from './provider.ts';
+
+export const SANDBOX_PROVIDER = 'sandbox';
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+
+/** secret: the signing secret (lib/secrets.ts `payment`); state: the payment as the sandbox "bank" knows it. */
+export type SandboxOptions = PaymentProviderContext;
+
+const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The signature of a notification's raw body. */
+export const sandboxSignature = (secret: string, rawBody: string) => hmac(secret, `notify\n${rawBody}`);
+
+/** The cashier form's per-payment token (the decision is refused without it). */
+export const sandboxDecisionToken = (secret: string, paymentId: string) =>
+  hmac(secret, `decide\n${paymentId}`).slice(0, 32);
+
+export const checkDecisionToken = (secret: string, paymentId: string, token: string) =>
+  sameHex(sandboxDecisionToken(secret, paymentId), token);
+
+/** A signed notification of the sandbox: the raw body and its headers, as a real provider would post them. */
+export function sandboxNotification(
+  secret: string,
+  input: { paymentId: string; status: 'paid' | 'failed'; amountFen: number; paidAt: number },
+): { rawBody: string; headers: Record<string, string> } {
+  const body: VerifiedNotification = {
+    notificationId: `SBN${randomUUID().replaceAll('-', '')}`,
+    paymentId: input.paymentId,
+    status: input.status,
+    tradeNo: `SBT${hmac(secret, `trade\n${input.paymentId}`).slice(0, 24)}`,
+    amountFen: input.amountFen,
+    paidAt: input.paidAt,
+  };
+  const rawBody = JSON.stringify(body);
+  return {
+    rawBody,
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(secret, rawBody) },
+  };
+}
+
+function parseNotification(rawBody: string): VerifiedNotification | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const text = (x: unknown) => typeof x === 'string' && x.length > 0 && x.length <= 64;
+  const int = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  if (!text(v.notificationId) || !text(v.paymentId) || !text(v.tradeNo)) return undefined;
+  if (v.status !== 'paid' && v.status !== 'failed') return undefined;
+  if (!int(v.amountFen) || !int(v.paidAt)) return undefined;
+  return {
+    notificationId: v.notificationId as string,
+    paymentId: v.paymentId as string,
+    status: v.status,
+    tradeNo: v.tradeNo as string,
+    amountFen: v.amountFen as number,
+    paidAt: v.paidAt as number,
+  };
+}
+
+export function createSandboxProvider(options: SandboxOptions): PaymentProvider {
+  const { secret } = options;
+  return {
+    name: SANDBOX_PROVIDER,
+    async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
+      const cashierUrl = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(input.paymentId)}`;
+      return { cashierUrl, qrContent: cashierUrl };
+    },
+    async verifyNotification(headers, rawBody): Promise<NotificationCheck> {
+      const given = headers[SANDBOX_SIGNATURE_HEADER];
+      const signature = Array.isArray(given) ? given[0] : given;
+      if (typeof signature !== 'string' || !sameHex(sandboxSignature(secret, rawBody), signature)) {
+        return { ok: false, reason: 'signature' };
+      }
+      const notification = parseNotification(rawBody);
+      return notification ? { ok: true, notification } : { ok: false, reason: 'body' };
+    },
+    query: (paymentId) => options.state(paymentId),
+    async refund(input: RefundInput): Promise<RefundResult> {
+      return { status: 'done', refundTradeNo: `SBR${hmac(secret, `refund\n${input.refundNo}`).slice(0, 24)}` };
+    },
+    async close() {
+      // The sandbox takes no money for a payment whose order is no longer payable (the notify route checks).
+    },
+    notifyAnswer(accepted: boolean): NotifyAnswer {
+      // The sandbox expects the server's envelope: code 0 acknowledges; anything else is repeated later.
+      const body = accepted ? ok(null) : fail(400, 'verificationFailed');
+      return {
+        statusCode: accepted ? 200 : 400,
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify(body),
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The cashier page (server-rendered, bilingual, no script, inline style allowed by its hash only)
+// ---------------------------------------------------------------------------------------------------------
+
+export type CashierLanguage = 'zh' | 'en';
+
+const TEXTS = {
+  zh: {
+    title: '沙箱收银台',
+    banner: '沙箱 · 测试环境，不会真实扣款',
+    subject: '商品',
+    orderNo: '订单号',
+    amount: '金额',
+    deadline: '请在此时间前支付',
+    pay: '支付成功',
+    fail: '支付失败',
+    otherLanguage: 'English',
+    notPayable: '此支付已结束，无法再支付。',
+    missing: '找不到此支付。',
+    back: '返回订单',
+  },
+  en: {
+    title: 'Sandbox cashier',
+    banner: 'Sandbox · test only, no real money is taken',
+    subject: 'Item',
+    orderNo: 'Order number',
+    amount: 'Amount',
+    deadline: 'Pay before',
+    pay: 'Pay',
+    fail: 'Fail',
+    otherLanguage: '中文',
+    notPayable: 'This payment has ended and can no longer be paid.',
+    missing: 'No such payment.',
+    back: 'Back to the order',
+  },
+} as const;
+
+/** Escapes text for HTML content and quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const STYLE = `
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f2f4f7;color:#1f2329}
+.banner{background:#b54708;color:#fff;text-align:center;padding:8px 12px;font-weight:600;letter-spacing:.02em}
+main{max-width:440px;margin:32px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:24px}
+h1{font-size:20px;margin:0 0 16px}
+dl{margin:0 0 20px;display:grid;grid-template-columns:auto 1fr;gap:8px 16px}
+dt{color:#5c6370}dd{margin:0;word-break:break-all}
+.amount{font-size:28px;font-weight:700;color:#c4320a}
+.actions{display:flex;gap:12px}
+button{flex:1;font:inherit;padding:12px;border-radius:8px;border:1px solid #c6cbd2;background:#fff;color:#1f2329;cursor:pointer}
+button.pay{background:#1d6f42;border-color:#1d6f42;color:#fff;font-weight:600}
+button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.lang{display:block;text-align:right;margin-bottom:8px;color:#1d4ed8}
+.note{color:#5c6370}
+`;
+
+/** The page's Content-Security-Policy: nothing but its own inline style (by hash) and a form posted to this site. */
+export function cashierCsp(): string {
+  const hash = `sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}`;
+  return `default-src 'none'; style-src '${hash}'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`;
+}
+
+export interface CashierView {
+  paymentId: string;
+  orderNo: string;
+  subject: string;
+  amountFen: number;
+  expiresAt: number;
+  /** Still payable (created, before its deadline). */
+  payable: boolean;
+  token: string;
+  returnUrl: string;
+}
+
+/** The deadline as the runner reads it (China time, where the races are). */
+function formatDeadline(at: number): string {
+  const d = new Date(at + 8 * 3600_000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())} (UTC+8)`;
+}
+
+/** The cashier page (or its "no such payment" page when `view` is undefined). */
+export function renderCashier(language: CashierLanguage, view: CashierView | undefined, paymentId: string): string {
+  const t = TEXTS[language];
+  const other: CashierLanguage = language === 'zh' ? 'en' : 'zh';
+  const e = escapeHtml;
+  const langHref = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}&lang=${other}`;
+  let content: string;
+  if (view === undefined) {
+    content = `<p class="note">${e(t.missing)}</p>`;
+  } else {
+    const details = `<dl>
+<dt>${e(t.subject)}</dt><dd>${e(view.subject)}</dd>
+<dt>${e(t.orderNo)}</dt><dd>${e(view.orderNo)}</dd>
+<dt>${e(t.amount)}</dt><dd class="amount">¥${e(formatFen(view.amountFen))}</dd>
+<dt>${e(t.deadline)}</dt><dd>${e(formatDeadline(view.expiresAt))}</dd>
+</dl>`;
+    const actions = view.payable
+      ? `<form method="post" action="${e(API_PATHS.sandboxDecide)}" class="actions">
+<input type="hidden" name="paymentId" value="${e(view.paymentId)}">
+<input type="hidden" name="token" value="${e(view.token)}">
+<button type="submit" name="decision" value="pay" class="pay">${e(t.pay)}</button>
+<button type="submit" name="decision" value="fail">${e(t.fail)}</button>
+</form>`
+      : `<p class="note">${e(t.notPayable)}</p><p><a href="${e(view.returnUrl)}">${e(t.back)}</a></p>`;
+    content = details + actions;
+  }
+  return `<!doctype html>
+<html lang="${language === 'zh' ? 'zh-CN' : 'en'}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${e(t.title)}</title><style>${STYLE}</style></head>
+<body><div class="banner" role="note">${e(t.banner)}</div>
+<main><a class="lang" href="${e(langHref)}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${e(t.otherLanguage)}</a>
+<h1>${e(t.title)}</h1>
+${content}
+</main></body></html>`;
+}

@@ -1,0 +1,279 @@
+/**
+ * Payment of sign-up orders (issue 14 §4): orderPay (login: the cashier page of the order's open payment),
+ * the providers' notifications (`${API_PATHS.payNotifyPrefix}<provider>`, no login: verified by signature and
+ * acted on once), the built-in sandbox's cashier page and decision, and the timed work of the order lifecycle
+ * (services/entry/order-transitions.ts): unpaid orders cancelled at their deadline.
+ *
+ * The provider is PAYMENT_PROVIDER's (default 'sandbox'); `app.paymentProvider` serves the rest of sign-up
+ * (the ballot refunds pay-then-draw losers with refundEntries).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { API_PATHS } from '#contract/api';
+import type { OrderPayAnswer, OrderPayRequest } from '#contract/entry';
+import type { Repositories } from '../../db/repositories.ts';
+import { parseServerEnv, type Env } from '../../lib/env.ts';
+import { fail, ok } from '../../lib/envelope.ts';
+import {
+  selectPaymentProvider,
+  type PaymentProvider,
+  type PaymentProviderContext,
+  type PaymentProviderFactory,
+  type PaymentState,
+} from '../../lib/payment/provider.ts';
+import {
+  cashierCsp,
+  checkDecisionToken,
+  createSandboxProvider,
+  renderCashier,
+  SANDBOX_PROVIDER,
+  sandboxDecisionToken,
+  sandboxNotification,
+  type CashierLanguage,
+} from '../../lib/payment/sandbox.ts';
+import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
+import { loggedInUser } from '../registration/screen-common.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The payment provider of sign-up orders (PAYMENT_PROVIDER; lib/payment/provider.ts). */
+    paymentProvider: PaymentProvider;
+  }
+}
+
+/** The built-in providers by name. */
+export const BUILTIN_PAYMENT_PROVIDERS: Record<string, PaymentProviderFactory> = {
+  [SANDBOX_PROVIDER]: createSandboxProvider,
+};
+
+export interface PaymentPluginOptions {
+  env: Env;
+  /** More providers by name (an organiser's real one), chosen by PAYMENT_PROVIDER like the built-in ones. */
+  providers?: Record<string, PaymentProviderFactory>;
+}
+
+/** How often unpaid orders past their deadline are looked for. */
+export const CANCEL_DUE_EVERY_MS = 30_000;
+/** A provider repeats a notification: the sandbox repeats each once, this long after. */
+export const SANDBOX_REPEAT_MS = 10_000;
+export const NOTIFICATION_JOB = 'payment-notification';
+
+/** Where the runner's browser goes back after the cashier: the SPA's order page. */
+export const orderReturnUrl = (orderNo: string, paid: boolean) =>
+  `/reg/#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
+
+const orderPayBody = {
+  type: 'object',
+  required: ['orderNo'],
+  properties: { orderNo: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$' } },
+} as const;
+
+const paymentIdPattern = '^[A-Za-z0-9]{1,64}$';
+const cashierQuery = {
+  type: 'object',
+  required: ['paymentId'],
+  properties: { paymentId: { type: 'string', maxLength: 64 }, lang: { type: 'string', maxLength: 8 } },
+} as const;
+const decideBody = {
+  type: 'object',
+  required: ['paymentId', 'token', 'decision'],
+  properties: {
+    paymentId: { type: 'string', maxLength: 64 },
+    token: { type: 'string', maxLength: 64 },
+    decision: { type: 'string', enum: ['pay', 'fail'] },
+  },
+} as const;
+
+/** The payment as the sandbox "bank" knows it (this server's payments table). */
+async function paymentState(repos: Repositories, paymentId: string): Promise<PaymentState> {
+  const payment = await repos.payments.findByPaymentId(paymentId);
+  if (!payment) return { status: 'unknown', tradeNo: null, amountFen: null, paidAt: null };
+  return {
+    status: payment.status,
+    tradeNo: payment.tradeNo,
+    amountFen: payment.amountFen,
+    paidAt: payment.status === 'paid' ? payment.updatedAt : null,
+  };
+}
+
+/** The cashier page's language: ?lang= when given, else the `language` cookie, else Chinese. */
+function cashierLanguage(lang: string | undefined, cookie: string | undefined): CashierLanguage {
+  if (lang === 'en' || lang === 'zh') return lang;
+  const match = /(?:^|;\s*)language=([^;]*)/.exec(cookie ?? '');
+  return match?.[1]?.trim().toLowerCase().startsWith('en') ? 'en' : 'zh';
+}
+
+async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions) {
+  const { PAYMENT_PROVIDER } = parseServerEnv(options.env, ['PAYMENT_PROVIDER']);
+  const now = () => app.config.now();
+  const context: PaymentProviderContext = {
+    secret: app.secrets.payment,
+    now,
+    state: (paymentId) => paymentState(app.repos, paymentId),
+  };
+  const factories = { ...BUILTIN_PAYMENT_PROVIDERS, ...options.providers };
+  const provider = selectPaymentProvider(
+    PAYMENT_PROVIDER,
+    Object.entries(factories).map(([name, make]) => ({ name, make: () => make(context) })),
+  );
+  app.decorate('paymentProvider', provider);
+  const deps: LifecycleDeps = { repos: app.repos, provider, now };
+
+  // ---- timed work ----------------------------------------------------------------------------------------
+
+  app.jobs.every('cancel-due-orders', CANCEL_DUE_EVERY_MS, async () => {
+    await cancelDue(deps);
+  });
+  app.jobs.handle<{ provider: string; headers: Record<string, string>; rawBody: string }>(
+    NOTIFICATION_JOB,
+    async (payload) => {
+      if (payload.provider !== provider.name) return;
+      await handleNotification(deps, payload.headers, payload.rawBody);
+    },
+    { maxAttempts: 3 },
+  );
+
+  // ---- orderPay ------------------------------------------------------------------------------------------
+
+  app.post<{ Body: OrderPayRequest }>(
+    API_PATHS.orderPay,
+    { schema: { body: orderPayBody } },
+    async (request, reply) => {
+      const user = await loggedInUser(app, request, reply);
+      if (!user) return fail(401, 'loginExpired');
+      const order = await app.repos.orders.findByNo(request.body.orderNo);
+      if (!order || order.userId !== user.id) return fail(404, 'orderNotFound');
+      if (order.status !== 1) return fail(409, 'orderNotPayable');
+      const at = now();
+      if (order.deadlineAt === null || order.deadlineAt <= at) return fail(409, 'orderPayExpired');
+      // One open payment per order (reused until the order's deadline): parallel calls get the same one.
+      const payment = await app.repos.transaction(async (tx) => {
+        await tx.db.lock(`order-pay:${order.id}`);
+        return (
+          (await tx.payments.openFor(order.id, provider.name, order.amountFen)) ??
+          tx.payments.create({ orderId: order.id, provider: provider.name, amountFen: order.amountFen, now: at })
+        );
+      });
+      const race = await app.repos.races.findById(order.raceId);
+      const created = await provider.createPayment({
+        paymentId: payment.paymentId,
+        orderNo: order.orderNo,
+        amountFen: payment.amountFen,
+        subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
+        expiresAt: order.deadlineAt,
+        notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
+        returnUrl: orderReturnUrl(order.orderNo, true),
+      });
+      const answer: OrderPayAnswer = {
+        orderNo: order.orderNo,
+        paymentId: payment.paymentId,
+        cashierUrl: created.cashierUrl,
+        qrContent: created.qrContent,
+        deadlineAt: order.deadlineAt,
+      };
+      return ok(answer);
+    },
+  );
+
+  // ---- notifications (raw body: the signature is over the bytes as sent) -----------------------------------
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+      done(null, body);
+    });
+    scope.post<{ Params: { provider: string } }>(`${API_PATHS.payNotifyPrefix}:provider`, async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      if (request.params.provider !== provider.name) {
+        return reply
+          .code(404)
+          .send(fail(404, 'routeNotFound', { method: 'POST', path: request.url.split('?')[0] ?? '' }));
+      }
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      const result = await handleNotification(deps, request.headers, rawBody);
+      if (!result.accepted) request.log.warn({ reason: result.reason }, 'payment notification refused');
+      const answer = provider.notifyAnswer(result.accepted, result.accepted ? undefined : result.reason);
+      return reply.code(answer.statusCode).type(answer.contentType).send(answer.body);
+    });
+  });
+
+  // ---- the sandbox's cashier (only when the sandbox is the provider) ----------------------------------------
+
+  if (provider.name !== SANDBOX_PROVIDER) return;
+  const secret = app.secrets.payment;
+
+  /** What the cashier shows of a payment, or undefined when there is no such payment. */
+  const cashierView = async (paymentId: string) => {
+    if (!new RegExp(paymentIdPattern).test(paymentId)) return undefined;
+    const payment = await app.repos.payments.findByPaymentId(paymentId);
+    if (!payment || payment.provider !== SANDBOX_PROVIDER) return undefined;
+    const order = await app.repos.orders.findById(payment.orderId);
+    if (!order) return undefined;
+    const race = await app.repos.races.findById(order.raceId);
+    const expiresAt = order.deadlineAt ?? 0;
+    return {
+      payment,
+      order,
+      view: {
+        paymentId,
+        orderNo: order.orderNo,
+        subject: race?.raceName ?? order.raceId,
+        amountFen: payment.amountFen,
+        expiresAt,
+        payable: payment.status === 'created' && order.status === 1 && expiresAt > now(),
+        token: sandboxDecisionToken(secret, paymentId),
+        returnUrl: orderReturnUrl(order.orderNo, order.status === 3),
+      },
+    };
+  };
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', cashierCsp())
+      .type('text/html; charset=utf-8')
+      .send(body);
+
+  app.get<{ Querystring: { paymentId: string; lang?: string } }>(
+    API_PATHS.sandboxCashier,
+    { schema: { querystring: cashierQuery } },
+    async (request, reply) => {
+      const { paymentId, lang } = request.query;
+      const language = cashierLanguage(lang, request.headers.cookie);
+      const found = await cashierView(paymentId);
+      return html(reply, found ? 200 : 404, renderCashier(language, found?.view, paymentId));
+    },
+  );
+
+  app.post<{ Body: { paymentId: string; token: string; decision: 'pay' | 'fail' } }>(
+    API_PATHS.sandboxDecide,
+    { schema: { body: decideBody } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const { paymentId, token, decision } = request.body;
+      const found = await cashierView(paymentId);
+      if (!found || !checkDecisionToken(secret, paymentId, token))
+        return reply.code(403).send(fail(403, 'verificationFailed'));
+      const back = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}`;
+      if (!found.view.payable) return reply.redirect(back, 303);
+      const notification = sandboxNotification(secret, {
+        paymentId,
+        status: decision === 'pay' ? 'paid' : 'failed',
+        amountFen: found.payment.amountFen,
+        paidAt: now(),
+      });
+      // Delivered now through the notify route's own path, and once more later as a real provider repeats it.
+      const result = await handleNotification(deps, notification.headers, notification.rawBody);
+      await app.jobs.schedule(
+        NOTIFICATION_JOB,
+        { provider: provider.name, ...notification },
+        now() + SANDBOX_REPEAT_MS,
+      );
+      const paid = decision === 'pay' && result.accepted;
+      return reply.redirect(orderReturnUrl(found.order.orderNo, paid), 303);
+    },
+  );
+}
+
+export default fp(paymentPlugin, { name: 'payment', dependencies: ['app-config', 'db', 'jobs', 'accounts'] });
