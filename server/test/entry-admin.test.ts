@@ -571,6 +571,8 @@ describe('entries-list and entries-export', () => {
 
   it('exports a real .xlsx with whole numbers, labels in both languages and formulas kept as text', async () => {
     const out = path.join(dataDir, 'entries.xlsx');
+    // An older file of that name, readable by all: replaced, and then readable by its owner only.
+    writeFileSync(out, 'old', { mode: 0o644 });
     const res = await run('entries-export', RACE, '--out', out);
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`wrote 8 entries of ${RACE} to ${out}`);
@@ -675,5 +677,14 @@ describe('race-figures', () => {
     expect(out).toContain('race orders: awaiting payment 0, paid 4, cancelled 1, refunded 1');
     expect(out).toContain('race revenue: paid 3,480.00, refunded 120.00, net 3,360.00');
     expect((await run('race-figures', 'no-such-race')).code).toBe(1);
+  });
+
+  it("shows race.json's places before any entry", async () => {
+    await opened.repos.races.save({ raceId: 'entry-admin-empty', raceName: 'Empty', entry: ENTRY } as RaceInfo, NOW);
+    const res = await run('race-figures', 'entry-admin-empty');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain('FUN main: capacity 5, taken 0, left 5');
+    expect(res.out).toContain('M charity: capacity 2, taken 0, left 2');
+    expect(res.out).toContain('M main: capacity 10, taken 0, left 10\n  entries 0: submitted 0, won 0');
   });
 });

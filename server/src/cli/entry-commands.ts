@@ -7,7 +7,7 @@
  * they are written whole (an .xlsx created readable by its owner only).
  */
 import { randomInt } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings } from '#contract/entry';
 import { isCertificateType, ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
@@ -164,6 +164,8 @@ function csvField(value: string): string {
 function writeFile(file: string, bytes: string | Buffer, mode?: number): string | undefined {
   try {
     writeFileSync(file, bytes, mode === undefined ? undefined : { mode });
+    // The mode applies when the file is created: an older file of that name gets it too.
+    if (mode !== undefined) chmodSync(file, mode);
     return undefined;
   } catch (error) {
     return `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
@@ -607,6 +609,28 @@ async function raceFigures(repos: Repositories, raceId: string): Promise<Command
   const race = await raceContext(repos, raceId);
   if (!race) return noRace(raceId);
   const pools = await repos.entryAdmin.poolFigures(raceId);
+  // Items of race.json whose places are not set up yet (no entry submitted so far): their settings' capacity.
+  for (const item of entrySettings(race.race)?.items ?? []) {
+    for (const [pool, capacity] of [
+      ['main', item.capacity],
+      ['charity', item.charity?.capacity],
+    ] as const) {
+      if (capacity === undefined || pools.some((p) => p.itemCode === item.code && p.pool === pool)) continue;
+      pools.push({
+        itemCode: item.code,
+        pool,
+        capacity,
+        taken: 0,
+        entries: {},
+        orders: {},
+        paidFen: 0,
+        refundedFen: 0,
+      });
+    }
+  }
+  pools.sort((a, b) =>
+    a.itemCode === b.itemCode ? a.pool.localeCompare(b.pool) : a.itemCode.localeCompare(b.itemCode),
+  );
   const totals = await repos.entryAdmin.orderTotals(raceId);
   const signUp = race.race.signUpOpenStatus === 1 ? 'open' : 'closed';
   const lines = [`figures of ${raceId} (${race.race.raceName}); sign-up ${signUp}; money in yuan`];
