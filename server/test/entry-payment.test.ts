@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { EntryChannel, EntrySettings, EntryStatus } from '#contract/entry';
 import { poolOf } from '../src/db/entries-repository.ts';
-import { sandboxNotification, sandboxSignature, SANDBOX_SIGNATURE_HEADER } from '../src/lib/payment/sandbox.ts';
+import {
+  renderCashier,
+  sandboxNotification,
+  sandboxSignature,
+  SANDBOX_SIGNATURE_HEADER,
+} from '../src/lib/payment/sandbox.ts';
 import { CANCEL_DUE_EVERY_MS, SANDBOX_REPEAT_MS } from '../src/routes/entry/payment.ts';
 import { onPlaceFreed, type PlaceFreed } from '../src/services/entry/hooks.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
@@ -220,6 +225,33 @@ describe('paying through the sandbox cashier', () => {
   });
 });
 
+describe('the cashier page', () => {
+  it('escapes what it shows and answers 404 for an unknown payment', async () => {
+    const html = renderCashier(
+      'en',
+      {
+        paymentId: 'PAY1',
+        orderNo: 'RS1',
+        subject: '<script>alert(1)</script> & "race"',
+        amountFen: 1,
+        expiresAt: 0,
+        payable: true,
+        token: 't',
+        returnUrl: '/reg/',
+      },
+      'PAY1',
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;race&#34;');
+    expect(html).toContain('¥0.01');
+    const missing = await app.inject({ method: 'GET', url: `${API_PATHS.sandboxCashier}?paymentId=PAY0%3Cb%3E` });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
+    expect(missing.body).not.toContain('<b>');
+    expect(missing.body).toContain('找不到此支付');
+  });
+});
+
 describe('notifications', () => {
   it('refuses a bad signature with a 400 envelope and changes nothing', async () => {
     const made = await makeOrder(runners[2]!, { item: 'BL', status: 1 });
@@ -235,6 +267,10 @@ describe('notifications', () => {
         { 'content-type': 'text/plain', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(app.secrets.payment, 'not json') },
       ],
     ];
+    // No content type at all is read as the raw body too.
+    const bare = await app.inject({ method: 'POST', url: `${API_PATHS.payNotifyPrefix}sandbox`, payload: n.rawBody });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ code: 400, msgCode: 'verificationFailed' });
     for (const [body, headers] of cases) {
       const res = await notify(body, headers);
       expect(res.statusCode).toBe(400);

@@ -5,9 +5,11 @@
  * is acknowledged; the server may query a payment, refund it (in part) and close it.
  *
  * The built-in provider is the sandbox (lib/payment/sandbox.ts: a cashier page on this server where the tester
- * pays or fails). PAYMENT_PROVIDER selects one by name (default 'sandbox'); an organiser plugs a real provider
- * by passing it to buildApp (`paymentProvider`) under its name, and its notifications arrive at
- * `${API_PATHS.payNotifyPrefix}<name>` (contract/api.ts).
+ * pays or fails). PAYMENT_PROVIDER selects one by name (default 'sandbox'). An organiser plugs a real provider
+ * by writing a PaymentProviderFactory (its keys from its own variables, its notifications verified with the
+ * provider's public key or API key) and adding it under its name to BUILTIN_PAYMENT_PROVIDERS
+ * (routes/entry/payment.ts) or to the payment plugin's `providers` option; its notifications then arrive at
+ * `${API_PATHS.payNotifyPrefix}<name>` (contract/api.ts) and are answered in its form (notifyAnswer).
  *
  * Amounts are integer fen, never floats.
  */

@@ -31,7 +31,13 @@ import {
   sandboxNotification,
   type CashierLanguage,
 } from '../../lib/payment/sandbox.ts';
-import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
+import {
+  cancelDue,
+  handleNotification,
+  refundEntries,
+  type LifecycleDeps,
+  type RefundRequest,
+} from '../../services/entry/order-transitions.ts';
 import { loggedInUser } from '../registration/screen-common.ts';
 
 declare module 'fastify' {
@@ -54,6 +60,8 @@ export interface PaymentPluginOptions {
 
 /** How often unpaid orders past their deadline are looked for. */
 export const CANCEL_DUE_EVERY_MS = 30_000;
+/** How often refunds a provider left pending are asked again. */
+export const PENDING_REFUNDS_EVERY_MS = 5 * 60_000;
 /** A provider repeats a notification: the sandbox repeats each once, this long after. */
 export const SANDBOX_REPEAT_MS = 10_000;
 export const NOTIFICATION_JOB = 'payment-notification';
@@ -123,6 +131,18 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
 
   app.jobs.every('cancel-due-orders', CANCEL_DUE_EVERY_MS, async () => {
     await cancelDue(deps);
+  });
+  // Refunds a provider left pending are asked again until it answers done (the refund number makes it once).
+  app.jobs.every('finish-pending-refunds', PENDING_REFUNDS_EVERY_MS, async () => {
+    const groups = new Map<string, RefundRequest>();
+    for (const refund of await app.repos.payments.pendingRefunds(100)) {
+      if (refund.entryId === null) continue;
+      const key = `${refund.orderId}\n${refund.reason}`;
+      const group = groups.get(key) ?? { orderId: refund.orderId, entryIds: [], reason: refund.reason, now };
+      group.entryIds.push(refund.entryId);
+      groups.set(key, group);
+    }
+    for (const request of groups.values()) await refundEntries(app.repos, provider, request);
   });
   app.jobs.handle<{ provider: string; headers: Record<string, string>; rawBody: string }>(
     NOTIFICATION_JOB,
