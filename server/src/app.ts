@@ -32,11 +32,13 @@ import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
+import ballotRoutes from './routes/entry/ballot.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
 import raceCenterRoutes from './routes/race-center/index.ts';
+import paymentRoutes from './routes/entry/payment.ts';
 import registrationRoutes from './routes/registration/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
@@ -224,6 +226,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(filesRoutes);
   await app.register(raceCenterRoutes);
   await app.register(registrationRoutes);
+  await app.register(paymentRoutes, { env: options.env ?? process.env });
+  await app.register(ballotRoutes);
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 
