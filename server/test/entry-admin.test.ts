@@ -485,6 +485,19 @@ describe('invitation codes', () => {
     expect(res.out).toContain('  OLDCODE01  M  multi  0/3  3  2025-06-16 09:59:59 (expired)  -  -');
     expect((await run('codes-list', 'no-such-race')).code).toBe(1);
   });
+
+  it('issues many codes at once, all different', async () => {
+    const out = path.join(dataDir, 'many.csv');
+    const res = await run('codes-issue', RACE, 'FUN', '--count', '250', '--note', 'batch', '--out', out);
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain('issued 250 codes');
+    const codes = readFileSync(out, 'utf8').trim().split('\r\n').slice(1);
+    expect(new Set(codes.map((line) => line.split(',')[0])).size).toBe(250);
+    const stored = await opened.db.get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM invitation_codes WHERE race_id = ${RACE} AND note = 'batch'`,
+    );
+    expect(Number(stored?.n)).toBe(250);
+  });
 });
 
 describe('bibs-assign', () => {
