@@ -184,6 +184,7 @@ button.pay{background:#1d6f42;border-color:#1d6f42;color:#fff;font-weight:600}
 button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .lang{display:block;text-align:right;margin-bottom:8px;color:#1d4ed8}
 .note{color:#5c6370}
+@media (max-width:480px){main{margin:16px 12px;padding:20px}dl{grid-template-columns:1fr}dd{margin-bottom:4px}}
 `;
 
 /** The page's Content-Security-Policy: nothing but its own inline style (by hash) and a form posted to this site. */
