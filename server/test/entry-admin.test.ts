@@ -127,6 +127,13 @@ function unzip(bytes: Buffer): Map<string, string> {
   return files;
 }
 
+/** The cells of the table lines of a command's output (indented, columns two or more spaces apart). */
+const tableRows = (out: string) =>
+  out
+    .split('\n')
+    .filter((line) => line.startsWith('  '))
+    .map((line) => line.trim().split(/ {2,}/));
+
 const unescapeXml = (text: string) =>
   text
     .replace(/&lt;/g, '<')
@@ -480,9 +487,35 @@ describe('invitation codes', () => {
     const res = await run('codes-list', RACE);
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`8 invitation codes for ${RACE}, 7 still usable`);
-    expect(res.out).toMatch(/ {2}[2-9A-Z]{10} {2}M {2}multi {2}2\/5 {2}3 {2}2025-07-01 12:00:00 {2}- {2}sponsor A/);
-    expect(res.out).toContain('  VIPCODE01  M  named  0/1  1  2025-07-01 00:00:00  张*  imported from good-codes.csv');
-    expect(res.out).toContain('  OLDCODE01  M  multi  0/3  3  2025-06-16 09:59:59 (expired)  -  -');
+    const table = tableRows(res.out);
+    expect(table[0]).toEqual(['code', 'item', 'kind', 'used/uses', 'left', 'expires', 'named for', 'note']);
+    expect(table.filter((row) => row[7] === 'sponsor A')).toEqual(
+      Array(3).fill([
+        expect.stringMatching(/^[2-9A-Z]{10}$/),
+        'M',
+        'multi',
+        '2/5',
+        '3',
+        '2025-07-01 12:00:00',
+        '-',
+        'sponsor A',
+      ]),
+    );
+    expect(table).toContainEqual([
+      'VIPCODE01',
+      'M',
+      'named',
+      '0/1',
+      '1',
+      '2025-07-01 00:00:00',
+      '张*',
+      'imported from good-codes.csv',
+    ]);
+    expect(table).toContainEqual(['OLDCODE01', 'M', 'multi', '0/3', '3', '2025-06-16 09:59:59 (expired)', '-', '-']);
+    // Aligned: every row's columns start where the header's do.
+    const lines = res.out.split('\n').filter((line) => line.startsWith('  '));
+    const itemAt = lines[0]!.indexOf('item');
+    for (const line of lines) expect(line.slice(itemAt - 2, itemAt + 1)).toMatch(/^ {2}\S$/);
     expect((await run('codes-list', 'no-such-race')).code).toBe(1);
   });
 
@@ -565,9 +598,20 @@ describe('entries-list and entries-export', () => {
     const res = await run('entries-list', RACE);
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`8 entries for ${RACE}; certificate numbers and phones masked`);
-    expect(res.out).toContain(
-      `  ${entries.first!.entryNo}  M  public  1 Won the lottery (registered successfully)  张伟  ${maskCertNo(CERTS.first)}  ${maskMobile('13800138001')}  -  A00001  ${orders.first!.orderNo} Paid  120.00  2025-06-15 10:01:00`,
-    );
+    expect(tableRows(res.out)).toContainEqual([
+      entries.first!.entryNo,
+      'M',
+      'public',
+      '1 Won the lottery (registered successfully)',
+      '张伟',
+      maskCertNo(CERTS.first),
+      maskMobile('13800138001'),
+      '-',
+      'A00001',
+      `${orders.first!.orderNo} Paid`,
+      '120.00',
+      '2025-06-15 10:01:00',
+    ]);
     for (const cert of Object.values(CERTS)) expect(res.out).not.toContain(cert);
     expect(res.out).not.toContain('13800138001');
 

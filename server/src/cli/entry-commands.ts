@@ -29,6 +29,25 @@ const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
+/** Columns a text takes in a terminal: East Asian wide and full-width characters take two. */
+const displayWidth = (text: string) =>
+  [...text].reduce(
+    (width, char) =>
+      width +
+      (/[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/u.test(char)
+        ? 2
+        : 1),
+    0,
+  );
+
+/** Rows as an aligned table (two spaces between columns, indented by two). */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i] ?? ''))));
+  const line = (cells: readonly string[]) =>
+    `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(widths[i]! - displayWidth(cell)))).join('  ')}`.trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
 /** The commands, their positional argument counts and the options they take (site.ts parses them). */
 export const ENTRY_COMMANDS = {
   'entry-open': { arity: 1, options: [] },
@@ -389,16 +408,27 @@ async function codesList(repos: Repositories, raceId: string, now: number): Prom
   const open = codes.filter((c) => c.used < c.maxUses && (c.expiresAt === null || c.expiresAt > now)).length;
   return done(
     `${plural(codes.length, 'invitation code')} for ${raceId}, ${open} still usable (times: race clock, ${race.zone}):`,
-    '  code  item  kind  used/uses  left  expires  named for  note',
-    ...codes.map((c) => {
-      const expired = c.expiresAt !== null && c.expiresAt <= now;
-      const expires =
-        c.expiresAt === null
-          ? 'no expiry'
-          : `${formatRaceTime(c.expiresAt, undefined, race.zone)}${expired ? ' (expired)' : ''}`;
-      const named = c.kind === 'named' ? maskName(c.namedName ?? '') : '-';
-      return `  ${c.code}  ${c.itemCode}  ${c.kind === 'named' ? 'named' : 'multi'}  ${c.used}/${c.maxUses}  ${Math.max(0, c.maxUses - c.used)}  ${expires}  ${named}  ${c.note || '-'}`;
-    }),
+    ...formatTable(
+      ['code', 'item', 'kind', 'used/uses', 'left', 'expires', 'named for', 'note'],
+      codes.map((c) => {
+        const expired = c.expiresAt !== null && c.expiresAt <= now;
+        const expires =
+          c.expiresAt === null
+            ? 'no expiry'
+            : `${formatRaceTime(c.expiresAt, undefined, race.zone)}${expired ? ' (expired)' : ''}`;
+        const named = c.kind === 'named' ? maskName(c.namedName ?? '') : '-';
+        return [
+          c.code,
+          c.itemCode,
+          c.kind === 'named' ? 'named' : 'multi',
+          `${c.used}/${c.maxUses}`,
+          String(Math.max(0, c.maxUses - c.used)),
+          expires,
+          named,
+          c.note || '-',
+        ];
+      }),
+    ),
   );
 }
 
@@ -507,25 +537,40 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
   if (entries.length === 0) return done(`No entry for ${raceId}${filter ? ` with ${filter}` : ''}.`);
   return done(
     `${plural(entries.length, 'entry', 'entries')} for ${raceId}${filter ? ` (${filter})` : ''}; certificate numbers and phones masked (times: race clock, ${race.zone}):`,
-    '  entry no  item  channel  status  name  certificate  phone  team  bib  order  paid  created',
-    ...entries.map((e) => {
-      const cert = repos.entryAdmin.decrypt(e.certEnc);
-      const phone = repos.entryAdmin.decrypt(e.phoneEnc);
-      return [
-        `  ${e.entryNo}`,
-        e.itemCode,
-        e.channel,
-        `${e.status} ${entryStatusText(e.status, 'en')}`,
-        e.name,
-        cert ? maskCertNo(cert) : '(unreadable)',
-        phone ? maskMobile(phone) : '-',
-        e.teamCode ?? '-',
-        e.bib ?? '-',
-        e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
-        e.paidAt === null ? '-' : formatFen(e.paidFen),
-        formatRaceTime(e.createdAt, undefined, race.zone),
-      ].join('  ');
-    }),
+    ...formatTable(
+      [
+        'entry no',
+        'item',
+        'channel',
+        'status',
+        'name',
+        'certificate',
+        'phone',
+        'team',
+        'bib',
+        'order',
+        'paid',
+        'created',
+      ],
+      entries.map((e) => {
+        const cert = repos.entryAdmin.decrypt(e.certEnc);
+        const phone = repos.entryAdmin.decrypt(e.phoneEnc);
+        return [
+          e.entryNo,
+          e.itemCode,
+          e.channel,
+          `${e.status} ${entryStatusText(e.status, 'en')}`,
+          e.name,
+          cert ? maskCertNo(cert) : '(unreadable)',
+          phone ? maskMobile(phone) : '-',
+          e.teamCode ?? '-',
+          e.bib ?? '-',
+          e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
+          e.paidAt === null ? '-' : formatFen(e.paidFen),
+          formatRaceTime(e.createdAt, undefined, race.zone),
+        ];
+      }),
+    ),
   );
 }
 
