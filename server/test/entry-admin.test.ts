@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '#contract/api';
 import { INVITATION_CODE_PATTERN, type EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { OpenedDatabase } from '../src/db/database.ts';
@@ -16,7 +17,7 @@ import { sql } from '../src/db/engine.ts';
 import { maskCertNo, maskMobile } from '../src/lib/race-center.ts';
 import { personalCipher } from '../src/lib/personal-data.ts';
 import { columnName, zip } from '../src/lib/xlsx.ts';
-import { FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 /** The CLI's clock in siteCli: 2025-06-16 10:00:00 China time. */
 const NOW = Date.UTC(2025, 5, 16, 2, 0, 0);
@@ -332,6 +333,20 @@ describe('entry-open and entry-close', () => {
     const again = await run('entry-open', RACE);
     expect(again.code).toBe(0);
     expect(again.out).toContain('already open; nothing changed');
+
+    // The public race answer of a running server says so.
+    const app = await buildTestApp({ dataDir });
+    try {
+      const info = async () =>
+        (await app.inject({ method: 'POST', url: API_PATHS.raceBaseInfo, payload: { raceId: RACE } })).json();
+      expect((await info()).data).toMatchObject({ raceId: RACE, signUpOpenStatus: 1 });
+      const closed = await run('entry-close', RACE);
+      expect(closed.code, closed.err).toBe(0);
+      expect((await info()).data).toMatchObject({ raceId: RACE, signUpOpenStatus: 0 });
+    } finally {
+      await app.close();
+    }
+    await run('entry-open', RACE);
 
     const close = await run('entry-close', RACE);
     expect(close.code, close.err).toBe(0);
