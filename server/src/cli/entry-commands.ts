@@ -6,7 +6,6 @@
  * Certificate numbers and phones stay masked in what these commands print; `entries-export` is the one place
  * they are written whole (an .xlsx created readable by its owner only).
  */
-import { randomInt } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings } from '#contract/entry';
@@ -16,6 +15,7 @@ import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import { checkBib, checkCertificateNumber, checkName } from '#contract/rules';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
+import { randomText } from '../db/entries-repository.ts';
 import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { CsvSyntaxError, parseCsv } from '../lib/csv.ts';
@@ -153,22 +153,20 @@ function expiry(text: string, zone: string, now: number): { at: number } | { pro
   return { at };
 }
 
-/** Invitation codes: 10 letters or digits of an alphabet without look-alikes (0/O, 1/I/L), from crypto random. */
-const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+/** Invitation codes: 10 letters or digits without look-alikes (0/O, 1/I/L), crypto random (entries' randomText). */
 export const CODE_LENGTH = 10;
-export const newInvitationCode = () =>
-  Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+export const newInvitationCode = () => randomText(CODE_LENGTH);
 
 /** `count` new codes that the race does not have yet. */
 async function freshCodes(repos: Repositories, raceId: string, count: number, taken: Set<string> = new Set()) {
   const codes = new Set<string>();
   for (let attempt = 0; codes.size < count && attempt < 5; attempt += 1) {
-    const batch: string[] = [];
-    while (batch.length < count - codes.size) {
+    const batch = new Set<string>();
+    while (batch.size < count - codes.size) {
       const code = newInvitationCode();
-      if (!codes.has(code) && !taken.has(code) && !batch.includes(code)) batch.push(code);
+      if (!codes.has(code) && !taken.has(code)) batch.add(code);
     }
-    const existing = await repos.entryAdmin.existingCodes(raceId, batch);
+    const existing = await repos.entryAdmin.existingCodes(raceId, [...batch]);
     for (const code of batch) if (!existing.has(code)) codes.add(code);
   }
   return [...codes];
