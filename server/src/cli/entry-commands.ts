@@ -201,7 +201,9 @@ async function setOpen(repos: Repositories, raceId: string, open: boolean, now: 
   if (race.signUpOpenStatus === status)
     return done(`sign-up of ${raceId} is already ${word}; nothing changed`, ...notes);
   await repos.transaction(async (tx) => {
-    await tx.races.save({ ...race, signUpOpenStatus: status }, now);
+    // Read again inside the transaction: an edit of the race meanwhile (add-race) is kept.
+    const current = (await tx.races.findById(raceId)) ?? race;
+    await tx.races.save({ ...current, signUpOpenStatus: status }, now);
     // The public answers cached from the race's data are dropped on every instance (race-center data versions).
     await tx.entryAdmin.bumpRaceVersion(raceId);
   });
