@@ -5,6 +5,7 @@ import { authHandlers } from './handlers/auth';
 import { searchHandlers } from './handlers/search';
 import { uploadHandlers } from './handlers/uploads';
 import { registrationHandlers } from './handlers/registration';
+import { entryHandlers } from './handlers/entry';
 
 export const handlers = [
   ...siteHandlers,
@@ -13,5 +14,7 @@ export const handlers = [
   ...authHandlers,
   ...searchHandlers,
   ...uploadHandlers,
+  // Before the registration handlers: the entry form's channel is answered here, the others there.
+  ...entryHandlers,
   ...registrationHandlers,
 ];

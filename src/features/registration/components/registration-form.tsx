@@ -10,7 +10,7 @@
  * - Refusals the server answers per field (`data.fields`) show on their fields; every new message is read
  *   out (use-announce-form-errors).
  */
-import { Button, Checkbox, DatePicker, Form, Input, Radio, Select } from 'antd';
+import { Button, Checkbox, ConfigProvider, DatePicker, Form, Input, Radio, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +60,8 @@ export interface RegistrationFormViewProps {
   /** The form's name on the page (the prefix of its field ids). */
   name?: string;
   initialValues?: FormValues;
+  /** Values the page fixes (the sign-up's chosen item): shown disabled, always submitted as given. */
+  lockedValues?: FormValues;
   /** Values set by the organiser (the score-verification fee state), shown read-only. */
   serverValues?: FormValues;
   /** The server's refusals by field key (a refused save). */
@@ -105,7 +107,8 @@ export function RegistrationFormView({
   form,
   raceId,
   name = 'registration-form',
-  initialValues,
+  initialValues: givenValues,
+  lockedValues,
   serverValues = {},
   fieldErrors,
   onSubmit,
@@ -116,6 +119,10 @@ export function RegistrationFormView({
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const [instance] = Form.useForm<FormValues>();
+  const initialValues = useMemo(
+    () => (lockedValues ? { ...givenValues, ...lockedValues } : givenValues),
+    [givenValues, lockedValues],
+  );
   const watched = Form.useWatch((values: FormValues) => values, { form: instance, preserve: true });
   const values = useMemo(() => ({ ...initialValues, ...watched }), [initialValues, watched]);
   const visible = visibleFields(form, values);
@@ -162,7 +169,7 @@ export function RegistrationFormView({
   useAnnounceFormErrors(node);
 
   const submit = async () => {
-    await onSubmit(cleanSubmission(form, instance.getFieldsValue(true) as FormValues));
+    await onSubmit(cleanSubmission(form, { ...(instance.getFieldsValue(true) as FormValues), ...lockedValues }));
   };
   const saveDraft = async () => {
     if (!onSaveDraft) return;
@@ -195,6 +202,7 @@ export function RegistrationFormView({
               countries={countries}
               serverValue={serverValues[field.key]}
               initialValue={initialValues?.[field.key]}
+              locked={lockedValues !== undefined && Object.hasOwn(lockedValues, field.key)}
               getValues={() => instance.getFieldsValue(true) as FormValues}
             />
           ))}
@@ -225,11 +233,19 @@ interface FieldViewProps {
   serverValue: unknown;
   /** The field's value as loaded (a saved application's). */
   initialValue: unknown;
+  /** A value the page fixes: the input is disabled. */
+  locked?: boolean;
   getValues: () => FormValues;
 }
 
+/** One field: disabled when the page fixes its value. */
+function FieldView(props: FieldViewProps) {
+  const view = <FieldInput {...props} />;
+  return props.locked ? <ConfigProvider componentDisabled>{view}</ConfigProvider> : view;
+}
+
 /** One field: its Form.Item (label, help, checks, dependencies) and its input. */
-function FieldView({
+function FieldInput({
   field,
   form,
   formName,

@@ -1,0 +1,198 @@
+/**
+ * The participants of a sign-up: the published registration form, rendered by the registration form
+ * renderer with its `item` field fixed to the chosen item. One person, or, when the race allows several,
+ * a list of people each filled in turn ("add another person", up to MAX_PEOPLE_PER_SUBMISSION), then one
+ * submission. Each person's age is checked against the item's limits on race day before anything is sent;
+ * the server's refusals (keyed `${person}.${field}`) open that person's form with the messages on its fields.
+ */
+import { Alert, Button, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_PEOPLE_PER_SUBMISSION, PARTICIPANT_KEYS, ageProblem, type EntryItemInfo } from '#contract/entry';
+import type { Refusal } from '#contract/messages';
+import type { RegistrationForm } from '#contract/registration-form';
+import { refusalText } from '@/lib/form-rules';
+import { RegistrationFormView, type FormValues } from './registration-form';
+
+/** Refusals of each person, by person index. */
+export type PeopleRefusals = Record<number, Record<string, Refusal>>;
+
+/** Splits the server's `${index}.${field}` refusals by person; a key with no index belongs to the first person. */
+export function refusalsByPerson(fields: Record<string, Refusal>): PeopleRefusals {
+  const byPerson: PeopleRefusals = {};
+  for (const [key, refusal] of Object.entries(fields)) {
+    const match = /^(\d+)\.(.+)$/.exec(key);
+    const index = match ? Number(match[1]) : 0;
+    const field = match ? (match[2] as string) : key;
+    (byPerson[index] ??= {})[field] = refusal;
+  }
+  return byPerson;
+}
+
+/** The age refusals of people outside the item's limits on race day (contract ageProblem). */
+export function ageRefusals(
+  people: FormValues[],
+  item: Pick<EntryItemInfo, 'minAge' | 'maxAge'> | undefined,
+  raceDate: string | undefined,
+): PeopleRefusals {
+  const refusals: PeopleRefusals = {};
+  if (!item || !raceDate) return refusals;
+  people.forEach((person, index) => {
+    const birthday = person[PARTICIPANT_KEYS.birthday];
+    if (typeof birthday !== 'string' || !birthday) return;
+    const problem = ageProblem(item, birthday, raceDate);
+    if (problem) {
+      const params = Object.fromEntries(Object.entries(problem.params).filter(([, v]) => v !== undefined));
+      refusals[index] = { [PARTICIPANT_KEYS.birthday]: { code: problem.code, params } as Refusal };
+    }
+  });
+  return refusals;
+}
+
+export function EntryPeople({
+  form,
+  raceId,
+  itemCode,
+  allowMultiple,
+  refusals,
+  submitting,
+  onSubmit,
+}: {
+  form: RegistrationForm;
+  raceId: string;
+  itemCode: string;
+  allowMultiple: boolean;
+  /** Refusals to show (the age check's or the server's), by person. */
+  refusals: PeopleRefusals;
+  submitting: boolean;
+  onSubmit: (people: FormValues[]) => void | Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const hasItemField = form.fields.some((f) => f.key === PARTICIPANT_KEYS.item);
+  const locked = hasItemField ? { [PARTICIPANT_KEYS.item]: itemCode } : undefined;
+  const [people, setPeople] = useState<FormValues[]>([]);
+  // The person whose form is open (a new one at people.length), or null while the list is shown.
+  const [editing, setEditing] = useState<number | null>(0);
+  const firstRefused = Object.keys(refusals)
+    .map(Number)
+    .sort((a, b) => a - b)[0];
+  // A refusal opens the first refused person's form (once per set of refusals).
+  const [shownRefusals, setShownRefusals] = useState(refusals);
+  if (shownRefusals !== refusals) {
+    setShownRefusals(refusals);
+    if (firstRefused !== undefined && allowMultiple) setEditing(firstRefused);
+  }
+
+  if (!allowMultiple) {
+    return (
+      <div className="en-people" data-testid="entry-people">
+        <RegistrationFormView
+          key={`person-0-${itemCode}`}
+          form={form}
+          raceId={raceId}
+          name="entry-person-0"
+          lockedValues={locked}
+          fieldErrors={refusals[0]}
+          submitting={submitting}
+          submitLabel={t('entry.signUp.submit')}
+          onSubmit={(values) => onSubmit([values])}
+        />
+      </div>
+    );
+  }
+
+  const save = (values: FormValues) => {
+    const index = editing ?? people.length;
+    setPeople((list) => {
+      const next = [...list];
+      next[index] = values;
+      return next;
+    });
+    setEditing(null);
+  };
+  const nameOf = (values: FormValues, index: number) =>
+    typeof values[PARTICIPANT_KEYS.name] === 'string' && values[PARTICIPANT_KEYS.name]
+      ? String(values[PARTICIPANT_KEYS.name])
+      : t('entry.signUp.personN', { n: index + 1 });
+
+  return (
+    <div className="en-people" data-testid="entry-people">
+      {people.length ? (
+        <ol className="en-people__list" data-testid="entry-people-list">
+          {people.map((values, index) => {
+            const refused = refusals[index];
+            return (
+              <li key={index} className="en-person" data-testid={`entry-person-${index}`}>
+                <span className="en-person__name">{nameOf(values, index)}</span>
+                {refused ? (
+                  <Tag color="error">
+                    {t('entry.signUp.personRefused', {
+                      message: refusalText(Object.values(refused)[0] as Refusal),
+                    })}
+                  </Tag>
+                ) : null}
+                <span className="en-person__actions">
+                  <Button size="small" onClick={() => setEditing(index)} disabled={submitting}>
+                    {t('entry.signUp.editPerson')}
+                  </Button>
+                  <Button
+                    size="small"
+                    danger
+                    disabled={submitting}
+                    onClick={() => {
+                      setPeople((list) => list.filter((_, i) => i !== index));
+                      setEditing(null);
+                    }}
+                  >
+                    {t('entry.signUp.removePerson')}
+                  </Button>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      {editing !== null ? (
+        <section className="en-person-form" aria-label={t('entry.signUp.personN', { n: editing + 1 })}>
+          <h3 className="rs-section-title">{t('entry.signUp.personN', { n: editing + 1 })}</h3>
+          <RegistrationFormView
+            key={`person-${editing}-${itemCode}-${people.length}`}
+            form={form}
+            raceId={raceId}
+            name={`entry-person-${editing}`}
+            initialValues={people[editing]}
+            lockedValues={locked}
+            fieldErrors={refusals[editing]}
+            submitLabel={t('entry.signUp.savePerson')}
+            onSubmit={save}
+          />
+          {people.length ? (
+            <Button type="link" onClick={() => setEditing(null)}>
+              {t('entry.signUp.cancelPerson')}
+            </Button>
+          ) : null}
+        </section>
+      ) : (
+        <div className="rs-actions en-people__actions">
+          {people.length < MAX_PEOPLE_PER_SUBMISSION ? (
+            <Button onClick={() => setEditing(people.length)} data-testid="entry-add-person" disabled={submitting}>
+              {t('entry.signUp.addPerson')}
+            </Button>
+          ) : (
+            <Alert type="info" showIcon title={t('entry.signUp.maxPeople', { max: MAX_PEOPLE_PER_SUBMISSION })} />
+          )}
+          <Button
+            type="primary"
+            size="large"
+            loading={submitting}
+            disabled={!people.length}
+            onClick={() => void onSubmit(people)}
+            data-testid="entry-submit"
+          >
+            {t('entry.signUp.submitPeople', { count: people.length })}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
