@@ -1,6 +1,6 @@
 import { Layout, type LayoutProps } from '@/components/layouts/layout';
 import { AuthOverlays } from '@/features/auth/components/auth-overlays';
-import { useLogout } from '@/features/auth/hooks/use-logout';
+import { useLogout } from '@/lib/logout';
 
 /** The layout shell with the account feature plugged in: login drawer, re-login confirm and logout. */
 export function SiteLayout(props: Omit<LayoutProps, 'overlays' | 'onLogout'>) {
