@@ -18,6 +18,12 @@ export const PAGE_COMPONENTS = [
   'MultipleScoreSearch',
   'ImageSearch',
   'CertificateVerify',
+  'SignUp',
+  'Ballot',
+  'MyIndex',
+  'MyOrder',
+  'MyProfile',
+  'MyPassword',
 ] as const;
 
 export type PageComponentName = (typeof PAGE_COMPONENTS)[number];

@@ -13,6 +13,7 @@ import type zhContent from '@/locales/zh/content.json';
 import type zhAuth from '@/locales/zh/auth.json';
 import type zhSearch from '@/locales/zh/search.json';
 import type zhRegistration from '@/locales/zh/registration.json';
+import type zhEntry from '@/locales/zh/entry.json';
 import type zhCentre from '@/locales/zh/centre.json';
 import type { TranslationFile } from '#contract/site-config/race-types';
 import { loadTextsFor } from '@/lib/locale-bundles';
@@ -32,6 +33,7 @@ export type Resources = typeof zhCommon & {
   auth: typeof zhAuth;
   search: typeof zhSearch;
   registration: typeof zhRegistration;
+  entry: typeof zhEntry;
   centre: typeof zhCentre;
 };
 

@@ -35,9 +35,11 @@ function uniqueByPath(routes: FlatRoute[]): FlatRoute[] {
   return routes.filter((r) => (seen.has(r.path) ? false : (seen.add(r.path), true)));
 }
 
-/** A registration screen needs login wherever the remote route list mounts it. */
+/** A registration screen (or the sign-up page) needs login wherever the remote route list mounts it. */
 const NEEDS_LOGIN = new Set(
-  TOP_LEVEL_ROUTES.flatMap((r) => (r.kind === 'page' && r.handle.requiresAuth ? [r.component] : [])),
+  [...TOP_LEVEL_ROUTES, ...HIDDEN_MAIN_ROUTES].flatMap((r) =>
+    r.kind === 'page' && r.handle.requiresAuth ? [r.component] : [],
+  ),
 );
 function withPageMeta(route: FlatRoute): FlatRoute {
   return route.kind === 'page' && NEEDS_LOGIN.has(route.component)

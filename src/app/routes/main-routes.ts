@@ -6,11 +6,27 @@ import { PATHS } from '@/config/paths';
 import type { TopLevelPageName } from './page-registry';
 import type { FlatRoute } from './route-model';
 
-const hidden = (name: string, component: string, path: string, title: string, titleEn: string): FlatRoute => ({
+const hidden = (
+  name: string,
+  component: string,
+  path: string,
+  title: string,
+  titleEn: string,
+  requiresAuth = false,
+): FlatRoute => ({
   kind: 'page',
   path,
   component,
-  handle: { name, title, titleEn, component, hidden: true, activeMenu: PATHS.home, layout: 'site' },
+  handle: {
+    name,
+    title,
+    titleEn,
+    component,
+    hidden: true,
+    activeMenu: PATHS.home,
+    layout: 'site',
+    ...(requiresAuth ? { requiresAuth } : {}),
+  },
 });
 
 export const HOME_ROUTE: FlatRoute = {
@@ -30,6 +46,14 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   hidden('videoCollection', 'VideoCollection', PATHS.videoCollection, '视频集锦', 'Video Collection'),
   hidden('imageCollection', 'ImageCollection', PATHS.imageCollection, '图片集锦', 'Photo Collection'),
   hidden('certificateVerify', 'CertificateVerify', PATHS.certificateVerify, '证书验证', 'Certificate Verification'),
+  // Sign-up (issue #14): the sign-up page needs login; the ballot page is public.
+  hidden('signUp', 'SignUp', PATHS.signUp, '在线报名', 'Sign Up', true),
+  hidden('ballot', 'Ballot', PATHS.ballot, '抽签公示', 'Ballot'),
+  // The personal centre (issue #14 §5): each page needs login.
+  hidden('myIndex', 'MyIndex', PATHS.myIndex, '我的报名', 'My Registrations', true),
+  hidden('myOrder', 'MyOrder', PATHS.order, '订单详情', 'Order Details', true),
+  hidden('myProfile', 'MyProfile', PATHS.profile, '个人资料', 'Profile', true),
+  hidden('myPassword', 'MyPassword', PATHS.password, '修改密码', 'Change Password', true),
 ];
 
 const topLevel = (

@@ -49,6 +49,13 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
   MultipleScoreSearch: page(() => import('@/features/search/components/multiple-score-search-page'), ['search']),
   ImageSearch: page(() => import('@/features/search/components/image-search-page'), ['search']),
   CertificateVerify: page(() => import('@/features/search/components/certificate-verify-page'), ['search']),
+  SignUp: page(() => import('@/features/registration/components/sign-up-page'), ['registration', 'entry']),
+  Ballot: page(() => import('@/features/registration/components/ballot-page'), ['registration', 'entry']),
+  // The personal centre (issue #14 §5), at reg/#/my/… and in the site itself.
+  MyIndex: page(() => import('@/features/centre/components/my-index-page'), ['centre']),
+  MyOrder: page(() => import('@/features/centre/components/order-page'), ['centre']),
+  MyProfile: page(() => import('@/features/centre/components/profile-page'), ['centre']),
+  MyPassword: page(() => import('@/features/centre/components/password-page'), ['centre']),
 };
 
 /** The top-level screens of spec §2 (routes in main-routes.ts TOP_LEVEL_ROUTES). */
