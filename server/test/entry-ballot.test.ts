@@ -7,12 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { drawBallot, seedMatches } from '#contract/ballot';
 import type { BallotCheckAnswer, BallotPublic, EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { runSiteCli } from '../src/cli/site.ts';
+import { CHECK_REFRESH_MS } from '../src/routes/entry/ballot.ts';
 import { sql } from '../src/db/engine.ts';
 import { createSandboxProvider } from '../src/lib/payment/sandbox.ts';
 import { cancelDue } from '../src/services/entry/order-transitions.ts';
@@ -53,6 +54,7 @@ describe('the verifiable ballot', () => {
   const clock = fakeClock(T0);
   const dataDir = tempDir();
   let app: FastifyInstance;
+  let other: FastifyInstance | undefined;
   let people = 0;
 
   async function cli(at: number, ...argv: string[]) {
@@ -148,6 +150,7 @@ describe('the verifiable ballot', () => {
   });
 
   afterAll(async () => {
+    await other?.close();
     await app?.close();
     removeTempDirs();
   });
@@ -254,6 +257,22 @@ describe('the verifiable ballot', () => {
     expect(first.body.data).toMatchObject({ outcome: 'waitList', waitListPosition: 1 });
     const unknown = await check({ raceId: FIXTURE_RACE_ID, entryNo: 'EZZZZZZZZ' });
     expect(unknown.body.code).toBe(404);
+    expect((await check({ raceId: 'no-ballot-race', entryNo: data.winners[0] })).body.code).toBe(404);
+    // Within the refresh interval a question is answered from memory: no database call.
+    const versions = vi.spyOn(app.repos.ballots, 'checkVersion');
+    const rows = vi.spyOn(app.repos.ballots, 'checkRows');
+    for (let i = 0; i < 20; i += 1) {
+      expect((await check({ raceId: FIXTURE_RACE_ID, entryNo: data.winners[i % 6] })).body.data?.outcome).toBe('won');
+      expect((await check({ raceId: 'no-ballot-race', entryNo: data.winners[0] })).body.code).toBe(404);
+    }
+    expect(versions).not.toHaveBeenCalled();
+    // After it, one short version read; the map is rebuilt only when something changed.
+    clock.advance(CHECK_REFRESH_MS);
+    await check({ raceId: FIXTURE_RACE_ID, entryNo: data.winners[0] });
+    expect(versions).toHaveBeenCalledTimes(1);
+    expect(rows).not.toHaveBeenCalled();
+    versions.mockRestore();
+    rows.mockRestore();
     for (const bad of [{}, { raceId: FIXTURE_RACE_ID }, { raceId: FIXTURE_RACE_ID, entryNo: 'a b' }, 'x']) {
       const answer = await app.inject({
         method: 'POST',
@@ -281,6 +300,18 @@ describe('the verifiable ballot', () => {
     const ranks = new Map<number, string[]>();
     for (const w of waiting) ranks.set(w.waitRank!, [...(ranks.get(w.waitRank!) ?? []), w.entryNo]);
     const expected = [...ranks.values()].find((members) => members.length === 1)![0]!;
+
+    // A second instance on the same database answers from its own memory and follows the promotion.
+    other = await buildTestApp({ dataDir, now: clock.now, env: { ...process.env, RATE_LIMITS: 'off' } });
+    const ask = async (instance: FastifyInstance) =>
+      (
+        await instance.inject({
+          method: 'POST',
+          url: API_PATHS.ballotCheck,
+          payload: { raceId: FIXTURE_RACE_ID, entryNo: expected },
+        })
+      ).json().data as BallotCheckAnswer;
+    expect((await ask(other)).outcome).toBe('waitList');
 
     // Only the single winner's order is left unpaid past its deadline: pay the others.
     const orders = await app.repos.db.all<{ id: number; user_id: number; amount_fen: number }>(
@@ -314,6 +345,7 @@ describe('the verifiable ballot', () => {
     expect(message?.body).toMatch(/got a place from the wait list/);
     clock.advance(5000);
     expect((await check({ raceId: FIXTURE_RACE_ID, entryNo: expected })).body.data?.outcome).toBe('won');
+    expect((await ask(other)).outcome).toBe('won');
   });
 
   it('draws a second round over the entries that did not win, for the places left', async () => {

@@ -30,6 +30,8 @@ export const BALLOT_CACHE_CONTROL = 'public, max-age=5';
 export const CHECK_REFRESH_MS = 3000;
 /** At most this many races' outcome maps are kept (the oldest is dropped). */
 const MAX_RACES = 64;
+/** At most this many race ids without a ballot are remembered (then forgotten all at once). */
+const MAX_UNKNOWN_RACES = 1000;
 
 const ENTRY_NO_PATTERN = '^[A-Za-z0-9-]{1,32}$';
 
@@ -113,6 +115,8 @@ export async function buildOutcomes(repos: Repositories, raceId: string): Promis
 /** The "am I in?" answers of each race, re-checked every CHECK_REFRESH_MS and rebuilt when they changed. */
 export class BallotCheckCache {
   private readonly races = new Map<string, RaceOutcomes>();
+  /** Races without a ballot, by when that was last seen (so a question about one is not a database call either). */
+  private readonly none = new Map<string, number>();
   private readonly pending = new Map<string, Promise<Map<string, BallotCheckAnswer> | undefined>>();
 
   constructor(
@@ -126,6 +130,8 @@ export class BallotCheckCache {
   ): Map<string, BallotCheckAnswer> | undefined | Promise<Map<string, BallotCheckAnswer> | undefined> {
     const cached = this.races.get(raceId);
     if (cached && this.now() - cached.checkedAt < CHECK_REFRESH_MS) return cached.answers;
+    const seen = this.none.get(raceId);
+    if (seen !== undefined && this.now() - seen < CHECK_REFRESH_MS) return undefined;
     let refresh = this.pending.get(raceId);
     if (!refresh) {
       refresh = this.refresh(raceId, cached).finally(() => this.pending.delete(raceId));
@@ -137,14 +143,18 @@ export class BallotCheckCache {
   /** Forgets every race (the next question re-reads). */
   clear(): void {
     this.races.clear();
+    this.none.clear();
   }
 
   private async refresh(raceId: string, cached: RaceOutcomes | undefined) {
     const version = await this.repos.ballots.checkVersion(raceId);
     if (version.startsWith('0|')) {
       this.races.delete(raceId);
+      if (this.none.size >= MAX_UNKNOWN_RACES) this.none.clear();
+      this.none.set(raceId, this.now());
       return undefined;
     }
+    this.none.delete(raceId);
     if (cached && cached.version === version) {
       cached.checkedAt = this.now();
       return cached.answers;
