@@ -119,8 +119,13 @@ describe('route meta', () => {
     expect(meta.get('/i18NDemos')).toMatchObject({ layout: 'bare', requiresAuth: false, name: 'I18NDemos' });
     expect(meta.get('/home')).toMatchObject({ layout: 'site' });
     expect(meta.get('/home')?.requiresAuth).toBeFalsy();
+    // The sign-up page and the personal centre (issue 14) need login in the site layout.
+    const siteWithLogin = ['/my/signup', '/my/my-index', '/my/order/:orderNo', '/my/profile', '/my/password'];
+    for (const path of siteWithLogin)
+      expect(meta.get(path), path).toMatchObject({ layout: 'site', requiresAuth: true });
+    const needLogin = ['/upload', '/direct', '/post', '/confirm', ...siteWithLogin];
     for (const [path, handle] of meta) {
-      if (!['/upload', '/direct', '/post', '/confirm'].includes(path)) expect(handle.requiresAuth, path).toBeFalsy();
+      if (!needLogin.includes(path)) expect(handle.requiresAuth, path).toBeFalsy();
     }
   });
 
