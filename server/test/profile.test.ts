@@ -124,6 +124,9 @@ describe('profile', () => {
     expect(res.json().code, res.body).toBe(0);
     expect(res.json().data.userInfo).toMatchObject({ ...fields, userEmail: 'li.si@example.com', userAge: 36 });
     expect((await getProfile(token)).json().data.userInfo).toMatchObject({ userName: '李四', userHeight: 175 });
+    // The login answers the same userInfo.
+    const login = await passwordLogin(app, '13900139102', 'Secret123');
+    expect(login.json().data.userInfo).toMatchObject({ ...fields, userEmail: 'li.si@example.com' });
     // A partial save keeps the others; an empty value clears one.
     const again = await saveProfile({ major: '', userWeight: 0 }, token);
     expect(again.json().data.userInfo).toMatchObject({ userName: '李四', major: '', userWeight: 0, userHeight: 175 });

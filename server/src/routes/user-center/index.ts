@@ -14,7 +14,7 @@ import { LIMITS } from '../../plugins/rate-limit.ts';
 import accountRoutes from './account.ts';
 import captchaRoutes from './captcha.ts';
 import codeRoutes, { checkCode } from './codes.ts';
-import profileRoutes from './profile.ts';
+import profileRoutes, { userInfoProfile } from './profile.ts';
 import { loginBody } from './bodies.ts';
 import { decryptField, noStore, parseOrReject, reject } from './common.ts';
 import { userData } from './user-data.ts';
@@ -39,7 +39,7 @@ export default async function userCenterRoutes(app: FastifyInstance) {
     const user = await users.findById(userId);
     if (!user) return reject(404, 'accountMissing');
     const { token } = await tokens.issue(user.id, TOKEN_TTL_MS, app.config.now());
-    return ok(userData(user, token, loginType));
+    return ok(userData(user, token, loginType, await userInfoProfile(app, user.id)));
   };
 
   app.post(API_PATHS.login, { onRequest: app.rateLimit(LIMITS.login) }, async (request, reply) => {

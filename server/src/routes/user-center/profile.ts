@@ -23,7 +23,7 @@ import type { UserRecord } from '../../db/users-repository.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { refuseFields } from '../registration/screen-common.ts';
 import { decryptField, noStore, reject, type Body } from './common.ts';
-import { userData } from './user-data.ts';
+import { userData, type UserInfoProfile } from './user-data.ts';
 import { tokenHeader } from '../../plugins/accounts.ts';
 
 /** Login type of a userData answered outside a login (the token does not keep how it was issued). */
@@ -32,23 +32,31 @@ const PROFILE_LOGIN_TYPE = 0;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const todayOf = (app: FastifyInstance) => formatRaceTime(app.config.now(), 'YYYY-MM-DD');
+
+/** The saved profile merged into userInfo (the login's answer and this route's), the card number masked. */
+export async function userInfoProfile(app: FastifyInstance, userId: number): Promise<UserInfoProfile> {
+  const profile = await app.repos.users.findProfile(userId);
+  const fields = profile?.fields ?? {};
+  const number = profile?.cardNumberEnc
+    ? personalCipher(app.secrets.idNumber).decrypt(profile.cardNumberEnc)
+    : undefined;
+  const birthday = typeof fields.birthday === 'string' ? fields.birthday : '';
+  return {
+    fields,
+    cardType: profile?.cardType ?? null,
+    maskedCardNumber: number ? maskCertNo(number) : '',
+    userAge: birthday ? Math.max(0, ageOn(birthday, todayOf(app))) : 0,
+  };
+}
+
 export default async function profileRoutes(app: FastifyInstance) {
   const { users, tokens, raceCenter } = app.repos;
   const cipher = personalCipher(app.secrets.idNumber);
-  const today = () => formatRaceTime(app.config.now(), 'YYYY-MM-DD');
+  const today = () => todayOf(app);
 
-  const answerFor = async (user: UserRecord, token: string) => {
-    const profile = await users.findProfile(user.id);
-    const fields = profile?.fields ?? {};
-    const number = profile?.cardNumberEnc ? cipher.decrypt(profile.cardNumberEnc) : undefined;
-    const birthday = typeof fields.birthday === 'string' ? fields.birthday : '';
-    return userData(user, token, PROFILE_LOGIN_TYPE, {
-      fields,
-      cardType: profile?.cardType ?? null,
-      maskedCardNumber: number ? maskCertNo(number) : '',
-      userAge: birthday ? Math.max(0, ageOn(birthday, today())) : 0,
-    });
-  };
+  const answerFor = async (user: UserRecord, token: string) =>
+    userData(user, token, PROFILE_LOGIN_TYPE, await userInfoProfile(app, user.id));
 
   const loggedIn = async (request: FastifyRequest) => {
     const user = await app.userFromToken(request);
