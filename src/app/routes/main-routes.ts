@@ -29,6 +29,12 @@ const hidden = (
   },
 });
 
+/** A page of the personal centre: hidden, needs login, and lights no menu item (it is not under Home). */
+const centre = (name: string, component: string, path: string, title: string, titleEn: string): FlatRoute => {
+  const route = hidden(name, component, path, title, titleEn, true);
+  return { ...route, handle: { ...route.handle, activeMenu: undefined } };
+};
+
 export const HOME_ROUTE: FlatRoute = {
   kind: 'page',
   path: PATHS.home,
@@ -50,10 +56,10 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   hidden('signUp', 'SignUp', PATHS.signUp, '在线报名', 'Sign Up', true),
   hidden('ballot', 'Ballot', PATHS.ballot, '抽签公示', 'Ballot'),
   // The personal centre (issue #14 §5): each page needs login.
-  hidden('myIndex', 'MyIndex', PATHS.myIndex, '我的报名', 'My Registrations', true),
-  hidden('myOrder', 'MyOrder', PATHS.order, '订单详情', 'Order Details', true),
-  hidden('myProfile', 'MyProfile', PATHS.profile, '个人资料', 'Profile', true),
-  hidden('myPassword', 'MyPassword', PATHS.password, '修改密码', 'Change Password', true),
+  centre('myIndex', 'MyIndex', PATHS.myIndex, '我的报名', 'My Registrations'),
+  centre('myOrder', 'MyOrder', PATHS.order, '订单详情', 'Order Details'),
+  centre('myProfile', 'MyProfile', PATHS.profile, '个人资料', 'Profile'),
+  centre('myPassword', 'MyPassword', PATHS.password, '修改密码', 'Change Password'),
 ];
 
 const topLevel = (
