@@ -224,7 +224,7 @@ function BallotView({ ballot }: { ballot: BallotPublic }) {
             render: (_: Result, r: Row) => <Tag color={RESULT_COLOR[r.result]}>{resultText(r)}</Tag>,
           },
         ]}
-        locale={{ emptyText: t('entry.ballot.noEntries') }}
+        locale={{ emptyText: t(drawn ? 'entry.ballot.noEntries' : 'entry.ballot.listAtDraw') }}
         data-testid="ballot-entries"
       />
     </section>

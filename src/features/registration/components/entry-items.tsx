@@ -166,9 +166,13 @@ export function ItemCards({
             </dl>
             {item.ballot ? (
               <p className="en-item__ballot" data-testid="entry-item-ballot">
-                {t('entry.signUp.commitment', { time: time(item.ballot.committedAt) })}{' '}
-                <code className="en-hash">{item.ballot.commitment.slice(0, 16)}…</code>{' '}
-                <Link to={PATHS.ballot}>{t('entry.signUp.ballotLink')}</Link>
+                <span>{t('entry.signUp.commitment', { time: time(item.ballot.committedAt) })}</span>
+                <span className="en-item__ballot-line">
+                  <code className="en-item__hash" title={item.ballot.commitment}>
+                    {item.ballot.commitment.slice(0, 16)}…
+                  </code>
+                  <Link to={PATHS.ballot}>{t('entry.signUp.ballotLink')}</Link>
+                </span>
               </p>
             ) : null}
             {can ? (
