@@ -33,6 +33,7 @@ import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/deli
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
+import entryRoutes from './routes/entry/index.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
@@ -228,6 +229,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(registrationRoutes);
   await app.register(paymentRoutes, { env: options.env ?? process.env });
   await app.register(ballotRoutes);
+  await app.register(entryRoutes);
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

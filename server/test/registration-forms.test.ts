@@ -391,7 +391,7 @@ describe('the demo race forms', () => {
     const fine = {
       ...values,
       photo: undefined,
-      item: 'H',
+      item: 'HM',
       healthCertificate: '/files/uploads/report.pdf',
       qualifyingResult: undefined,
       marathonsFinished: undefined,
@@ -419,7 +419,7 @@ describe('the demo race forms', () => {
   it('ask the marathon-only questions only of marathon runners', () => {
     const { marathonsFinished: _m, qualifyingResult: _q, ...tenK } = entry;
     expect(checkSubmission(form, { ...tenK, item: '10K', healthCertificate: '' }, context)).toEqual({});
-    expect(checkSubmission(form, { ...tenK, item: 'H', healthCertificate: '' }, context)).toEqual({
+    expect(checkSubmission(form, { ...tenK, item: 'HM', healthCertificate: '' }, context)).toEqual({
       healthCertificate: { code: 'uploadRequired' },
     });
   });

@@ -380,7 +380,13 @@ async function addRace(io: CliIo, file: string): Promise<void> {
     );
   }
   await withDatabase(io, async ({ repos }) => {
-    const outcome = await repos.races.save(result.race, io.now());
+    // The race and the places of its sign-up items together: a capacity below the places taken refuses both.
+    const outcome = await repos.transaction(async (tx) => {
+      const saved = await tx.races.save(result.race, io.now());
+      const places = await tx.entries.syncPlaces(result.race.raceId, result.race.entry);
+      if (!places.ok) throw failure(`${file}: ${places.problem}; nothing saved.`);
+      return saved;
+    });
     io.stdout(`${outcome === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`);
   });
 }

@@ -110,12 +110,8 @@ export function parseDuration(text: string): number | null {
   return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + frac;
 }
 
-/** Age in whole years on a date ('YYYY-MM-DD' strings). */
-export function ageOn(birthday: string, date: string): number {
-  const [by = 0, bm = 0, bd = 0] = birthday.split('-').map(Number);
-  const [y = 0, m = 0, d = 0] = date.split('-').map(Number);
-  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
-}
+/** Age in whole years on a date: the contract's one rule (the SPA and the sign-up checks use it too). */
+export { ageOn } from '#contract/entry';
 
 /** Age group label: 'M18-29', 'F40-44', 'M70+', 'U18'. */
 export function ageGroupLabel(gender: number, age: number): string {

@@ -1,0 +1,348 @@
+/**
+ * A sign-up submission (issue 14 §1, §2; contract/entry.ts EntrySubmitRequest): one or more people (several
+ * only when the race allows it) for one item through one channel, all accepted or none.
+ *
+ * Checked before any write: the window (race clock, signUpOpenStatus 1; an invitation code works while public
+ * entry is closed), the item (codeOnly items only by code), the channel's conditions, each person's values
+ * against the published form of the entry's form channel (the same check as /direct), the item's age bounds on
+ * race day and one certificate per person. Then in one transaction: the stored answer of the idempotency key,
+ * one live entry per person and race (under the person's lock, backed by the entries_person index), the code's
+ * uses and the places by conditional updates (never read then written), the team's size under the team's
+ * lock, the entries and their order. A refusal inside the transaction rolls back everything it wrote.
+ *
+ * Places and orders by model and channel: first-come, charity, direct and code entries take a place now and
+ * get an order to pay within the item's payment minutes; pay-then-draw entries get an order and no place; ballot
+ * entries (public or team) wait for the draw with no order. An order of 0 fen is paid at once.
+ */
+import {
+  ageProblem,
+  ENTRY_STATUSES,
+  feeFen,
+  MAX_PEOPLE_PER_SUBMISSION,
+  normalizeCode,
+  PARTICIPANT_KEYS,
+  paymentMinutes,
+  type EntryItemSettings,
+  type EntrySubmitAnswer,
+  type EntrySubmitRequest,
+} from '#contract/entry';
+import { isCertificateType } from '#contract/enums';
+import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
+import type { FormField, RegistrationForm, SubmissionValues } from '#contract/registration-form';
+import { poolOf, type EntriesRepository } from '../../db/entries-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+import type { FileStore } from '../../lib/file-store.ts';
+import { checkRegistrationSubmission } from '../registration/check-submission.ts';
+import { ownResults } from '../registration/own-results.ts';
+import { statusAfterPayment } from './order-transitions.ts';
+import { formChannelOf, itemOf, myEntryViews, signUpWindow } from './views.ts';
+
+export interface SubmitDeps {
+  repos: Repositories;
+  files: FileStore;
+  now: () => number;
+}
+
+export type SubmitRefusal =
+  | { kind: 'call'; status: number; code: MessageCode; params?: MessageParams }
+  | { kind: 'fields'; fields: Record<string, Refusal> };
+
+export type SubmitOutcome = { ok: true; answer: EntrySubmitAnswer } | { ok: false; refusal: SubmitRefusal };
+
+/** A refusal decided inside the transaction: thrown so that everything written before it is rolled back. */
+class Refused extends Error {
+  constructor(readonly refusal: SubmitRefusal) {
+    super('refused');
+  }
+}
+
+const call = (status: number, code: MessageCode, params?: MessageParams): SubmitRefusal =>
+  params ? { kind: 'call', status, code, params } : { kind: 'call', status, code };
+
+/** A person of the submission, checked: what the entry row keeps. */
+interface Person {
+  index: number;
+  certKey: string;
+  name: string;
+  gender: 0 | 1 | 2;
+  birthday: string;
+  certType: 1 | 2 | 3 | 4;
+  certNumber: string;
+  certHash: string;
+  phone: string;
+  values: Record<string, unknown>;
+}
+
+const firstOfType = (form: RegistrationForm, type: FormField['type']) => form.fields.find((f) => f.type === type);
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/** True when the error is a unique-index violation (the entries_person backstop), on either engine. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Whether entries of this item and channel take a place at submission (and so get an order now). */
+const takesPlaceNow = (item: EntryItemSettings, channel: EntrySubmitRequest['channel']) =>
+  channel === 'charity' || channel === 'direct' || channel === 'code' || item.model === 'firstCome';
+
+/** Takes n places of a pool; a race saved before sign-up existed gets its pool rows first. */
+async function takePlaces(
+  entries: EntriesRepository,
+  raceId: string,
+  settings: Parameters<EntriesRepository['ensurePlaces']>[1],
+  item: EntryItemSettings,
+  pool: 'main' | 'charity',
+  n: number,
+): Promise<boolean> {
+  if (await entries.takePlace(raceId, item.code, pool, n)) return true;
+  const rows = await entries.places(raceId);
+  if (rows.some((row) => row.itemCode === item.code && row.pool === pool)) return false;
+  await entries.ensurePlaces(raceId, settings);
+  return entries.takePlace(raceId, item.code, pool, n);
+}
+
+export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
+  /** Each participant's values checked against the form, the item and its age bounds. */
+  async function checkPeople(
+    form: RegistrationForm,
+    item: EntryItemSettings,
+    race: { raceId: string; raceDate: string },
+    userId: number,
+    participants: SubmissionValues[],
+  ): Promise<{ ok: true; people: Omit<Person, 'certHash'>[] } | { ok: false; fields: Record<string, Refusal> }> {
+    const fields: Record<string, Refusal> = {};
+    const people: Omit<Person, 'certHash'>[] = [];
+    const itemField = form.fields.find((f) => f.key === PARTICIPANT_KEYS.item);
+    const certTypeField = firstOfType(form, 'certificateType');
+    const certNumberField = firstOfType(form, 'certificateNumber');
+    for (const [index, sent] of participants.entries()) {
+      const refuse = (key: string, refusal: Refusal) => {
+        fields[`${index}.${key}`] ??= refusal;
+      };
+      const values: Record<string, unknown> = { ...sent };
+      if (itemField) {
+        // The form's item field is locked to the chosen item: filled when absent, refused when different.
+        if (values[itemField.key] === undefined || values[itemField.key] === '') values[itemField.key] = item.code;
+        if (values[itemField.key] !== item.code) {
+          refuse(itemField.key, { code: 'entryItemMismatch' });
+          continue;
+        }
+      }
+      const name = text(values[PARTICIPANT_KEYS.name]);
+      const certNumber = certNumberField ? text(values[certNumberField.key]) : '';
+      const own = new Set(
+        (await ownResults(repos, { name, certificateNumber: certNumber }, race.raceId)).map(
+          (result) => result.resultId,
+        ),
+      );
+      const checked = await checkRegistrationSubmission(form, values, {
+        ownResult: (id) => own.has(id),
+        uploads: { userId, uploads: repos.uploads, files },
+      });
+      if (!checked.ok) {
+        for (const [key, refusal] of Object.entries(checked.refusals)) refuse(key, refusal);
+        continue;
+      }
+      const kept = checked.values;
+      const certType = certTypeField ? kept[certTypeField.key] : undefined;
+      const gender = Number(kept[PARTICIPANT_KEYS.gender] ?? 0);
+      const birthday = text(kept[PARTICIPANT_KEYS.birthday]);
+      const person = {
+        index,
+        certKey: certNumberField?.key ?? 'certificateNumber',
+        name: text(kept[PARTICIPANT_KEYS.name]),
+        gender: (gender === 1 || gender === 2 ? gender : 0) as 0 | 1 | 2,
+        birthday,
+        certType: (isCertificateType(certType) ? certType : 1) as 1 | 2 | 3 | 4,
+        certNumber: certNumberField ? text(kept[certNumberField.key]) : '',
+        phone: text(kept[PARTICIPANT_KEYS.phone]),
+        values: kept,
+      };
+      // The form must ask for what an entry keeps (a form missing them is refused on those keys).
+      if (person.name === '') refuse(PARTICIPANT_KEYS.name, { code: 'fieldRequired' });
+      if (!/^\d{4}-\d{2}-\d{2}/.test(birthday)) refuse(PARTICIPANT_KEYS.birthday, { code: 'fieldRequired' });
+      if (person.certNumber === '') refuse(person.certKey, { code: 'fieldRequired' });
+      if (/^\d{4}-\d{2}-\d{2}/.test(birthday) && race.raceDate !== '') {
+        const age = ageProblem(item, birthday, race.raceDate);
+        if (age) refuse(PARTICIPANT_KEYS.birthday, { code: age.code, params: age.params as MessageParams });
+      }
+      people.push(person);
+    }
+    return Object.keys(fields).length > 0 ? { ok: false, fields } : { ok: true, people };
+  }
+
+  return {
+    async submit(userId: number, request: EntrySubmitRequest): Promise<SubmitOutcome> {
+      const refused = (refusal: SubmitRefusal): SubmitOutcome => ({ ok: false, refusal });
+      const { raceId, itemCode, channel, participants, idempotencyKey } = request;
+
+      // The same key again answers the first answer (checked again under the key's lock below).
+      const stored = await repos.entries.submissionAnswer(userId, idempotencyKey);
+      if (stored !== undefined) return { ok: true, answer: JSON.parse(stored) as EntrySubmitAnswer };
+
+      const race = await repos.races.findById(raceId);
+      if (!race) return refused(call(404, 'raceNotFound'));
+      const settings = race.entry;
+      const item = itemOf(settings, itemCode);
+      if (!settings || !item) return refused(call(404, 'entryItemMissing'));
+      if (item.codeOnly && channel !== 'code') return refused(call(404, 'entryItemMissing'));
+      if (channel === 'team' && !item.teams) return refused(call(400, 'teamNotAllowed'));
+      if (channel === 'charity' && !item.charity) return refused(call(400, 'charityMissing'));
+
+      const at = now();
+      // The window: a valid code works while public entry is closed.
+      let code: Awaited<ReturnType<EntriesRepository['findCode']>>;
+      if (channel === 'code') {
+        code = request.code ? await repos.entries.findCode(raceId, normalizeCode(request.code)) : undefined;
+        if (!code || code.used >= code.maxUses || (code.expiresAt !== null && code.expiresAt <= at)) {
+          return refused(call(400, 'redemptionCodeMissing'));
+        }
+        if (code.itemCode !== item.code) return refused(call(400, 'entryCodeItem'));
+      } else {
+        const state = signUpWindow(race, at);
+        if (state === 'notYet') return refused(call(400, 'entryNotOpen'));
+        if (state !== 'open') return refused(call(400, 'entryClosed'));
+      }
+
+      const n = participants.length;
+      if (n > 1 && !settings.allowMultiple) return refused(call(400, 'noGroupRegistration'));
+      if (n > MAX_PEOPLE_PER_SUBMISSION) {
+        return refused(call(400, 'entryTooManyPeople', { max: MAX_PEOPLE_PER_SUBMISSION }));
+      }
+
+      let team: Awaited<ReturnType<EntriesRepository['findTeamByCode']>>;
+      if (channel === 'team') {
+        team = request.code ? await repos.entries.findTeamByCode(raceId, normalizeCode(request.code)) : undefined;
+        if (!team || team.itemCode !== item.code) return refused(call(404, 'teamMissing'));
+        if ((await repos.entries.teamSize(team.id)) + n > team.maxSize) return refused(call(400, 'teamFull'));
+      }
+      let directHash: string | null = null;
+      if (channel === 'direct') {
+        if (settings.directPass === false) return refused(call(400, 'directNotApproved'));
+        const application = await repos.directApplications.findForUser(raceId, userId);
+        if (application?.status !== 2 || n !== 1) return refused(call(400, 'directNotApproved'));
+        directHash = application.certHash;
+      }
+
+      const published = await repos.registrationForms.latest(raceId, formChannelOf(settings));
+      if (!published) return refused(call(404, 'entryFormMissing'));
+      const checked = await checkPeople(
+        published.form,
+        item,
+        { raceId, raceDate: (race.startTime ?? '').slice(0, 10) },
+        userId,
+        participants,
+      );
+      if (!checked.ok) return refused({ kind: 'fields', fields: checked.fields });
+
+      const people: Person[] = checked.people.map((p) => ({ ...p, certHash: repos.raceCenter.certHash(p.certNumber) }));
+      const fields: Record<string, Refusal> = {};
+      const seen = new Set<string>();
+      for (const person of people) {
+        if (seen.has(person.certHash)) fields[`${person.index}.${person.certKey}`] = { code: 'alreadyRegistered' };
+        seen.add(person.certHash);
+        if (code?.kind === 'named' && code.namedCertHash !== person.certHash) {
+          fields[`${person.index}.${person.certKey}`] = { code: 'entryCodeNotYours' };
+        }
+        if (directHash !== null && directHash !== person.certHash) {
+          fields[`${person.index}.${person.certKey}`] = { code: 'directNotApproved' };
+        }
+      }
+      if (Object.keys(fields).length > 0) return refused({ kind: 'fields', fields });
+
+      try {
+        const answer = await repos.transaction(async (tx) => {
+          await tx.db.lock(`entry-submit:${userId}:${idempotencyKey}`);
+          const again = await tx.entries.submissionAnswer(userId, idempotencyKey);
+          if (again !== undefined) return JSON.parse(again) as EntrySubmitAnswer;
+          // One live entry per person and race: each person's lock in one order (no two submissions deadlock).
+          for (const hash of [...seen].sort()) await tx.db.lock(`entry-person:${raceId}:${hash}`);
+          for (const person of people) {
+            if (await tx.entries.liveByCert(raceId, person.certHash)) {
+              throw new Refused({
+                kind: 'fields',
+                fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
+              });
+            }
+          }
+          if (code && !(await tx.entries.useCode(code.id, n, at)))
+            throw new Refused(call(400, 'redemptionCodeMissing'));
+          if (team) {
+            await tx.db.lock(`entry-team:${team.id}`);
+            if ((await tx.entries.teamSize(team.id)) + n > team.maxSize) throw new Refused(call(400, 'teamFull'));
+          }
+          const holds = takesPlaceNow(item, channel);
+          const pool = poolOf(channel);
+          if (holds && !(await takePlaces(tx.entries, raceId, settings, item, pool, n))) {
+            throw new Refused(call(400, 'entryFull'));
+          }
+          const fee = feeFen(item, channel);
+          const made: { id: number; entryNo: string }[] = [];
+          for (const person of people) {
+            made.push(
+              await tx.entries.insertEntry({
+                raceId,
+                itemCode: item.code,
+                channel,
+                userId,
+                teamId: team?.id ?? null,
+                codeId: code?.id ?? null,
+                status: ENTRY_STATUSES.submitted,
+                holdsPlace: holds,
+                name: person.name,
+                gender: person.gender,
+                birthday: person.birthday,
+                certType: person.certType,
+                certHash: person.certHash,
+                certNumber: person.certNumber,
+                phone: person.phone,
+                values: person.values,
+                feeFen: fee,
+                now: at,
+              }),
+            );
+          }
+          let orderNo: string | null = null;
+          if (holds || item.model === 'payThenDraw') {
+            const order = await tx.orders.create({
+              raceId,
+              userId,
+              amountFen: fee * n,
+              deadlineAt: at + paymentMinutes(item) * 60_000,
+              createdAt: at,
+              lines: made.map((entry) => ({ entryId: entry.id, amountFen: fee })),
+            });
+            orderNo = order.orderNo;
+            for (const entry of made) await tx.entries.addEvent(entry.id, 'orderCreated', at);
+            if (fee === 0 && (await tx.orders.markPaid(order.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
+              for (const entry of made) {
+                const to = statusAfterPayment({ channel, status: ENTRY_STATUSES.submitted }, item.model);
+                if (to === ENTRY_STATUSES.submitted) await tx.entries.addEvent(entry.id, 'paid', at);
+                else await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.submitted], to, 'paid', at);
+              }
+            }
+          }
+          const records = [];
+          for (const entry of made) records.push((await tx.entries.findById(entry.id))!);
+          const result: EntrySubmitAnswer = {
+            entries: await myEntryViews(tx, records),
+            order: orderNo === null ? null : ((await tx.orders.view(orderNo, at)) ?? null),
+          };
+          await tx.entries.saveSubmission(userId, idempotencyKey, JSON.stringify(result), at);
+          return result;
+        });
+        return { ok: true, answer };
+      } catch (error) {
+        if (error instanceof Refused) return refused(error.refusal);
+        if (isUniqueViolation(error)) {
+          // Another submission of the same person committed between our check and our insert.
+          return refused(call(400, 'alreadyRegistered'));
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type EntrySubmission = ReturnType<typeof createEntrySubmission>;
