@@ -2,13 +2,15 @@
  * The personal centre end to end (issue 14 §5): the registration area reg/#/my/my-index served by the bundled
  * server, the demo runner's registrations (a ballot win awaiting payment, a paid 10 km entry with its bib, put
  * into the database the way the sign-up and the draw leave them), the order, paying in the sandbox cashier and
- * the payment result, the profile and the password pages, in Chinese and English at 1366 px.
+ * the payment result, the profile and the password pages, in Chinese and English at 1366 px, each passing axe
+ * (no serious or critical finding).
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { sql } from '../../server/src/db/engine';
+import { axeFindings, blocking } from './axe';
 import { DEMO, loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -103,13 +105,17 @@ describe('the personal centre at reg/#/my/…', () => {
         'K1024',
       );
       await screenshot(page, `centre-my-index-${lang}`);
+      expect(blocking(await axeFindings(page, `my-index-${lang}`))).toEqual([]);
       await visit(page, `/my/order/${made.paid}`, `order-${made.paid}`);
       await expect(page.getByTestId('order-serial').textContent()).resolves.toBe('SB20270110000123');
       await screenshot(page, `centre-order-${lang}`);
+      expect(blocking(await axeFindings(page, `order-${lang}`))).toEqual([]);
       await visit(page, '/my/profile', 'profile-form');
       await screenshot(page, `centre-profile-${lang}`);
+      expect(blocking(await axeFindings(page, `profile-${lang}`))).toEqual([]);
       await visit(page, '/my/password', 'password-form');
       await screenshot(page, `centre-password-${lang}`);
+      expect(blocking(await axeFindings(page, `password-${lang}`))).toEqual([]);
     }
 
     await visit(page, `/my/order/${made.unpaid}`, `order-${made.unpaid}`);

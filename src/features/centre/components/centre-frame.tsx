@@ -6,6 +6,7 @@
 import { Button } from 'antd';
 import { NavLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { AntdScope } from '@/components/ui/antd-scope';
 import { PATHS } from '@/config/paths';
 import type { Load } from '@/lib/use-load';
 import { useLogout } from '@/lib/logout';
@@ -52,7 +53,7 @@ export function CentreFrame({ title, testId, children }: { title: string; testId
       </aside>
       <section className="centre__main" data-testid={testId}>
         <h1 className="centre__title">{title}</h1>
-        {children}
+        <AntdScope>{children}</AntdScope>
       </section>
     </div>
   );
