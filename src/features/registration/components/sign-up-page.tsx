@@ -7,7 +7,7 @@
  * ballot entry shows its entry number and where the draw will be seen.
  */
 import { Alert, Button, Input, Radio, Typography } from 'antd';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type {
@@ -460,8 +460,14 @@ function TeamBox({
 function EntryDone({ answer, info }: { answer: EntrySubmitAnswer; info: EntryInfo }) {
   const { t } = useTranslation();
   const time = useRaceTime();
+  // The panel replaces a long form: bring it into view and focus it, so the outcome is seen and read out.
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    panel.current?.scrollIntoView?.({ block: 'center' });
+    panel.current?.focus({ preventScroll: true });
+  }, []);
   return (
-    <div className="en-done" data-testid="entry-done">
+    <div className="en-done" data-testid="entry-done" ref={panel} tabIndex={-1}>
       <ScreenNotice tone="ok" title={t('entry.done.title')}>
         <p>
           {t('entry.done.numbers', { count: answer.entries.length })}{' '}
