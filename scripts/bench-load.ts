@@ -28,6 +28,7 @@ import { API_PATHS } from '#contract/api';
 import { generateRunners } from '../server/src/db/seed-runners';
 import { createDatabase, startThrowawayCluster } from './pg-cluster';
 import { freePort, repoRoot } from '../tests/e2e/server-process';
+import { prepareSignup, runSignup, signupBenchOptions, signupDataDir } from './bench-signup';
 
 const PAST_RACE = 'qc-marathon-2026';
 const POOL = 30_000;
@@ -94,7 +95,9 @@ async function startProcesses(
   try {
     for (let i = 0; i < n; i++) {
       const port = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      // BENCH_CPU_PROF=<folder>: each process writes a V8 CPU profile there when it stops.
+      const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+      const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
         cwd: repoRoot,
         env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', 'inherit', 'inherit'],
@@ -337,6 +340,65 @@ export async function runLoadBench(
     } finally {
       await processes.stop();
     }
+  }
+  if (process.env.BENCH_SIGNUP !== 'off') results.push(...(await runSignupBench(seconds, floorRps)));
+  return results;
+}
+
+/**
+ * Sign-up (issue #14 §7, scripts/bench-signup.ts) on one engine: registration opening (accepted submissions/s,
+ * p99, places oversold) and ballot-result day ("am I in?" by entry number). `env` names the database
+ * (DATABASE_URL) or nothing for SQLite; `processes` server processes share it.
+ */
+async function runSignupOn(
+  engine: string,
+  processes: number,
+  env: NodeJS.ProcessEnv,
+  seconds: number,
+  floorRps: number,
+): Promise<LoadResult[]> {
+  const options = signupBenchOptions();
+  const data = signupDataDir();
+  const runEnv = { ...env, DATA_DIR: data.dir };
+  try {
+    const prepared = await prepareSignup(runEnv, options);
+    const servers = await startServers(processes, processes > 1 ? { ...runEnv, WORKERS: '1' } : runEnv);
+    try {
+      const run = await runSignup(servers.urls, runEnv, prepared, options);
+      const o = run.opening;
+      const openingBudget: LoadBudget = { minRps: 500, maxP99Ms: 200 };
+      const opening = judge(
+        `${engine}: registration opening (${options.submissions} runners, ${options.capacity} places)`,
+        { requestsPerSecond: o.acceptedPerSecond, p99Ms: o.p99Ms, bytesPerAnswer: 0, errors: o.errors, non2xx: 0 },
+        Math.round(o.seconds),
+        floorRps,
+        openingBudget,
+      );
+      if (o.oversold > 0) opening.misses.push(`${o.oversold} places oversold`);
+      const expected = Math.min(options.submissions, o.capacity);
+      if (o.accepted !== expected) opening.misses.push(`${o.accepted} accepted, ${expected} places to give`);
+      opening.ok = opening.misses.length === 0;
+      const check = await measure(servers.urls, API_PATHS.ballotCheck, run.ballotBodies, seconds);
+      return [opening, judge(`${engine}: am I in? (ballot check)`, check, seconds, floorRps, { minRps: 10_000 })];
+    } finally {
+      await servers.stop();
+    }
+  } finally {
+    data.remove();
+  }
+}
+
+/** The sign-up runs on SQLite (one process) and on PostgreSQL (two processes on one database). */
+export async function runSignupBench(seconds: number, floorRps: number): Promise<LoadResult[]> {
+  const results = await runSignupOn('SQLite, 1 process', 1, {}, seconds, floorRps);
+  const cluster = await startThrowawayCluster();
+  try {
+    const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_signup');
+    results.push(
+      ...(await runSignupOn('PostgreSQL, 2 processes', 2, { DATABASE_URL: databaseUrl }, seconds, floorRps)),
+    );
+  } finally {
+    await cluster.stop();
   }
   return results;
 }
