@@ -71,6 +71,8 @@ export function EntryPeople({
   const hasItemField = form.fields.some((f) => f.key === PARTICIPANT_KEYS.item);
   const locked = hasItemField ? { [PARTICIPANT_KEYS.item]: itemCode } : undefined;
   const [people, setPeople] = useState<FormValues[]>([]);
+  // Every person enters the item chosen now (one saved before another item was chosen too).
+  const send = (list: FormValues[]) => onSubmit(locked ? list.map((values) => ({ ...values, ...locked })) : list);
   // The person whose form is open (a new one at people.length), or null while the list is shown.
   const [editing, setEditing] = useState<number | null>(0);
   const firstRefused = Object.keys(refusals)
@@ -95,7 +97,7 @@ export function EntryPeople({
           fieldErrors={refusals[0]}
           submitting={submitting}
           submitLabel={t('entry.signUp.submit')}
-          onSubmit={(values) => onSubmit([values])}
+          onSubmit={(values) => send([values])}
         />
       </div>
     );
@@ -186,7 +188,7 @@ export function EntryPeople({
             size="large"
             loading={submitting}
             disabled={!people.length}
-            onClick={() => void onSubmit(people)}
+            onClick={() => void send(people)}
             data-testid="entry-submit"
           >
             {t('entry.signUp.submitPeople', { count: people.length })}

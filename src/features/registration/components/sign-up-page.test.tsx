@@ -278,3 +278,20 @@ it('does not leave a countdown timer running past the opening: the page asks aga
   });
   expect(await screen.findByTestId('entry-window-state')).toHaveTextContent('报名中');
 });
+
+it('sends every saved person with the item chosen last (a person saved before another item was chosen)', async () => {
+  entryMock.info.allowMultiple = true;
+  const user = userEvent.setup({ pointerEventsCheck: 0 });
+  await open('en');
+  await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: T.en.choose }));
+  await fillPerson(user, T.en, {
+    name: RUNNER.name,
+    certificateNumber: RUNNER.certificateNumber,
+    birthday: '1990-05-01',
+  });
+  await user.click(screen.getByRole('button', { name: T.en.savePerson }));
+  await user.click(within(screen.getByTestId('entry-item-5K')).getByRole('button', { name: T.en.choose }));
+  await user.click(await screen.findByTestId('entry-submit'));
+  await waitFor(() => expect(entryMock.submitted).toHaveLength(1));
+  expect(entryMock.submitted[0]).toMatchObject({ itemCode: '5K', participants: [{ item: '5K', name: RUNNER.name }] });
+});
