@@ -18,15 +18,19 @@ const LOGIN_PLACEHOLDERS = {
 } as const;
 
 /**
- * Logs the demo account in by password through the login drawer, which the caller has opened: phone and
- * password, the agreement ticked, submitted, and the drawer closed again.
+ * Logs an account (the demo account unless another is given) in by password through the login drawer, which
+ * the caller has opened: phone and password, the agreement ticked, submitted, and the drawer closed again.
  */
-export async function loginInDrawer(page: Page, lang: 'zh' | 'en'): Promise<void> {
+export async function loginInDrawer(
+  page: Page,
+  lang: 'zh' | 'en',
+  account: { phone: string; password: string } = DEMO,
+): Promise<void> {
   const drawer = page.getByTestId('login-drawer');
   await drawer.waitFor();
   const form = drawer.getByTestId('form-password');
-  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].phone).fill(DEMO.phone);
-  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].password).fill(DEMO.password);
+  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].phone).fill(account.phone);
+  await form.getByPlaceholder(LOGIN_PLACEHOLDERS[lang].password).fill(account.password);
   await drawer.getByRole('checkbox').check();
   await form.getByTestId('submit').click();
   await drawer.waitFor({ state: 'hidden' });

@@ -1,0 +1,454 @@
+/**
+ * Sign-up end to end (issue #14 §7): the built SPA in Chromium against the real server and the organiser CLI
+ * on the same data folder. The organiser commits the marathon's ballot; runners A and B enter it on the sign-up
+ * page (the demo race's public form, every required field, uploads included); C creates a team and D joins it
+ * with its code; E enters the 10 km with a single-use invitation code and F is refused the same code. The window
+ * closes, the CLI draws and reveals, and the public ballot page shows the seed and re-runs the draw in the
+ * browser. A pays in the sandbox cashier and reads "registered successfully" and the order paid in the personal
+ * centre; B does not pay and the job runner cancels the order at its deadline. Seen in Chinese and English,
+ * with screenshots and axe (no serious or critical finding) on the sign-up and the ballot pages.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import seed from '../../server/seed/race.json';
+import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
+import { openDatabase } from '../../server/src/db/database';
+import { hashPassword } from '../../server/src/lib/password-hash';
+import { axeFindings, blocking } from './axe';
+import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { rawKeysOn } from './raw-keys';
+import { repoRoot } from './server-process';
+import { siteCli } from './site-config';
+
+const RACE_ID = seed.race.raceId;
+const PASSWORD = 'Runner2027';
+const browser = useBrowser();
+
+/** A runner: an account of their own and the person they enter (a valid mainland ID number, born 1990). */
+interface Runner {
+  key: string;
+  phone: string;
+  name: string;
+  id: string;
+  emergencyPhone: string;
+}
+
+/** The check digit of a mainland ID number (GB 11643). */
+function idNumber(body17: string): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...body17].reduce((s, d, i) => s + Number(d) * weights[i]!, 0);
+  return body17 + '10X98765432'[sum % 11];
+}
+
+// Phones and ID numbers unlikely to meet another test's on the shared server (a run stamp in them).
+const stamp = String(Date.now() % 1000).padStart(3, '0');
+const runner = (key: string, n: number, name: string): Runner => ({
+  key,
+  phone: `1770${stamp}${String(n).padStart(4, '0')}`,
+  name,
+  // The 17th digit odd: a man (the form's gender below).
+  id: idNumber(`11010819900101${String(n).padStart(2, '0')}${(n * 2 + 1) % 10}`),
+  emergencyPhone: `1390${stamp}${String(n).padStart(4, '0')}`,
+});
+const A = runner('A', 11, '陈一');
+const B = runner('B', 12, '林二');
+const C = runner('C', 13, '周三');
+const D = runner('D', 14, '吴四');
+const E = runner('E', 15, '郑五');
+const F = runner('F', 16, '王六');
+
+/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const PHOTO = { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) };
+const PDF = {
+  name: 'report.pdf',
+  mimeType: 'application/pdf',
+  buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
+};
+
+const label = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
+
+/** 'YYYY-MM-DD HH:mm:ss' `days` from now (the windows below leave a day either side of any time zone). */
+const fromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** The demo race with its sign-up window and the marathon's payment window set, through `site add-race`. */
+function saveRace(window: { start: number; end: number }) {
+  const race = {
+    ...seed.race,
+    signUpStartTime: fromNow(window.start),
+    signUpEndTime: fromNow(window.end),
+    signUpOpenStatus: 1,
+    entry: {
+      ...seed.race.entry,
+      // One minute to pay after the draw, so the job runner's cancellation is seen within the test.
+      items: seed.race.entry.items.map((i) => (i.code === 'M' ? { ...i, paymentMinutes: 1 } : i)),
+    },
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
+  writeFileSync(file, JSON.stringify(race));
+  siteCli('add-race', file);
+}
+
+/** The runners' accounts, put into the database as registration leaves them. */
+async function createAccounts(runners: Runner[]) {
+  const { db, repos } = await openDatabase({
+    dataDir: inject('dataDir'),
+    seedDir: `${repoRoot}/server/seed`,
+    now: Date.now(),
+  });
+  const passwordHash = await hashPassword(PASSWORD);
+  for (const r of runners) await repos.users.create({ phone: r.phone, passwordHash }, Date.now());
+  await db.close();
+}
+
+beforeAll(async () => {
+  saveRace({ start: -2, end: 30 });
+  await createAccounts([A, B, C, D, E, F]);
+});
+
+async function switchLanguage(page: Page, to: 'zh' | 'en') {
+  await page.getByTestId('language-toggle').click();
+  await page
+    .getByTestId('language-toggle')
+    .getByText(to === 'en' ? '中' : 'En')
+    .waitFor();
+}
+
+/** No serious or critical accessibility violation (axe) in the screen's present state. */
+async function expectAccessible(page: Page, state: string) {
+  await page.waitForTimeout(350);
+  expect(blocking(await axeFindings(page, state))).toEqual([]);
+}
+
+/** A logged-in runner on the sign-up page (Chinese). */
+async function signUpPage(r: Runner): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const opened = await newPage(browser());
+  await opened.page.goto(siteUrl('localhost', '/my/signup'));
+  await loginInDrawer(opened.page, 'zh', { phone: r.phone, password: PASSWORD });
+  await opened.page.getByTestId('entry-items').waitFor();
+  return opened;
+}
+
+/** The Form.Item of a field of the person's form, by its key. */
+const item = (page: Page, key: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
+
+async function upload(page: Page, scope: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
+  await scope.locator('input[type="file"]').setInputFiles(file);
+  const dialog = page.getByRole('dialog').filter({ hasText: '您上传的文件是否保证真实有效？' });
+  await dialog.getByRole('button', { name: /^是 ?$/ }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
+}
+
+/** Fills every required field of the demo race's public form for one person (in Chinese), and saves them. */
+async function fillPerson(page: Page, r: Runner, itemCode: 'M' | '10K') {
+  const people = page.getByTestId('entry-people');
+  await people.getByLabel(label('name'), { exact: true }).fill(r.name);
+  await item(page, 'gender').getByText('男', { exact: true }).click();
+  await people.getByLabel(label('certificateNumber'), { exact: true }).fill(r.id);
+  const birthday = people.getByLabel(label('birthday'), { exact: true });
+  await birthday.click();
+  await birthday.fill('1990-01-01');
+  await birthday.press('Enter');
+  await people.getByLabel(label('phone'), { exact: true }).fill(r.phone);
+  await people.getByLabel(label('email'), { exact: true }).fill(`${r.phone}@example.com`);
+  const country = people.getByLabel(label('nationality'), { exact: true });
+  await country.click();
+  await page.keyboard.type('中国');
+  await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
+  await country.press('Enter');
+  const region = people.getByLabel(label('region'), { exact: true });
+  await region.click();
+  await region.fill('海淀');
+  await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
+  await people.getByLabel(label('address'), { exact: true }).fill('中关村大街1号');
+  await people.getByLabel(label('emergencyName'), { exact: true }).fill('李娜');
+  await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(r.emergencyPhone);
+  await people.getByLabel(label('bloodType'), { exact: true }).click();
+  await page.locator('.ant-select-item-option:visible').filter({ hasText: 'O型' }).click();
+  await item(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
+  if (itemCode === 'M') await people.getByLabel(label('marathonsFinished'), { exact: true }).fill('3');
+  await upload(page, item(page, 'photo'), PHOTO);
+  if (itemCode === 'M') await upload(page, item(page, 'healthCertificate'), PDF);
+  await people.getByRole('button', { name: '保存此参赛者' }).click();
+  await people.getByTestId('entry-person-0').waitFor();
+}
+
+/** Submits the saved person and answers the entry numbers of the ballot entry's success panel. */
+async function submitBallotEntry(page: Page): Promise<string> {
+  await page.getByTestId('entry-submit').click();
+  const done = page.getByTestId('entry-done');
+  await done.waitFor({ timeout: 20_000 });
+  const numbers = await done.getByTestId('entry-done-no').allTextContents();
+  expect(numbers).toHaveLength(1);
+  return numbers[0]!;
+}
+
+const chooseChannel = (page: Page, text: string) =>
+  page.getByTestId('entry-channels').getByText(text, { exact: true }).click();
+
+const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+
+// What the steps hand on to each other (the tests of this file run in order).
+const made = { a: '', b: '', c: '', d: '', teamCode: '', code: '', orderE: '' };
+let drawnAt = 0;
+let runnerB: { context: BrowserContext; page: Page; errors: string[] } | undefined;
+
+describe('sign-up end to end', () => {
+  it('commits the marathon ballot; runners A and B enter it on the public form and see their entry numbers', async () => {
+    const committed = siteCli('ballot-commit', RACE_ID, 'M');
+    expect(committed).toMatch(/[0-9a-f]{64}/);
+
+    const { context, page, errors } = await signUpPage(A);
+    await page.getByTestId('entry-choose-M').click();
+    await page.getByTestId('entry-people').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'sign-up-form-zh');
+    await expectAccessible(page, 'sign-up form (zh)');
+    await switchLanguage(page, 'en');
+    await page.getByTestId('entry-people').getByLabel('Name', { exact: true }).waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'sign-up-form-en');
+    await expectAccessible(page, 'sign-up form (en)');
+    await switchLanguage(page, 'zh');
+    await fillPerson(page, A, 'M');
+    made.a = await submitBallotEntry(page);
+    await screenshot(page, 'sign-up-ballot-done-zh');
+    await expectAccessible(page, 'sign-up ballot entry made (zh)');
+    await switchLanguage(page, 'en');
+    await page.getByTestId('entry-done').getByText('Entry submitted').waitFor();
+    await screenshot(page, 'sign-up-ballot-done-en');
+    await expectAccessible(page, 'sign-up ballot entry made (en)');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const b = await signUpPage(B);
+    await b.page.getByTestId('entry-choose-M').click();
+    await fillPerson(b.page, B, 'M');
+    made.b = await submitBallotEntry(b.page);
+    expect(made.b).not.toBe(made.a);
+    expect(b.errors).toEqual([]);
+    runnerB = b;
+  });
+
+  it('runner C creates a team on the marathon, runner D joins it with its code; both enter the ballot', async () => {
+    const c = await signUpPage(C);
+    await chooseChannel(c.page, '团队报名');
+    const team = c.page.getByTestId('entry-team');
+    await team.getByLabel('团队名称').fill('运河跑团');
+    await team.getByTestId('entry-team-create').click();
+    made.teamCode = ((await team.getByTestId('entry-team-code').textContent()) ?? '').trim();
+    expect(made.teamCode).not.toBe('');
+    await screenshot(c.page, 'sign-up-team-created-zh');
+    await fillPerson(c.page, C, 'M');
+    made.c = await submitBallotEntry(c.page);
+    expect(c.errors).toEqual([]);
+    await c.context.close();
+
+    const d = await signUpPage(D);
+    await chooseChannel(d.page, '团队报名');
+    const join = d.page.getByTestId('entry-team');
+    await join.getByText('加入团队', { exact: true }).click();
+    await join.getByPlaceholder('请输入团队码').fill(made.teamCode);
+    await join.getByTestId('entry-team-join').click();
+    await expect(join.getByTestId('entry-team-code').textContent()).resolves.toBe(made.teamCode);
+    await expect(join.getByTestId('entry-team-info').textContent()).resolves.toContain('运河跑团');
+    await fillPerson(d.page, D, 'M');
+    made.d = await submitBallotEntry(d.page);
+    await switchLanguage(d.page, 'en');
+    await d.page.getByTestId('entry-done').getByText('Entry submitted').waitFor();
+    await screenshot(d.page, 'sign-up-team-joined-en');
+    expect(d.errors).toEqual([]);
+    await d.context.close();
+  });
+
+  it('a single-use invitation code gives runner E an order; runner F is told the code does not exist', async () => {
+    const issued = siteCli('codes-issue', RACE_ID, '10K', '--count', '1');
+    expect(issued).toContain('single-use');
+    made.code = /^\s+([A-Z0-9-]{6,})\s*$/m.exec(issued)?.[1] ?? '';
+    expect(made.code, issued).not.toBe('');
+
+    const e = await signUpPage(E);
+    await chooseChannel(e.page, '邀请码');
+    const box = e.page.getByTestId('entry-code');
+    await box.getByPlaceholder('请输入邀请码').fill(made.code);
+    await box.getByRole('button', { name: '验证' }).click();
+    await box
+      .getByTestId('entry-code-ok')
+      .getByText(/10公里/)
+      .waitFor();
+    await screenshot(e.page, 'sign-up-code-ok-zh');
+    await fillPerson(e.page, E, '10K');
+    await e.page.getByTestId('entry-submit').click();
+    await e.page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
+    await e.page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
+    made.orderE = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(e.page.url())![1]!);
+    await e.page.getByTestId(`order-${made.orderE}`).waitFor();
+    await expect(e.page.getByTestId('order-amount').first().textContent()).resolves.toContain('80');
+    await screenshot(e.page, 'sign-up-code-order-zh');
+    expect(e.errors).toEqual([]);
+    await e.context.close();
+
+    const f = await signUpPage(F);
+    await chooseChannel(f.page, '邀请码');
+    const used = f.page.getByTestId('entry-code');
+    await used.getByPlaceholder('请输入邀请码').fill(made.code);
+    await used.getByRole('button', { name: '验证' }).click();
+    await expect(used.getByTestId('entry-code-error').textContent()).resolves.toBe('兑换码信息不存在');
+    await expect(used.getByTestId('entry-code-ok').count()).resolves.toBe(0);
+    await screenshot(f.page, 'sign-up-code-used-zh');
+    await switchLanguage(f.page, 'en');
+    await used.getByRole('button', { name: 'Check' }).click();
+    await used.getByTestId('entry-code-error').getByText('The redemption code information does not exist').waitFor();
+    await screenshot(f.page, 'sign-up-code-used-en');
+    expect(f.errors).toEqual([]);
+    await f.context.close();
+  });
+
+  it('after the window the CLI draws and reveals; A pays in the sandbox and is registered, the order paid', async () => {
+    saveRace({ start: -3, end: -1 });
+    const drawn = siteCli('ballot-draw', RACE_ID, 'M');
+    drawnAt = Date.now();
+    siteCli('ballot-reveal', RACE_ID, 'M');
+    expect(drawn).not.toBe('');
+
+    const { context, page, errors } = await newPage(browser(), { viewport: { width: 1366, height: 900 } });
+    await page.goto(regArea('/my/my-index'));
+    await loginInDrawer(page, 'zh', { phone: A.phone, password: PASSWORD });
+    const entry = page.getByTestId(`entry-${made.a}`);
+    await entry.waitFor();
+    await expect(entry.getByTestId('entry-status').textContent()).resolves.toBe('已中签（报名成功）');
+    await expect(entry.getByTestId('order-status').textContent()).resolves.toMatch(/^(待支付|未支付将自动取消)$/);
+    await expect(entry.getByTestId('order-countdown').textContent()).resolves.toMatch(/00:[0-5]\d/);
+    await screenshot(page, 'sign-up-centre-won-zh');
+    await entry.getByTestId('order-pay').click();
+    await page.waitForURL(/\/pay\/sandbox\/cashier/);
+    // The cashier's own page allows no injected style (its CSP): a plain picture of it.
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'sign-up-cashier-zh.png'), fullPage: true });
+    await page.locator('button.pay').click();
+    await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
+    const success = page.getByTestId('payment-success');
+    await success.waitFor({ timeout: 20_000 });
+    await expect(success.textContent()).resolves.toContain('报名成功');
+    await expect(page.getByTestId('order-status').first().textContent()).resolves.toBe('已支付');
+    await screenshot(page, 'sign-up-paid-zh');
+    await page.goto(regArea('/my/my-index'));
+    await expect(entry.getByTestId('order-status').textContent()).resolves.toBe('已支付');
+    await switchLanguage(page, 'en');
+    await entry.getByTestId('order-status').getByText('Paid', { exact: true }).waitFor();
+    await expect(entry.getByTestId('entry-status').textContent()).resolves.toMatch(/registered successfully/i);
+    await screenshot(page, 'sign-up-centre-paid-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the ballot page shows the seed, and the check in the browser says the draw matches; the team is one unit', async () => {
+    const { context, page, errors } = await newPage(browser());
+    await page.goto(siteUrl('localhost', '/ballot'));
+    const ballot = page.getByTestId('ballot-M-1');
+    await ballot.getByTestId('ballot-seed').waitFor();
+    await expect(ballot.getByTestId('ballot-seed').textContent()).resolves.toMatch(/^[0-9a-f]{64}$/);
+    await ballot.getByTestId('ballot-verify').click();
+    await ballot
+      .getByTestId('ballot-verify-result')
+      .getByText(/验证通过/)
+      .waitFor();
+    const unitOf = async (entryNo: string) => {
+      const row = ballot.getByRole('row').filter({ hasText: entryNo });
+      return (await row.getByRole('cell').nth(3).textContent())?.trim();
+    };
+    for (const no of [made.a, made.b, made.c, made.d]) {
+      await expect(ballot.getByRole('row').filter({ hasText: no }).textContent()).resolves.toContain('中签');
+    }
+    const unitC = await unitOf(made.c);
+    expect(unitC).toMatch(/\w/);
+    expect(unitC).not.toBe('—');
+    expect(await unitOf(made.d)).toBe(unitC);
+    expect(await unitOf(made.a)).toBe('—');
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'sign-up-ballot-zh');
+    await expectAccessible(page, 'ballot page verified (zh)');
+    await switchLanguage(page, 'en');
+    await ballot.getByTestId('ballot-verify').click();
+    await ballot
+      .getByTestId('ballot-verify-result')
+      .getByText(/match|identical|same/i)
+      .waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'sign-up-ballot-en');
+    await expectAccessible(page, 'ballot page verified (en)');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('team members C and D see the same team in the personal centre', async () => {
+    for (const [r, no] of [
+      [C, made.c],
+      [D, made.d],
+    ] as const) {
+      const { context, page, errors } = await newPage(browser());
+      await page.goto(regArea('/my/my-index'));
+      await loginInDrawer(page, 'zh', { phone: r.phone, password: PASSWORD });
+      const entry = page.getByTestId(`entry-${no}`);
+      await entry.waitFor();
+      await entry.getByText(made.teamCode, { exact: true }).waitFor();
+      await expect(entry.getByTestId('entry-status').textContent()).resolves.toBe('已中签（报名成功）');
+      if (r === C) await screenshot(page, 'sign-up-centre-team-zh');
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('runner B does not pay: the job runner cancels the order at its deadline', async () => {
+    const { context, page, errors } = runnerB!;
+    await page.goto(regArea('/my/my-index'));
+    const entry = page.getByTestId(`entry-${made.b}`);
+    await entry.waitFor();
+    // The deadline is a minute after the draw; the job runner looks every 30 s.
+    const until = drawnAt + 60_000 + 45_000;
+    let status = '';
+    while (Date.now() < until) {
+      status = (await entry.getByTestId('order-status').textContent()) ?? '';
+      if (status === '已取消') break;
+      await page.waitForTimeout(3000);
+      await page.reload();
+      await entry.waitFor();
+    }
+    expect(status).toBe('已取消');
+    await expect(entry.getByTestId('entry-status').textContent()).resolves.toBe('已取消');
+    await expect(entry.getByTestId('order-pay').count()).resolves.toBe(0);
+    await screenshot(page, 'sign-up-centre-cancelled-zh');
+    await switchLanguage(page, 'en');
+    await entry.getByTestId('order-status').getByText('Cancelled', { exact: true }).waitFor();
+    await screenshot(page, 'sign-up-centre-cancelled-en');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 150_000);
+});
