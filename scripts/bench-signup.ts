@@ -209,7 +209,7 @@ export interface SignupMeasured {
  * Sends runners [from, from + count) once each, spread over the URLs' connections; counts answers with code
  * 0 as accepted. autocannon's `amount` ends the run once every request is answered.
  */
-async function submitAll(
+export async function submitAll(
   urls: string[],
   prepared: SignupPrepared,
   from: number,
@@ -269,7 +269,7 @@ export interface OversoldCheck {
   oversold: number;
 }
 
-async function placesOf(opened: OpenedDatabase, itemCode: string): Promise<OversoldCheck> {
+export async function placesOf(opened: OpenedDatabase, itemCode: string): Promise<OversoldCheck> {
   const place = await opened.db.get<{ capacity: number; taken: number }>(sql`
     SELECT capacity, taken FROM entry_places WHERE race_id = ${SIGNUP_RACE} AND item_code = ${itemCode} AND pool = 'main'`);
   const holding = await opened.db.get<{ n: number }>(sql`

@@ -31,10 +31,11 @@ export interface Db {
    */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
-   * Inside a transaction: waits until no other transaction holds `key`, and holds it until this one ends
-   * (a PostgreSQL advisory transaction lock; on SQLite the write lock of BEGIN IMMEDIATE already does it).
+   * Inside a transaction: waits until no other transaction holds each key (taken one after the other, in the
+   * order given), and holds them until this one ends (PostgreSQL advisory transaction locks; on SQLite the
+   * write lock of BEGIN IMMEDIATE already does it).
    */
-  lock(key: string): Promise<void>;
+  lock(...keys: string[]): Promise<void>;
   /** True when the database answers (the health endpoint). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -51,6 +52,31 @@ export function isPostgresUrl(url: string | undefined): url is string {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
+/** How many prepared statements the SQLite engine keeps (the server's SQL texts are far fewer). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The handle as Kysely's SQLite driver sees it, with its statements kept by SQL text: the driver prepares
+ * every query anew, and preparing costs as much as running the server's short statements. A statement is only
+ * ever used by the one connection, one query at a time (Kysely serialises them), so reusing it is safe; the
+ * oldest is dropped once the cache is full.
+ */
+function cachingStatements(handle: SqliteHandle) {
+  const statements = new Map<string, ReturnType<SqliteHandle['prepare']>>();
+  return {
+    close: () => handle.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = handle.prepare(text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: SqliteHandle } {
   if (target.engine === 'sqlite') {
     const handle = new BetterSqlite3(target.file);
@@ -58,7 +84,10 @@ function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: Sqlit
     handle.pragma('foreign_keys = ON');
     handle.pragma('busy_timeout = 5000');
     handle.pragma('synchronous = NORMAL');
-    return { kysely: new Kysely({ dialect: new SqliteDialect({ database: handle }) }), sqlite: handle };
+    return {
+      kysely: new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(handle) }) }),
+      sqlite: handle,
+    };
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -104,9 +133,13 @@ function makeDb(engine: EngineName, executor: Executor, inTransaction: boolean, 
         }
       });
     },
-    async lock(key: string) {
+    async lock(...keys: string[]) {
       if (!inTransaction) throw new Error('lock() is for use inside a transaction');
-      if (engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(executor);
+      if (engine !== 'postgres' || keys.length === 0) return;
+      // One round trip for all keys, taken in the order given (callers give a fixed order: no deadlock).
+      await sql`SELECT ${sql.join(keys.map((key) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`))}`.execute(
+        executor,
+      );
     },
     async ping() {
       try {

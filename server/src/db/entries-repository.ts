@@ -427,13 +427,17 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
      * Inserts an entry with a new entry number ('E' + 8 random letters or digits, retried on a clash) and its
      * 'submitted' event. A second live entry of the same person and race fails on the entries_person index.
      */
-    async insertEntry(input: EntryInsert): Promise<{ id: number; entryNo: string }> {
+    async insertEntry(
+      input: EntryInsert,
+      /** The timeline's first steps, all at input.now ('submitted', then e.g. 'orderCreated' in the same transaction). */
+      steps: readonly TimelineStep[] = ['submitted'],
+    ): Promise<{ id: number; entryNo: string }> {
       const certEnc = cipher.encrypt(input.certNumber);
       const phoneEnc = cipher.encrypt(input.phone);
       const valuesEnc = cipher.encrypt(JSON.stringify(input.values));
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const entryNo = `E${randomText(8)}`;
-        const row = await db.get<{ id: number }>(sql`
+        const insert = sql`
           INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
             name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
           VALUES (${entryNo}, ${input.raceId}, ${input.itemCode}, ${input.channel}, ${input.userId},
@@ -441,10 +445,27 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
             ${input.name}, ${input.gender}, ${input.birthday}, ${input.certType}, ${input.certHash}, ${certEnc},
             ${phoneEnc}, ${valuesEnc}, ${input.feeFen}, ${input.now}, ${input.now})
           ON CONFLICT (entry_no) DO NOTHING
-          RETURNING id`);
+          RETURNING id`;
+        if (db.engine === 'postgres') {
+          // The entry and its steps in one round trip (nothing is inserted on an entry-number clash).
+          const row = await db.get<{ entry_id: number }>(sql`
+            WITH e AS (${insert})
+            INSERT INTO entry_events (entry_id, step, at, note)
+            SELECT e.id, s.step, CAST(${input.now} AS BIGINT), ''
+            FROM e CROSS JOIN unnest(CAST(${[...steps]} AS TEXT[])) WITH ORDINALITY AS s (step, k)
+            ORDER BY s.k
+            RETURNING entry_id`);
+          if (row) return { id: Number(row.entry_id), entryNo };
+          continue;
+        }
+        const row = await db.get<{ id: number }>(insert);
         if (row) {
           const id = Number(row.id);
-          await addEvent(id, 'submitted', input.now);
+          if (steps.length > 0) {
+            await db.run(sql`
+              INSERT INTO entry_events (entry_id, step, at, note)
+              VALUES ${sql.join(steps.map((step) => sql`(${id}, ${step}, ${input.now}, '')`))}`);
+          }
           return { id, entryNo };
         }
       }
@@ -623,6 +644,54 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       const row = await db.get<{ answer_json: string }>(sql`
         SELECT answer_json FROM submissions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`);
       return row?.answer_json;
+    },
+
+    /**
+     * The checks a submission makes under its locks, in one query: the stored answer of its idempotency key
+     * (JSON text) and which of these people already have a live entry in the race.
+     */
+    async submitChecks(
+      userId: number,
+      idempotencyKey: string,
+      raceId: string,
+      certHashes: readonly string[],
+    ): Promise<{ answer: string | undefined; live: Set<string> }> {
+      const rows = await db.all<{ answer_json: string | null; cert_hash: string | null }>(sql`
+        SELECT answer_json, NULL AS cert_hash FROM submissions
+        WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}
+        UNION ALL
+        SELECT NULL AS answer_json, cert_hash FROM entries
+        WHERE race_id = ${raceId} AND cert_hash IN (${sql.join(certHashes.length > 0 ? [...certHashes] : [''])})
+          AND status IN ${LIVE}`);
+      const answer = rows.find((row) => row.answer_json !== null)?.answer_json ?? undefined;
+      return { answer, live: new Set(rows.flatMap((row) => (row.cert_hash === null ? [] : [row.cert_hash]))) };
+    },
+
+    /**
+     * Keeps the answer of an idempotency key and takes n places of a pool when that many are left (one
+     * conditional UPDATE, in the same round trip on PostgreSQL); false when no places were taken (the caller
+     * rolls back). The places' row is updated last, so its lock is held only until the caller's commit.
+     */
+    async saveSubmissionTakingPlaces(
+      submission: { userId: number; idempotencyKey: string; answerJson: string; now: number },
+      take: { raceId: string; itemCode: string; pool: PlacePool; n: number },
+    ): Promise<boolean> {
+      const save = sql`
+        INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
+        VALUES (${submission.userId}, ${submission.idempotencyKey}, ${submission.answerJson}, ${submission.now})
+        ON CONFLICT (user_id, idempotency_key) DO NOTHING`;
+      if (db.engine !== 'postgres') {
+        await db.run(save);
+        return takePlace(take.raceId, take.itemCode, take.pool, take.n);
+      }
+      const row = await db.get<{ took: number }>(sql`
+        WITH s AS (${save} RETURNING 1), t AS (
+          UPDATE entry_places SET taken = taken + ${take.n}
+          WHERE race_id = ${take.raceId} AND item_code = ${take.itemCode} AND pool = ${take.pool}
+            AND taken + ${take.n} <= capacity
+          RETURNING 1)
+        SELECT (SELECT count(*) FROM t) AS took, (SELECT count(*) FROM s) AS saved`);
+      return Number(row?.took ?? 0) > 0;
     },
 
     /** Keeps the answer of an idempotency key; false when the key already has one. */

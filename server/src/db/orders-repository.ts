@@ -95,6 +95,47 @@ export function newOrderNo(at: number): string {
   return `RS${day}${String(randomInt(100_000_000)).padStart(8, '0')}`;
 }
 
+/** An order line as its runner sees it. */
+export interface OrderLineShown {
+  subOrderNo: string;
+  entryNo: string;
+  name: string;
+  itemCode: string;
+  amountFen: number;
+}
+
+/** The order as its runner sees it at `now`, from its record, its lines and its race (item names). */
+export function orderView(
+  order: OrderRecord,
+  lines: OrderLineShown[],
+  info: RaceInfo | undefined,
+  now: number,
+): OrderView {
+  const itemName = (code: string): LocalText =>
+    info?.entry?.items.find((item) => item.code === code)?.name ?? { zh: code, en: code };
+  return {
+    orderNo: order.orderNo,
+    raceId: order.raceId,
+    status: shownOrderStatus(order, now),
+    amountFen: order.amountFen,
+    paidFen: order.paidFen,
+    couponFen: 0,
+    discountFen: 0,
+    createdAt: order.createdAt,
+    deadlineAt: order.status === 1 ? order.deadlineAt : null,
+    paidAt: order.paidAt,
+    serialNo: order.serialNo,
+    refundedFen: order.refundedFen,
+    lines: lines.map((line) => ({
+      subOrderNo: line.subOrderNo,
+      entryNo: line.entryNo,
+      name: line.name,
+      itemName: itemName(line.itemCode),
+      amountFen: line.amountFen,
+    })),
+  };
+}
+
 export function createOrdersRepository(db: Db) {
   const one = async (query: Parameters<Db['get']>[0]) => {
     const row = await db.get<OrderRow>(query);
@@ -127,51 +168,48 @@ export function createOrdersRepository(db: Db) {
       WHERE l.order_id = ${order.id} ORDER BY l.sub_order_no`);
     const race = await db.get<{ info_json: string }>(sql`SELECT info_json FROM races WHERE race_id = ${order.raceId}`);
     const info = race ? (JSON.parse(race.info_json) as RaceInfo) : undefined;
-    const itemName = (code: string): LocalText =>
-      info?.entry?.items.find((item) => item.code === code)?.name ?? { zh: code, en: code };
-    return {
-      orderNo: order.orderNo,
-      raceId: order.raceId,
-      status: shownOrderStatus(order, now),
-      amountFen: order.amountFen,
-      paidFen: order.paidFen,
-      couponFen: 0,
-      discountFen: 0,
-      createdAt: order.createdAt,
-      deadlineAt: order.status === 1 ? order.deadlineAt : null,
-      paidAt: order.paidAt,
-      serialNo: order.serialNo,
-      refundedFen: order.refundedFen,
-      lines: rows.map((r) => ({
-        subOrderNo: r.sub_order_no,
-        entryNo: r.entry_no,
-        name: r.name,
-        itemName: itemName(r.item_code),
-        amountFen: Number(r.amount_fen),
-      })),
-    };
+    const shown = rows.map((r) => ({
+      subOrderNo: r.sub_order_no,
+      entryNo: r.entry_no,
+      name: r.name,
+      itemCode: r.item_code,
+      amountFen: Number(r.amount_fen),
+    }));
+    return orderView(order, shown, info, now);
   };
 
   return {
     /** A new order awaiting payment (status 1) with its lines; retried on an order-number clash. */
-    async create(input: OrderCreate): Promise<{ id: number; orderNo: string }> {
+    async create(input: OrderCreate): Promise<{ id: number; orderNo: string; subOrderNos: string[] }> {
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const orderNo = newOrderNo(input.createdAt);
-        const row = await db.get<{ id: number }>(sql`
+        const subOrderNos = input.lines.map((_, k) => `${orderNo}-${k + 1}`);
+        const insert = sql`
           INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at)
           VALUES (${orderNo}, ${input.raceId}, ${input.userId}, 1, ${input.amountFen}, ${input.deadlineAt}, ${input.createdAt})
           ON CONFLICT (order_no) DO NOTHING
-          RETURNING id`);
+          RETURNING id`;
+        if (db.engine === 'postgres' && input.lines.length > 0) {
+          // The order and its lines in one round trip (nothing is inserted on an order-number clash).
+          const row = await db.get<{ order_id: number }>(sql`
+            WITH o AS (${insert})
+            INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
+            SELECT o.id, l.sub_order_no, l.entry_id, l.amount_fen
+            FROM o CROSS JOIN unnest(CAST(${subOrderNos} AS TEXT[]), CAST(${input.lines.map((line) => line.entryId)} AS BIGINT[]),
+              CAST(${input.lines.map((line) => line.amountFen)} AS BIGINT[])) AS l (sub_order_no, entry_id, amount_fen)
+            RETURNING order_id`);
+          if (row) return { id: Number(row.order_id), orderNo, subOrderNos };
+          continue;
+        }
+        const row = await db.get<{ id: number }>(insert);
         if (!row) continue;
         const id = Number(row.id);
-        let n = 0;
-        for (const line of input.lines) {
-          n += 1;
+        if (input.lines.length > 0) {
           await db.run(sql`
             INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
-            VALUES (${id}, ${`${orderNo}-${n}`}, ${line.entryId}, ${line.amountFen})`);
+            VALUES ${sql.join(input.lines.map((line, k) => sql`(${id}, ${subOrderNos[k]}, ${line.entryId}, ${line.amountFen})`))}`);
         }
-        return { id, orderNo };
+        return { id, orderNo, subOrderNos };
       }
       throw new Error('no free order number after 8 attempts');
     },

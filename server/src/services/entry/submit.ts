@@ -25,11 +25,14 @@ import {
   type EntryItemSettings,
   type EntrySubmitAnswer,
   type EntrySubmitRequest,
+  type OrderView,
+  type TimelineStep,
 } from '#contract/entry';
 import { isCertificateType } from '#contract/enums';
 import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
 import type { FormField, RegistrationForm, SubmissionValues } from '#contract/registration-form';
-import { poolOf, type EntriesRepository } from '../../db/entries-repository.ts';
+import { poolOf, type EntriesRepository, type EntryEvent, type EntryRecord } from '../../db/entries-repository.ts';
+import { orderView, type OrderRecord } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
 import { checkRegistrationSubmission } from '../registration/check-submission.ts';
@@ -116,6 +119,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
     const itemField = form.fields.find((f) => f.key === PARTICIPANT_KEYS.item);
     const certTypeField = firstOfType(form, 'certificateType');
     const certNumberField = firstOfType(form, 'certificateNumber');
+    const asksForResults = form.fields.some((f) => f.type === 'pastEvents' || f.type === 'scoreVerification');
     for (const [index, sent] of participants.entries()) {
       const refuse = (key: string, refusal: Refusal) => {
         fields[`${index}.${key}`] ??= refusal;
@@ -131,10 +135,13 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       }
       const name = text(values[PARTICIPANT_KEYS.name]);
       const certNumber = certNumberField ? text(values[certNumberField.key]) : '';
+      // The runner's own results are looked up only for a form that asks for them.
       const own = new Set(
-        (await ownResults(repos, { name, certificateNumber: certNumber }, race.raceId)).map(
-          (result) => result.resultId,
-        ),
+        asksForResults
+          ? (await ownResults(repos, { name, certificateNumber: certNumber }, race.raceId)).map(
+              (result) => result.resultId,
+            )
+          : [],
       );
       const checked = await checkRegistrationSubmission(form, values, {
         ownResult: (id) => own.has(id),
@@ -252,36 +259,38 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       if (Object.keys(fields).length > 0) return refused({ kind: 'fields', fields });
 
       try {
+        // The transaction is kept short: every read it does not need was done above, the answer is built from
+        // what it writes (not read back), and the contended rows (the code's uses, the item's places) are
+        // updated last, so their row locks (PostgreSQL) are held only until the commit that follows.
         const answer = await repos.transaction(async (tx) => {
-          await tx.db.lock(`entry-submit:${userId}:${idempotencyKey}`);
-          const again = await tx.entries.submissionAnswer(userId, idempotencyKey);
-          if (again !== undefined) return JSON.parse(again) as EntrySubmitAnswer;
-          // One live entry per person and race: each person's lock in one order (no two submissions deadlock).
-          for (const hash of [...seen].sort()) await tx.db.lock(`entry-person:${raceId}:${hash}`);
+          // The key's lock, then (one live entry per person and race) each person's lock in one order, so no
+          // two submissions deadlock; all in one call.
+          await tx.db.lock(
+            `entry-submit:${userId}:${idempotencyKey}`,
+            ...[...seen].sort().map((hash) => `entry-person:${raceId}:${hash}`),
+          );
+          const checks = await tx.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
+          if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
           for (const person of people) {
-            if (await tx.entries.liveByCert(raceId, person.certHash)) {
+            if (checks.live.has(person.certHash)) {
               throw new Refused({
                 kind: 'fields',
                 fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
               });
             }
           }
-          if (code && !(await tx.entries.useCode(code.id, n, at)))
-            throw new Refused(call(400, 'redemptionCodeMissing'));
           if (team) {
             await tx.db.lock(`entry-team:${team.id}`);
             if ((await tx.entries.teamSize(team.id)) + n > team.maxSize) throw new Refused(call(400, 'teamFull'));
           }
           const holds = takesPlaceNow(item, channel);
-          const pool = poolOf(channel);
-          if (holds && !(await takePlaces(tx.entries, raceId, settings, item, pool, n))) {
-            throw new Refused(call(400, 'entryFull'));
-          }
+          const ordered = holds || item.model === 'payThenDraw';
           const fee = feeFen(item, channel);
-          const made: { id: number; entryNo: string }[] = [];
+          const steps: TimelineStep[] = ordered ? ['submitted', 'orderCreated'] : ['submitted'];
+          const records: (EntryRecord & { events: EntryEvent[] })[] = [];
           for (const person of people) {
-            made.push(
-              await tx.entries.insertEntry({
+            const made = await tx.entries.insertEntry(
+              {
                 raceId,
                 itemCode: item.code,
                 channel,
@@ -300,36 +309,106 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
                 values: person.values,
                 feeFen: fee,
                 now: at,
-              }),
+              },
+              steps,
             );
+            records.push({
+              id: made.id,
+              entryNo: made.entryNo,
+              raceId,
+              itemCode: item.code,
+              channel,
+              userId,
+              teamId: team?.id ?? null,
+              codeId: code?.id ?? null,
+              status: ENTRY_STATUSES.submitted,
+              holdsPlace: holds,
+              name: person.name,
+              gender: person.gender,
+              birthday: person.birthday,
+              certType: person.certType,
+              certHash: person.certHash,
+              certNumber: person.certNumber,
+              phone: person.phone,
+              feeFen: fee,
+              bib: null,
+              waitRank: null,
+              createdAt: at,
+              updatedAt: at,
+              events: steps.map((step) => ({ step, at, note: '' })),
+            });
           }
-          let orderNo: string | null = null;
-          if (holds || item.model === 'payThenDraw') {
-            const order = await tx.orders.create({
+          let order: OrderView | null = null;
+          const orderNos = new Map<number, string>();
+          if (ordered) {
+            const amountFen = fee * n;
+            const deadlineAt = at + paymentMinutes(item) * 60_000;
+            const created = await tx.orders.create({
               raceId,
               userId,
-              amountFen: fee * n,
-              deadlineAt: at + paymentMinutes(item) * 60_000,
+              amountFen,
+              deadlineAt,
               createdAt: at,
-              lines: made.map((entry) => ({ entryId: entry.id, amountFen: fee })),
+              lines: records.map((entry) => ({ entryId: entry.id, amountFen: fee })),
             });
-            orderNo = order.orderNo;
-            for (const entry of made) await tx.entries.addEvent(entry.id, 'orderCreated', at);
-            if (fee === 0 && (await tx.orders.markPaid(order.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
-              for (const entry of made) {
+            for (const entry of records) orderNos.set(entry.id, created.orderNo);
+            let paid = false;
+            if (fee === 0 && (await tx.orders.markPaid(created.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
+              paid = true;
+              for (const entry of records) {
                 const to = statusAfterPayment({ channel, status: ENTRY_STATUSES.submitted }, item.model);
                 if (to === ENTRY_STATUSES.submitted) await tx.entries.addEvent(entry.id, 'paid', at);
-                else await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.submitted], to, 'paid', at);
+                else if (await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.submitted], to, 'paid', at)) {
+                  entry.status = to;
+                } else continue;
+                entry.events.push({ step: 'paid', at, note: '' });
               }
             }
+            const lines = records
+              .map((entry, k) => ({
+                subOrderNo: created.subOrderNos[k]!,
+                entryNo: entry.entryNo,
+                name: entry.name,
+                itemCode: entry.itemCode,
+                amountFen: fee,
+              }))
+              .sort((a, b) => (a.subOrderNo < b.subOrderNo ? -1 : a.subOrderNo > b.subOrderNo ? 1 : 0));
+            const record: OrderRecord = {
+              id: created.id,
+              orderNo: created.orderNo,
+              raceId,
+              userId,
+              status: paid ? 3 : 1,
+              amountFen,
+              paidFen: 0,
+              refundedFen: 0,
+              deadlineAt,
+              createdAt: at,
+              paidAt: paid ? at : null,
+              settledAt: paid ? at : null,
+              serialNo: null,
+            };
+            order = orderView(record, lines, race, at);
           }
-          const records = [];
-          for (const entry of made) records.push((await tx.entries.findById(entry.id))!);
           const result: EntrySubmitAnswer = {
-            entries: await myEntryViews(tx, records),
-            order: orderNo === null ? null : ((await tx.orders.view(orderNo, at)) ?? null),
+            entries: await myEntryViews(tx, records, { races: new Map([[raceId, race]]), orderNos }),
+            order,
           };
-          await tx.entries.saveSubmission(userId, idempotencyKey, JSON.stringify(result), at);
+          if (code && !(await tx.entries.useCode(code.id, n, at)))
+            throw new Refused(call(400, 'redemptionCodeMissing'));
+          const submission = { userId, idempotencyKey, answerJson: JSON.stringify(result), now: at };
+          if (!holds) await tx.entries.saveSubmission(userId, idempotencyKey, submission.answerJson, at);
+          else if (
+            !(await tx.entries.saveSubmissionTakingPlaces(submission, {
+              raceId,
+              itemCode: item.code,
+              pool: poolOf(channel),
+              n,
+            })) &&
+            !(await takePlaces(tx.entries, raceId, settings, item, poolOf(channel), n))
+          ) {
+            throw new Refused(call(400, 'entryFull'));
+          }
           return result;
         });
         return { ok: true, answer };

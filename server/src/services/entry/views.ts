@@ -44,8 +44,10 @@ export const formChannelOf = (settings: EntrySettings | undefined) => settings?.
 export async function myEntryViews(
   repos: Repositories,
   entries: (EntryRecord & { events?: EntryEvent[] })[],
+  /** What the caller already knows (a submission that just wrote them): not read again. */
+  known: { races?: Map<string, RaceInfo | undefined>; orderNos?: Map<number, string> } = {},
 ): Promise<MyEntry[]> {
-  const races = new Map<string, RaceInfo | undefined>();
+  const races = new Map<string, RaceInfo | undefined>(known.races);
   const teams = new Map<number, string | null>();
   for (const entry of entries) {
     if (!races.has(entry.raceId)) races.set(entry.raceId, await repos.races.findById(entry.raceId));
@@ -54,7 +56,7 @@ export async function myEntryViews(
     }
   }
   const ids = entries.map((e) => e.id);
-  const orderNos = await repos.orders.latestOrderNos(ids);
+  const orderNos = known.orderNos ?? (await repos.orders.latestOrderNos(ids));
   const missing = entries.filter((e) => e.events === undefined).map((e) => e.id);
   const timelines = await repos.entries.events(missing);
   return entries.map((entry) => {
