@@ -82,7 +82,7 @@ function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: Sqlit
     const handle = new BetterSqlite3(target.file);
     handle.pragma('journal_mode = WAL');
     handle.pragma('foreign_keys = ON');
-    handle.pragma('busy_timeout = 5000');
+    handle.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     handle.pragma('synchronous = NORMAL');
     return {
       kysely: new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(handle) }) }),
@@ -104,7 +104,40 @@ function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: Sqlit
   return { kysely: new Kysely({ dialect: new PostgresDialect({ pool }) }) };
 }
 
-function makeDb(engine: EngineName, executor: Executor, inTransaction: boolean, root: Kysely<unknown>): Db {
+/** How long a statement waits for another process's write lock on SQLite (busy_timeout). */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * BEGIN IMMEDIATE on SQLite without waiting in SQLite's busy handler, which sleeps the whole process (every
+ * request it serves) while another process (WORKERS > 1) holds the write lock: false when it is held.
+ */
+function immediateBegin(handle: SqliteHandle): () => boolean {
+  const noWait = handle.prepare('PRAGMA busy_timeout = 0');
+  const wait = handle.prepare(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  const begin = handle.prepare('BEGIN IMMEDIATE');
+  return () => {
+    noWait.run();
+    try {
+      begin.run();
+      return true;
+    } catch (error) {
+      if (String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY')) return false;
+      throw error;
+    } finally {
+      wait.run();
+    }
+  };
+}
+
+const BUSY = Symbol('busy');
+
+function makeDb(
+  engine: EngineName,
+  executor: Executor,
+  inTransaction: boolean,
+  root: Kysely<unknown>,
+  begin?: () => boolean,
+): Db {
   const db: Db = {
     engine,
     async all<T>(query: RawBuilder<unknown>) {
@@ -118,20 +151,34 @@ function makeDb(engine: EngineName, executor: Executor, inTransaction: boolean, 
     },
     async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       if (inTransaction) return work(db);
-      return root.connection().execute(async (connection) => {
-        await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(connection);
-        try {
-          const result = await work(makeDb(engine, connection, true, root));
-          await sql.raw('COMMIT').execute(connection);
-          return result;
-        } catch (error) {
-          await sql
-            .raw('ROLLBACK')
-            .execute(connection)
-            .catch(() => undefined);
-          throw error;
+      const attempt = () =>
+        root.connection().execute(async (connection): Promise<T | typeof BUSY> => {
+          if (begin) {
+            if (!begin()) return BUSY;
+          } else await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(connection);
+          try {
+            const result = await work(makeDb(engine, connection, true, root));
+            await sql.raw('COMMIT').execute(connection);
+            return result;
+          } catch (error) {
+            await sql
+              .raw('ROLLBACK')
+              .execute(connection)
+              .catch(() => undefined);
+            throw error;
+          }
+        });
+      // SQLite, write lock held by another process: the connection is given back (this process's other
+      // queries go on) and BEGIN is tried again shortly, for as long as busy_timeout would have waited.
+      const until = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+      for (let tries = 0; ; tries += 1) {
+        const outcome = await attempt();
+        if (outcome !== BUSY) return outcome;
+        if (Date.now() > until) {
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
         }
-      });
+        await new Promise((resolve) => (tries === 0 ? setImmediate(resolve) : setTimeout(resolve, 1)));
+      }
     },
     async lock(...keys: string[]) {
       if (!inTransaction) throw new Error('lock() is for use inside a transaction');
@@ -164,7 +211,7 @@ export interface OpenedEngine {
 
 export function openEngine(target: DbTarget): OpenedEngine {
   const { kysely, sqlite } = openKysely(target);
-  return { db: makeDb(target.engine, kysely, false, kysely), sqlite };
+  return { db: makeDb(target.engine, kysely, false, kysely, sqlite ? immediateBegin(sqlite) : undefined), sqlite };
 }
 
 export { sql };
