@@ -130,6 +130,12 @@ beforeAll(async () => {
   saveRace({ start: -2, end: 30 });
   await createAccounts([A, B, C, D, E, F]);
 });
+// The test files share one server: the demo race goes back to its seeded settings for the files after this one.
+afterAll(() => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
+  writeFileSync(file, JSON.stringify(seed.race));
+  siteCli('add-race', file);
+});
 
 async function switchLanguage(page: Page, to: 'zh' | 'en') {
   await page.getByTestId('language-toggle').click();
