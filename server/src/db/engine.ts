@@ -77,6 +77,47 @@ function cachingStatements(handle: SqliteHandle) {
   };
 }
 
+/** How many SQL texts get a prepared-statement name on PostgreSQL (the server's texts are far fewer). */
+const PG_STATEMENT_NAMES = 1000;
+
+/**
+ * The pool as Kysely's PostgreSQL driver sees it, its queries with parameters sent as named prepared
+ * statements (one name per SQL text, the same on every connection): PostgreSQL parses and plans each text
+ * once per connection instead of on every query. Texts without parameters (BEGIN, COMMIT, migrations' scripts
+ * of several statements) are sent as before, and so is every text once the names run out.
+ */
+function namingStatements(pool: pg.Pool) {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < PG_STATEMENT_NAMES) {
+      name = `s${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const named = new WeakSet<pg.PoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      if (!named.has(client)) {
+        named.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          const [text, values] = args;
+          const name =
+            args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0
+              ? nameOf(text)
+              : undefined;
+          return name === undefined ? query(...args) : query({ name, text, values });
+        }) as typeof client.query;
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
 function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: SqliteHandle } {
   if (target.engine === 'sqlite') {
     const handle = new BetterSqlite3(target.file);
@@ -101,7 +142,7 @@ function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: Sqlit
   });
   // An idle client losing its connection (a database restart) must not crash the process.
   pool.on('error', () => undefined);
-  return { kysely: new Kysely({ dialect: new PostgresDialect({ pool }) }) };
+  return { kysely: new Kysely({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) }) };
 }
 
 /** How long a statement waits for another process's write lock on SQLite (busy_timeout). */
