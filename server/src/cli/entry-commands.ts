@@ -18,7 +18,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import { randomText } from '../db/entries-repository.ts';
 import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { CsvSyntaxError, parseCsv } from '../lib/csv.ts';
+import { CsvSyntaxError, formatCsv, parseCsv } from '../lib/csv.ts';
 import { maskCertNo, maskMobile, maskName, normalizeCertNo, normalizeName } from '../lib/race-center.ts';
 import { xlsx } from '../lib/xlsx.ts';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
@@ -172,12 +172,6 @@ async function freshCodes(repos: Repositories, raceId: string, count: number, ta
   return [...codes];
 }
 
-/** A CSV field, quoted when it must be (RFC 4180); a leading formula character is neutralised. */
-function csvField(value: string): string {
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function writeFile(file: string, bytes: string | Buffer, mode?: number): string | undefined {
   try {
     writeFileSync(file, bytes, mode === undefined ? undefined : { mode });
@@ -269,13 +263,11 @@ async function codesIssue(
     `issued ${plural(inserted, 'code')} for ${raceId} item ${itemCode}: ${uses === 1 ? 'single-use' : `${uses} uses each`}, ${expiresAt === null ? 'no expiry' : `expire ${expiresText} (race clock)`}`,
   ];
   if (out !== undefined) {
-    const text = [
+    const text = formatCsv([
       ['code', 'itemCode', 'uses', 'expires', 'note'],
       ...codes.map((code) => [code, itemCode, String(uses), expiresText, note]),
-    ]
-      .map((row) => row.map(csvField).join(','))
-      .join('\r\n');
-    const problem = writeFile(out, `\uFEFF${text}\r\n`);
+    ]);
+    const problem = writeFile(out, text);
     if (problem) return refused(`${problem} (the codes ARE issued; list them with: site codes-list ${raceId})`);
     lines.push(`wrote the codes to ${out}`);
   } else {

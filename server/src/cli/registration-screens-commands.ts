@@ -12,6 +12,7 @@ import { isDirectStatus, type DirectStatus } from '#contract/registration-screen
 import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
+import { formatCsv } from '../lib/csv.ts';
 import { formatDuration, maskName } from '../lib/race-center.ts';
 import { maskValues } from '../services/registration/direct-applications.ts';
 
@@ -132,12 +133,6 @@ export async function directReview(
   );
 }
 
-/** A CSV field, quoted when it must be (RFC 4180); a leading formula character is neutralised for spreadsheets. */
-function csvField(value: string): string {
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export const MAILING_EXPORT_COLUMNS = [
   'method',
   'name',
@@ -169,12 +164,10 @@ export async function mailingExport(repos: Repositories, raceId: string, file: s
       formatRaceTime(c.updatedAt, undefined, zone),
     ];
   });
-  const text = [MAILING_EXPORT_COLUMNS as readonly string[], ...rows]
-    .map((row) => row.map(csvField).join(','))
-    .join('\r\n');
+  const text = formatCsv([MAILING_EXPORT_COLUMNS, ...rows]);
   try {
-    // UTF-8 with a byte-order mark, so that spreadsheet programs read the Chinese names; owner-only.
-    writeFileSync(file, `\uFEFF${text}\r\n`, { mode: 0o600 });
+    // Owner-only.
+    writeFileSync(file, text, { mode: 0o600 });
   } catch (error) {
     return refused(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }

@@ -81,3 +81,17 @@ export function parseCsv(text: string): CsvRecord[] {
   if (field !== '' || fields.length > 0 || fieldStarted) endRecord();
   return records;
 }
+
+/** A CSV field, quoted when it must be (RFC 4180); a leading formula character is neutralised for spreadsheets. */
+export function csvField(value: string): string {
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * A CSV file's text: CRLF line ends (one after the last record too) and a UTF-8 byte-order mark, so that
+ * spreadsheet programs read the Chinese names.
+ */
+export function formatCsv(rows: readonly (readonly string[])[]): string {
+  return `\uFEFF${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
