@@ -6,18 +6,24 @@
  * reads 'approved'. Then /confirm (slider, search, confirm), /post (mailing address), /upload (a document)
  * and /i18NDemos, each seen in Chinese and English, with a screenshot of each.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import seed from '../../server/seed/race.json';
 import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
-import { axeFindings, blocking } from './axe';
 import { loginInDrawer, newPage, screenshot, siteUrl, solveSlider, useBrowser } from './browser';
+import {
+  PDF,
+  PHOTO,
+  expectAccessible,
+  fromNow,
+  pickMainlandChina,
+  pickRegion,
+  png,
+  switchLanguage,
+  upload,
+} from './demo-form';
 import { rawKeysOn } from './raw-keys';
-import { siteCli } from './site-config';
+import { addRace, siteCli } from './site-config';
 
 // The demo runner (DEMO_RUNNERS in server/src/db/seed-runners.ts): registered, with a 2026 finish.
 const RUNNER = { name: '张伟', id: '320102199001011232' };
@@ -25,78 +31,11 @@ const RACE_ID = 'qc-marathon-2027';
 
 const browser = useBrowser();
 
-/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
-
 const label = (key: string, lang: 'zh' | 'en' = 'zh') => directForm.fields.find((f) => f.key === key)!.label[lang];
 
 /** The Form.Item of a field of the direct form, by its key. */
 const item = (page: Page, key: string) =>
   page.locator('.ant-form-item').filter({ has: page.locator(`#direct-form_${key}_label`) });
-
-/** Answers the authenticity question '您上传的文件是否保证真实有效？' with yes. */
-async function confirmAuthentic(page: Page) {
-  const dialog = page.getByRole('dialog').filter({ hasText: '您上传的文件是否保证真实有效？' });
-  await dialog.getByRole('button', { name: /^是$|^是 ?$/ }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
-async function upload(
-  page: Page,
-  scope: Locator,
-  file: { name: string; mimeType: string; buffer: Buffer },
-  ask: boolean,
-) {
-  await scope.locator('input[type="file"]').setInputFiles(file);
-  if (ask) await confirmAuthentic(page);
-  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
-}
-
-/** No serious or critical accessibility violation (axe) in the screen's present state. */
-async function expectAccessible(page: Page, state: string) {
-  await page.waitForTimeout(350);
-  expect(blocking(await axeFindings(page, state))).toEqual([]);
-}
-
-async function switchLanguage(page: Page, to: 'zh' | 'en') {
-  await page.getByTestId('language-toggle').click();
-  await page
-    .getByTestId('language-toggle')
-    .getByText(to === 'en' ? '中' : 'En')
-    .waitFor();
-}
-
-/** Picks a region by typing in the Cascader's search. */
-async function pickRegion(page: Page, input: Locator) {
-  await input.click();
-  await input.fill('海淀');
-  await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' of a time `days` from now (UTC; the windows below leave days either side). */
-const fromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
 
 // The demo race's windows are dates of its own season; the test opens them around today, as the organiser
 // would with `site add-race`, so it does not depend on the day it runs.
@@ -107,9 +46,7 @@ beforeAll(() => {
     packMailing: { ...seed.race.packMailing, deadline: fromNow(60) },
     documentUpload: { ...seed.race.documentUpload, deadline: fromNow(60) },
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
-  writeFileSync(file, JSON.stringify(race));
-  siteCli('add-race', file);
+  addRace(race);
 });
 
 describe('the registration screens', () => {
@@ -141,11 +78,7 @@ describe('the registration screens', () => {
     await birthday.fill('1990-01-01');
     await birthday.press('Enter');
     const country = page.getByLabel(label('nationality'), { exact: true });
-    await country.click();
-    await page.keyboard.type('中国');
-    // The server's list keeps mainland China first: the first match is it.
-    await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
-    await country.press('Enter');
+    await pickMainlandChina(page, country);
     await page.getByLabel(label('phone'), { exact: true }).fill('13800138000');
     await page.getByLabel(label('email'), { exact: true }).fill('runner@example.com');
     const region = page.getByLabel(label('region'), { exact: true });
@@ -175,13 +108,8 @@ describe('the registration screens', () => {
     await upload(page, score, { name: 'certificate.png', mimeType: 'image/png', buffer: png(40, 30) }, false);
     await score.getByTestId('score-pending-note').waitFor();
     await item(page, 'verificationFee').getByTestId('fee-state').getByText('未支付').waitFor();
-    await upload(page, item(page, 'photo'), { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) }, true);
-    await upload(
-      page,
-      item(page, 'healthCertificate'),
-      { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF },
-      true,
-    );
+    await upload(page, item(page, 'photo'), PHOTO);
+    await upload(page, item(page, 'healthCertificate'), PDF);
     await item(page, 'eliteServices').getByRole('checkbox').first().check();
     await page.getByLabel(label('trainingProfile'), { exact: true }).fill('https://www.strava.com/athletes/1');
     await page.getByLabel(label('statement'), { exact: true }).fill('近两年全马成绩稳定在3小时10分以内。');
@@ -293,7 +221,7 @@ describe('the registration screens', () => {
     await loginInDrawer(page, 'zh');
     const screen = page.getByTestId('upload-page');
     await screen.getByTestId('upload-note').waitFor();
-    await upload(page, screen, { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF }, true);
+    await upload(page, screen, PDF);
     await screen.getByTestId('upload-save').click();
     await screen.getByTestId('upload-saved-at').waitFor();
     await screenshot(page, 'registration-upload-zh');

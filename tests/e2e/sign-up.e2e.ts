@@ -8,21 +8,27 @@
  * centre; B does not pay and the job runner cancels the order at its deadline. Seen in Chinese and English,
  * with screenshots and axe (no serious or critical finding) on the sign-up and the ballot pages.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { axeFindings, blocking } from './axe';
 import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import {
+  PDF,
+  PHOTO,
+  expectAccessible,
+  fromNow,
+  pickMainlandChina,
+  pickRegion,
+  switchLanguage,
+  upload,
+} from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
-import { siteCli } from './site-config';
+import { addRace, siteCli } from './site-config';
 
 const RACE_ID = seed.race.raceId;
 const PASSWORD = 'Runner2027';
@@ -61,40 +67,7 @@ const D = runner('D', 14, '吴四');
 const E = runner('E', 15, '郑五');
 const F = runner('F', 16, '王六');
 
-/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-const PHOTO = { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) };
-const PDF = {
-  name: 'report.pdf',
-  mimeType: 'application/pdf',
-  buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
-};
-
 const label = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
-
-/** 'YYYY-MM-DD HH:mm:ss' `days` from now (the windows below leave a day either side of any time zone). */
-const fromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** The demo race with its sign-up window and the marathon's payment window set, through `site add-race`. */
 function saveRace(window: { start: number; end: number }) {
@@ -109,9 +82,7 @@ function saveRace(window: { start: number; end: number }) {
       items: seed.race.entry.items.map((i) => (i.code === 'M' ? { ...i, paymentMinutes: 1 } : i)),
     },
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
-  writeFileSync(file, JSON.stringify(race));
-  siteCli('add-race', file);
+  addRace(race);
 }
 
 /** The runners' accounts, put into the database as registration leaves them. */
@@ -131,25 +102,7 @@ beforeAll(async () => {
   await createAccounts([A, B, C, D, E, F]);
 });
 // The test files share one server: the demo race goes back to its seeded settings for the files after this one.
-afterAll(() => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'race-site-e2e-')), 'race.json');
-  writeFileSync(file, JSON.stringify(seed.race));
-  siteCli('add-race', file);
-});
-
-async function switchLanguage(page: Page, to: 'zh' | 'en') {
-  await page.getByTestId('language-toggle').click();
-  await page
-    .getByTestId('language-toggle')
-    .getByText(to === 'en' ? '中' : 'En')
-    .waitFor();
-}
-
-/** No serious or critical accessibility violation (axe) in the screen's present state. */
-async function expectAccessible(page: Page, state: string) {
-  await page.waitForTimeout(350);
-  expect(blocking(await axeFindings(page, state))).toEqual([]);
-}
+afterAll(() => addRace(seed.race));
 
 /** A logged-in runner on the sign-up page (Chinese). */
 async function signUpPage(r: Runner): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
@@ -164,14 +117,6 @@ async function signUpPage(r: Runner): Promise<{ context: BrowserContext; page: P
 const item = (page: Page, key: string) =>
   page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
 
-async function upload(page: Page, scope: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
-  await scope.locator('input[type="file"]').setInputFiles(file);
-  const dialog = page.getByRole('dialog').filter({ hasText: '您上传的文件是否保证真实有效？' });
-  await dialog.getByRole('button', { name: /^是 ?$/ }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
-}
-
 /** Fills every required field of the demo race's public form for one person (in Chinese), and saves them. */
 async function fillPerson(page: Page, r: Runner, itemCode: 'M' | '10K') {
   const people = page.getByTestId('entry-people');
@@ -185,14 +130,8 @@ async function fillPerson(page: Page, r: Runner, itemCode: 'M' | '10K') {
   await people.getByLabel(label('phone'), { exact: true }).fill(r.phone);
   await people.getByLabel(label('email'), { exact: true }).fill(`${r.phone}@example.com`);
   const country = people.getByLabel(label('nationality'), { exact: true });
-  await country.click();
-  await page.keyboard.type('中国');
-  await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
-  await country.press('Enter');
-  const region = people.getByLabel(label('region'), { exact: true });
-  await region.click();
-  await region.fill('海淀');
-  await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
+  await pickMainlandChina(page, country);
+  await pickRegion(page, people.getByLabel(label('region'), { exact: true }));
   await people.getByLabel(label('address'), { exact: true }).fill('中关村大街1号');
   await people.getByLabel(label('emergencyName'), { exact: true }).fill('李娜');
   await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(r.emergencyPhone);

@@ -1,0 +1,97 @@
+/**
+ * What the browser tests of the registration screens and the sign-up page share: the files they upload, the
+ * language switch, the axe check, and filling the fields of the demo race's forms (uploads with the
+ * authenticity question, the region picker, the country list).
+ */
+import { deflateSync, crc32 } from 'node:zlib';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { axeFindings, blocking } from './axe';
+
+/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
+export function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** An ID photo of the size the demo forms ask for. */
+export const PHOTO: UploadFile = { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) };
+
+/** A small PDF (a health certificate, a document). */
+export const PDF: UploadFile = {
+  name: 'report.pdf',
+  mimeType: 'application/pdf',
+  buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
+};
+
+/** 'YYYY-MM-DD HH:mm:ss' of a time `days` from now (UTC; the tests' windows leave days either side). */
+export const fromNow = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+
+export async function switchLanguage(page: Page, to: 'zh' | 'en') {
+  await page.getByTestId('language-toggle').click();
+  await page
+    .getByTestId('language-toggle')
+    .getByText(to === 'en' ? '中' : 'En')
+    .waitFor();
+}
+
+/** No serious or critical accessibility violation (axe) in the screen's present state. */
+export async function expectAccessible(page: Page, state: string) {
+  await page.waitForTimeout(350);
+  expect(blocking(await axeFindings(page, state))).toEqual([]);
+}
+
+/** Answers the authenticity question '您上传的文件是否保证真实有效？' with yes. */
+async function confirmAuthentic(page: Page) {
+  const dialog = page.getByRole('dialog').filter({ hasText: '您上传的文件是否保证真实有效？' });
+  await dialog.getByRole('button', { name: /^是 ?$/ }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Uploads a file in `scope` (answering the authenticity question unless `ask` is false) and waits for it. */
+export async function upload(page: Page, scope: Locator, file: UploadFile, ask = true) {
+  await scope.locator('input[type="file"]').setInputFiles(file);
+  if (ask) await confirmAuthentic(page);
+  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
+}
+
+/** Picks 北京市 / 北京市 / 海淀区 by typing in the region Cascader's search. */
+export async function pickRegion(page: Page, input: Locator) {
+  await input.click();
+  await input.fill('海淀');
+  await page.locator('li', { hasText: /^北京市 \/ 北京市 \/ 海淀区$/ }).click();
+}
+
+/** Picks mainland China in a country list. */
+export async function pickMainlandChina(page: Page, country: Locator) {
+  await country.click();
+  await page.keyboard.type('中国');
+  // The server's list keeps mainland China first: the first match is it.
+  await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
+  await country.press('Enter');
+}
