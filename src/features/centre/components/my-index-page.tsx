@@ -4,7 +4,6 @@
  * certificate, the wait-list position, the ballot page for ballot items, and its order: the status it shows
  * now, the amount, the countdown to the payment deadline and the pay button. Nothing yet: a link to sign up.
  */
-import { Button } from 'antd';
 import { Link, generatePath } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { type MyEntriesAnswer, type MyEntry, type OrderView, formatFen } from '#contract/entry';
@@ -15,10 +14,10 @@ import { useLoad } from '@/lib/use-load';
 import { useAppStore } from '@/stores/app-store';
 import { getMyEntries } from '../api/entries';
 import { isPayable, orderStatusKey } from '../utils/orders';
-import { usePay } from '../utils/use-pay';
 import { useServerClock } from '../utils/use-clock';
 import { CentreFrame, LoadView } from './centre-frame';
 import { DeadlineCountdown } from './countdown';
+import { PayButton } from './pay-button';
 import { EntryTimeline } from './entry-timeline';
 
 export default function MyIndexPage() {
@@ -139,7 +138,6 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
 
 function OrderStrip({ order, now }: { order: OrderView; now: number }) {
   const { t } = useTranslation();
-  const { pay, paying } = usePay();
   const payable = isPayable(order, now);
   return (
     <footer className="centre-order-strip" data-testid={`order-${order.orderNo}`}>
@@ -159,16 +157,7 @@ function OrderStrip({ order, now }: { order: OrderView; now: number }) {
         <Link to={generatePath(PATHS.order, { orderNo: order.orderNo })} data-testid="order-details">
           {t('centre.order.details')}
         </Link>
-        {payable ? (
-          <Button
-            type="primary"
-            loading={paying === order.orderNo}
-            onClick={() => void pay(order.orderNo)}
-            data-testid="order-pay"
-          >
-            {t('centre.order.pay')}
-          </Button>
-        ) : null}
+        {payable ? <PayButton orderNo={order.orderNo} /> : null}
       </span>
     </footer>
   );

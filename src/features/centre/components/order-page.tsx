@@ -20,10 +20,10 @@ import { useRaceTime } from '@/lib/use-race-time';
 import { useAppStore } from '@/stores/app-store';
 import { getMyEntries, getOrder } from '../api/entries';
 import { isPayable, orderStatusKey } from '../utils/orders';
-import { usePay } from '../utils/use-pay';
 import { useServerClock } from '../utils/use-clock';
 import { CentreFrame, LoadView } from './centre-frame';
 import { DeadlineCountdown } from './countdown';
+import { PayButton } from './pay-button';
 
 type OrderLabel = Exclude<keyof typeof zhCentre.order.labels, 'subOrderNo'>;
 
@@ -165,7 +165,6 @@ function OrderDetails({ order }: { order: OrderView }) {
   const language = useAppStore((s) => s.language);
   const time = useRaceTime();
   const now = useServerClock(undefined, order.deadlineAt !== null);
-  const { pay, paying } = usePay();
   const payable = isPayable(order, now);
   const money = (fen: number) => `¥${formatFen(fen)}`;
   const rows: [OrderLabel, React.ReactNode, string][] = [
@@ -190,16 +189,7 @@ function OrderDetails({ order }: { order: OrderView }) {
             <DeadlineCountdown deadlineAt={order.deadlineAt} now={now} testId="order-countdown" />
           </>
         ) : null}
-        {payable ? (
-          <Button
-            type="primary"
-            loading={paying === order.orderNo}
-            onClick={() => void pay(order.orderNo)}
-            data-testid="order-pay"
-          >
-            {t('centre.order.pay')}
-          </Button>
-        ) : null}
+        {payable ? <PayButton orderNo={order.orderNo} /> : null}
       </div>
       {order.status === ORDER_STATUSES.cancelled ? (
         <p className="centre-panel centre-panel--off" data-testid="order-cancelled-note">
