@@ -87,6 +87,11 @@ interface CandidateRow {
   public_id: string | null;
 }
 
+/** The draw's candidates: entries with their team's public id, as CandidateRow reads them. */
+const CANDIDATES = sql`
+  SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id
+  FROM entries e LEFT JOIN teams t ON t.id = e.team_id`;
+
 const toCandidate = (r: CandidateRow): DrawCandidate => ({
   id: Number(r.id),
   entryNo: r.entry_no,
@@ -238,8 +243,7 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
             WHERE ol.entry_id = e.id AND o.status = 3)`
         : sql``;
       const rows = await db.all<CandidateRow>(sql`
-        SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id
-        FROM entries e LEFT JOIN teams t ON t.id = e.team_id
+        ${CANDIDATES}
         WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 0
           AND e.channel IN ('public', 'team') ${paid}
         ORDER BY e.entry_no
@@ -250,8 +254,7 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
     /** The entries a later round takes: the item's public and team entries that did not win (status 2). */
     async laterRoundCandidates(raceId: string, itemCode: string): Promise<DrawCandidate[]> {
       const rows = await db.all<CandidateRow>(sql`
-        SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id
-        FROM entries e LEFT JOIN teams t ON t.id = e.team_id
+        ${CANDIDATES}
         WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 2
           AND e.channel IN ('public', 'team')
         ORDER BY e.entry_no
@@ -262,8 +265,7 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
     /** The item's wait list (status 2 with a rank), by rank then entry number. */
     async waitList(raceId: string, itemCode: string): Promise<DrawCandidate[]> {
       const rows = await db.all<CandidateRow>(sql`
-        SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id
-        FROM entries e LEFT JOIN teams t ON t.id = e.team_id
+        ${CANDIDATES}
         WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 2 AND e.wait_rank IS NOT NULL
         ORDER BY e.wait_rank, e.entry_no
       `);
