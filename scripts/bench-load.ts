@@ -32,6 +32,8 @@ import { prepareSignup, runSignup, signupBenchOptions, signupDataDir } from './b
 
 const PAST_RACE = 'qc-marathon-2026';
 const POOL = 30_000;
+/** PostgreSQL takes the ID-number secret from the environment only (server/src/lib/secrets.ts). */
+const BENCH_ID_NUMBER_SECRET = 'bench-id-number-secret-0123456789';
 
 export interface LoadBudget {
   minRps?: number;
@@ -157,7 +159,11 @@ async function startPostgresScaleOut(): Promise<Processes> {
   const cluster = await startThrowawayCluster();
   try {
     const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_load');
-    const servers = await startServers(2, { DATABASE_URL: databaseUrl, WORKERS: '1' });
+    const servers = await startServers(2, {
+      DATABASE_URL: databaseUrl,
+      ID_NUMBER_SECRET: BENCH_ID_NUMBER_SECRET,
+      WORKERS: '1',
+    });
     return {
       ...servers,
       stop: async () => {
@@ -395,7 +401,13 @@ export async function runSignupBench(seconds: number, floorRps: number): Promise
   try {
     const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_signup');
     results.push(
-      ...(await runSignupOn('PostgreSQL, 2 processes', 2, { DATABASE_URL: databaseUrl }, seconds, floorRps)),
+      ...(await runSignupOn(
+        'PostgreSQL, 2 processes',
+        2,
+        { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: BENCH_ID_NUMBER_SECRET },
+        seconds,
+        floorRps,
+      )),
     );
   } finally {
     await cluster.stop();

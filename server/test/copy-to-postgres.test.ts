@@ -1,6 +1,7 @@
 /**
  * `site copy-to-postgres`: an SQLite data folder copied into an empty PostgreSQL database loses nothing: every
- * row of every table is there with its ids, the keyed hashes still match (the secrets come along), tokens
+ * row of every table is there with its ids, the keyed hashes still match (the secrets come along; the
+ * ID-number secret through ID_NUMBER_SECRET, set to the folder's, never as a row of the target), tokens
  * still log in, the files are served from the database, and new rows get new ids. Needs a PostgreSQL server:
  * runs in the server-pg project (the SQLite project has no target to copy into).
  */
@@ -104,6 +105,9 @@ describe('site copy-to-postgres', () => {
     expect(copied.code).toBe(0);
     expect(copied.out).toMatch(/copied races 2, .*users 2/); // the fixture race and the past race; the demo account and ours
     expect(copied.out).toMatch(/copied \d+ files/);
+    // The ID-number secret stays out of the database: the organiser is told where it is, never shown it.
+    expect(copied.out).toContain(`ID_NUMBER_SECRET set to the contents of the file ${dataDir}/id-number-secret`);
+    expect(copied.out).not.toContain(secrets.idNumber);
 
     // Row for row, the same.
     const before = await openDatabase({ dataDir, seedDir: FIXTURE_SEED, now: NOW, env: sqliteEnv, seed: false });
@@ -111,7 +115,7 @@ describe('site copy-to-postgres', () => {
       dataDir: tempDir(),
       seedDir: FIXTURE_SEED,
       now: NOW,
-      env: { DATABASE_URL: url },
+      env: { DATABASE_URL: url, ID_NUMBER_SECRET: secrets.idNumber },
       seed: false,
     });
     try {
@@ -127,6 +131,12 @@ describe('site copy-to-postgres', () => {
       expect(filesCopied).toBe(5);
       expect(a.results!.length).toBeGreaterThan(50);
       expect(after.secrets).toEqual(secrets);
+      // The other keys are rows of the target; the ID-number secret is not.
+      expect(b.server_secrets!.map((row) => (row as { name: string }).name).sort()).toEqual([
+        'cert-secret',
+        'code-secret',
+        'payment-secret',
+      ]);
     } finally {
       await before.db.close();
       await after.db.close();
@@ -136,7 +146,7 @@ describe('site copy-to-postgres', () => {
     const target = await buildApp({
       dataDir: tempDir(),
       seedDir: tempDir('race-site-no-seed-'),
-      env: { DATABASE_URL: url, RATE_LIMITS: 'off', JOBS: 'off' },
+      env: { DATABASE_URL: url, ID_NUMBER_SECRET: secrets.idNumber, RATE_LIMITS: 'off', JOBS: 'off' },
       now: () => NOW,
     });
     try {

@@ -24,6 +24,7 @@ import {
   FIXTURE_RACE_ID,
   FIXTURE_SEED,
   FIXTURES,
+  postgresEnv,
   removeTempDirs,
   tempDir,
 } from './helpers.ts';
@@ -63,7 +64,7 @@ describe('the verifiable ballot', () => {
     const code = await runSiteCli(argv, {
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),
-      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) },
+      env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
       cwd: FIXTURES,
       now: () => at,
     });

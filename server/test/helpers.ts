@@ -26,12 +26,23 @@ export function removeTempDirs(): void {
 /** Which engine this test run is on: the server-pg project sets TEST_DB=postgres (vitest.config.ts). */
 export const ON_POSTGRES = process.env.TEST_DB === 'postgres';
 
+/** The ID-number secret of the test apps on PostgreSQL, which takes it from the environment only (lib/secrets.ts). */
+export const TEST_ID_NUMBER_SECRET = 'test-id-number-secret-0123456789';
+
 /**
  * The environment of a test app or CLI run: `env` (default process.env) with DATABASE_URL set to a fresh
- * database of this run on PostgreSQL, and unset on SQLite (a developer's DATABASE_URL never leaks in).
+ * database of this run on PostgreSQL, and unset on SQLite (a developer's DATABASE_URL never leaks in); on
+ * PostgreSQL with ID_NUMBER_SECRET (TEST_ID_NUMBER_SECRET unless `env` gives one; `env` may unset it with
+ * ID_NUMBER_SECRET: undefined).
  */
 export async function testEnv(env: Env = process.env, databaseUrl?: string): Promise<Env> {
-  return { ...env, DATABASE_URL: databaseUrl ?? (await testDatabaseUrl()) };
+  return postgresEnv({ ...env, DATABASE_URL: databaseUrl ?? (await testDatabaseUrl()) });
+}
+
+/** `env` with ID_NUMBER_SECRET when it names a PostgreSQL database (TEST_ID_NUMBER_SECRET unless given or unset). */
+export function postgresEnv(env: Env): Env {
+  if (env.DATABASE_URL === undefined || 'ID_NUMBER_SECRET' in env) return env;
+  return { ...env, ID_NUMBER_SECRET: TEST_ID_NUMBER_SECRET };
 }
 
 const databases = new Map<string, Promise<string | undefined>>();
@@ -87,7 +98,7 @@ export function siteCli(dataDir: string) {
     const code = await runSiteCli(argv, {
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),
-      env: { DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: databaseUrl },
+      env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: databaseUrl }),
       cwd: FIXTURES,
       now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
     });

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { DEMO_ACCOUNT } from '../src/plugins/accounts.ts';
 import { enc } from './account-helpers.ts';
-import { FIXTURE_SEED, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
+import { FIXTURE_SEED, ON_POSTGRES, removeTempDirs, tempDir, TEST_ID_NUMBER_SECRET } from './helpers.ts';
 import { testDatabaseUrl } from './pg-test-database.ts';
 
 const SERVER = path.join(import.meta.dirname, '../src/server.ts');
@@ -92,7 +92,11 @@ describe('server process on PostgreSQL', () => {
   it.runIf(ON_POSTGRES)(
     'keeps every acknowledged write after a kill -9 under parallel write load',
     async () => {
-      const env = { DATABASE_URL: (await testDatabaseUrl())!, DATA_DIR: tempDir() };
+      const env = {
+        DATABASE_URL: (await testDatabaseUrl())!,
+        DATA_DIR: tempDir(),
+        ID_NUMBER_SECRET: TEST_ID_NUMBER_SECRET,
+      };
       const first = await startServer(env);
 
       const acknowledged: string[] = [];

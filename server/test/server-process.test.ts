@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import { FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { FIXTURE_SEED, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
+import { testDatabaseUrl } from './pg-test-database.ts';
 
 const SERVER = path.join(import.meta.dirname, '../src/server.ts');
 
@@ -53,4 +54,22 @@ describe('server process', () => {
     expect(await server.ready).toContain(`WORKERS must be a number from 1 to 64 or 'auto', got "many"`);
     expect(await server.exited).toBe(1);
   }, 30_000);
+
+  it.runIf(ON_POSTGRES)(
+    'refuses to start on PostgreSQL without ID_NUMBER_SECRET, in one sentence',
+    async () => {
+      const databaseUrl = (await testDatabaseUrl())!;
+      const server = start(
+        { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: '', DATA_DIR: tempDir() },
+        /outside the database\./,
+      );
+      expect(await server.exited).toBe(1);
+      const output = await server.ready;
+      expect(output).toContain(
+        'race-site could not start: On PostgreSQL set ID_NUMBER_SECRET (at least 16 characters, the same on every instance)',
+      );
+      expect(output).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
 });

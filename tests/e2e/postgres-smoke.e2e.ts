@@ -34,7 +34,8 @@ beforeAll(async () => {
   cluster = await startThrowawayCluster();
   const databaseUrl = await createDatabase(cluster.adminUrl);
   const started = Date.now();
-  server = await startServer({ DATABASE_URL: databaseUrl });
+  // PostgreSQL takes the ID-number secret from the environment only (server/src/lib/secrets.ts).
+  server = await startServer({ DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: 'e2e-id-number-secret-0123456789' });
   console.log(`postgres-smoke: the server on PostgreSQL answered after ${Date.now() - started} ms`);
 }, START_TIMEOUT_MS);
 

@@ -12,7 +12,7 @@ import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-data
 import { openDatabase, type OpenedDatabase } from '../db/database.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { isPostgresUrl } from '../db/engine.ts';
-import { SECRET_NAMES, storeDatabaseSecret, type ServerSecrets } from '../lib/secrets.ts';
+import { SECRET_NAMES, storeDatabaseSecret } from '../lib/secrets.ts';
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
 import {
   directList,
@@ -105,7 +105,8 @@ Commands:
       copy this data folder's database (DATA_DIR) into a new, empty PostgreSQL database: every
       race, binding, site configuration, account, registration, result and photo, with their ids
       and the secrets that key the stored hashes; published configs and uploads go into the
-      database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url>.
+      database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url> and
+      ID_NUMBER_SECRET set to the contents of DATA_DIR/id-number-secret (never kept in the database).
 ${BALLOT_USAGE}
   help                          show this help
 
@@ -114,7 +115,7 @@ examples; docs/site-config.schema.json lets an editor check a site configuration
 docs/registration-form.md describes the registration-form document: every field type and rule.
 
 Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed), DATABASE_URL (PostgreSQL
-instead of DATA_DIR's SQLite; see README "Scaling out").
+instead of DATA_DIR's SQLite, with ID_NUMBER_SECRET; see README "Scaling out").
 Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
 
 export interface CliIo {
@@ -200,7 +201,7 @@ function folders(io: CliIo): { dataDir: string; seedDir: string } {
 async function open(io: CliIo): Promise<OpenedDatabase> {
   const { dataDir, seedDir } = folders(io);
   try {
-    return await openDatabase({ dataDir, seedDir, now: io.now(), env: io.env });
+    return await openDatabase({ dataDir, seedDir, now: io.now(), env: io.env, warn: io.stderr });
   } catch (error) {
     const where = parseServerEnv(io.env, ['DATABASE_URL']).DATABASE_URL ? 'the PostgreSQL database' : dataDir;
     throw failure(`Cannot open the database in ${where}: ${error instanceof Error ? error.message : String(error)}`);
@@ -418,7 +419,8 @@ async function copyToPostgres(io: CliIo, url: string): Promise<void> {
   if (!isPostgresUrl(url)) throw usageError(`"${String(url).slice(0, 80)}" is not a postgres:// or postgresql:// URL.`);
   const { dataDir, seedDir } = folders(io);
   if (!existsSync(dataPaths(dataDir).dbFile)) throw failure(`No database in ${dataDir} (${DB_FILE_NAME}) to copy.`);
-  // The source is always the data folder's SQLite; the target keeps the secrets the copied hashes need.
+  // The source is always the data folder's SQLite; the target keeps the secrets the copied hashes need (the
+  // ID-number secret only for this run: the organiser sets ID_NUMBER_SECRET for the PostgreSQL instances).
   const sourceEnv = { ...io.env, DATABASE_URL: undefined };
   const source = await openOrFail(
     () => openDatabase({ dataDir, seedDir, now: io.now(), env: sourceEnv, seed: false }),
@@ -445,12 +447,10 @@ async function copyToPostgres(io: CliIo, url: string): Promise<void> {
         if (error instanceof CopyRefusedError) throw failure(`Nothing copied: ${error.message}`);
         throw error;
       }
-      // The keys of the copied hashes and certificates, kept in the database for every instance.
-      for (const [key, name] of Object.entries(SECRET_NAMES) as [
-        keyof ServerSecrets,
-        (typeof SECRET_NAMES)[keyof ServerSecrets],
-      ][]) {
-        await storeDatabaseSecret(target.db, name.stored, source.secrets[key], io.now());
+      // The keys of the copied hashes and certificates, kept in the database for every instance; not the
+      // ID-number secret, which PostgreSQL takes from ID_NUMBER_SECRET only (lib/secrets.ts).
+      for (const key of ['cert', 'code', 'payment'] as const) {
+        await storeDatabaseSecret(target.db, SECRET_NAMES[key].stored, source.secrets[key], io.now());
       }
       const files = target.files.kind === 'database' ? await copyFolderFiles(dataDir, target.files) : 0;
       const rows = Object.entries(copied)
@@ -463,7 +463,13 @@ async function copyToPostgres(io: CliIo, url: string): Promise<void> {
           ? `copied ${plural(files, 'file')} (published site configs and uploads) into the database`
           : `files stay in the folder ${parseServerEnv(io.env, ['FILES_DIR']).FILES_DIR ?? dataDir} (FILE_STORAGE=folder)`,
       );
-      io.stdout('start the server with DATABASE_URL set to this database');
+      const idNumberFrom =
+        parseServerEnv(io.env, ['ID_NUMBER_SECRET']).ID_NUMBER_SECRET === undefined
+          ? `the contents of the file ${path.join(dataDir, SECRET_NAMES.idNumber.stored)}`
+          : 'the ID_NUMBER_SECRET this copy ran with';
+      io.stdout(
+        `start every server instance with DATABASE_URL set to this database and ID_NUMBER_SECRET set to ${idNumberFrom}: the key of the certificate-number hashes and personal numbers is not kept in the database`,
+      );
     } finally {
       await target.db.close();
     }

@@ -86,12 +86,14 @@ export async function openDatabase(options: {
   env?: Env;
   /** false: migrate only, never seed (the target of `site copy-to-postgres`). Default true. */
   seed?: boolean;
+  /** Where a warning for the organiser goes (lib/secrets.ts); default stderr. */
+  warn?: (line: string) => void;
 }): Promise<OpenedDatabase> {
   const env = options.env ?? process.env;
   mkdirSync(options.dataDir, { recursive: true });
   const { db, sqlite } = openEngine(databaseTarget(options.dataDir, env));
   try {
-    const secrets = await loadSecretsAfterMigrating(db, sqlite, options.dataDir, env, options.now);
+    const secrets = await loadSecretsAfterMigrating(db, sqlite, options.dataDir, env, options.now, options.warn);
     const repos = createRepositories(db, secrets);
     const files = createFileStore({ db, dataDir: options.dataDir, env });
     const seeding = options.seed ?? true;
@@ -115,6 +117,7 @@ async function loadSecretsAfterMigrating(
   dataDir: string,
   env: Env,
   now: number,
+  warn: ((line: string) => void) | undefined,
 ): Promise<ServerSecrets> {
   if (sqlite !== undefined) {
     // Migration 6 keys the certificate-number hashes already stored; on SQLite the key is in the data folder,
@@ -127,5 +130,5 @@ async function loadSecretsAfterMigrating(
     return early;
   }
   await migrate(db, now);
-  return loadSecrets({ db, dataDir, env, now });
+  return loadSecrets({ db, dataDir, env, now, warn });
 }

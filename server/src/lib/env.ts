@@ -84,7 +84,10 @@ export const serverEnvSchema = z.object({
   CERT_SECRET: z.string().optional(),
   /** Key of the stored verification-code hashes; unset: kept like CERT_SECRET. */
   CODE_SECRET: z.string().min(16).optional(),
-  /** Key of the stored certificate (ID) number hashes; unset: kept like CERT_SECRET. */
+  /**
+   * Key of the stored certificate (ID) number hashes and of the encrypted personal numbers; unset: kept in
+   * DATA_DIR/id-number-secret on SQLite; required on PostgreSQL, never kept in the database (lib/secrets.ts).
+   */
   ID_NUMBER_SECRET: z.string().min(16).optional(),
   /** Key of the sandbox payment provider's notification signatures; unset: kept like CERT_SECRET. */
   PAYMENT_SECRET: z.string().min(16).optional(),

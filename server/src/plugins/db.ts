@@ -34,6 +34,7 @@ async function dbPlugin(app: FastifyInstance, options: DbPluginOptions) {
     seedDir: options.seedDir,
     now: options.now(),
     env: options.env,
+    warn: (line) => app.log.warn(line),
   });
   if (seed.seeded) app.log.info({ raceId: seed.raceId, domains: seed.domains }, 'seeded the demo event');
   else if (seed.reason === 'no-seed')
