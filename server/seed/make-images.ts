@@ -1168,7 +1168,7 @@ function makeBannerAd(kind: 1 | 2): string {
       0,
     )}"/>`;
     out += lantern(doc, 26, 30, 11, false, false);
-    out += text(50, 28, '报名进行中 1月24日截止', 17, '#fff', { weight: 700 });
+    out += text(50, 28, '报名进行中', 17, '#fff', { weight: 700 });
     out += text(50, 46, 'Entries open until Jan 24', 11, C.gold2, { spacing: 0.3 });
     out += `<path d="M220 22l8 8-8 8" fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/>`;
     return doc.render(out);
