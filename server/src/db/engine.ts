@@ -216,7 +216,10 @@ function makeDb(
         const outcome = await attempt();
         if (outcome !== BUSY) return outcome;
         if (Date.now() > until) {
-          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+          // The error better-sqlite3 gives when busy_timeout runs out (its code is what callers test).
+          const busy: Error & { code?: string } = new Error('database is locked');
+          busy.code = 'SQLITE_BUSY';
+          throw busy;
         }
         await new Promise((resolve) => (tries === 0 ? setImmediate(resolve) : setTimeout(resolve, 1)));
       }
