@@ -79,27 +79,17 @@ export interface EntryEvent {
   note: string;
 }
 
-export interface EntryInsert {
-  raceId: string;
-  itemCode: string;
-  channel: EntryChannel;
-  userId: number;
+/** A new entry: its record's own fields (the rest are made on insert), the form's values and the time. */
+export type EntryInsert = Omit<
+  EntryRecord,
+  'id' | 'entryNo' | 'teamId' | 'codeId' | 'bib' | 'waitRank' | 'createdAt' | 'updatedAt'
+> & {
   teamId?: number | null;
   codeId?: number | null;
-  status: EntryStatus;
-  holdsPlace: boolean;
-  name: string;
-  gender: 0 | 1 | 2;
-  birthday: string;
-  certType: 1 | 2 | 3 | 4;
-  certHash: string;
-  certNumber: string;
-  phone: string;
   /** The form's cleaned values (kept encrypted). */
   values: Record<string, unknown>;
-  feeFen: number;
   now: number;
-}
+};
 
 export interface PlaceRow {
   itemCode: string;

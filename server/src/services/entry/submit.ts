@@ -289,32 +289,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           const steps: TimelineStep[] = ordered ? ['submitted', 'orderCreated'] : ['submitted'];
           const records: (EntryRecord & { events: EntryEvent[] })[] = [];
           for (const person of people) {
-            const made = await tx.entries.insertEntry(
-              {
-                raceId,
-                itemCode: item.code,
-                channel,
-                userId,
-                teamId: team?.id ?? null,
-                codeId: code?.id ?? null,
-                status: ENTRY_STATUSES.submitted,
-                holdsPlace: holds,
-                name: person.name,
-                gender: person.gender,
-                birthday: person.birthday,
-                certType: person.certType,
-                certHash: person.certHash,
-                certNumber: person.certNumber,
-                phone: person.phone,
-                values: person.values,
-                feeFen: fee,
-                now: at,
-              },
-              steps,
-            );
-            records.push({
-              id: made.id,
-              entryNo: made.entryNo,
+            const { values, ...own } = {
               raceId,
               itemCode: item.code,
               channel,
@@ -330,7 +305,15 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
               certHash: person.certHash,
               certNumber: person.certNumber,
               phone: person.phone,
+              values: person.values,
               feeFen: fee,
+            };
+            const made = await tx.entries.insertEntry({ ...own, values, now: at }, steps);
+            // The record as written, without reading it back.
+            records.push({
+              ...own,
+              id: made.id,
+              entryNo: made.entryNo,
               bib: null,
               waitRank: null,
               createdAt: at,
