@@ -178,6 +178,13 @@ export function createOrdersRepository(db: Db) {
     return orderView(order, shown, info, now);
   };
 
+  /** Paid (3) from the given status, guarded on it; false when the order is not in that status. */
+  const paidFrom = async (orderId: number, from: 1 | 4, paid: PaidFacts): Promise<boolean> =>
+    (await db.run(sql`
+      UPDATE orders SET status = 3, paid_fen = ${paid.paidFen}, paid_at = ${paid.paidAt}, settled_at = ${paid.paidAt},
+        serial_no = ${paid.serialNo}
+      WHERE id = ${orderId} AND status = ${from}`)) > 0;
+
   return {
     /** A new order awaiting payment (status 1) with its lines; retried on an order-number clash. */
     async create(input: OrderCreate): Promise<{ id: number; orderNo: string; subOrderNos: string[] }> {
@@ -266,24 +273,10 @@ export function createOrdersRepository(db: Db) {
     },
 
     /** Awaiting payment (1) → paid (3). False when the order is not awaiting payment. */
-    async markPaid(orderId: number, paid: PaidFacts): Promise<boolean> {
-      return (
-        (await db.run(sql`
-          UPDATE orders SET status = 3, paid_fen = ${paid.paidFen}, paid_at = ${paid.paidAt}, settled_at = ${paid.paidAt},
-            serial_no = ${paid.serialNo}
-          WHERE id = ${orderId} AND status = 1`)) > 0
-      );
-    },
+    markPaid: (orderId: number, paid: PaidFacts) => paidFrom(orderId, 1, paid),
 
     /** A payment that arrived after the automatic cancellation: cancelled (4) → paid (3). False otherwise. */
-    async markPaidAfterCancel(orderId: number, paid: PaidFacts): Promise<boolean> {
-      return (
-        (await db.run(sql`
-          UPDATE orders SET status = 3, paid_fen = ${paid.paidFen}, paid_at = ${paid.paidAt}, settled_at = ${paid.paidAt},
-            serial_no = ${paid.serialNo}
-          WHERE id = ${orderId} AND status = 4`)) > 0
-      );
-    },
+    markPaidAfterCancel: (orderId: number, paid: PaidFacts) => paidFrom(orderId, 4, paid),
 
     /**
      * Records a late payment on a cancelled order without reinstating it (the money is to be refunded): the
