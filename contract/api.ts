@@ -124,6 +124,26 @@ export const API_PATHS = {
   profile: '/user-center/api/account/profile',
   /** POST PasswordChangeRequest (login) → code 0; every token of the account is revoked. */
   passwordChange: '/user-center/api/account/password',
+  /**
+   * After entry (issue 15; request and answer types in contract/after-entry.ts). Every call needs login except
+   * pickupCheckIn (the staff key header).
+   * GET ?raceId= → LetterAnswer; POST LetterSignRequest → LetterEntry.
+   */
+  letterGet: '/race-center/api/services/letter',
+  letterSign: '/race-center/api/services/letter/sign',
+  /** GET ?raceId= → PickupAnswer; POST PickupBookRequest → PickupBookingView; POST PickupCancelRequest → null. */
+  pickupGet: '/race-center/api/services/pickup',
+  pickupBook: '/race-center/api/services/pickup/book',
+  pickupCancel: '/race-center/api/services/pickup/cancel',
+  /** POST PickupCheckInRequest with the staffKey header → PickupCheckInAnswer (collected once). */
+  pickupCheckIn: '/race-center/api/services/pickup/check-in',
+  /** GET → SavedParticipant[]; POST ParticipantSaveRequest → SavedParticipant; POST ParticipantDeleteRequest → null. */
+  participantList: '/user-center/api/participants',
+  participantSave: '/user-center/api/participants/save',
+  participantDelete: '/user-center/api/participants/delete',
+  /** GET ?raceId= → RefundAnswer; POST RefundRequestBody → RefundRequestView. */
+  refundGet: '/race-center/api/services/refund',
+  refundRequest: '/race-center/api/services/refund/request',
   /** Uploaded and demo files are served below this prefix (the default file host of the bundled server). */
   filesPrefix: '/files/',
 } as const;

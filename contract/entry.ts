@@ -7,6 +7,7 @@
  * Money is integer fen everywhere (¥1 = 100 fen); `formatFen` is the one way to show it.
  */
 import type { LocalText } from '#contract/registration-form';
+import type { EntryService, RefundSettings } from '#contract/after-entry';
 import type { CertificateType } from '#contract/enums';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -74,6 +75,8 @@ export interface EntrySettings {
   formChannel?: string;
   /** Direct-pass applicants approved on /direct may enter without the ballot (default true when /direct is set). */
   directPass?: boolean;
+  /** Refunds and deferral (issue #15; contract/after-entry.ts). Absent: no refunds (pay-first ballot losers are refunded regardless). */
+  refunds?: RefundSettings;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -121,8 +124,16 @@ export const TIMELINE_STEPS = [
   'promoted',
   'cancelled',
   'refundRequested',
+  'refundRejected',
   'refunded',
+  'deferralRequested',
+  'deferralRejected',
+  'deferred',
   'bibAssigned',
+  'letterSigned',
+  'pickupBooked',
+  'pickupCancelled',
+  'packCollected',
 ] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
 
@@ -298,6 +309,8 @@ export interface MyEntry {
   timeline: { step: TimelineStep; at: number }[];
   /** The order this entry is paid by (the latest), if any. */
   orderNo: string | null;
+  /** The after-entry services the race offers this entry (contract/after-entry.ts entryServices): the card's links. */
+  services: EntryService[];
   createdAt: number;
 }
 

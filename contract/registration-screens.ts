@@ -25,6 +25,7 @@
  * - directMine of a race without `directApplication`: window { startTime: '', endTime: '', state: 'ended' }.
  * - confirm only within 30 minutes after this account's confirmSearch of that registration, else slideFirst.
  */
+import type { ParcelView } from '#contract/after-entry';
 import type { CertificateType } from '#contract/enums';
 import type { MessageParams, Refusal } from '#contract/messages';
 import { parseRaceTime } from '#contract/race-clock';
@@ -282,6 +283,8 @@ export interface MailingChoice {
 export interface MailingAnswer {
   settings: { enabled: boolean; deadline: string; notice: LocalText; state: DeadlineState };
   choice?: MailingChoice;
+  /** Once the runner chose mailing: the parcel's state (issue 15 §5; contract/after-entry.ts). */
+  parcel?: ParcelView;
 }
 
 /** POST mailingSave: 'mail' needs name, phone, region (three levels) and address; 'pickup' needs none. */

@@ -5,6 +5,7 @@ import type {
   PackMailingSettings,
 } from '#contract/registration-screens';
 import type { EntrySettings } from '#contract/entry';
+import type { CommitmentLetterSettings, PackPickupSettings } from '#contract/after-entry';
 
 export interface RaceBinding {
   raceId: string;
@@ -54,6 +55,10 @@ export interface RaceInfo {
   documentUpload?: DocumentUploadSettings;
   /** Sign-up: items, entry models and channels (contract/entry.ts; issue 14). */
   entry?: EntrySettings;
+  /** The electronic commitment letter (contract/after-entry.ts; issue 15). */
+  commitmentLetter?: CommitmentLetterSettings;
+  /** Pack pick-up days, slots and who may book (contract/after-entry.ts; issue 15). */
+  packPickup?: PackPickupSettings;
 }
 
 export interface SiteConfigLookup {

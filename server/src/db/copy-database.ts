@@ -46,6 +46,14 @@ export const COPIED_TABLES = [
   'payment_notifications',
   'refunds',
   'ballots',
+  'letter_versions',
+  'letter_signatures',
+  'pickup_slots',
+  'pickup_bookings',
+  'staff_keys',
+  'participants',
+  'refund_requests',
+  'deferrals',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -69,6 +77,12 @@ const IDENTITY_TABLES = new Set([
   'orders',
   'payments',
   'refunds',
+  'letter_signatures',
+  'pickup_bookings',
+  'staff_keys',
+  'participants',
+  'refund_requests',
+  'deferrals',
 ]);
 
 const BATCH = 500;

@@ -52,13 +52,36 @@ export async function migrate(db: Db, now: number, migrations: readonly Migratio
   });
 }
 
-/** The statements of a migration's text (they hold no semicolons inside strings or bodies). */
-function splitStatements(text: string): string[] {
-  return text
-    .split(';')
-    .map((statement) => statement.trim())
-    .filter((statement) => statement !== '');
+/**
+ * The statements of a migration's text, split at its semicolons except those inside a PostgreSQL `$$` body or
+ * an SQLite trigger's BEGIN … END (no string in a migration holds a semicolon).
+ */
+export function splitStatements(text: string): string[] {
+  const statements: string[] = [];
+  let current = '';
+  let inDollarBody = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text.startsWith('$$', i)) {
+      inDollarBody = !inDollarBody;
+      current += '$$';
+      i++;
+      continue;
+    }
+    const char = text[i]!;
+    if (char === ';' && !inDollarBody && !inTriggerBody(current)) {
+      statements.push(current);
+      current = '';
+      continue;
+    }
+    current += char;
+  }
+  statements.push(current);
+  return statements.map((statement) => statement.trim()).filter((statement) => statement !== '');
 }
+
+/** Inside an SQLite CREATE TRIGGER's body: BEGIN seen and END not yet. */
+const inTriggerBody = (statement: string) =>
+  /^\s*CREATE\s+TRIGGER\b/i.test(statement) && /\bBEGIN\b/i.test(statement) && !/\bEND\s*$/i.test(statement);
 
 export interface OpenedDatabase {
   db: Db;

@@ -1008,4 +1008,246 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN card_hash TEXT;
     `,
   },
+  {
+    id: 14,
+    name: 'after entry: commitment letter, pick-up appointments, saved participants, refund requests, deferrals, parcels',
+    // letter_versions: the text of each letter version once signed (what was signed, for the record).
+    // letter_signatures: append-only (triggers refuse UPDATE and DELETE; a row goes only with its entry, by
+    // the cascade when a race is deleted); co-signers' details encrypted (lib/personal-data.ts).
+    // pickup_slots: a slot's places, taken by a conditional update (booked + 1 <= capacity). pickup_bookings:
+    // one live booking per entry (booked or collected); the pass code is the QR's content; collected once.
+    // staff_keys: the check-in staff's keys per race (sha256 of the key; the key is shown once by the CLI).
+    // participants: an account's saved participants, numbers encrypted with a keyed hash (one per certificate).
+    // refund_requests: a runner's refund or deferral request and the organiser's decision (one in review per
+    // entry). deferrals: an approved deferral, and the named code issued for the next race. mailing_choices:
+    // the parcel's carrier and tracking number, imported by the organiser.
+    sqlite: `
+      CREATE TABLE letter_versions (
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        version_hash TEXT NOT NULL,
+        text_json    TEXT NOT NULL,
+        first_signed_at INTEGER NOT NULL,
+        PRIMARY KEY (race_id, version_hash)
+      ) STRICT;
+
+      CREATE TABLE letter_signatures (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id      TEXT NOT NULL,
+        entry_id     INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        version_hash TEXT NOT NULL,
+        signer_name  TEXT NOT NULL,
+        accepted     TEXT NOT NULL,
+        guardian_enc TEXT,
+        relative_enc TEXT,
+        ip           TEXT NOT NULL,
+        user_agent   TEXT NOT NULL,
+        signed_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX letter_signatures_entry ON letter_signatures (entry_id, signed_at);
+      CREATE INDEX letter_signatures_race ON letter_signatures (race_id, version_hash);
+      CREATE TRIGGER letter_signatures_no_update BEFORE UPDATE ON letter_signatures
+        BEGIN SELECT RAISE(ABORT, 'letter_signatures is append-only'); END;
+      CREATE TRIGGER letter_signatures_no_delete BEFORE DELETE ON letter_signatures
+        WHEN (SELECT count(*) FROM entries WHERE id = OLD.entry_id) > 0
+        BEGIN SELECT RAISE(ABORT, 'letter_signatures is append-only'); END;
+
+      CREATE TABLE pickup_slots (
+        race_id  TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        slot_id  TEXT NOT NULL,
+        capacity INTEGER NOT NULL CHECK (capacity >= 0),
+        booked   INTEGER NOT NULL DEFAULT 0 CHECK (booked >= 0),
+        PRIMARY KEY (race_id, slot_id)
+      ) STRICT;
+
+      CREATE TABLE pickup_bookings (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id     INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        slot_id      TEXT NOT NULL,
+        pass_code    TEXT NOT NULL UNIQUE,
+        status       TEXT NOT NULL CHECK (status IN ('booked', 'cancelled', 'collected')),
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL,
+        collected_at INTEGER,
+        collected_by TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX pickup_bookings_live ON pickup_bookings (entry_id) WHERE status IN ('booked', 'collected');
+      CREATE INDEX pickup_bookings_race ON pickup_bookings (race_id, slot_id, status);
+
+      CREATE TABLE staff_keys (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        key_hash   TEXT NOT NULL UNIQUE,
+        label      TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      ) STRICT;
+
+      CREATE TABLE participants (
+        id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id             INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name                TEXT NOT NULL,
+        gender              INTEGER NOT NULL CHECK (gender IN (0, 1, 2)),
+        cert_type           INTEGER NOT NULL CHECK (cert_type BETWEEN 1 AND 4),
+        cert_hash           TEXT NOT NULL,
+        cert_enc            TEXT NOT NULL,
+        phone_enc           TEXT NOT NULL,
+        emergency_name      TEXT NOT NULL,
+        emergency_phone_enc TEXT NOT NULL,
+        birthday            TEXT NOT NULL,
+        created_at          INTEGER NOT NULL,
+        updated_at          INTEGER NOT NULL,
+        UNIQUE (user_id, cert_hash)
+      ) STRICT;
+
+      CREATE TABLE refund_requests (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id      INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind          TEXT NOT NULL CHECK (kind IN ('refund', 'deferral')),
+        status        TEXT NOT NULL CHECK (status IN ('review', 'approved', 'rejected')),
+        reason        TEXT NOT NULL,
+        amount_fen    INTEGER NOT NULL CHECK (amount_fen >= 0),
+        reject_reason TEXT,
+        created_at    INTEGER NOT NULL,
+        decided_at    INTEGER
+      ) STRICT;
+      CREATE UNIQUE INDEX refund_requests_open ON refund_requests (entry_id) WHERE status = 'review';
+      CREATE INDEX refund_requests_race ON refund_requests (race_id, status);
+
+      CREATE TABLE deferrals (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id   INTEGER NOT NULL UNIQUE REFERENCES entries (id) ON DELETE CASCADE,
+        cert_hash  TEXT NOT NULL,
+        item_code  TEXT NOT NULL,
+        to_race_id TEXT,
+        code_id    INTEGER REFERENCES invitation_codes (id),
+        created_at INTEGER NOT NULL,
+        issued_at  INTEGER
+      ) STRICT;
+
+      ALTER TABLE mailing_choices ADD COLUMN carrier TEXT;
+      ALTER TABLE mailing_choices ADD COLUMN tracking_no TEXT;
+      ALTER TABLE mailing_choices ADD COLUMN shipped_at INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE letter_versions (
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        version_hash TEXT NOT NULL,
+        text_json    TEXT NOT NULL,
+        first_signed_at BIGINT NOT NULL,
+        PRIMARY KEY (race_id, version_hash)
+      );
+
+      CREATE TABLE letter_signatures (
+        id           BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id      TEXT NOT NULL,
+        entry_id     BIGINT NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        user_id      BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        version_hash TEXT NOT NULL,
+        signer_name  TEXT NOT NULL,
+        accepted     TEXT NOT NULL,
+        guardian_enc TEXT,
+        relative_enc TEXT,
+        ip           TEXT NOT NULL,
+        user_agent   TEXT NOT NULL,
+        signed_at    BIGINT NOT NULL
+      );
+      CREATE INDEX letter_signatures_entry ON letter_signatures (entry_id, signed_at);
+      CREATE INDEX letter_signatures_race ON letter_signatures (race_id, version_hash);
+      CREATE FUNCTION letter_signatures_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM entries WHERE id = OLD.entry_id) THEN
+          RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'letter_signatures is append-only';
+      END $$;
+      CREATE TRIGGER letter_signatures_append_only BEFORE UPDATE OR DELETE ON letter_signatures
+        FOR EACH ROW EXECUTE FUNCTION letter_signatures_append_only();
+
+      CREATE TABLE pickup_slots (
+        race_id  TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        slot_id  TEXT NOT NULL,
+        capacity BIGINT NOT NULL CHECK (capacity >= 0),
+        booked   BIGINT NOT NULL DEFAULT 0 CHECK (booked >= 0),
+        PRIMARY KEY (race_id, slot_id)
+      );
+
+      CREATE TABLE pickup_bookings (
+        id           BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id     BIGINT NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        slot_id      TEXT NOT NULL,
+        pass_code    TEXT NOT NULL UNIQUE,
+        status       TEXT NOT NULL CHECK (status IN ('booked', 'cancelled', 'collected')),
+        created_at   BIGINT NOT NULL,
+        updated_at   BIGINT NOT NULL,
+        collected_at BIGINT,
+        collected_by TEXT
+      );
+      CREATE UNIQUE INDEX pickup_bookings_live ON pickup_bookings (entry_id) WHERE status IN ('booked', 'collected');
+      CREATE INDEX pickup_bookings_race ON pickup_bookings (race_id, slot_id, status);
+
+      CREATE TABLE staff_keys (
+        id         BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        key_hash   TEXT NOT NULL UNIQUE,
+        label      TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      );
+
+      CREATE TABLE participants (
+        id                  BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        user_id             BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name                TEXT NOT NULL,
+        gender              BIGINT NOT NULL CHECK (gender IN (0, 1, 2)),
+        cert_type           BIGINT NOT NULL CHECK (cert_type BETWEEN 1 AND 4),
+        cert_hash           TEXT NOT NULL,
+        cert_enc            TEXT NOT NULL,
+        phone_enc           TEXT NOT NULL,
+        emergency_name      TEXT NOT NULL,
+        emergency_phone_enc TEXT NOT NULL,
+        birthday            TEXT NOT NULL,
+        created_at          BIGINT NOT NULL,
+        updated_at          BIGINT NOT NULL,
+        UNIQUE (user_id, cert_hash)
+      );
+
+      CREATE TABLE refund_requests (
+        id            BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id      BIGINT NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        user_id       BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind          TEXT NOT NULL CHECK (kind IN ('refund', 'deferral')),
+        status        TEXT NOT NULL CHECK (status IN ('review', 'approved', 'rejected')),
+        reason        TEXT NOT NULL,
+        amount_fen    BIGINT NOT NULL CHECK (amount_fen >= 0),
+        reject_reason TEXT,
+        created_at    BIGINT NOT NULL,
+        decided_at    BIGINT
+      );
+      CREATE UNIQUE INDEX refund_requests_open ON refund_requests (entry_id) WHERE status = 'review';
+      CREATE INDEX refund_requests_race ON refund_requests (race_id, status);
+
+      CREATE TABLE deferrals (
+        id         BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        entry_id   BIGINT NOT NULL UNIQUE REFERENCES entries (id) ON DELETE CASCADE,
+        cert_hash  TEXT NOT NULL,
+        item_code  TEXT NOT NULL,
+        to_race_id TEXT,
+        code_id    BIGINT REFERENCES invitation_codes (id),
+        created_at BIGINT NOT NULL,
+        issued_at  BIGINT
+      );
+
+      ALTER TABLE mailing_choices ADD COLUMN carrier TEXT;
+      ALTER TABLE mailing_choices ADD COLUMN tracking_no TEXT;
+      ALTER TABLE mailing_choices ADD COLUMN shipped_at BIGINT;
+    `,
+  },
 ];

@@ -6,6 +6,7 @@
  * docs/site-config.md documents every field.
  */
 import * as z from 'zod';
+import { MAX_SLOT_CAPACITY, pickupSlotId, SLOT_TIME_PATTERN } from '#contract/after-entry';
 import { ENTRY_MODELS, ITEM_CODE_PATTERN, TEAM_SIZE } from '#contract/entry';
 import { linkProblem } from '#contract/link-safety';
 import { CHANNEL_PATTERN } from '#contract/registration-form';
@@ -118,6 +119,14 @@ const entrySchema = z
     allowMultiple: z.boolean(),
     formChannel: z.string().regex(CHANNEL_PATTERN).optional(),
     directPass: z.boolean().optional(),
+    refunds: z
+      .strictObject({
+        allowed: z.boolean(),
+        until: raceTime,
+        sharePercent: z.number().min(0).max(100),
+        deferral: z.strictObject({ allowed: z.boolean(), until: raceTime }).optional(),
+      })
+      .optional(),
   })
   .superRefine((entry, ctx) => {
     const seen = new Set<string>();
@@ -128,6 +137,65 @@ const entrySchema = z
       }
       seen.add(key);
     });
+  });
+
+/** The commitment letter (contract/after-entry.ts CommitmentLetterSettings): its body may be long rich text. */
+const commitmentLetterSchema = z.strictObject({
+  enabled: z.boolean(),
+  title: localText,
+  body: z.strictObject({ zh: z.string().min(1).max(50_000), en: z.string().min(1).max(50_000) }),
+  statements: z.array(localText).min(1).max(20),
+  guardianForMinors: z.boolean().optional(),
+  relativeOverAge: z.number().int().min(18).max(150).optional(),
+  deadline: raceTime.optional(),
+});
+
+/** Pack pick-up (contract/after-entry.ts PackPickupSettings): days with slots; a slot's id (day + start) once per race. */
+const slotTime = z.string().regex(SLOT_TIME_PATTERN, 'must be HH:mm (24-hour clock)');
+const packPickupSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    location: localText,
+    notice: localText,
+    deadline: raceTime,
+    requirePaid: z.boolean().optional(),
+    requireLetter: z.boolean().optional(),
+    days: z
+      .array(
+        z.strictObject({
+          date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+          slots: z
+            .array(
+              z
+                .strictObject({
+                  start: slotTime,
+                  end: slotTime,
+                  capacity: z.number().int().min(0).max(MAX_SLOT_CAPACITY),
+                })
+                .superRefine((slot, ctx) => {
+                  if (slot.end <= slot.start) {
+                    ctx.addIssue({ code: 'custom', path: ['end'], message: `must be after start (${slot.start})` });
+                  }
+                }),
+            )
+            .min(1)
+            .max(96),
+        }),
+      )
+      .min(1)
+      .max(31),
+  })
+  .superRefine((pickup, ctx) => {
+    const seen = new Set<string>();
+    pickup.days.forEach((day, d) =>
+      day.slots.forEach((slot, s) => {
+        const id = pickupSlotId(day.date, slot.start);
+        if (seen.has(id)) {
+          ctx.addIssue({ code: 'custom', path: ['days', d, 'slots', s, 'start'], message: `duplicate slot ${id}` });
+        }
+        seen.add(id);
+      }),
+    );
   });
 
 /** itemTimeSetting: a JSON text holding a list of { itemName, itemNameEn?, distanceKm?, startTime?, cutOffTime?, maxNumber? }. */
@@ -194,6 +262,8 @@ const raceInfoShape = z.looseObject({
   packMailing: packMailingSchema.optional(),
   documentUpload: documentUploadSchema.optional(),
   entry: entrySchema.optional(),
+  commitmentLetter: commitmentLetterSchema.optional(),
+  packPickup: packPickupSchema.optional(),
 });
 
 /** A time pair whose end is not after its start makes the SPA show no dates at all. */

@@ -3,6 +3,7 @@
  * (MyEntry: certificate number masked, the timeline, the latest order), the sign-up window of a race and the
  * lookups of its settings. Shared by the submission, the entry routes and the personal centre.
  */
+import { entryServices } from '#contract/after-entry';
 import {
   ENTRY_STATUSES,
   type EntryItemSettings,
@@ -81,6 +82,7 @@ export async function myEntryViews(
         entry.status === ENTRY_STATUSES.notWon || entry.status === ENTRY_STATUSES.submitted ? entry.waitRank : null,
       timeline: events.map((e) => ({ step: e.step as TimelineStep, at: e.at })),
       orderNo: orderNos.get(entry.id) ?? null,
+      services: race ? entryServices(race, entry.status) : [],
       createdAt: entry.createdAt,
     };
   });

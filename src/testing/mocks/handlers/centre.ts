@@ -72,6 +72,7 @@ const entry = (extra: Partial<MyEntry>): MyEntry => ({
   waitListPosition: null,
   timeline: [],
   orderNo: null,
+  services: [],
   createdAt: at(-200),
   ...extra,
 });

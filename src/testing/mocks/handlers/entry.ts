@@ -165,6 +165,7 @@ export const entryOf = (entryNo: string, itemCode: string): MyEntry => ({
   waitListPosition: null,
   timeline: [{ step: 'submitted', at: ENTRY_NOW }],
   orderNo: null,
+  services: [],
   createdAt: ENTRY_NOW,
 });
 
