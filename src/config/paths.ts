@@ -26,6 +26,13 @@ export const PATHS = {
   password: '/my/password',
   /** The public ballot page: commitment, seed, entry list, winners, and a check in the browser. */
   ballot: '/ballot',
+  // After entry (issue #15): the personal centre's services; `?entryNo=` preselects a registration.
+  letter: '/my/letter',
+  pickup: '/my/pickup',
+  participants: '/my/participants',
+  refund: '/my/refund',
+  /** The pick-up staff's check-in screen (a staff key, not a runner's login). */
+  pickupCheckIn: '/pickup-check-in',
 } as const;
 
 /** Path of the personal centre inside the registration area. */
