@@ -156,6 +156,19 @@ export const MESSAGES = {
   orderNotFound: 'Order not found',
   orderNotPayable: 'This order is not awaiting payment',
   orderPayExpired: 'The payment deadline of this order has passed',
+
+  // After entry (issue 15): pack pick-up appointments.
+  pickupClosed: 'This race has no pack pick-up appointments',
+  pickupEnded: 'Pick-up booking has closed',
+  pickupNotWon: 'Only a registration that holds a place can book pack pick-up',
+  pickupNeedsPayment: 'Pay the registration fee before booking pack pick-up',
+  pickupNeedsLetter: 'Sign the commitment letter before booking pack pick-up',
+  pickupSlotMissing: 'This pick-up time slot does not exist',
+  pickupSlotFull: 'This pick-up time slot is full',
+  pickupNotBooked: 'This registration has no pick-up booking',
+  pickupCollected: 'This race pack was already collected at {{at}}',
+  pickupPassMissing: 'No booking has this pick-up pass code',
+  staffKeyInvalid: 'The staff key is wrong or has been revoked',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;

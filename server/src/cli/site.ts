@@ -24,6 +24,7 @@ import {
   type CommandOutcome,
 } from './registration-screens-commands.ts';
 import { BALLOT_USAGE, isBallotCommand, runBallotCommand } from './ballot-commands.ts';
+import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
@@ -108,6 +109,7 @@ Commands:
       database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url> and
       ID_NUMBER_SECRET set to the contents of DATA_DIR/id-number-secret (never kept in the database).
 ${BALLOT_USAGE}
+${PICKUP_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -386,6 +388,8 @@ async function addRace(io: CliIo, file: string): Promise<void> {
       const saved = await tx.races.save(result.race, io.now());
       const places = await tx.entries.syncPlaces(result.race.raceId, result.race.entry);
       if (!places.ok) throw failure(`${file}: ${places.problem}; nothing saved.`);
+      const slots = await tx.pickup.syncSlots(result.race.raceId, result.race.packPickup);
+      if (!slots.ok) throw failure(`${file}: ${slots.problem}; nothing saved.`);
       return saved;
     });
     io.stdout(`${outcome === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`);
@@ -509,6 +513,16 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         now: io.now(),
         cwd: io.cwd,
         env: io.env,
+        withDatabase: (work) => withDatabase(io, work),
+      });
+      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
+      for (const line of outcome.lines) io.stdout(line);
+      return EXIT.ok;
+    }
+    if (isPickupCommand(command)) {
+      const outcome = await runPickupCommand(command, args, {
+        now: io.now(),
+        cwd: io.cwd,
         withDatabase: (work) => withDatabase(io, work),
       });
       if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);

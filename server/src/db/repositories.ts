@@ -10,6 +10,7 @@ import { createJobsRepository } from './jobs-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createPaymentsRepository } from './payments-repository.ts';
+import { createPickupRepository } from './pickup-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
@@ -51,6 +52,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     payments: createPaymentsRepository(db),
     ballots: createBallotsRepository(db, keys.idNumber),
     entryAdmin: createEntryAdminRepository(db, keys.idNumber),
+    pickup: createPickupRepository(db),
   };
 }
 

@@ -105,6 +105,8 @@ export async function seedIfEmpty(input: {
     await repos.races.save(plan.race, input.now);
     const places = await repos.entries.syncPlaces(plan.race.raceId, plan.race.entry);
     if (!places.ok) throw new SeedError(`${plan.race.raceId}: ${places.problem}`);
+    const slots = await repos.pickup.syncSlots(plan.race.raceId, plan.race.packPickup);
+    if (!slots.ok) throw new SeedError(`${plan.race.raceId}: ${slots.problem}`);
     for (const { domainName, md5, byteLength } of documents) {
       await repos.bindings.bind(domainName, plan.race.raceId, input.now);
       await repos.siteConfigs.record({ domainName, md5, byteLength, publishedAt: input.now });

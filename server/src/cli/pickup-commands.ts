@@ -1,0 +1,173 @@
+/**
+ * The organiser's pack pick-up commands (issue 15 §2; docs/after-entry.md), run by site.ts: issue and revoke
+ * the check-in staff's keys (a key is printed once; only its sha256 is kept), check a pass in from the command
+ * line (the same rule as the staff screen), and list or export the bookings per slot.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatPassCode, normalizePassCode, pickupSlotId } from '#contract/after-entry';
+import { messageText } from '#contract/messages';
+import { formatRaceTime } from '#contract/race-clock';
+import { raceTimeZone } from '#contract/time-zone';
+import type { Repositories } from '../db/repositories.ts';
+import { formatCsv } from '../lib/csv.ts';
+import { xlsx } from '../lib/xlsx.ts';
+import { checkInPass, newStaffKey } from '../services/after-entry/pickup.ts';
+import { formatTable } from './entry-commands.ts';
+import type { CommandOutcome } from './registration-screens-commands.ts';
+
+export const PICKUP_USAGE = `  staff-key-issue --race <raceId> --label <text>
+      a new key for the pick-up check-in screen (/#/pickup-check-in) of the race, printed ONCE
+      (only its hash is kept); the label names the desk or person (1-40 characters, one active
+      key per label)
+  staff-key-revoke --race <raceId> --label <text>
+      the label's key stops working at once
+  pickup-checkin --race <raceId> --pass <code>
+      marks the pass's race pack collected, once (as the staff screen does): prints the holder
+      (name, masked certificate, item, bib, slot), or when it was already collected
+  pickup-list --race <raceId>
+      per pick-up slot: capacity, booked (not yet collected), collected, places left
+  pickup-export --race <raceId> --out <file.xlsx|file.csv>
+      every live booking: slot, status, pass code, entry number, name, item, bib, times; created
+      readable by you only`;
+
+const COMMANDS = {
+  'staff-key-issue': ['--race', '--label'],
+  'staff-key-revoke': ['--race', '--label'],
+  'pickup-checkin': ['--race', '--pass'],
+  'pickup-list': ['--race'],
+  'pickup-export': ['--race', '--out'],
+} as const satisfies Record<string, readonly string[]>;
+type PickupCommand = keyof typeof COMMANDS;
+
+export const isPickupCommand = (command: string): command is PickupCommand => Object.hasOwn(COMMANDS, command);
+
+export interface PickupCommandIo {
+  now: number;
+  cwd: string;
+  /** Runs work on the database (opened and closed around it). */
+  withDatabase: <T>(work: (opened: { repos: Repositories }) => Promise<T>) => Promise<T>;
+}
+
+export type PickupCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
+
+const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
+const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
+const usage = (line: string): PickupCommandOutcome => ({ ok: false, usage: true, lines: [line] });
+
+const LABEL_MAX = 40;
+
+/** Runs a pick-up command with its arguments (after the command name). */
+export async function runPickupCommand(
+  command: PickupCommand,
+  argv: readonly string[],
+  io: PickupCommandIo,
+): Promise<PickupCommandOutcome> {
+  const args = [...argv];
+  const options: Record<string, string> = {};
+  for (const name of COMMANDS[command]) {
+    const at = args.indexOf(name);
+    const value = at < 0 ? undefined : args[at + 1];
+    if (value === undefined || value.startsWith('--') || value.trim() === '') {
+      return usage(`"${command}" needs ${name} <value>.`);
+    }
+    options[name] = value.trim();
+    args.splice(at, 2);
+  }
+  if (args.length > 0) return usage(`"${command}" does not take "${args[0]}".`);
+  const raceId = options['--race']!;
+  const label = options['--label'];
+  if (label !== undefined && label.length > LABEL_MAX) return usage(`--label is 1-${LABEL_MAX} characters.`);
+
+  return io.withDatabase(async ({ repos }) => {
+    const race = await repos.races.findById(raceId);
+    if (!race) return refused(`No race ${raceId}.`);
+    const zone = raceTimeZone(race);
+    const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, 'YYYY-MM-DD HH:mm:ss', zone));
+    switch (command) {
+      case 'staff-key-issue': {
+        const { key, hash } = newStaffKey();
+        if (!(await repos.pickup.issueStaffKey(raceId, label!, hash, io.now))) {
+          return refused(`${raceId} already has an active staff key labelled "${label}": revoke it first.`);
+        }
+        return done(
+          `Staff key "${label}" of ${raceId} (shown once, keep it private; revoke with staff-key-revoke):`,
+          key,
+        );
+      }
+      case 'staff-key-revoke': {
+        const n = await repos.pickup.revokeStaffKey(raceId, label!, io.now);
+        if (n === 0) return refused(`${raceId} has no active staff key labelled "${label}".`);
+        return done(`revoked the staff key "${label}" of ${raceId}`);
+      }
+      case 'pickup-checkin': {
+        const outcome = await checkInPass(repos, {
+          raceId,
+          passCode: normalizePassCode(options['--pass']!),
+          by: 'cli',
+          now: io.now,
+        });
+        if (!outcome.ok) return refused(messageText(outcome.refusal.code, outcome.refusal.params));
+        const a = outcome.value;
+        return done(
+          `collected: ${a.name} (${a.certificateNumber}), ${a.itemName.zh} / ${a.itemName.en}, bib ${a.bib ?? '-'}, ` +
+            `slot ${a.slotId}, entry ${a.entryNo}, at ${time(a.collectedAt)}`,
+        );
+      }
+      case 'pickup-list': {
+        const rows = new Map((await repos.pickup.slots(raceId)).map((r) => [r.slotId, r]));
+        const counts = await repos.pickup.counts(raceId);
+        const table: string[][] = [];
+        for (const day of race.packPickup?.days ?? []) {
+          for (const slot of day.slots) {
+            const id = pickupSlotId(day.date, slot.start);
+            const c = counts.get(id) ?? { booked: 0, collected: 0 };
+            const taken = rows.get(id)?.booked ?? 0;
+            table.push([
+              `${id}-${slot.end}`,
+              String(slot.capacity),
+              String(c.booked),
+              String(c.collected),
+              String(Math.max(0, slot.capacity - taken)),
+            ]);
+          }
+        }
+        if (table.length === 0) return done(`${raceId} has no pick-up slots (race.json packPickup).`);
+        const state = race.packPickup?.enabled ? `deadline ${race.packPickup.deadline}` : 'disabled';
+        return done(
+          `pick-up of ${raceId} (${state}):`,
+          ...formatTable(['slot', 'capacity', 'booked', 'collected', 'left'], table),
+        );
+      }
+      case 'pickup-export': {
+        const out = options['--out']!;
+        const csv = /\.csv$/i.test(out);
+        if (!csv && !/\.xlsx$/i.test(out)) return refused('--out must name a .xlsx or .csv file.');
+        const bookings = await repos.pickup.exportRows(raceId);
+        const header = ['slot', 'status', 'pass', 'entryNo', 'name', 'item', 'bib', 'bookedAt', 'collectedAt', 'by'];
+        const rows = bookings.map((b) => [
+          b.slotId,
+          b.status,
+          formatPassCode(b.passCode),
+          b.entryNo,
+          b.name,
+          b.itemCode,
+          b.bib ?? '',
+          time(b.bookedAt),
+          time(b.collectedAt),
+          b.collectedBy ?? '',
+        ]);
+        const file = path.resolve(io.cwd, out);
+        const bytes = csv
+          ? formatCsv([header, ...rows])
+          : xlsx(`${raceId} pick-up`, [header, ...rows], new Date(io.now));
+        try {
+          writeFileSync(file, bytes, { mode: 0o600 });
+        } catch (error) {
+          return refused(`Cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        }
+        return done(`wrote ${bookings.length} booking(s) of ${raceId} to ${file}`);
+      }
+    }
+  });
+}

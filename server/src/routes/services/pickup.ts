@@ -1,0 +1,112 @@
+/**
+ * Pack pick-up appointment calls (issue 15 §2; paths in contract/api.ts, shapes in contract/after-entry.ts):
+ * pickupGet, pickupBook and pickupCancel (login, the caller's own entries only) and pickupCheckIn (staff: the
+ * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited). The rules
+ * live in services/after-entry/pickup.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import {
+  normalizePassCode,
+  STAFF_KEY_HEADER,
+  type PickupBookRequest,
+  type PickupCancelRequest,
+  type PickupCheckInRequest,
+} from '#contract/after-entry';
+import { API_PATHS } from '#contract/api';
+import { fail, ok } from '../../lib/envelope.ts';
+import type { RateLimit } from '../../plugins/rate-limit.ts';
+import {
+  bookPickup,
+  cancelPickup,
+  checkInPass,
+  pickupOverview,
+  staffKeyHash,
+  type PickupOutcome,
+} from '../../services/after-entry/pickup.ts';
+import { loggedInUser, raceIdQuery, raceIdSchema } from '../registration/screen-common.ts';
+
+/**
+ * Check-in calls per IP: a desk scans a pass every few seconds, several desks may share one address; a key
+ * or pass code cannot be guessed at this rate (pass codes: 31^10, keys: 192 random bits).
+ */
+export const CHECK_IN_LIMIT: RateLimit = { name: 'pickup-check-in', max: 300, windowMs: 60_000 };
+
+const entryNoSchema = { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9-]+$' } as const;
+
+const bookBody = {
+  type: 'object',
+  required: ['raceId', 'entryNo', 'slotId'],
+  properties: {
+    raceId: raceIdSchema,
+    entryNo: entryNoSchema,
+    slotId: { type: 'string', minLength: 1, maxLength: 40 },
+  },
+} as const;
+const cancelBody = {
+  type: 'object',
+  required: ['raceId', 'entryNo'],
+  properties: { raceId: raceIdSchema, entryNo: entryNoSchema },
+} as const;
+const checkInBody = {
+  type: 'object',
+  required: ['raceId', 'passCode'],
+  properties: { raceId: raceIdSchema, passCode: { type: 'string', maxLength: 40 } },
+} as const;
+
+const answer = <T>(outcome: PickupOutcome<T>) =>
+  outcome.ok ? ok(outcome.value) : fail(outcome.refusal.status, outcome.refusal.code, outcome.refusal.params);
+
+export default async function pickupRoutes(app: FastifyInstance) {
+  const now = () => app.config.now();
+
+  app.get<{ Querystring: { raceId: string } }>(
+    API_PATHS.pickupGet,
+    { schema: { querystring: raceIdQuery } },
+    async (request, reply) => {
+      const user = await loggedInUser(app, request, reply);
+      if (!user) return fail(401, 'loginExpired');
+      return answer(await pickupOverview(app.repos, { userId: user.id, raceId: request.query.raceId, now: now() }));
+    },
+  );
+
+  app.post<{ Body: PickupBookRequest }>(
+    API_PATHS.pickupBook,
+    { schema: { body: bookBody } },
+    async (request, reply) => {
+      const user = await loggedInUser(app, request, reply);
+      if (!user) return fail(401, 'loginExpired');
+      return answer(await bookPickup(app.repos, { userId: user.id, ...request.body, now: now() }));
+    },
+  );
+
+  app.post<{ Body: PickupCancelRequest }>(
+    API_PATHS.pickupCancel,
+    { schema: { body: cancelBody } },
+    async (request, reply) => {
+      const user = await loggedInUser(app, request, reply);
+      if (!user) return fail(401, 'loginExpired');
+      return answer(await cancelPickup(app.repos, { userId: user.id, ...request.body, now: now() }));
+    },
+  );
+
+  app.post<{ Body: PickupCheckInRequest }>(
+    API_PATHS.pickupCheckIn,
+    { onRequest: app.rateLimit(CHECK_IN_LIMIT), schema: { body: checkInBody } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
+      const key = typeof sent === 'string' ? sent.trim() : '';
+      const staff = key === '' || key.length > 200 ? undefined : await app.repos.pickup.findStaffKey(staffKeyHash(key));
+      if (!staff) return fail(401, 'staffKeyInvalid');
+      if (staff.revokedAt !== null || staff.raceId !== request.body.raceId) return fail(403, 'staffKeyInvalid');
+      return answer(
+        await checkInPass(app.repos, {
+          raceId: staff.raceId,
+          passCode: normalizePassCode(request.body.passCode),
+          by: staff.label,
+          now: now(),
+        }),
+      );
+    },
+  );
+}

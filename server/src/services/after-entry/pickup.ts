@@ -1,0 +1,303 @@
+/**
+ * Pack pick-up appointments (issue 15 §2; shapes in contract/after-entry.ts): who may book (a won entry of the
+ * caller's, paid unless the race says otherwise, the current letter signed when the race asks for it), booking
+ * or changing a slot and cancelling until the deadline, and the check-in of a pass by staff (the route, with a
+ * staff key) or the organiser (CLI pickup-checkin). The routes (routes/services/pickup.ts) and the CLI
+ * (cli/pickup-commands.ts) only parse and answer.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import {
+  letterVersionHash,
+  PASS_CODE_ALPHABET,
+  PASS_CODE_PATTERN,
+  pickupSlotId,
+  type PickupAnswer,
+  type PickupBookingView,
+  type PickupCheckInAnswer,
+  type PickupEntry,
+  type PickupSlotView,
+} from '#contract/after-entry';
+import { ENTRY_STATUSES } from '#contract/entry';
+import type { MessageCode, MessageParams } from '#contract/messages';
+import { formatRaceTime } from '#contract/race-clock';
+import { deadlineState } from '#contract/registration-screens';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
+import type { EntryRecord } from '../../db/entries-repository.ts';
+import type { PickupBookingRecord } from '../../db/pickup-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+import { maskCertNo } from '../../lib/race-center.ts';
+import { itemOf } from '../entry/views.ts';
+
+/** A refusal: the HTTP-like status, the message code and its parameters. */
+export interface PickupRefusal {
+  status: number;
+  code: MessageCode;
+  params?: MessageParams;
+}
+export type PickupOutcome<T> = { ok: true; value: T } | { ok: false; refusal: PickupRefusal };
+
+const refuse = (status: number, code: MessageCode, params?: MessageParams): { ok: false; refusal: PickupRefusal } => ({
+  ok: false,
+  refusal: params ? { status, code, params } : { status, code },
+});
+
+class Refused extends Error {
+  constructor(readonly refusal: PickupRefusal) {
+    super(refusal.code);
+  }
+}
+
+/** The time a pass was collected, as staff and runners read it (race clock). */
+export const collectedAtText = (race: RaceInfo | undefined, at: number) =>
+  formatRaceTime(at, 'YYYY-MM-DD HH:mm', raceTimeZone(race));
+
+/** A new random pass code (PASS_CODE_ALPHABET, 10 characters). */
+export const newPassCode = () =>
+  Array.from({ length: 10 }, () => PASS_CODE_ALPHABET[randomInt(PASS_CODE_ALPHABET.length)]).join('');
+
+/** A new staff key (shown once) and the sha256 hex kept of it. */
+export function newStaffKey(): { key: string; hash: string } {
+  const key = randomBytes(24).toString('base64url');
+  return { key, hash: staffKeyHash(key) };
+}
+export const staffKeyHash = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** The pick-up state of a race at `now`: closed (disabled or absent), open, or ended (past the deadline). */
+export const pickupState = (race: RaceInfo | undefined, now: number): PickupAnswer['state'] =>
+  deadlineState(race?.packPickup, now, raceTimeZone(race));
+
+/** Why an entry may not book yet, or null. */
+async function blockedBy(repos: Repositories, race: RaceInfo, entry: EntryRecord): Promise<PickupEntry['blockedBy']> {
+  const pickup = race.packPickup;
+  if ((pickup?.requirePaid ?? true) && entry.feeFen > 0) {
+    const order = await repos.orders.latestOfEntry(entry.id);
+    if (order?.status !== 3) return 'pickupNeedsPayment';
+  }
+  const letter = race.commitmentLetter;
+  if ((pickup?.requireLetter ?? true) && letter?.enabled) {
+    if (!(await repos.pickup.letterSigned(entry.id, letterVersionHash(letter)))) return 'pickupNeedsLetter';
+  }
+  return null;
+}
+
+const bookingView = (booking: PickupBookingRecord): PickupBookingView => ({
+  slotId: booking.slotId,
+  status: booking.status,
+  passCode: booking.passCode,
+  bookedAt: booking.createdAt,
+  collectedAt: booking.collectedAt,
+});
+
+/** The slots of the settings with their places left (rows that do not exist yet have every place left). */
+async function slotViews(repos: Repositories, race: RaceInfo): Promise<PickupSlotView[]> {
+  const rows = new Map((await repos.pickup.slots(race.raceId)).map((row) => [row.slotId, row]));
+  return (race.packPickup?.days ?? []).flatMap((day) =>
+    day.slots.map((slot) => {
+      const slotId = pickupSlotId(day.date, slot.start);
+      const booked = rows.get(slotId)?.booked ?? 0;
+      return {
+        slotId,
+        date: day.date,
+        start: slot.start,
+        end: slot.end,
+        capacity: slot.capacity,
+        left: Math.max(0, slot.capacity - booked),
+      };
+    }),
+  );
+}
+
+/** pickupGet: the race's slots and each of the caller's won entries of the race with its booking. */
+export async function pickupOverview(
+  repos: Repositories,
+  input: { userId: number; raceId: string; now: number },
+): Promise<PickupOutcome<PickupAnswer>> {
+  const race = await repos.races.findById(input.raceId);
+  if (!race) return refuse(404, 'raceNotFound');
+  const state = pickupState(race, input.now);
+  const pickup = race.packPickup;
+  const mine = (await repos.entries.listForUser(input.userId)).filter(
+    (e) => e.raceId === race.raceId && e.status === ENTRY_STATUSES.won,
+  );
+  const bookings = await repos.pickup.liveBookings(mine.map((e) => e.id));
+  const entries: PickupEntry[] = [];
+  for (const entry of mine) {
+    const booking = bookings.get(entry.id);
+    entries.push({
+      entryNo: entry.entryNo,
+      name: entry.name,
+      itemName: itemOf(race.entry, entry.itemCode)?.name ?? { zh: entry.itemCode, en: entry.itemCode },
+      blockedBy: state === 'closed' ? null : await blockedBy(repos, race, entry),
+      booking: booking ? bookingView(booking) : null,
+    });
+  }
+  return {
+    ok: true,
+    value: {
+      raceId: race.raceId,
+      state,
+      location: pickup?.location ?? { zh: '', en: '' },
+      notice: pickup?.notice ?? { zh: '', en: '' },
+      deadline: pickup?.deadline ?? '',
+      slots: state === 'closed' ? [] : await slotViews(repos, race),
+      entries,
+    },
+  };
+}
+
+/** The race, its open pick-up and the caller's won entry, or the refusal. */
+async function bookable(
+  repos: Repositories,
+  input: { userId: number; raceId: string; entryNo: string; now: number },
+): Promise<PickupOutcome<{ race: RaceInfo; entry: EntryRecord }>> {
+  const race = await repos.races.findById(input.raceId);
+  if (!race) return refuse(404, 'raceNotFound');
+  const entry = await repos.entries.findByNo(input.entryNo);
+  if (!entry || entry.userId !== input.userId || entry.raceId !== race.raceId)
+    return refuse(404, 'registrationMissing');
+  const state = pickupState(race, input.now);
+  if (state === 'closed') return refuse(400, 'pickupClosed');
+  if (entry.status !== ENTRY_STATUSES.won) return refuse(400, 'pickupNotWon');
+  if (state === 'ended') return refuse(400, 'pickupEnded');
+  return { ok: true, value: { race, entry } };
+}
+
+/**
+ * pickupBook: books a slot for a won entry of the caller's, or moves its booking to another slot (the new
+ * place taken and the old one given back in one transaction; the pass code stays). Booking the slot it
+ * already holds answers the booking as it is.
+ */
+export async function bookPickup(
+  repos: Repositories,
+  input: { userId: number; raceId: string; entryNo: string; slotId: string; now: number },
+): Promise<PickupOutcome<PickupBookingView>> {
+  const checked = await bookable(repos, input);
+  if (!checked.ok) return checked;
+  const { race, entry } = checked.value;
+  const blocked = await blockedBy(repos, race, entry);
+  if (blocked) return refuse(400, blocked);
+  const { slotId, now } = input;
+  if (!(await slotViews(repos, race)).some((slot) => slot.slotId === slotId)) return refuse(404, 'pickupSlotMissing');
+  const take = async (tx: Repositories) => {
+    if (await tx.pickup.takeSlot(race.raceId, slotId)) return;
+    // A race saved without the sync gets its slot rows first.
+    await tx.pickup.ensureSlots(race.raceId, race.packPickup);
+    if (!(await tx.pickup.takeSlot(race.raceId, slotId))) throw new Refused({ status: 409, code: 'pickupSlotFull' });
+  };
+  try {
+    const booking = await repos.transaction(async (tx) => {
+      await tx.db.lock(`pickup-entry:${entry.id}`);
+      const live = (await tx.pickup.liveBookings([entry.id])).get(entry.id);
+      if (live?.status === 'collected') {
+        throw new Refused({
+          status: 409,
+          code: 'pickupCollected',
+          params: { at: collectedAtText(race, live.collectedAt ?? live.updatedAt) },
+        });
+      }
+      if (live && live.slotId === slotId) return live;
+      await take(tx);
+      if (live) {
+        if (!(await tx.pickup.moveBooking(live.id, live.slotId, slotId, now))) {
+          throw new Error('pick-up booking changed under the entry lock');
+        }
+        await tx.pickup.giveBackSlot(race.raceId, live.slotId);
+        await tx.entries.addEvent(entry.id, 'pickupBooked', now, slotId);
+        return { ...live, slotId, updatedAt: now };
+      }
+      for (let attempt = 0; attempt < 8; attempt += 1) {
+        const made = await tx.pickup.insertBooking({
+          raceId: race.raceId,
+          entryId: entry.id,
+          slotId,
+          passCode: newPassCode(),
+          now,
+        });
+        if (made) {
+          await tx.entries.addEvent(entry.id, 'pickupBooked', now, slotId);
+          return made;
+        }
+      }
+      throw new Error('no free pass code after 8 attempts');
+    });
+    return { ok: true, value: bookingView(booking) };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, refusal: error.refusal };
+    throw error;
+  }
+}
+
+/** pickupCancel: cancels the entry's booking and gives its place back (until the deadline). */
+export async function cancelPickup(
+  repos: Repositories,
+  input: { userId: number; raceId: string; entryNo: string; now: number },
+): Promise<PickupOutcome<null>> {
+  const checked = await bookable(repos, input);
+  if (!checked.ok) return checked;
+  const { race, entry } = checked.value;
+  try {
+    await repos.transaction(async (tx) => {
+      await tx.db.lock(`pickup-entry:${entry.id}`);
+      const live = (await tx.pickup.liveBookings([entry.id])).get(entry.id);
+      if (!live) throw new Refused({ status: 404, code: 'pickupNotBooked' });
+      if (live.status === 'collected' || !(await tx.pickup.cancelBooking(live.id, input.now))) {
+        throw new Refused({
+          status: 409,
+          code: 'pickupCollected',
+          params: { at: collectedAtText(race, live.collectedAt ?? live.updatedAt) },
+        });
+      }
+      await tx.pickup.giveBackSlot(race.raceId, live.slotId);
+      await tx.entries.addEvent(entry.id, 'pickupCancelled', input.now, live.slotId);
+    });
+    return { ok: true, value: null };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, refusal: error.refusal };
+    throw error;
+  }
+}
+
+/**
+ * Checks a pass in: marks its booking collected once and answers its holder; a second collection is refused
+ * with pickupCollected (its time), an unknown or cancelled pass (or one whose entry no longer holds a place)
+ * with pickupPassMissing. `by` names who checked it in (the staff key's label, or 'cli').
+ */
+export async function checkInPass(
+  repos: Repositories,
+  input: { raceId: string; passCode: string; by: string; now: number },
+): Promise<PickupOutcome<PickupCheckInAnswer>> {
+  const race = await repos.races.findById(input.raceId);
+  if (!race) return refuse(404, 'raceNotFound');
+  const passCode = input.passCode;
+  if (!PASS_CODE_PATTERN.test(passCode)) return refuse(404, 'pickupPassMissing');
+  const collected = await repos.transaction(async (tx) => {
+    const booking = await tx.pickup.collect(race.raceId, passCode, input.now, input.by);
+    if (booking) await tx.entries.addEvent(booking.entryId, 'packCollected', input.now, input.by);
+    return booking;
+  });
+  if (!collected) {
+    const booking = await repos.pickup.findByPass(race.raceId, passCode);
+    if (booking?.status === 'collected') {
+      return refuse(409, 'pickupCollected', { at: collectedAtText(race, booking.collectedAt ?? booking.updatedAt) });
+    }
+    return refuse(404, 'pickupPassMissing');
+  }
+  const entry = await repos.entries.findById(collected.entryId);
+  return {
+    ok: true,
+    value: {
+      entryNo: entry?.entryNo ?? '',
+      name: entry?.name ?? '',
+      certificateType: entry?.certType ?? 1,
+      certificateNumber: maskCertNo(entry?.certNumber ?? ''),
+      itemName: itemOf(race.entry, entry?.itemCode ?? '')?.name ?? {
+        zh: entry?.itemCode ?? '',
+        en: entry?.itemCode ?? '',
+      },
+      bib: entry?.bib ?? null,
+      slotId: collected.slotId,
+      collectedAt: collected.collectedAt ?? input.now,
+    },
+  };
+}

@@ -1,0 +1,376 @@
+/**
+ * Pack pick-up appointments (issue 15 §2): who may book (won, paid, the current letter signed), booking,
+ * changing and cancelling until the deadline, no overbooking under parallel bookings, the slots synced from
+ * race.json (a capacity below the places booked refused), the pass checked in once by staff with a key (or
+ * by the CLI), and the organiser's list and export.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  letterVersionHash,
+  PASS_CODE_PATTERN,
+  pickupSlotId,
+  STAFF_KEY_HEADER,
+  type PackPickupSettings,
+  type PickupAnswer,
+  type PickupBookingView,
+} from '#contract/after-entry';
+import { API_PATHS } from '#contract/api';
+import { sql } from '../src/db/engine.ts';
+import { newStaffKey } from '../src/services/after-entry/pickup.ts';
+import {
+  afterEntryClock,
+  DEMO_RACE_ID,
+  demoRace,
+  demoRaceApp,
+  newRunner,
+  saveDemoRace,
+  unpaidEntry,
+  wonPaidEntry,
+  type TestEntry,
+  type TestRunner,
+} from './after-entry-helpers.ts';
+import { FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+
+const clock = afterEntryClock();
+const dataDir = tempDir();
+const cli = siteCli(dataDir);
+let app: FastifyInstance;
+
+const FIRST = pickupSlotId('2027-04-15', '09:00');
+const SECOND = pickupSlotId('2027-04-15', '11:00');
+/** A 3-place slot added to the demo race's days for the parallel bookings. */
+const SMALL = pickupSlotId('2027-04-13', '10:00');
+
+function pickupSettings(extra: Partial<PackPickupSettings> = {}): PackPickupSettings {
+  const base = demoRace().packPickup!;
+  return {
+    ...base,
+    days: [{ date: '2027-04-13', slots: [{ start: '10:00', end: '12:00', capacity: 3 }] }, ...base.days],
+    ...extra,
+  };
+}
+
+const get = async (who: TestRunner) => {
+  const res = await app.inject({
+    method: 'GET',
+    url: `${API_PATHS.pickupGet}?raceId=${DEMO_RACE_ID}`,
+    headers: { token: who.token },
+  });
+  return res.json() as { code: number; msgCode?: string; data: PickupAnswer };
+};
+const book = (who: TestRunner, entryNo: string, slotId: string) =>
+  app.inject({
+    method: 'POST',
+    url: API_PATHS.pickupBook,
+    payload: { raceId: DEMO_RACE_ID, entryNo, slotId },
+    headers: { token: who.token },
+  });
+const cancel = (who: TestRunner, entryNo: string) =>
+  app.inject({
+    method: 'POST',
+    url: API_PATHS.pickupCancel,
+    payload: { raceId: DEMO_RACE_ID, entryNo },
+    headers: { token: who.token },
+  });
+const checkIn = (key: string | undefined, passCode: string, raceId = DEMO_RACE_ID) =>
+  app.inject({
+    method: 'POST',
+    url: API_PATHS.pickupCheckIn,
+    payload: { raceId, passCode },
+    headers: key === undefined ? {} : { [STAFF_KEY_HEADER]: key },
+  });
+
+const booked = async (slotId: string) =>
+  (await app.repos.pickup.slots(DEMO_RACE_ID)).find((s) => s.slotId === slotId)?.booked ?? 0;
+const steps = async (entryId: number) =>
+  ((await app.repos.entries.events([entryId])).get(entryId) ?? []).map((e) => e.step);
+
+/** Writes the entry's signature of the letter as it reads now (the letter feature's table, append-only). */
+async function signLetter(who: TestRunner, entry: TestEntry) {
+  const hash = letterVersionHash(demoRace().commitmentLetter!);
+  await app.repos.db.run(sql`
+    INSERT INTO letter_signatures (race_id, entry_id, user_id, version_hash, signer_name, accepted, ip, user_agent, signed_at)
+    VALUES (${DEMO_RACE_ID}, ${entry.entryId}, ${who.id}, ${hash}, ${entry.name}, '[0,1,2]', '127.0.0.1', 'test', ${clock.now()})`);
+}
+
+/** A runner with a won, paid and signed 10K entry (may book). */
+async function readyRunner(): Promise<{ who: TestRunner; entry: TestEntry }> {
+  const who = await newRunner(app, clock.now());
+  const entry = await wonPaidEntry(app, who, clock.now());
+  await signLetter(who, entry);
+  return { who, entry };
+}
+
+beforeAll(async () => {
+  app = await demoRaceApp(clock, { dataDir });
+  await saveDemoRace(app, clock.now(), { packPickup: pickupSettings() });
+  expect(await app.repos.pickup.syncSlots(DEMO_RACE_ID, pickupSettings())).toEqual({ ok: true });
+});
+
+afterAll(async () => {
+  await app.close();
+  removeTempDirs();
+});
+
+describe('who may book', () => {
+  it('lists the slots with places left and says what blocks an entry: payment, then the letter', async () => {
+    const who = await newRunner(app, clock.now());
+    const unpaid = await unpaidEntry(app, who, clock.now());
+    // Submitted, not yet won: not listed, and refused.
+    let answer = await get(who);
+    expect(answer.code).toBe(0);
+    expect(answer.data.state).toBe('open');
+    expect(answer.data.location.en).toContain('Expo Centre');
+    expect(answer.data.entries).toEqual([]);
+    expect(answer.data.slots.find((s) => s.slotId === FIRST)).toMatchObject({ capacity: 1500, left: 1500 });
+    expect((await book(who, unpaid.entryNo, FIRST)).json()).toMatchObject({ code: 400, msgCode: 'pickupNotWon' });
+
+    // Won but its order unpaid (a free-of-charge place without an order would pass).
+    await app.repos.entries.setStatus(unpaid.entryId, [0], 1, 'won', clock.now());
+    answer = await get(who);
+    expect(answer.data.entries).toMatchObject([{ entryNo: unpaid.entryNo, blockedBy: 'pickupNeedsPayment' }]);
+    expect((await book(who, unpaid.entryNo, FIRST)).json()).toMatchObject({
+      code: 400,
+      msgCode: 'pickupNeedsPayment',
+    });
+
+    // Paid, the letter not signed; then signed an older version only; then the current one.
+    const owner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, owner, clock.now());
+    const blocked = (await get(owner)).data.entries.find((e) => e.entryNo === entry.entryNo)!;
+    expect(blocked.blockedBy).toBe('pickupNeedsLetter');
+    expect((await book(owner, entry.entryNo, FIRST)).json()).toMatchObject({ code: 400, msgCode: 'pickupNeedsLetter' });
+    await app.repos.db.run(sql`
+      INSERT INTO letter_signatures (race_id, entry_id, user_id, version_hash, signer_name, accepted, ip, user_agent, signed_at)
+      VALUES (${DEMO_RACE_ID}, ${entry.entryId}, ${owner.id}, ${'0'.repeat(64)}, ${entry.name}, '[0,1,2]', '::1', 't', ${clock.now()})`);
+    expect((await book(owner, entry.entryNo, FIRST)).json()).toMatchObject({ msgCode: 'pickupNeedsLetter' });
+    await signLetter(owner, entry);
+    expect((await get(owner)).data.entries.find((e) => e.entryNo === entry.entryNo)!.blockedBy).toBeNull();
+    expect((await book(owner, entry.entryNo, FIRST)).json().code).toBe(0);
+  });
+
+  it('refuses without login, for an entry of another account, and an unknown slot', async () => {
+    const { who, entry } = await readyRunner();
+    const stranger = await newRunner(app, clock.now());
+    const anonymous = await app.inject({ method: 'GET', url: `${API_PATHS.pickupGet}?raceId=${DEMO_RACE_ID}` });
+    expect(anonymous.json()).toMatchObject({ code: 401, msgCode: 'loginExpired' });
+    expect((await book(stranger, entry.entryNo, FIRST)).json()).toMatchObject({
+      code: 404,
+      msgCode: 'registrationMissing',
+    });
+    expect((await cancel(stranger, entry.entryNo)).json()).toMatchObject({ code: 404, msgCode: 'registrationMissing' });
+    expect((await get(stranger)).data.entries).toEqual([]);
+    expect((await book(who, entry.entryNo, '2027-04-15 08:00')).json()).toMatchObject({
+      code: 404,
+      msgCode: 'pickupSlotMissing',
+    });
+    expect((await cancel(who, entry.entryNo)).json()).toMatchObject({ code: 404, msgCode: 'pickupNotBooked' });
+  });
+});
+
+describe('booking, changing and cancelling', () => {
+  it('never overbooks a slot under parallel bookings', async () => {
+    const ready = [];
+    for (let i = 0; i < 10; i += 1) ready.push(await readyRunner());
+    const before = await booked(SMALL);
+    expect(before).toBe(0);
+    const answers = await Promise.all(ready.map(({ who, entry }) => book(who, entry.entryNo, SMALL)));
+    const codes = answers.map((res) => res.json().code as number);
+    expect(codes.filter((c) => c === 0)).toHaveLength(3);
+    expect(answers.filter((res) => res.json().msgCode === 'pickupSlotFull')).toHaveLength(7);
+    expect(await booked(SMALL)).toBe(3);
+    const small = (await get(ready[0]!.who)).data.slots.find((s) => s.slotId === SMALL)!;
+    expect(small.left).toBe(0);
+    // The ones that got a place have a pass each, all different.
+    const passes = answers.filter((r) => r.json().code === 0).map((r) => (r.json().data as PickupBookingView).passCode);
+    expect(new Set(passes).size).toBe(3);
+    for (const pass of passes) expect(pass).toMatch(PASS_CODE_PATTERN);
+  });
+
+  it('changes the slot keeping the pass and giving the old place back, and cancels', async () => {
+    const { who, entry } = await readyRunner();
+    const [first0, second0] = [await booked(FIRST), await booked(SECOND)];
+    const made = (await book(who, entry.entryNo, FIRST)).json();
+    expect(made).toMatchObject({ code: 0, data: { slotId: FIRST, status: 'booked', collectedAt: null } });
+    const pass = made.data.passCode as string;
+    expect(await booked(FIRST)).toBe(first0 + 1);
+    // Booking the same slot again changes nothing.
+    expect((await book(who, entry.entryNo, FIRST)).json().data).toMatchObject({ slotId: FIRST, passCode: pass });
+    expect(await booked(FIRST)).toBe(first0 + 1);
+
+    const changed = (await book(who, entry.entryNo, SECOND)).json();
+    expect(changed).toMatchObject({ code: 0, data: { slotId: SECOND, passCode: pass } });
+    expect([await booked(FIRST), await booked(SECOND)]).toEqual([first0, second0 + 1]);
+    expect((await get(who)).data.entries[0]!.booking).toMatchObject({ slotId: SECOND, passCode: pass });
+
+    // A full slot refuses the change and the booking stays where it was.
+    const full = await readyRunner();
+    expect((await book(full.who, full.entry.entryNo, SMALL)).json()).toMatchObject({ msgCode: 'pickupSlotFull' });
+    expect((await book(who, entry.entryNo, SMALL)).json()).toMatchObject({ code: 409, msgCode: 'pickupSlotFull' });
+    expect((await get(who)).data.entries[0]!.booking!.slotId).toBe(SECOND);
+    expect(await booked(SECOND)).toBe(second0 + 1);
+
+    expect((await cancel(who, entry.entryNo)).json().code).toBe(0);
+    expect(await booked(SECOND)).toBe(second0);
+    expect((await get(who)).data.entries[0]!.booking).toBeNull();
+    expect((await cancel(who, entry.entryNo)).json()).toMatchObject({ code: 404, msgCode: 'pickupNotBooked' });
+    expect(await steps(entry.entryId)).toEqual([
+      'submitted',
+      'paid',
+      'pickupBooked',
+      'pickupBooked',
+      'pickupCancelled',
+    ]);
+
+    // Booking again gets a new pass; the cancelled one no longer checks in.
+    const again = (await book(who, entry.entryNo, FIRST)).json();
+    expect(again.code).toBe(0);
+    expect(again.data.passCode).not.toBe(pass);
+  });
+
+  it('ends booking, changing and cancelling at the deadline, and answers closed when disabled', async () => {
+    const { who, entry } = await readyRunner();
+    expect((await book(who, entry.entryNo, FIRST)).json().code).toBe(0);
+    const deadline = pickupSettings({ deadline: '2026-12-01 10:30:00' });
+    await saveDemoRace(app, clock.now(), { packPickup: deadline });
+    clock.advance(31 * 60_000);
+    try {
+      expect((await get(who)).data.state).toBe('ended');
+      expect((await book(who, entry.entryNo, SECOND)).json()).toMatchObject({ code: 400, msgCode: 'pickupEnded' });
+      expect((await cancel(who, entry.entryNo)).json()).toMatchObject({ code: 400, msgCode: 'pickupEnded' });
+      await saveDemoRace(app, clock.now(), { packPickup: { ...deadline, enabled: false } });
+      const closed = await get(who);
+      expect(closed.data).toMatchObject({ state: 'closed', slots: [] });
+      expect((await book(who, entry.entryNo, SECOND)).json()).toMatchObject({ code: 400, msgCode: 'pickupClosed' });
+    } finally {
+      await saveDemoRace(app, clock.now(), { packPickup: pickupSettings() });
+      clock.advance(-31 * 60_000);
+    }
+    expect((await get(who)).data.state).toBe('open');
+  });
+});
+
+describe('slots from race.json', () => {
+  it('refuses a capacity below the places booked and the removal of a slot with bookings', async () => {
+    // SMALL holds 3 bookings (the parallel test).
+    const lower = pickupSettings();
+    lower.days[0]!.slots[0]!.capacity = 2;
+    const refused = await app.repos.transaction((tx) => tx.pickup.syncSlots(DEMO_RACE_ID, lower));
+    expect(refused).toEqual({
+      ok: false,
+      problem: `pick-up slot ${SMALL}: capacity 2 is below the 3 places already booked`,
+    });
+    const removed = await app.repos.pickup.syncSlots(DEMO_RACE_ID, { ...lower, days: lower.days.slice(1) });
+    expect(removed).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining(`${SMALL} is no longer in packPickup`),
+    });
+
+    // A new empty slot comes and goes.
+    const extra = pickupSettings();
+    extra.days.push({ date: '2027-04-12', slots: [{ start: '09:00', end: '10:00', capacity: 5 }] });
+    expect(await app.repos.pickup.syncSlots(DEMO_RACE_ID, extra)).toEqual({ ok: true });
+    expect((await app.repos.pickup.slots(DEMO_RACE_ID)).some((s) => s.slotId === '2027-04-12 09:00')).toBe(true);
+    expect(await app.repos.pickup.syncSlots(DEMO_RACE_ID, pickupSettings())).toEqual({ ok: true });
+    expect((await app.repos.pickup.slots(DEMO_RACE_ID)).some((s) => s.slotId === '2027-04-12 09:00')).toBe(false);
+    expect(await booked(SMALL)).toBe(3);
+  });
+});
+
+describe('check-in', () => {
+  it('collects a pass once with a staff key and refuses the second time, a cancelled or unknown pass', async () => {
+    const { key, hash } = newStaffKey();
+    await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-1', hash, clock.now());
+    const { who, entry } = await readyRunner();
+    await app.repos.db.run(sql`UPDATE entries SET bib = 'B01234' WHERE id = ${entry.entryId}`);
+    const pass = (await book(who, entry.entryNo, FIRST)).json().data.passCode as string;
+
+    // Typed with a space and in lower case, as staff may.
+    const typed = `${pass.slice(0, 5)} ${pass.slice(5)}`.toLowerCase();
+    const first = (await checkIn(key, typed)).json();
+    expect(first).toMatchObject({
+      code: 0,
+      data: { entryNo: entry.entryNo, name: entry.name, bib: 'B01234', slotId: FIRST, itemName: { en: '10 km' } },
+    });
+    expect(first.data.certificateNumber).not.toBe(entry.certNumber);
+    expect(first.data.certificateNumber).toContain('*');
+    expect(first.data.collectedAt).toBe(clock.now());
+    const second = (await checkIn(key, pass)).json();
+    expect(second).toMatchObject({ code: 409, msgCode: 'pickupCollected', msgParams: { at: '2026-12-01 10:00' } });
+    expect((await get(who)).data.entries[0]!.booking).toMatchObject({ status: 'collected', collectedAt: clock.now() });
+    expect(await steps(entry.entryId)).toContain('packCollected');
+    // A collected booking can be neither changed nor cancelled.
+    expect((await book(who, entry.entryNo, SECOND)).json()).toMatchObject({ msgCode: 'pickupCollected' });
+    expect((await cancel(who, entry.entryNo)).json()).toMatchObject({ msgCode: 'pickupCollected' });
+
+    const other = await readyRunner();
+    const cancelled = (await book(other.who, other.entry.entryNo, FIRST)).json().data.passCode as string;
+    await cancel(other.who, other.entry.entryNo);
+    expect((await checkIn(key, cancelled)).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
+    expect((await checkIn(key, 'ABCDEFGHJK')).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
+    expect((await checkIn(key, 'not a pass')).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
+  });
+
+  it('refuses a missing, wrong, revoked or other race staff key', async () => {
+    const { who, entry } = await readyRunner();
+    const pass = (await book(who, entry.entryNo, FIRST)).json().data.passCode as string;
+    expect((await checkIn(undefined, pass)).json()).toMatchObject({ code: 401, msgCode: 'staffKeyInvalid' });
+    expect((await checkIn('wrong-key', pass)).json()).toMatchObject({ code: 401, msgCode: 'staffKeyInvalid' });
+    const { key, hash } = newStaffKey();
+    await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-2', hash, clock.now());
+    expect((await checkIn(key, pass, 'fixture-race-2025')).json()).toMatchObject({
+      code: 403,
+      msgCode: 'staffKeyInvalid',
+    });
+    expect(await app.repos.pickup.revokeStaffKey(DEMO_RACE_ID, 'desk-2', clock.now())).toBe(1);
+    expect((await checkIn(key, pass)).json()).toMatchObject({ code: 403, msgCode: 'staffKeyInvalid' });
+    // Nothing was collected.
+    expect((await get(who)).data.entries[0]!.booking!.status).toBe('booked');
+  });
+});
+
+describe('the organiser CLI', () => {
+  it('issues and revokes staff keys, checks a pass in, lists and exports the bookings', async () => {
+    const issued = await cli('staff-key-issue', '--race', DEMO_RACE_ID, '--label', 'desk-9');
+    expect(issued.code, issued.err).toBe(0);
+    const key = issued.out.split('\n')[1]!;
+    expect(key.length).toBeGreaterThanOrEqual(32);
+    const again = await cli('staff-key-issue', '--race', DEMO_RACE_ID, '--label', 'desk-9');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already has an active staff key');
+
+    const { who, entry } = await readyRunner();
+    const pass = (await book(who, entry.entryNo, SECOND)).json().data.passCode as string;
+    expect((await checkIn(key, 'ABCDEFGHJK')).json().msgCode).toBe('pickupPassMissing');
+
+    const checked = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
+    expect(checked.code, checked.err).toBe(0);
+    expect(checked.out).toContain(`collected: ${entry.name}`);
+    const twice = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('already collected at');
+
+    const list = await cli('pickup-list', '--race', DEMO_RACE_ID);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toMatch(/2027-04-13 10:00-12:00\s+3\s+3\s+0\s+0/);
+    expect(list.out).toMatch(new RegExp(`${SECOND}-13:00\\s+1500\\s+\\d+\\s+1\\s+\\d+`));
+
+    const out = path.join(dataDir, 'pickup.csv');
+    const exported = await cli('pickup-export', '--race', DEMO_RACE_ID, '--out', out);
+    expect(exported.code, exported.err).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    const csv = readFileSync(out, 'utf8');
+    expect(csv).toContain('slot,status,pass,entryNo,name');
+    expect(csv).toContain(`${entry.entryNo},${entry.name}`);
+    expect(csv).toContain('collected');
+    expect((await cli('pickup-export', '--race', DEMO_RACE_ID, '--out', path.join(FIXTURES, 'x.txt'))).code).toBe(1);
+
+    expect((await cli('staff-key-revoke', '--race', DEMO_RACE_ID, '--label', 'desk-9')).code).toBe(0);
+    expect((await checkIn(key, pass)).json().msgCode).toBe('staffKeyInvalid');
+    expect((await cli('staff-key-revoke', '--race', DEMO_RACE_ID, '--label', 'desk-9')).code).toBe(1);
+    expect((await cli('pickup-list')).code).toBe(2);
+  });
+});
