@@ -157,6 +157,11 @@ export const MESSAGES = {
   orderNotPayable: 'This order is not awaiting payment',
   orderPayExpired: 'The payment deadline of this order has passed',
 
+  // After entry (issue 15): saved participants.
+  participantMissing: 'This saved participant does not exist',
+  participantDuplicate: 'A saved participant with this certificate number already exists',
+  participantLimit: 'At most {{max}} participants can be saved',
+
   // After entry (issue 15): pack pick-up appointments.
   pickupClosed: 'This race has no pack pick-up appointments',
   pickupEnded: 'Pick-up booking has closed',

@@ -9,6 +9,7 @@ import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
+import { createParticipantsRepository } from './participants-repository.ts';
 import { createPaymentsRepository } from './payments-repository.ts';
 import { createPickupRepository } from './pickup-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
@@ -52,6 +53,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     payments: createPaymentsRepository(db),
     ballots: createBallotsRepository(db, keys.idNumber),
     entryAdmin: createEntryAdminRepository(db, keys.idNumber),
+    participants: createParticipantsRepository(db, keys.idNumber),
     pickup: createPickupRepository(db),
   };
 }

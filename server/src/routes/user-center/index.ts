@@ -14,6 +14,7 @@ import { LIMITS } from '../../plugins/rate-limit.ts';
 import accountRoutes from './account.ts';
 import captchaRoutes from './captcha.ts';
 import codeRoutes, { checkCode } from './codes.ts';
+import participantRoutes from './participants.ts';
 import profileRoutes, { userInfoProfile } from './profile.ts';
 import { loginBody } from './bodies.ts';
 import { decryptField, noStore, parseOrReject, reject } from './common.ts';
@@ -34,6 +35,7 @@ export default async function userCenterRoutes(app: FastifyInstance) {
   await app.register(codeRoutes);
   await app.register(accountRoutes);
   await app.register(profileRoutes);
+  await app.register(participantRoutes);
 
   const issue = async (userId: number, loginType: number) => {
     const user = await users.findById(userId);

@@ -35,6 +35,7 @@ import { poolOf, type EntriesRepository, type EntryEvent, type EntryRecord } fro
 import { orderView, type OrderRecord } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
+import { fillSavedNumbers } from '../after-entry/participants.ts';
 import { checkRegistrationSubmission } from '../registration/check-submission.ts';
 import { ownResults } from '../registration/own-results.ts';
 import { statusAfterPayment } from './order-transitions.ts';
@@ -234,12 +235,15 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
 
       const published = await repos.registrationForms.latest(raceId, formChannelOf(settings));
       if (!published) return refused(call(404, 'entryFormMissing'));
+      // A participant picked from the caller's saved participants: the numbers sent back masked are the stored ones.
+      const filled = await fillSavedNumbers(repos, published.form, userId, participants);
+      if (!filled.ok) return refused(call(404, 'participantMissing'));
       const checked = await checkPeople(
         published.form,
         item,
         { raceId, raceDate: (race.startTime ?? '').slice(0, 10) },
         userId,
-        participants,
+        filled.participants,
       );
       if (!checked.ok) return refused({ kind: 'fields', fields: checked.fields });
 
