@@ -174,6 +174,9 @@ export const MESSAGES = {
   pickupCollected: 'This race pack was already collected at {{at}}',
   pickupPassMissing: 'No booking has this pick-up pass code',
   staffKeyInvalid: 'The staff key is wrong or has been revoked',
+
+  // After entry (issue 15): race-pack mailing.
+  parcelShipped: 'Your race pack has been shipped; the mailing details can no longer be changed',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -1,18 +1,15 @@
 /**
  * The organiser's commands of the registration screens (issue 13 §4), run by site.ts: the direct-pass review
- * (direct-list, direct-show, direct-approve, direct-reject with a reason the runner reads in /direct) and the
- * race-pack mailing export. Each answers the lines to print, or the lines of its refusal.
+ * (direct-list, direct-show, direct-approve, direct-reject with a reason the runner reads in /direct). Each
+ * answers the lines to print, or the lines of its refusal. The race-pack mailing commands are in
+ * mailing-commands.ts.
  *
- * Personal numbers stay masked in what these commands print; the mailing export writes whole phone numbers
- * into its CSV file only (the courier needs them), created readable by its owner only.
+ * Personal numbers stay masked in what these commands print.
  */
-import { writeFileSync } from 'node:fs';
-import { regionNames } from '#contract/region-data';
 import { isDirectStatus, type DirectStatus } from '#contract/registration-screens';
 import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
-import { formatCsv } from '../lib/csv.ts';
 import { formatDuration, maskName } from '../lib/race-center.ts';
 import { maskValues } from '../services/registration/direct-applications.ts';
 
@@ -130,50 +127,5 @@ export async function directReview(
     outcome.status === 2
       ? `approved direct-pass application ${record.id} (${maskName(record.name)})`
       : `rejected direct-pass application ${record.id} (${maskName(record.name)}); the runner reads the reason in /direct`,
-  );
-}
-
-export const MAILING_EXPORT_COLUMNS = [
-  'method',
-  'name',
-  'phone',
-  'province',
-  'city',
-  'district',
-  'address',
-  'regionCodes',
-  'updatedAt',
-] as const;
-
-export async function mailingExport(repos: Repositories, raceId: string, file: string): Promise<CommandOutcome> {
-  const race = await repos.races.findById(raceId);
-  if (!race) return refused(`No race "${raceId}".`);
-  const zone = raceTimeZone(race);
-  const choices = await repos.runnerChoices.mailingList(raceId);
-  const rows = choices.map((c) => {
-    const names = regionNames(c.region) ?? ['', '', ''];
-    return [
-      c.method,
-      c.name,
-      c.phone,
-      names[0] ?? '',
-      names[1] ?? '',
-      names[2] ?? '',
-      c.address,
-      c.region.join(' '),
-      formatRaceTime(c.updatedAt, undefined, zone),
-    ];
-  });
-  const text = formatCsv([MAILING_EXPORT_COLUMNS, ...rows]);
-  try {
-    // Owner-only.
-    writeFileSync(file, text, { mode: 0o600 });
-  } catch (error) {
-    return refused(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  const mail = choices.filter((c) => c.method === 'mail').length;
-  return done(
-    `wrote ${choices.length} mailing choice${choices.length === 1 ? '' : 's'} of ${raceId} to ${file} (${mail} by mail, ${choices.length - mail} pick-up)`,
-    'the file holds whole phone numbers for the courier: keep it private and delete it when the packs are sent',
   );
 }

@@ -18,7 +18,6 @@ import {
   directList,
   directReview,
   directShow,
-  mailingExport,
   parseDirectStatus,
   REJECT_REASON_MAX,
   type CommandOutcome,
@@ -26,6 +25,7 @@ import {
 import { BALLOT_USAGE, isBallotCommand, runBallotCommand } from './ballot-commands.ts';
 import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
+import { isMailingCommand, MAILING_COMMANDS, MAILING_USAGE, mailingCommand } from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
@@ -74,10 +74,7 @@ Commands:
   direct-reject <id> --reason "<text>"
       reject a submitted application; the runner reads the reason in /direct and may correct and
       submit again
-  mailing-export <raceId> <file.csv>
-      the race-pack mailing choices as CSV (UTF-8): method, name, phone, province, city, district,
-      address. The file holds WHOLE phone numbers for the courier (nowhere else are they shown):
-      it is created readable by you only; keep it private and delete it when the packs are sent.
+${MAILING_USAGE}
   entry-open <raceId> / entry-close <raceId>
       open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
   codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
@@ -158,10 +155,10 @@ const ARITY: Record<string, number> = {
   'direct-show': 1,
   'direct-approve': 1,
   'direct-reject': 1,
-  'mailing-export': 2,
   'copy-to-postgres': 1,
   help: 0,
   ...Object.fromEntries(Object.entries(ENTRY_COMMANDS).map(([name, spec]) => [name, spec.arity])),
+  ...Object.fromEntries(Object.entries(MAILING_COMMANDS).map(([name, spec]) => [name, spec.arity])),
 };
 
 function readText(io: CliIo, file: string): { absolute: string; bytes: Buffer } {
@@ -548,6 +545,10 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     if (isEntryCommand(command)) {
       for (const option of ENTRY_COMMANDS[command].options) entryOptions[option] = takeOption(args, option);
     }
+    const mailingOptions: Record<string, string | undefined> = {};
+    if (isMailingCommand(command)) {
+      for (const option of MAILING_COMMANDS[command].options) mailingOptions[option] = takeOption(args, option);
+    }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
     }
@@ -599,7 +600,10 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         await screensCommand(io, (repos) => directReview(repos, a, { status: 3, reason: reason! }, io.now()));
         break;
       case 'mailing-export':
-        await screensCommand(io, (repos) => mailingExport(repos, a, path.resolve(io.cwd, b)));
+      case 'mailing-import':
+        await screensCommand(io, (repos) =>
+          mailingCommand(repos, command, mailingOptions, { now: io.now(), cwd: io.cwd }),
+        );
         break;
       case 'copy-to-postgres':
         await copyToPostgres(io, a);

@@ -19,6 +19,15 @@ export interface MailingRecord {
   region: RegionCodes | [];
   address: string;
   updatedAt: number;
+  /** The parcel once the organiser imported its tracking number (issue 15 §5); read only, never saved from here. */
+  shipment?: Shipment | null;
+}
+
+/** A shipped parcel: the carrier and tracking number imported by the organiser (`mailing-import`). */
+export interface Shipment {
+  carrier: string;
+  trackingNo: string;
+  shippedAt: number;
 }
 
 interface MailingRow {
@@ -30,6 +39,9 @@ interface MailingRow {
   region_json: string;
   address: string;
   updated_at: number;
+  carrier: string | null;
+  tracking_no: string | null;
+  shipped_at: number | null;
 }
 
 /** `idNumberKey`: the ID-number secret (lib/secrets.ts), the key of the encrypted phone. */
@@ -44,8 +56,15 @@ export function createRunnerChoicesRepository(db: Db, idNumberKey: string) {
     region: JSON.parse(row.region_json) as RegionCodes | [],
     address: row.address,
     updatedAt: Number(row.updated_at),
+    shipment:
+      row.shipped_at === null || row.carrier === null || row.tracking_no === null
+        ? null
+        : { carrier: row.carrier, trackingNo: row.tracking_no, shippedAt: Number(row.shipped_at) },
   });
   const MAILING_COLUMNS = sql.raw('race_id, user_id, method, name, phone_enc, region_json, address, updated_at');
+  const READ_COLUMNS = sql.raw(
+    'race_id, user_id, method, name, phone_enc, region_json, address, updated_at, carrier, tracking_no, shipped_at',
+  );
 
   return {
     /** A search that found the registration (after the slider): the runner may now confirm it. */
@@ -76,26 +95,43 @@ export function createRunnerChoicesRepository(db: Db, idNumberKey: string) {
 
     async mailing(raceId: string, userId: number): Promise<MailingRecord | undefined> {
       const row = await db.get<MailingRow>(
-        sql`SELECT ${MAILING_COLUMNS} FROM mailing_choices WHERE race_id = ${raceId} AND user_id = ${userId}`,
+        sql`SELECT ${READ_COLUMNS} FROM mailing_choices WHERE race_id = ${raceId} AND user_id = ${userId}`,
       );
       return row ? toMailing(row) : undefined;
     },
     /** A race's mailing choices (the organiser's export), oldest change first. */
     async mailingList(raceId: string): Promise<MailingRecord[]> {
       const rows = await db.all<MailingRow>(
-        sql`SELECT ${MAILING_COLUMNS} FROM mailing_choices WHERE race_id = ${raceId} ORDER BY updated_at, user_id`,
+        sql`SELECT ${READ_COLUMNS} FROM mailing_choices WHERE race_id = ${raceId} ORDER BY updated_at, user_id`,
       );
       return rows.map(toMailing);
     },
-    async saveMailing(record: MailingRecord): Promise<void> {
+    /** Saves the choice; false (nothing changed) once the parcel has been shipped. */
+    async saveMailing(record: MailingRecord): Promise<boolean> {
       const phoneEnc = record.phone === '' ? '' : cipher.encrypt(record.phone);
-      await db.run(sql`
+      const changed = await db.run(sql`
         INSERT INTO mailing_choices (${MAILING_COLUMNS})
         VALUES (${record.raceId}, ${record.userId}, ${record.method}, ${record.name}, ${phoneEnc},
           ${JSON.stringify(record.region)}, ${record.address}, ${record.updatedAt})
         ON CONFLICT (race_id, user_id) DO UPDATE SET method = excluded.method, name = excluded.name,
           phone_enc = excluded.phone_enc, region_json = excluded.region_json, address = excluded.address,
-          updated_at = excluded.updated_at`);
+          updated_at = excluded.updated_at
+        WHERE mailing_choices.shipped_at IS NULL`);
+      return changed > 0;
+    },
+    /**
+     * Marks a runner's parcel shipped with its carrier and tracking number (the organiser's import). Only a
+     * 'mail' choice; the same carrier and number again change nothing (false), a corrected one replaces them and
+     * keeps the first shipping time.
+     */
+    async ship(raceId: string, userId: number, carrier: string, trackingNo: string, now: number): Promise<boolean> {
+      const changed = await db.run(sql`
+        UPDATE mailing_choices SET carrier = ${carrier}, tracking_no = ${trackingNo},
+          shipped_at = COALESCE(shipped_at, ${now})
+        WHERE race_id = ${raceId} AND user_id = ${userId} AND method = 'mail'
+          AND (carrier IS NULL OR tracking_no IS NULL OR shipped_at IS NULL OR carrier <> ${carrier}
+            OR tracking_no <> ${trackingNo})`);
+      return changed > 0;
     },
 
     async documents(raceId: string, userId: number): Promise<{ files: string; updatedAt: number } | undefined> {

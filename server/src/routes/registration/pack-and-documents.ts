@@ -1,7 +1,8 @@
 /**
  * /post and /upload (issue 13 §4), both need login: the race-pack mailing choice (mailingGet, mailingSave:
  * mail needs a name, a mainland mobile, a region down to the district and an address; refused when the race
- * offers no mailing or after its deadline; the phone stored encrypted, answered masked) and the documents a
+ * offers no mailing or after its deadline, or once the parcel was shipped; the phone stored encrypted, answered
+ * masked; with the parcel's state, issue 15 §5) and the documents a
  * runner hands in (documentsGet, documentsSave: the upload value checked against the race's limits and the
  * runner's own uploads, lib/upload-value.ts). Settings: race.json `packMailing`, `documentUpload`.
  */
@@ -25,6 +26,7 @@ import { joinUploadValue, splitUploadValue } from '#contract/upload-value';
 import type { MailingRecord } from '../../db/runner-choices-repository.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import { maskMobile } from '../../lib/race-center.ts';
+import { parcelView } from '../../services/after-entry/mailing.ts';
 import { checkUploadValue } from '../../lib/upload-value.ts';
 import { loggedInUser, raceIdQuery, raceIdSchema, refuseFields } from './screen-common.ts';
 
@@ -92,9 +94,11 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
       const race = await repos.races.findById(request.query.raceId);
       if (!race) return fail(404, 'raceNotFound');
       const choice = await repos.runnerChoices.mailing(race.raceId, user.id);
+      const parcel = choice ? parcelView(choice) : undefined;
       const answer: MailingAnswer = {
         settings: mailingSettings(race, app.config.now()),
         ...(choice ? { choice: choiceAnswer(choice) } : {}),
+        ...(parcel ? { parcel } : {}),
       };
       return ok(answer);
     },
@@ -140,7 +144,8 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
         if (Object.keys(refusals).length > 0) return refuseFields(refusals);
         Object.assign(record, { name, phone, region: body.region, address });
       }
-      await repos.runnerChoices.saveMailing(record);
+      // A shipped parcel's address is what the courier has: no change after that (issue 15 §5).
+      if (!(await repos.runnerChoices.saveMailing(record))) return fail(400, 'parcelShipped');
       return ok(choiceAnswer(record));
     },
   );
