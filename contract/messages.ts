@@ -177,6 +177,16 @@ export const MESSAGES = {
 
   // After entry (issue 15): race-pack mailing.
   parcelShipped: 'Your race pack has been shipped; the mailing details can no longer be changed',
+
+  // After entry (issue 15): refunds and deferral.
+  refundClosed: 'This race does not accept refund requests',
+  refundEnded: 'Refund requests closed at {{until}}',
+  refundNotEligible: 'Only a paid registration that holds a place can be refunded',
+  refundInReview: 'A request of this registration is already under review',
+  deferralClosed: 'This race does not offer deferral to the next race',
+  deferralEnded: 'Deferral requests closed at {{until}}',
+  deferralNotEligible: 'Charity and invitation-code places cannot be deferred',
+  deferralUsed: 'This registration has already been deferred once',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -10,6 +10,7 @@ import { drawBallot, seedMatches, type DrawEntry } from '#contract/ballot';
 import { formatRaceTime } from '#contract/race-clock';
 import type { Repositories } from '../db/repositories.ts';
 import type { Env } from '../lib/env.ts';
+import type { PaymentProvider } from '../lib/payment/provider.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
 import { BUILTIN_PAYMENT_PROVIDERS } from '../routes/entry/payment.ts';
@@ -55,15 +56,23 @@ export interface BallotCommandIo {
  * providers are known; with another one the refunds stay for the server (refused here, the draw kept).
  */
 function cliRefunds(io: BallotCommandIo, repos: Repositories, secrets: ServerSecrets): RefundLosers | undefined {
+  const provider = cliPaymentProvider(io, secrets);
+  if (!provider) return undefined;
+  return (request) => refundEntries(repos, provider, { ...request, now: () => io.now });
+}
+
+/** The payment provider PAYMENT_PROVIDER names, when it is a built-in one (the command line knows no other). */
+export function cliPaymentProvider(
+  io: Pick<BallotCommandIo, 'env' | 'now'>,
+  secrets: ServerSecrets,
+): PaymentProvider | undefined {
   const { PAYMENT_PROVIDER } = parseServerEnv(io.env, ['PAYMENT_PROVIDER']);
   const make = BUILTIN_PAYMENT_PROVIDERS[PAYMENT_PROVIDER];
-  if (!make) return undefined;
-  const provider = make({
+  return make?.({
     secret: secrets.payment,
     now: () => io.now,
     state: async () => ({ status: 'unknown', tradeNo: null, amountFen: null, paidAt: null }),
   });
-  return (request) => refundEntries(repos, provider, { ...request, now: () => io.now });
 }
 
 export type BallotCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };

@@ -25,6 +25,7 @@ import {
 import { BALLOT_USAGE, isBallotCommand, runBallotCommand } from './ballot-commands.ts';
 import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
+import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
 import { isMailingCommand, MAILING_COMMANDS, MAILING_USAGE, mailingCommand } from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
@@ -106,6 +107,7 @@ ${MAILING_USAGE}
       database too unless FILE_STORAGE=folder. Then start the server with DATABASE_URL=<url> and
       ID_NUMBER_SECRET set to the contents of DATA_DIR/id-number-secret (never kept in the database).
 ${BALLOT_USAGE}
+${REFUND_USAGE}
 ${PICKUP_USAGE}
   help                          show this help
 
@@ -503,6 +505,16 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     if (command === undefined) throw usageError('No command given.');
     if (command === 'help' || command === '--help' || command === '-h') {
       io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (isRefundCommand(command)) {
+      const outcome = await runRefundCommand(command, args, {
+        now: io.now(),
+        env: io.env,
+        withDatabase: (work) => withDatabase(io, work),
+      });
+      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
+      for (const line of outcome.lines) io.stdout(line);
       return EXIT.ok;
     }
     if (isBallotCommand(command)) {

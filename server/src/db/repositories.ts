@@ -16,6 +16,7 @@ import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
+import { createRefundsRepository } from './refunds-repository.ts';
 import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
 import { createRunnerChoicesRepository } from './runner-choices-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
@@ -53,6 +54,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     payments: createPaymentsRepository(db),
     ballots: createBallotsRepository(db, keys.idNumber),
     entryAdmin: createEntryAdminRepository(db, keys.idNumber),
+    refunds: createRefundsRepository(db),
     participants: createParticipantsRepository(db, keys.idNumber),
     pickup: createPickupRepository(db),
   };

@@ -235,6 +235,32 @@ async function lateRefund(
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Places given back
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Entries that no longer hold their place (cancelled, refunded, deferred) give it back, inside the caller's
+ * transaction: holds_place 1 → 0 and the pool's taken − 1 (once per entry); places freed in a ballot item's main
+ * pool go to the place-freed hooks (the wait list). Returns how many places were given back.
+ */
+export async function givePlacesBack(tx: Repositories, entries: readonly EntryRecord[], at: number): Promise<number> {
+  const freed = new Map<string, { raceId: string; itemCode: string; n: number }>();
+  let given = 0;
+  for (const entry of entries) {
+    if (!entry.holdsPlace || !(await tx.entries.releasePlace(entry.id))) continue;
+    given += 1;
+    if (poolOf(entry.channel) === 'main' && (await modelOf(tx, entry.raceId, entry.itemCode)) === 'ballot') {
+      const key = `${entry.raceId}\u0000${entry.itemCode}`;
+      const item = freed.get(key) ?? { raceId: entry.raceId, itemCode: entry.itemCode, n: 0 };
+      item.n += 1;
+      freed.set(key, item);
+    }
+  }
+  for (const item of freed.values()) await placeFreed(tx, { ...item, at });
+  return given;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Cancellation at the deadline
 // ---------------------------------------------------------------------------------------------------------
 
@@ -251,27 +277,23 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
     const at = deps.now();
     const toClose = await repos.transaction(async (tx) => {
       if (!(await tx.orders.cancel(due.id, at))) return undefined;
-      const freed = new Map<string, number>();
+      const left: EntryRecord[] = [];
       for (const entry of await tx.entries.ofOrder(due.id)) {
         if (entry.status !== submitted && entry.status !== won) continue;
         if (
-          !(await tx.entries.setStatus(
+          await tx.entries.setStatus(
             entry.id,
             [entry.status],
             cancelled,
             'cancelled',
             at,
             cancelNote(entry.status, entry.holdsPlace),
-          ))
+          )
         ) {
-          continue;
-        }
-        if (!entry.holdsPlace || !(await tx.entries.releasePlace(entry.id))) continue;
-        if (poolOf(entry.channel) === 'main' && (await modelOf(tx, entry.raceId, entry.itemCode)) === 'ballot') {
-          freed.set(entry.itemCode, (freed.get(entry.itemCode) ?? 0) + 1);
+          left.push(entry);
         }
       }
-      for (const [itemCode, n] of freed) await placeFreed(tx, { raceId: due.raceId, itemCode, n, at });
+      await givePlacesBack(tx, left, at);
       const open = await tx.payments.openOf(due.id);
       for (const payment of open) await tx.payments.finish(payment.paymentId, 'closed', at);
       return open;
@@ -296,8 +318,10 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
 export interface RefundRequest {
   orderId: number;
   entryIds: number[];
-  /** Why (one refund per order, entry and reason): 'latePayment', 'notWon', 'requested' … */
+  /** Why (one refund per order, entry and reason): 'latePayment', 'notWon', 'request:<id>' … */
   reason: string;
+  /** The fen to refund per entry id when less than its whole line (a refund request's share); default the line. */
+  amountsFen?: ReadonlyMap<number, number>;
   now?: () => number;
 }
 
@@ -322,15 +346,16 @@ export async function refundEntries(
 
   await repos.transaction(async (tx) => {
     for (const line of lines) {
-      if (line.amountFen > 0 && payment) {
+      const amountFen = Math.min(line.amountFen, request.amountsFen?.get(line.entryId) ?? line.amountFen);
+      if (amountFen > 0 && payment) {
         await tx.payments.addRefund({
           orderId: order.id,
           entryId: line.entryId,
-          amountFen: line.amountFen,
+          amountFen,
           reason: request.reason,
           now: now(),
         });
-      } else if (line.amountFen === 0) {
+      } else if (amountFen === 0) {
         // Nothing was paid for this line: it is refunded without the provider.
         await settleEntry(tx, line.entryId, now());
       }

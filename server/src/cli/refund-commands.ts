@@ -1,0 +1,173 @@
+/**
+ * The organiser's refund and deferral commands (issue 15 §4; docs/after-entry.md), run by site.ts:
+ * refunds-list, refund-approve (refund through the payment provider, idempotent; or a deferral approved),
+ * refund-reject (with the reason the runner reads) and deferrals-issue (named codes of the next race). The
+ * rules live in services/after-entry/refunds.ts.
+ */
+import { REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '#contract/after-entry';
+import { formatFen } from '#contract/entry';
+import { formatRaceTime } from '#contract/race-clock';
+import type { Repositories } from '../db/repositories.ts';
+import type { Env } from '../lib/env.ts';
+import { maskName } from '../lib/race-center.ts';
+import type { ServerSecrets } from '../lib/secrets.ts';
+import { approveRequest, issueDeferrals, rejectRequest } from '../services/after-entry/refunds.ts';
+import { cliPaymentProvider } from './ballot-commands.ts';
+import { formatTable, newInvitationCode } from './entry-commands.ts';
+import type { CommandOutcome } from './registration-screens-commands.ts';
+
+export const REFUND_USAGE = `  refunds-list --race <raceId> [--status review|approved|rejected]
+      the race's refund and deferral requests: id, entry, masked name, item, kind, status, amount
+      to refund (yuan), reason, requested time, decision
+  refund-approve --race <raceId> --entry <entryNo>
+      approve the entry's request under review. A refund: the race's share is refunded through the
+      payment provider (once, however often it is run), the place given back, the entry 'refunded'.
+      A deferral: the entry is cancelled ('deferred'), its place given back; see deferrals-issue
+  refund-reject --race <raceId> --entry <entryNo> --reason "<text>"
+      reject it with a reason the runner reads (a refund's entry is registered again)
+  deferrals-issue --from <raceId> --to <raceId>
+      for each approved deferral of --from without a code: a named single-use invitation code of
+      --to's same item (for that person only), sent to the runner; a second run issues nothing new`;
+
+const COMMANDS = {
+  'refunds-list': ['--race', '--status'],
+  'refund-approve': ['--race', '--entry'],
+  'refund-reject': ['--race', '--entry', '--reason'],
+  'deferrals-issue': ['--from', '--to'],
+} as const;
+type RefundCommand = keyof typeof COMMANDS;
+
+export const isRefundCommand = (command: string): command is RefundCommand => Object.hasOwn(COMMANDS, command);
+
+export interface RefundCommandIo {
+  now: number;
+  env: Env;
+  /** Runs work on the database (opened and closed around it). */
+  withDatabase: <T>(work: (opened: { repos: Repositories; secrets: ServerSecrets }) => Promise<T>) => Promise<T>;
+}
+
+export type RefundCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
+
+const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
+const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
+const usage = (line: string): RefundCommandOutcome => ({ ok: false, usage: true, lines: [line] });
+
+/** The reject reason the runner reads: 1–200 characters. */
+export const REFUND_REJECT_REASON_MAX = 200;
+
+/** Runs a refund command with its arguments (after the command name). */
+export async function runRefundCommand(
+  command: RefundCommand,
+  argv: readonly string[],
+  io: RefundCommandIo,
+): Promise<RefundCommandOutcome> {
+  const args = [...argv];
+  const options: Record<string, string> = {};
+  for (const name of COMMANDS[command]) {
+    const at = args.indexOf(name);
+    if (at < 0) continue;
+    const value = args[at + 1];
+    if (value === undefined || value.startsWith('--')) return usage(`${name} needs a value.`);
+    options[name] = value;
+    args.splice(at, 2);
+  }
+  if (args.length > 0) return usage(`"${command}" does not take "${args.join(' ')}".`);
+  const required = COMMANDS[command].filter((name) => name !== '--status');
+  const missing = required.filter((name) => options[name] === undefined || options[name].trim() === '');
+  if (missing.length > 0) return usage(`"${command}" needs ${missing.join(', ')}.`);
+  const race = options['--race'] ?? '';
+  const entry = options['--entry'] ?? '';
+
+  switch (command) {
+    case 'refunds-list': {
+      const status = options['--status'];
+      if (status !== undefined && !(REFUND_REQUEST_STATUSES as readonly string[]).includes(status)) {
+        return usage('--status must be review, approved or rejected.');
+      }
+      return io.withDatabase(({ repos }) => refundsList(repos, race, status as RefundRequestStatus | undefined));
+    }
+    case 'refund-approve':
+      return io.withDatabase(async ({ repos, secrets }) => {
+        const provider = cliPaymentProvider(io, secrets);
+        if (!provider) {
+          return refused('PAYMENT_PROVIDER is not a built-in provider: approve refunds through the server instead.');
+        }
+        const outcome = await approveRequest({ repos, provider, now: () => io.now }, race, entry);
+        if (!outcome.ok) return refused(outcome.problem);
+        const r = outcome.value;
+        const head = r.fresh
+          ? `Approved the ${r.kind} request ${r.requestId} of entry ${entry}.`
+          : `The ${r.kind} request ${r.requestId} of entry ${entry} was already approved: nothing changed.`;
+        if (r.kind === 'deferral') {
+          return done(head, `  Run deferrals-issue --from ${race} --to <next race> to send the runner a code.`);
+        }
+        return done(
+          head,
+          r.refundedFen > 0
+            ? `  refunded now: ${formatFen(r.refundedFen)} yuan (of ${formatFen(r.amountFen)})`
+            : r.pending > 0
+              ? `  the provider has not confirmed the refund of ${formatFen(r.amountFen)} yuan yet: run the command again later`
+              : `  refund of ${formatFen(r.amountFen)} yuan: done before`,
+        );
+      });
+    case 'refund-reject': {
+      const reason = (options['--reason'] ?? '').trim();
+      if (reason.length > REFUND_REJECT_REASON_MAX) {
+        return usage(`--reason is 1-${REFUND_REJECT_REASON_MAX} characters: the runner reads it.`);
+      }
+      return io.withDatabase(async ({ repos }) => {
+        const outcome = await rejectRequest(repos, race, entry, reason, io.now);
+        if (!outcome.ok) return refused(outcome.problem);
+        const r = outcome.value;
+        return done(
+          r.fresh
+            ? `Rejected the ${r.kind} request ${r.requestId} of entry ${entry}; the runner is told the reason.`
+            : `The ${r.kind} request ${r.requestId} of entry ${entry} was already rejected: nothing changed.`,
+        );
+      });
+    }
+    case 'deferrals-issue':
+      return io.withDatabase(async ({ repos }) => {
+        const outcome = await issueDeferrals(repos, {
+          fromRaceId: options['--from'] ?? '',
+          toRaceId: options['--to'] ?? '',
+          now: io.now,
+          newCode: newInvitationCode,
+        });
+        if (!outcome.ok) return refused(outcome.problem);
+        const { issued, skipped } = outcome.value;
+        return done(
+          `Issued ${issued.length} deferral code${issued.length === 1 ? '' : 's'} of ${options['--to']} (named, single use; sent to each runner):`,
+          ...issued.map((i) => `  ${i.entryNo}  ${maskName(i.name)}  ${i.itemCode}  ${i.code}`),
+          ...skipped.map((s) => `  skipped ${s.entryNo}: ${options['--to']} has no item ${s.itemCode}`),
+        );
+      });
+  }
+}
+
+async function refundsList(
+  repos: Repositories,
+  raceId: string,
+  status: RefundRequestStatus | undefined,
+): Promise<CommandOutcome> {
+  if (!(await repos.races.findById(raceId))) return refused(`No race "${raceId}".`);
+  const list = await repos.refunds.listForRace(raceId, status);
+  if (list.length === 0) return done(`No ${status ?? ''}${status ? ' ' : ''}request in ${raceId}.`);
+  return done(
+    ...formatTable(
+      ['id', 'entry', 'name', 'item', 'kind', 'status', 'amount', 'reason', 'requested', 'decision'],
+      list.map((r) => [
+        String(r.id),
+        r.entryNo,
+        maskName(r.name),
+        r.itemCode,
+        r.kind,
+        r.status,
+        formatFen(r.amountFen),
+        r.reason.replace(/\s+/g, ' '),
+        formatRaceTime(r.createdAt),
+        r.decidedAt === null ? '-' : `${formatRaceTime(r.decidedAt)}${r.rejectReason ? `: ${r.rejectReason}` : ''}`,
+      ]),
+    ),
+  );
+}

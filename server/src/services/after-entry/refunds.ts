@@ -1,0 +1,437 @@
+/**
+ * Refunds and the optional deferral (issue 15 §4; contract/after-entry.ts). A runner requests a refund of a
+ * won, paid entry with a reason within the race's window: the entry goes to 'refund under review' (4). The
+ * organiser approves (the share is refunded through the payment provider by order-transitions' refundEntries,
+ * once per request; the place is given back; 'refunded' (5) once the money is back) or rejects with a reason
+ * (back to 1). A deferral request (when the race offers it) keeps the entry at 1 while in review; approved,
+ * the entry is cancelled with the step 'deferred', its place given back, and deferrals-issue later gives the
+ * runner a named single-use code for the next race. Each decision is also sent to the runner (outbox).
+ *
+ * Every status change is guarded on the status it leaves, inside one transaction with the request row, so a
+ * repeat or a parallel call changes nothing.
+ */
+import {
+  REFUND_REASON_LIMITS,
+  refundAmountFen,
+  type RefundAnswer,
+  type RefundRequestBody,
+  type RefundRequestView,
+} from '#contract/after-entry';
+import { ENTRY_STATUSES, formatFen } from '#contract/entry';
+import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
+import { parseRaceTime } from '#contract/race-clock';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
+import type { EntryRecord } from '../../db/entries-repository.ts';
+import type { RefundRequestRecord } from '../../db/refunds-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import { maskName } from '../../lib/race-center.ts';
+import { itemOf } from '../entry/views.ts';
+import { givePlacesBack, refundEntries } from '../entry/order-transitions.ts';
+
+const { won, cancelled, refundReview, refunded } = ENTRY_STATUSES;
+
+type WindowState = 'open' | 'ended' | 'closed';
+
+/** Whether a window (allowed, until a race time) is open at `now`. */
+function windowState(allowed: boolean | undefined, until: string | undefined, zone: string, now: number): WindowState {
+  if (!allowed || until === undefined) return 'closed';
+  const end = parseRaceTime(until, zone);
+  return end !== null && now < end ? 'open' : 'ended';
+}
+
+const ORDER_PAID = 3;
+const ORDER_REFUNDED = 5;
+
+/** What the entry's latest order paid for it (its line), or 0 when that order is not paid. */
+async function paidFenOf(
+  repos: Repositories,
+  entryId: number,
+): Promise<{ paidFen: number; orderId: number | null; paid: boolean }> {
+  const order = await repos.orders.latestOfEntry(entryId);
+  if (!order) return { paidFen: 0, orderId: null, paid: false };
+  const line = (await repos.orders.lines(order.id)).find((l) => l.entryId === entryId);
+  const paid = order.status === ORDER_PAID || order.status === ORDER_REFUNDED;
+  return { paidFen: paid ? (line?.amountFen ?? 0) : 0, orderId: order.id, paid: order.status === ORDER_PAID };
+}
+
+export const requestView = (r: RefundRequestRecord, entryNo: string): RefundRequestView => ({
+  id: r.id,
+  entryNo,
+  kind: r.kind,
+  status: r.status,
+  reason: r.reason,
+  amountFen: r.amountFen,
+  rejectReason: r.rejectReason,
+  createdAt: r.createdAt,
+  decidedAt: r.decidedAt,
+});
+
+/** refundGet: the race's terms and the caller's entries of it (those that hold or held a place, or have requests). */
+export async function refundAnswer(
+  repos: Repositories,
+  race: RaceInfo,
+  userId: number,
+  now: number,
+): Promise<RefundAnswer> {
+  const zone = raceTimeZone(race);
+  const settings = race.entry?.refunds;
+  const entries = (await repos.entries.listForUser(userId)).filter((e) => e.raceId === race.raceId);
+  const requests = await repos.refunds.ofEntries(entries.map((e) => e.id));
+  const shown = entries.filter(
+    (e) => e.status === won || e.status === refundReview || e.status === refunded || requests.has(e.id),
+  );
+  const share = settings?.sharePercent ?? 0;
+  const list: RefundAnswer['entries'] = [];
+  for (const entry of shown) {
+    const { paidFen } = await paidFenOf(repos, entry.id);
+    list.push({
+      entryNo: entry.entryNo,
+      name: entry.name,
+      itemName: itemOf(race.entry, entry.itemCode)?.name ?? { zh: entry.itemCode, en: entry.itemCode },
+      status: entry.status,
+      paidFen,
+      refundFen: refundAmountFen(paidFen, share),
+      requests: (requests.get(entry.id) ?? []).map((r) => requestView(r, entry.entryNo)),
+    });
+  }
+  return {
+    raceId: race.raceId,
+    refunds: {
+      allowed: settings?.allowed ?? false,
+      until: settings?.until ?? '',
+      sharePercent: share,
+      state: windowState(settings?.allowed, settings?.until, zone, now),
+    },
+    deferral: {
+      allowed: settings?.deferral?.allowed ?? false,
+      until: settings?.deferral?.until ?? '',
+      state: windowState(settings?.deferral?.allowed, settings?.deferral?.until, zone, now),
+    },
+    entries: list,
+  };
+}
+
+export type RequestOutcome =
+  | { ok: true; view: RefundRequestView }
+  | { ok: false; status: number; code: MessageCode; params?: MessageParams }
+  | { ok: false; status: 400; fields: Record<string, Refusal> };
+
+/** A refusal decided inside the transaction: thrown so that what it wrote is rolled back. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: MessageCode,
+  ) {
+    super(code);
+  }
+}
+
+/** refundRequest: a refund or deferral request of the caller's entry (see the file's comment). */
+export async function requestRefund(
+  repos: Repositories,
+  input: { race: RaceInfo; userId: number; body: RefundRequestBody; now: number },
+): Promise<RequestOutcome> {
+  const { race, userId, body, now } = input;
+  const zone = raceTimeZone(race);
+  const settings = race.entry?.refunds;
+  const deferral = body.kind === 'deferral';
+  const window = deferral
+    ? { allowed: settings?.deferral?.allowed, until: settings?.deferral?.until }
+    : { allowed: settings?.allowed, until: settings?.until };
+  const state = windowState(window.allowed, window.until, zone, now);
+  if (state === 'closed') return { ok: false, status: 400, code: deferral ? 'deferralClosed' : 'refundClosed' };
+  if (state === 'ended') {
+    return {
+      ok: false,
+      status: 400,
+      code: deferral ? 'deferralEnded' : 'refundEnded',
+      params: { until: window.until ?? '' },
+    };
+  }
+  const entry = await repos.entries.findByNo(body.entryNo);
+  if (!entry || entry.userId !== userId || entry.raceId !== race.raceId) {
+    return { ok: false, status: 404, code: 'registrationMissing' };
+  }
+  const reason = body.reason.trim();
+  if ([...reason].length < REFUND_REASON_LIMITS.min) {
+    return {
+      ok: false,
+      status: 400,
+      fields: { reason: { code: 'textTooShort', params: { count: REFUND_REASON_LIMITS.min } } },
+    };
+  }
+  if ([...reason].length > REFUND_REASON_LIMITS.max) {
+    return {
+      ok: false,
+      status: 400,
+      fields: { reason: { code: 'textTooLong', params: { count: REFUND_REASON_LIMITS.max } } },
+    };
+  }
+  if (deferral && (entry.channel === 'charity' || entry.channel === 'code')) {
+    return { ok: false, status: 400, code: 'deferralNotEligible' };
+  }
+  const { paidFen, paid } = await paidFenOf(repos, entry.id);
+  if (entry.status !== won || !paid) {
+    if (entry.status === refundReview) return { ok: false, status: 400, code: 'refundInReview' };
+    return { ok: false, status: 400, code: 'refundNotEligible' };
+  }
+  if (deferral && (await repos.refunds.deferralOf(entry.id))) return { ok: false, status: 400, code: 'deferralUsed' };
+
+  try {
+    const request = await repos.transaction(async (tx) => {
+      const made = await tx.refunds.insertRequest({
+        raceId: race.raceId,
+        entryId: entry.id,
+        userId,
+        kind: body.kind,
+        reason,
+        amountFen: deferral ? 0 : refundAmountFen(paidFen, settings?.sharePercent ?? 0),
+        now,
+      });
+      if (!made) throw new Refused(400, 'refundInReview');
+      if (deferral) await tx.entries.addEvent(entry.id, 'deferralRequested', now);
+      else if (!(await tx.entries.setStatus(entry.id, [won], refundReview, 'refundRequested', now))) {
+        throw new Refused(400, 'refundNotEligible');
+      }
+      return made;
+    });
+    return { ok: true, view: requestView(request, entry.entryNo) };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, status: error.status, code: error.code };
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The organiser's decisions (CLI refund-approve, refund-reject, deferrals-issue)
+// ---------------------------------------------------------------------------------------------------------
+
+export type Decision<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+interface Found {
+  entry: EntryRecord;
+  race: RaceInfo;
+  requests: RefundRequestRecord[];
+}
+
+async function findEntry(repos: Repositories, raceId: string, entryNo: string): Promise<Decision<Found>> {
+  const race = await repos.races.findById(raceId);
+  if (!race) return { ok: false, problem: `No race "${raceId}".` };
+  const entry = await repos.entries.findByNo(entryNo);
+  if (!entry || entry.raceId !== raceId) return { ok: false, problem: `No entry ${entryNo} in race ${raceId}.` };
+  return { ok: true, value: { entry, race, requests: await repos.refunds.ofEntry(entry.id) } };
+}
+
+/** A decision's message to the runner (Chinese, then English), queued in the outbox of the caller's transaction. */
+async function tellRunner(tx: Repositories, race: RaceInfo, entry: EntryRecord, zh: string, en: string, at: number) {
+  const contact = await tx.ballots.contactOf(entry.userId);
+  if (!contact) return;
+  const item = itemOf(race.entry, entry.itemCode)?.name ?? { zh: entry.itemCode, en: entry.itemCode };
+  const who = `${entry.entryNo} (${maskName(entry.name)})`;
+  const raceEn = race.raceNameEn || race.raceName;
+  await tx.outbox.add({
+    ...contact,
+    subject: `报名服务 Registration service: ${race.raceName}`,
+    body: `${race.raceName} ${item.zh}：报名号 ${who} ${zh}\n${raceEn} ${item.en || item.zh}: entry ${who} ${en}`,
+    createdAt: at,
+  });
+}
+
+export interface ApproveResult {
+  kind: 'refund' | 'deferral';
+  requestId: number;
+  /** False: it was approved before (nothing changed now, a pending refund retried). */
+  fresh: boolean;
+  amountFen: number;
+  refundedFen: number;
+  pending: number;
+}
+
+/**
+ * Approves the entry's request in review. A refund: request approved, place given back, the share refunded
+ * at the provider (once per request: reason `request:<id>`), the entry 4 → 5 once the money is back. A
+ * deferral: the entry 1 → 3 with the step 'deferred', place given back, a deferrals row. A second approval
+ * changes nothing (a refund the provider left pending is asked for again).
+ */
+export async function approveRequest(
+  deps: { repos: Repositories; provider: PaymentProvider; now: () => number },
+  raceId: string,
+  entryNo: string,
+): Promise<Decision<ApproveResult>> {
+  const { repos, provider, now } = deps;
+  const found = await findEntry(repos, raceId, entryNo);
+  if (!found.ok) return found;
+  const { entry, race } = found.value;
+  const open = found.value.requests.find((r) => r.status === 'review');
+  const at = now();
+  let request: RefundRequestRecord;
+  let fresh = false;
+  if (!open) {
+    const last = found.value.requests[0];
+    if (last?.status !== 'approved') return { ok: false, problem: `Entry ${entryNo} has no request under review.` };
+    request = last;
+  } else {
+    request = open;
+    fresh = await repos.transaction(async (tx) => {
+      if (!(await tx.refunds.decide(open.id, 'approved', null, at))) return false;
+      const current = (await tx.entries.findById(entry.id)) ?? entry;
+      if (open.kind === 'refund') {
+        await givePlacesBack(tx, [current], at);
+        await tellRunner(
+          tx,
+          race,
+          entry,
+          `的退款申请已通过，¥${formatFen(open.amountFen)} 将原路退回。`,
+          `: the refund request was approved; CNY ${formatFen(open.amountFen)} is refunded to the original payment.`,
+          at,
+        );
+      } else {
+        if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
+          throw new Error(`entry ${entryNo} no longer holds its place: the deferral cannot be approved`);
+        }
+        await givePlacesBack(tx, [current], at);
+        await tx.refunds.insertDeferral({
+          raceId,
+          entryId: entry.id,
+          certHash: entry.certHash,
+          itemCode: entry.itemCode,
+          now: at,
+        });
+        await tellRunner(
+          tx,
+          race,
+          entry,
+          '的延期申请已通过：本届报名已取消，下届赛事的专属邀请码将另行发送。',
+          ': the deferral was approved. This registration is cancelled; your personal invitation code for the next race follows in another message.',
+          at,
+        );
+      }
+      return true;
+    });
+  }
+  let refundedFen = 0;
+  let pending = 0;
+  if (request.kind === 'refund') {
+    const order = await repos.orders.latestOfEntry(entry.id);
+    if (order) {
+      const result = await refundEntries(repos, provider, {
+        orderId: order.id,
+        entryIds: [entry.id],
+        reason: `request:${request.id}`,
+        amountsFen: new Map([[entry.id, request.amountFen]]),
+        now,
+      });
+      refundedFen = result.refundedFen;
+      pending = result.pending;
+    }
+  }
+  return {
+    ok: true,
+    value: { kind: request.kind, requestId: request.id, fresh, amountFen: request.amountFen, refundedFen, pending },
+  };
+}
+
+/** Rejects the entry's request in review with a reason the runner reads: a refund's entry 4 → 1. */
+export async function rejectRequest(
+  repos: Repositories,
+  raceId: string,
+  entryNo: string,
+  reason: string,
+  at: number,
+): Promise<Decision<{ kind: 'refund' | 'deferral'; requestId: number; fresh: boolean }>> {
+  const found = await findEntry(repos, raceId, entryNo);
+  if (!found.ok) return found;
+  const { entry, race } = found.value;
+  const open = found.value.requests.find((r) => r.status === 'review');
+  if (!open) {
+    const last = found.value.requests[0];
+    if (last?.status === 'rejected') return { ok: true, value: { kind: last.kind, requestId: last.id, fresh: false } };
+    return { ok: false, problem: `Entry ${entryNo} has no request under review.` };
+  }
+  const fresh = await repos.transaction(async (tx) => {
+    if (!(await tx.refunds.decide(open.id, 'rejected', reason, at))) return false;
+    if (open.kind === 'refund') await tx.entries.setStatus(entry.id, [refundReview], won, 'refundRejected', at, reason);
+    else await tx.entries.addEvent(entry.id, 'deferralRejected', at, reason);
+    const what = open.kind === 'refund' ? { zh: '退款', en: 'refund' } : { zh: '延期', en: 'deferral' };
+    await tellRunner(
+      tx,
+      race,
+      entry,
+      `的${what.zh}申请未通过，原因：${reason}。报名保持有效。`,
+      `: the ${what.en} request was rejected: ${reason}. The registration stays valid.`,
+      at,
+    );
+    return true;
+  });
+  return { ok: true, value: { kind: open.kind, requestId: open.id, fresh } };
+}
+
+export interface IssuedDeferral {
+  entryNo: string;
+  name: string;
+  itemCode: string;
+  code: string;
+}
+
+/**
+ * For each approved deferral of `fromRaceId` without a code: a named single-use invitation code of `toRaceId`'s
+ * same item (for the person's certificate hash and name), noted on the deferral and sent to the runner. A
+ * second run issues nothing new. Deferrals whose item the next race lacks are listed as skipped.
+ */
+export async function issueDeferrals(
+  repos: Repositories,
+  input: { fromRaceId: string; toRaceId: string; now: number; newCode: () => string },
+): Promise<Decision<{ issued: IssuedDeferral[]; skipped: { entryNo: string; itemCode: string }[] }>> {
+  const { fromRaceId, toRaceId, now } = input;
+  if (fromRaceId === toRaceId) return { ok: false, problem: '--from and --to must be different races.' };
+  const from = await repos.races.findById(fromRaceId);
+  if (!from) return { ok: false, problem: `No race "${fromRaceId}".` };
+  const to = await repos.races.findById(toRaceId);
+  if (!to) return { ok: false, problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>` };
+  const issued: IssuedDeferral[] = [];
+  const skipped: { entryNo: string; itemCode: string }[] = [];
+  for (const deferral of await repos.refunds.unissued(fromRaceId)) {
+    const entry = await repos.entries.findById(deferral.entryId);
+    if (!entry) continue;
+    const item = itemOf(to.entry, deferral.itemCode);
+    if (!item) {
+      skipped.push({ entryNo: entry.entryNo, itemCode: deferral.itemCode });
+      continue;
+    }
+    const made = await repos.transaction(async (tx) => {
+      let code: string | undefined;
+      for (let attempt = 0; attempt < 8 && code === undefined; attempt += 1) {
+        const candidate = input.newCode();
+        const inserted = await tx.entries.insertCode({
+          raceId: toRaceId,
+          code: candidate,
+          itemCode: item.code,
+          kind: 'named',
+          namedName: entry.name,
+          namedCertHash: deferral.certHash,
+          maxUses: 1,
+          note: `deferral from ${fromRaceId} entry ${entry.entryNo}`,
+          now,
+        });
+        if (inserted) code = candidate;
+      }
+      if (code === undefined) throw new Error('no free invitation code after 8 attempts');
+      const record = await tx.entries.findCode(toRaceId, code);
+      if (!record || !(await tx.refunds.markIssued(deferral.id, toRaceId, record.id, now))) return undefined;
+      const toEn = to.raceNameEn || to.raceName;
+      await tellRunner(
+        tx,
+        from,
+        entry,
+        `的延期名额：${to.raceName} ${item.name.zh} 专属邀请码 ${code}（仅限本人使用一次），请在报名时填写。`,
+        `: your deferred place: the personal invitation code for ${toEn} ${item.name.en || item.name.zh} is ${code} (for you only, once). Enter it when you register.`,
+        now,
+      );
+      return code;
+    });
+    if (made) issued.push({ entryNo: entry.entryNo, name: entry.name, itemCode: item.code, code: made });
+  }
+  return { ok: true, value: { issued, skipped } };
+}
