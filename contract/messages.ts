@@ -157,6 +157,18 @@ export const MESSAGES = {
   orderNotPayable: 'This order is not awaiting payment',
   orderPayExpired: 'The payment deadline of this order has passed',
 
+  // After entry (issue 15): the commitment letter.
+  letterClosed: 'This race has no commitment letter',
+  letterEnded: 'Signing the commitment letter closed at {{deadline}}',
+  letterNotWon: 'Only a registration that holds a place can sign the commitment letter',
+  letterChanged: 'The commitment letter has changed; please read it again and sign',
+  letterStatementsMissing: 'Please tick every statement of the commitment letter',
+  letterNameMismatch: 'Please sign with the name of the registration',
+  cosignerNameRequired: "Please enter the co-signer's name",
+  cosignerNameInvalid: "The co-signer's name must not contain spaces or double quotes",
+  cosignerRelationInvalid: 'Please enter the relation to the runner (1-20 characters)',
+  cosignerSameAsRunner: 'The co-signer must be someone other than the runner',
+
   // After entry (issue 15): saved participants.
   participantMissing: 'This saved participant does not exist',
   participantDuplicate: 'A saved participant with this certificate number already exists',
@@ -175,9 +187,6 @@ export const MESSAGES = {
   pickupPassMissing: 'No booking has this pick-up pass code',
   staffKeyInvalid: 'The staff key is wrong or has been revoked',
 
-  // After entry (issue 15): race-pack mailing.
-  parcelShipped: 'Your race pack has been shipped; the mailing details can no longer be changed',
-
   // After entry (issue 15): refunds and deferral.
   refundClosed: 'This race does not accept refund requests',
   refundEnded: 'Refund requests closed at {{until}}',
@@ -187,6 +196,9 @@ export const MESSAGES = {
   deferralEnded: 'Deferral requests closed at {{until}}',
   deferralNotEligible: 'Charity and invitation-code places cannot be deferred',
   deferralUsed: 'This registration has already been deferred once',
+
+  // After entry (issue 15): race-pack mailing.
+  parcelShipped: 'Your race pack has been shipped; the mailing details can no longer be changed',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -34,6 +34,7 @@ import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
 import entryRoutes from './routes/entry/index.ts';
+import letterRoutes from './routes/services/letter.ts';
 import refundRoutes from './routes/services/refund.ts';
 import pickupRoutes from './routes/services/pickup.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
@@ -232,6 +233,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(paymentRoutes, { env: options.env ?? process.env });
   await app.register(ballotRoutes);
   await app.register(entryRoutes);
+  await app.register(letterRoutes);
   await app.register(refundRoutes);
   await app.register(pickupRoutes);
   if (settings.devOutbox) await app.register(devRoutes);

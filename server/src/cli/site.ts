@@ -24,6 +24,7 @@ import {
 } from './registration-screens-commands.ts';
 import { BALLOT_USAGE, isBallotCommand, runBallotCommand } from './ballot-commands.ts';
 import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-commands.ts';
+import { isLetterCommand, LETTER_USAGE, runLetterCommand } from './letter-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
 import { isMailingCommand, MAILING_COMMANDS, MAILING_USAGE, mailingCommand } from './mailing-commands.ts';
@@ -109,6 +110,7 @@ ${MAILING_USAGE}
 ${BALLOT_USAGE}
 ${REFUND_USAGE}
 ${PICKUP_USAGE}
+${LETTER_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -522,6 +524,16 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         now: io.now(),
         cwd: io.cwd,
         env: io.env,
+        withDatabase: (work) => withDatabase(io, work),
+      });
+      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
+      for (const line of outcome.lines) io.stdout(line);
+      return EXIT.ok;
+    }
+    if (isLetterCommand(command)) {
+      const outcome = await runLetterCommand(command, args, {
+        now: io.now(),
+        cwd: io.cwd,
         withDatabase: (work) => withDatabase(io, work),
       });
       if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);

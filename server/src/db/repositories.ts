@@ -7,6 +7,7 @@ import type { Db } from './engine.ts';
 import { createEntriesRepository } from './entries-repository.ts';
 import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
+import { createLettersRepository } from './letters-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createParticipantsRepository } from './participants-repository.ts';
@@ -54,9 +55,10 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     payments: createPaymentsRepository(db),
     ballots: createBallotsRepository(db, keys.idNumber),
     entryAdmin: createEntryAdminRepository(db, keys.idNumber),
+    letters: createLettersRepository(db, keys.idNumber),
+    pickup: createPickupRepository(db),
     refunds: createRefundsRepository(db),
     participants: createParticipantsRepository(db, keys.idNumber),
-    pickup: createPickupRepository(db),
   };
 }
 

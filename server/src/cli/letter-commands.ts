@@ -1,0 +1,121 @@
+/**
+ * The organiser's commitment-letter commands (issue 15 §1), run by site.ts:
+ * - `letters-export --race <id> --out <file.xlsx|.csv>`: every won entry with its item, name, certificate
+ *   (masked), whether it signed the current version, an older one or not at all, when, and its co-signers.
+ * - `letters-status --race <id>`: the letter's state and the counts, in total and per item.
+ */
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Repositories } from '../db/repositories.ts';
+import { formatCsv } from '../lib/csv.ts';
+import { xlsx } from '../lib/xlsx.ts';
+import {
+  LETTER_ROSTER_COLUMNS,
+  letterRoster,
+  letterState,
+  type LetterStanding,
+} from '../services/after-entry/letter.ts';
+import type { CommandOutcome } from './registration-screens-commands.ts';
+
+const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
+const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+/** The commands, their positional argument counts and the options they take (site.ts parses them). */
+export const LETTER_COMMANDS = {
+  'letters-export': { arity: 0, options: ['--race', '--out'] },
+  'letters-status': { arity: 0, options: ['--race'] },
+} as const satisfies Record<string, { arity: number; options: readonly string[] }>;
+export type LetterCommand = keyof typeof LETTER_COMMANDS;
+export const isLetterCommand = (command: string): command is LetterCommand => Object.hasOwn(LETTER_COMMANDS, command);
+
+export const LETTER_USAGE = `  letters-export --race <raceId> --out <file.xlsx|file.csv>
+      the commitment letter per registered entry (status 1): number, item, name, certificate
+      (masked), signed the current version / an older version / not signed, signed at, the name
+      signed, guardian and relative (name and relation)
+  letters-status --race <raceId>
+      the letter's state (open, ended, closed) and how many registered entries signed the current
+      version, an older one or not at all, in total and per item`;
+
+export interface LetterCommandContext {
+  now: number;
+  /** Where relative file names are written. */
+  cwd: string;
+}
+
+export interface LetterCommandIo extends LetterCommandContext {
+  /** Runs work on the database (opened and closed around it). */
+  withDatabase: <T>(work: (opened: { repos: Repositories }) => Promise<T>) => Promise<T>;
+}
+
+export type LetterCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
+
+/** Runs a letter command with its arguments (after the command name): options parsed here, then the database. */
+export async function runLetterCommand(
+  command: LetterCommand,
+  argv: readonly string[],
+  io: LetterCommandIo,
+): Promise<LetterCommandOutcome> {
+  const args = [...argv];
+  const options: Record<string, string | undefined> = {};
+  for (const name of LETTER_COMMANDS[command].options) {
+    const at = args.indexOf(name);
+    if (at < 0) continue;
+    const value = args[at + 1];
+    if (value === undefined || value.startsWith('--'))
+      return { ok: false, usage: true, lines: [`${name} needs a value.`] };
+    options[name] = value;
+    args.splice(at, 2);
+  }
+  if (args.length > 0) return { ok: false, usage: true, lines: [`"${command}" takes no argument "${args[0]}".`] };
+  return io.withDatabase(({ repos }) => letterCommand(repos, command, options, { now: io.now, cwd: io.cwd }));
+}
+
+const countsLine = (counts: Record<LetterStanding, number>) =>
+  `${counts.current} signed the current version, ${counts.older} an older version, ${counts.unsigned} not signed`;
+
+export async function letterCommand(
+  repos: Repositories,
+  command: LetterCommand,
+  options: Record<string, string | undefined>,
+  context: LetterCommandContext,
+): Promise<CommandOutcome> {
+  const raceId = options['--race'];
+  if (!raceId) return refused(`${command} needs --race <raceId>.`);
+  const race = await repos.races.findById(raceId);
+  if (!race) return refused(`No race "${raceId}".`);
+  const roster = await letterRoster(repos, race);
+
+  if (command === 'letters-export') {
+    const out = options['--out'];
+    if (!out || !/\.(xlsx|csv)$/i.test(out)) return refused('letters-export needs --out <file.xlsx> or <file.csv>.');
+    const file = path.resolve(context.cwd, out);
+    const table = [[...LETTER_ROSTER_COLUMNS], ...roster.rows.map((r) => r.cells)];
+    const bytes = /\.csv$/i.test(out)
+      ? formatCsv(table)
+      : xlsx(`${raceId} letters`.slice(0, 31), table, new Date(context.now));
+    try {
+      // Names and co-signers: owner-only, also when an older file of that name is overwritten.
+      writeFileSync(file, bytes, { mode: 0o600 });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      return refused(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    return done(
+      `wrote ${plural(roster.rows.length, 'registered entry', 'registered entries')} of ${raceId} to ${file}: ${countsLine(roster.counts)}`,
+    );
+  }
+
+  const state = letterState(race, context.now);
+  const lines = [
+    `${raceId}: commitment letter ${state}${roster.hash ? ` (version ${roster.hash.slice(0, 12)})` : ''}`,
+    `  ${plural(roster.rows.length, 'registered entry', 'registered entries')}: ${countsLine(roster.counts)}`,
+  ];
+  const items = [...new Set(roster.rows.map((r) => r.itemCode))];
+  for (const item of items) {
+    const counts: Record<LetterStanding, number> = { current: 0, older: 0, unsigned: 0 };
+    for (const row of roster.rows) if (row.itemCode === item) counts[row.standing] += 1;
+    lines.push(`  ${item}: ${countsLine(counts)}`);
+  }
+  return done(...lines);
+}
