@@ -10,8 +10,10 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { buildApp, type BuildAppOptions } from './app.ts';
+import { isPostgresUrl, useWriteGate } from './db/engine.ts';
 import { parseServerEnv, ServerEnvError, type ServerEnv } from './lib/env.ts';
 import { defaultStaticDir } from './lib/paths.ts';
+import { primaryWriteGate, workerWriteGate } from './lib/write-gate.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -51,11 +53,15 @@ const shownUrl = (address: string | { port: number } | null) => {
   return `http://${shownHost}:${actualPort}`;
 };
 
+/** The workers of one SQLite database take turns at writing (lib/write-gate.ts); PostgreSQL locks rows itself. */
+const gated = workers > 1 && !isPostgresUrl(env.DATABASE_URL);
+
 if (workers > 1 && cluster.isPrimary) await runPrimary();
 else await runServer(cluster.isWorker);
 
 /** One server process: the whole app on the port (a worker shares the port through the primary). */
 async function runServer(isWorker: boolean) {
+  if (isWorker && gated) useWriteGate(workerWriteGate(process as Parameters<typeof workerWriteGate>[0]));
   const app = await buildApp(options).catch(startFailed);
 
   let closing = false;
@@ -94,6 +100,8 @@ async function runPrimary() {
   let stopping = false;
   let announced = false;
   let restarts = 0;
+  const gate = gated ? primaryWriteGate() : undefined;
+  if (gate) cluster.on('message', (worker, message) => gate.message(worker, message));
   const fork = () => {
     const worker = cluster.fork();
     worker.on('message', (message: { listening?: string }) => {
@@ -104,6 +112,7 @@ async function runPrimary() {
     });
   };
   cluster.on('exit', (worker, code, signal) => {
+    gate?.exit(worker);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;

@@ -45,6 +45,19 @@ describe('server process', () => {
       });
       expect(((await res.json()) as { code: number }).code).toBe(0);
     }
+    // Writes from both workers at once (each login is counted by the shared rate limit in a write transaction):
+    // the workers take turns at the one SQLite write lock (lib/write-gate.ts), and every request is answered.
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        fetch(`${url}${API_PATHS.login}`, {
+          method: 'POST',
+          headers: { connection: 'close', 'content-type': 'application/x-www-form-urlencoded', osId: '1002' },
+          body: new URLSearchParams({ loginType: '0', phone: `1380000${String(i).padStart(4, '0')}`, password: 'x' }),
+        }).then(async (res) => ((await res.json()) as { code: number }).code),
+      ),
+    );
+    expect(answers).toHaveLength(16);
+    expect(answers.every((code) => code !== 0 && code !== 500)).toBe(true);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 60_000);

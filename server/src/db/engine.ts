@@ -10,6 +10,7 @@
 import BetterSqlite3, { type Database as SqliteHandle } from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
+import type { WriteGate } from '../lib/write-gate.ts';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -172,6 +173,13 @@ function immediateBegin(handle: SqliteHandle): () => boolean {
 
 const BUSY = Symbol('busy');
 
+/** This process's turn-taking with the other workers of a multi-worker SQLite server (lib/write-gate.ts). */
+let writeGate: WriteGate | undefined;
+/** Set once at start-up by a cluster worker on SQLite (server.ts); SQLite write transactions then take turns. */
+export function useWriteGate(gate: WriteGate | undefined) {
+  writeGate = gate;
+}
+
 function makeDb(
   engine: EngineName,
   executor: Executor,
@@ -210,18 +218,30 @@ function makeDb(
           }
         });
       // SQLite, write lock held by another process: the connection is given back (this process's other
-      // queries go on) and BEGIN is tried again shortly, for as long as busy_timeout would have waited.
-      const until = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-      for (let tries = 0; ; tries += 1) {
-        const outcome = await attempt();
-        if (outcome !== BUSY) return outcome;
-        if (Date.now() > until) {
-          // The error better-sqlite3 gives when busy_timeout runs out (its code is what callers test).
-          const busy: Error & { code?: string } = new Error('database is locked');
-          busy.code = 'SQLITE_BUSY';
-          throw busy;
+      // queries go on) and BEGIN is tried again shortly, for as long as busy_timeout would have waited. The
+      // workers of one server first take turns through the write gate (before taking the connection, so this
+      // process's reads go on while it waits), which leaves the retries to writers outside it (the CLI).
+      const attempts = async (): Promise<T> => {
+        const until = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+        for (let tries = 0; ; tries += 1) {
+          const outcome = await attempt();
+          if (outcome !== BUSY) return outcome;
+          if (Date.now() > until) {
+            // The error better-sqlite3 gives when busy_timeout runs out (its code is what callers test).
+            const busy: Error & { code?: string } = new Error('database is locked');
+            busy.code = 'SQLITE_BUSY';
+            throw busy;
+          }
+          await new Promise((resolve) => (tries === 0 ? setImmediate(resolve) : setTimeout(resolve, 1)));
         }
-        await new Promise((resolve) => (tries === 0 ? setImmediate(resolve) : setTimeout(resolve, 1)));
+      };
+      const gate = begin ? writeGate : undefined;
+      if (!gate) return attempts();
+      await gate.acquire();
+      try {
+        return await attempts();
+      } finally {
+        gate.release();
       }
     },
     async lock(...keys: string[]) {
