@@ -148,6 +148,39 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
     expect(centreMock.payCalls).toEqual([ORDER_UNPAID.orderNo]);
   });
 
+  it('links a won entry to the services its race offers, each with the entry preselected, and a click goes there', async () => {
+    const services = {
+      zh: { letter: '电子承诺书', pickup: '领物预约', refund: '退款申请', mailing: '赛事包邮寄' },
+      en: { letter: 'Commitment letter', pickup: 'Book pack pick-up', refund: 'Refund', mailing: 'Race pack delivery' },
+    }[language];
+    centreMock.entries = [
+      { ...ENTRY_PAID, services: ['letter', 'pickup', 'refund', 'mailing'] },
+      { ...ENTRY_WAITING, services: [] },
+    ];
+    const { router } = await open('/my/my-index', language);
+    const paid = await screen.findByTestId(`entry-${ENTRY_PAID.entryNo}`);
+    const nav = within(paid).getByRole('navigation', { name: language === 'zh' ? '参赛服务' : 'Services' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      services.letter,
+      services.pickup,
+      services.refund,
+      services.mailing,
+    ]);
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/my/letter?entryNo=E1002',
+      '/my/pickup?entryNo=E1002',
+      '/my/refund?entryNo=E1002',
+      '/post',
+    ]);
+    const waiting = screen.getByTestId(`entry-${ENTRY_WAITING.entryNo}`);
+    expect(within(waiting).queryByTestId('entry-services')).not.toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(nav).getByRole('link', { name: services.refund }));
+    expect(router.state.location.pathname).toBe('/my/refund');
+    expect(router.state.location.search).toBe('?entryNo=E1002');
+  });
+
   it('with no registration links to the sign-up page', async () => {
     centreMock.entries = [];
     centreMock.orders = [];

@@ -2,7 +2,8 @@
  * My registrations (issue 14 §5; PATHS.myIndex, reached at reg/#/my/my-index from the banner): every entry of
  * the account per race, with its status, the timeline of what happened (race-clock times), bib and masked
  * certificate, the wait-list position, the ballot page for ballot items, and its order: the status it shows
- * now, the amount, the countdown to the payment deadline and the pay button. Nothing yet: a link to sign up.
+ * now, the amount, the countdown to the payment deadline and the pay button; the links to the entry's
+ * after-entry services (issue 15: letter, pick-up, refund, the race-pack parcel). Nothing yet: a link to sign up.
  */
 import { Link, generatePath } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +19,7 @@ import { useServerClock } from '../utils/use-clock';
 import { CentreFrame, LoadView } from './centre-frame';
 import { DeadlineCountdown } from './countdown';
 import { PayButton } from './pay-button';
+import { EntryServices } from './entry-services';
 import { EntryTimeline } from './entry-timeline';
 
 export default function MyIndexPage() {
@@ -131,6 +133,7 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
           </Link>
         </p>
       ) : null}
+      <EntryServices entryNo={entry.entryNo} services={entry.services} />
       {order ? <OrderStrip order={order} now={now} /> : null}
     </article>
   );

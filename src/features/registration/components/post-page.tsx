@@ -2,10 +2,15 @@
  * /post: race-pack mailing (issue 13 §4, spec §9 sample): the runner chooses mailing instead of pick-up and
  * gives the address with the region picker, before the deadline of the race's settings, under the
  * cash-on-delivery notice of the settings. After the deadline the choice is shown, no longer changeable.
+ * Once the runner chose mailing, the parcel (issue 15 §5) is shown above the choice: waiting for dispatch (when
+ * it is sent is the race's notice), or shipped with the carrier and a tracking number to copy; a shipped
+ * parcel's details no longer change.
  */
+import CopyOutlined from '@ant-design/icons/CopyOutlined';
 import { Button, Form, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ParcelView } from '#contract/after-entry';
 import type { RegionCodes } from '#contract/region';
 import {
   MAILING_METHODS,
@@ -46,7 +51,17 @@ export default function PostPage() {
     <ScreenFrame title={t('registration.post.title')} subtitle={t('registration.post.subtitle')} testId="post-page">
       {raceId ? (
         <LoadState load={result} retry={reload}>
-          {(data) => <MailingContent data={data} raceId={raceId} onSaved={(choice) => set({ ...data, choice })} />}
+          {(data) => (
+            <MailingContent
+              data={data}
+              raceId={raceId}
+              onSaved={(choice) => {
+                // Mailing (again) waits for dispatch; pick-up has no parcel.
+                const { parcel, ...rest } = data;
+                set(choice.method === 'mail' ? { ...rest, choice, parcel: parcel ?? WAITING } : { ...rest, choice });
+              }}
+            />
+          )}
         </LoadState>
       ) : (
         <ScreenNotice tone="off" title={t('registration.screen.noRace')} />
@@ -54,6 +69,8 @@ export default function PostPage() {
     </ScreenFrame>
   );
 }
+
+const WAITING: ParcelView = { state: 'waiting', carrier: null, trackingNo: null, shippedAt: null };
 
 function MailingContent({
   data,
@@ -67,8 +84,9 @@ function MailingContent({
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const time = useRaceTime();
-  const { settings, choice } = data;
+  const { settings, choice, parcel } = data;
   const [editing, setEditing] = useState(!choice);
+  const shipped = parcel?.state === 'shipped';
 
   if (settings.state === 'closed') {
     return <ScreenNotice tone="off" title={t('messages.mailingClosed')} testId="post-closed" />;
@@ -88,10 +106,14 @@ function MailingContent({
       {settings.state === 'ended' ? (
         <ScreenNotice tone="off" title={t('messages.mailingEnded')} testId="post-ended" />
       ) : null}
-      {choice && (!editing || settings.state === 'ended') ? (
-        <ChoiceView choice={choice} onChange={settings.state === 'open' ? () => setEditing(true) : undefined} />
+      {choice?.method === 'mail' && parcel && (!editing || shipped) ? <ParcelState parcel={parcel} /> : null}
+      {choice && (!editing || settings.state === 'ended' || shipped) ? (
+        <ChoiceView
+          choice={choice}
+          onChange={settings.state === 'open' && !shipped ? () => setEditing(true) : undefined}
+        />
       ) : null}
-      {settings.state === 'open' && editing ? (
+      {settings.state === 'open' && editing && !shipped ? (
         <MailingForm
           raceId={raceId}
           choice={choice}
@@ -102,6 +124,68 @@ function MailingContent({
         />
       ) : null}
       {settings.state === 'ended' && !choice ? <p className="rs-note">{t('registration.post.noChoice')}</p> : null}
+    </div>
+  );
+}
+
+/** The parcel of a runner who chose mailing: waiting for dispatch, or shipped with carrier and tracking number. */
+function ParcelState({ parcel }: { parcel: ParcelView }) {
+  const { t } = useTranslation();
+  const time = useRaceTime();
+  if (parcel.state !== 'shipped' || !parcel.trackingNo) {
+    return (
+      <div className="rs-status rs-status--wait" data-testid="post-parcel" data-state="waiting">
+        <div className="rs-status__head">
+          <span className="rs-status__label">{t('registration.post.parcel.label')}</span>
+          <strong>{t('registration.post.parcel.waiting')}</strong>
+        </div>
+        <p className="rs-status__text">{t('registration.post.parcel.waitingNote')}</p>
+      </div>
+    );
+  }
+  const trackingNo = parcel.trackingNo;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(trackingNo);
+      notify.success(t('registration.post.parcel.copied'));
+    } catch {
+      notify.error(t('registration.post.parcel.copyFailed'));
+    }
+  };
+  return (
+    <div className="rs-status rs-status--ok" data-testid="post-parcel" data-state="shipped">
+      <div className="rs-status__head">
+        <span className="rs-status__label">{t('registration.post.parcel.label')}</span>
+        <strong>{t('registration.post.parcel.shipped')}</strong>
+      </div>
+      <dl className="rs-kv">
+        <div>
+          <dt>{t('registration.post.parcel.carrier')}</dt>
+          <dd data-testid="post-parcel-carrier">{parcel.carrier}</dd>
+        </div>
+        <div>
+          <dt>{t('registration.post.parcel.trackingNo')}</dt>
+          <dd className="rs-parcel__tracking">
+            <span data-testid="post-parcel-tracking">{trackingNo}</span>
+            <Button
+              size="small"
+              icon={<CopyOutlined />}
+              onClick={() => void copy()}
+              data-testid="post-parcel-copy"
+              aria-label={t('registration.post.parcel.copyLabel', { trackingNo })}
+            >
+              {t('registration.post.parcel.copy')}
+            </Button>
+          </dd>
+        </div>
+        {parcel.shippedAt === null ? null : (
+          <div>
+            <dt>{t('registration.post.parcel.shippedAt')}</dt>
+            <dd>{time(parcel.shippedAt)}</dd>
+          </div>
+        )}
+      </dl>
+      <p className="rs-status__text">{t('registration.post.parcel.shippedNote')}</p>
     </div>
   );
 }

@@ -258,6 +258,58 @@ describe.each(['zh', 'en'] as const)('/post in %s', (language) => {
     expect(registrationMock.mailingSaved).toEqual([]);
   });
 
+  it('shows the parcel above the choice: waiting for dispatch, then shipped with a tracking number to copy', async () => {
+    const choice = {
+      method: 'mail' as const,
+      name: RUNNER.name,
+      phone: '138****8000',
+      region: ['110000', '110100', '110108'] as [string, string, string],
+      address: '中关村大街1号',
+      updatedAt: Date.UTC(2027, 0, 5, 2),
+    };
+    registrationMock.mailing = {
+      ...registrationMock.mailing,
+      choice,
+      parcel: { state: 'waiting', carrier: null, trackingNo: null, shippedAt: null },
+    };
+    const { unmount } = await open('/post', language);
+    const waiting = await screen.findByTestId('post-parcel');
+    expect(waiting).toHaveTextContent(zh ? '等待寄出' : 'Waiting for dispatch');
+    expect(screen.getByTestId('post-notice')).toHaveTextContent(zh ? '快递到付' : 'cash on delivery');
+    expect(screen.getByTestId('post-change')).toBeInTheDocument();
+    unmount();
+
+    registrationMock.mailing = {
+      ...registrationMock.mailing,
+      parcel: {
+        state: 'shipped',
+        carrier: '顺丰速运',
+        trackingNo: 'SF1234567890123',
+        shippedAt: Date.UTC(2027, 1, 3, 2),
+      },
+    };
+    const writeText = vi.fn(() => Promise.resolve());
+    const user = userEvent.setup();
+    await open('/post', language);
+    const shipped = await screen.findByTestId('post-parcel');
+    expect(shipped).toHaveTextContent(zh ? '已寄出' : 'Shipped');
+    expect(within(shipped).getByTestId('post-parcel-carrier')).toHaveTextContent('顺丰速运');
+    expect(within(shipped).getByTestId('post-parcel-tracking')).toHaveTextContent('SF1234567890123');
+    expect(screen.getByTestId('post-notice')).toHaveTextContent(zh ? '快递到付' : 'cash on delivery');
+    // A shipped parcel's details no longer change.
+    expect(screen.queryByTestId('post-change')).toBeNull();
+    expect(screen.queryByTestId('post-save')).toBeNull();
+    // After userEvent.setup(), which puts its own clipboard in place.
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await user.click(
+      within(shipped).getByRole('button', {
+        name: zh ? '复制运单号 SF1234567890123' : 'Copy the tracking number SF1234567890123',
+      }),
+    );
+    expect(writeText).toHaveBeenCalledWith('SF1234567890123');
+    expect(await screen.findByText(zh ? '运单号已复制' : 'Tracking number copied')).toBeInTheDocument();
+  });
+
   it('shows the ended state after the deadline, and the closed state when mailing is not offered', async () => {
     registrationMock.mailing = {
       ...registrationMock.mailing,
