@@ -24,6 +24,7 @@ export const PAGE_COMPONENTS = [
   'MyOrder',
   'MyProfile',
   'MyPassword',
+  'MyRefund',
 ] as const;
 
 export type PageComponentName = (typeof PAGE_COMPONENTS)[number];

@@ -56,6 +56,7 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
   MyOrder: page(() => import('@/features/centre/components/order-page'), ['centre']),
   MyProfile: page(() => import('@/features/centre/components/profile-page'), ['centre']),
   MyPassword: page(() => import('@/features/centre/components/password-page'), ['centre']),
+  MyRefund: page(() => import('@/features/centre/components/refund-page'), ['centre']),
 };
 
 /** The top-level screens of spec §2 (routes in main-routes.ts TOP_LEVEL_ROUTES). */

@@ -201,6 +201,11 @@ function OrderDetails({ order }: { order: OrderView }) {
           {t('centre.order.refundedNote', { amount: formatFen(order.refundedFen) })}
         </p>
       ) : null}
+      {order.status !== ORDER_STATUSES.refunded && order.refundedFen > 0 ? (
+        <p className="centre-panel centre-panel--off" data-testid="order-refunded-part">
+          {t('centre.refund.orderNote', { amount: formatFen(order.refundedFen) })}
+        </p>
+      ) : null}
       <dl className="centre-kv centre-kv--order">
         {rows.map(([key, value, testId]) => (
           <div key={key}>
