@@ -317,8 +317,8 @@ describe('check-in', () => {
   it('refuses a missing, wrong, revoked or other race staff key', async () => {
     const { who, entry } = await readyRunner();
     const pass = (await book(who, entry.entryNo, FIRST)).json().data.passCode as string;
-    expect((await checkIn(undefined, pass)).json()).toMatchObject({ code: 401, msgCode: 'staffKeyInvalid' });
-    expect((await checkIn('wrong-key', pass)).json()).toMatchObject({ code: 401, msgCode: 'staffKeyInvalid' });
+    expect((await checkIn(undefined, pass)).json()).toMatchObject({ code: 403, msgCode: 'staffKeyInvalid' });
+    expect((await checkIn('wrong-key', pass)).json()).toMatchObject({ code: 403, msgCode: 'staffKeyInvalid' });
     const { key, hash } = newStaffKey();
     await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-2', hash, clock.now());
     expect((await checkIn(key, pass, 'fixture-race-2025')).json()).toMatchObject({

@@ -6,6 +6,7 @@ import { searchHandlers } from './handlers/search';
 import { uploadHandlers } from './handlers/uploads';
 import { registrationHandlers } from './handlers/registration';
 import { entryHandlers } from './handlers/entry';
+import { letterHandlers } from './handlers/letter';
 
 export const handlers = [
   ...siteHandlers,
@@ -16,5 +17,6 @@ export const handlers = [
   ...uploadHandlers,
   // Before the registration handlers: the entry form's channel is answered here, the others there.
   ...entryHandlers,
+  ...letterHandlers,
   ...registrationHandlers,
 ];

@@ -97,8 +97,9 @@ export default async function pickupRoutes(app: FastifyInstance) {
       const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
       const key = typeof sent === 'string' ? sent.trim() : '';
       const staff = key === '' || key.length > 200 ? undefined : await app.repos.pickup.findStaffKey(staffKeyHash(key));
-      if (!staff) return fail(401, 'staffKeyInvalid');
-      if (staff.revokedAt !== null || staff.raceId !== request.body.raceId) return fail(403, 'staffKeyInvalid');
+      // 403, not 401: the SPA reads an envelope code 401 as "the runner's login expired" (api-client.ts).
+      if (!staff || staff.revokedAt !== null || staff.raceId !== request.body.raceId)
+        return fail(403, 'staffKeyInvalid');
       return answer(
         await checkInPass(app.repos, {
           raceId: staff.raceId,
