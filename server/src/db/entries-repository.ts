@@ -630,6 +630,44 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     // ---- idempotency -------------------------------------------------------------------------------------
 
     /** The stored answer (JSON text) of an account's idempotency key, if any. */
+    /**
+     * What a submission reads before its checks, in one query: the stored answer of its idempotency key (JSON
+     * text), the race's version (races.version; null when there is no such race) with its information only
+     * when it is not the version the caller has (`knownRaceVersion`), and the version of the race's published
+     * form of `channel` (null when none, or no channel given).
+     */
+    async submissionStart(
+      userId: number,
+      idempotencyKey: string,
+      raceId: string,
+      channel: string | null,
+      knownRaceVersion: number | null,
+    ): Promise<{
+      answer: string | null;
+      raceVersion: number | null;
+      raceJson: string | null;
+      formVersion: number | null;
+    }> {
+      const row = await db.get<{
+        answer: string | null;
+        race_version: number | null;
+        race_json: string | null;
+        form_version: number | null;
+      }>(sql`
+        SELECT
+          (SELECT answer_json FROM submissions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}) AS answer,
+          r.version AS race_version,
+          CASE WHEN r.version = ${knownRaceVersion} THEN NULL ELSE r.info_json END AS race_json,
+          (SELECT max(version) FROM registration_forms WHERE race_id = ${raceId} AND channel = ${channel}) AS form_version
+        FROM (SELECT 1 AS one) AS start LEFT JOIN races AS r ON r.race_id = ${raceId}`);
+      return {
+        answer: row?.answer ?? null,
+        raceVersion: row?.race_version ?? null,
+        raceJson: row?.race_json ?? null,
+        formVersion: row?.form_version ?? null,
+      };
+    },
+
     async submissionAnswer(userId: number, idempotencyKey: string): Promise<string | undefined> {
       const row = await db.get<{ answer_json: string }>(sql`
         SELECT answer_json FROM submissions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}`);

@@ -1020,7 +1020,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // participants: an account's saved participants, numbers encrypted with a keyed hash (one per certificate).
     // refund_requests: a runner's refund or deferral request and the organiser's decision (one in review per
     // entry). deferrals: an approved deferral, and the named code issued for the next race. mailing_choices:
-    // the parcel's carrier and tracking number, imported by the organiser.
+    // the parcel's carrier and tracking number, imported by the organiser. races.version: raised by every save
+    // of a race, so a process may keep its copy of the race while the version is the same (entry submissions).
     sqlite: `
       CREATE TABLE letter_versions (
         race_id      TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
@@ -1132,6 +1133,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mailing_choices ADD COLUMN carrier TEXT;
       ALTER TABLE mailing_choices ADD COLUMN tracking_no TEXT;
       ALTER TABLE mailing_choices ADD COLUMN shipped_at INTEGER;
+      ALTER TABLE races ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
     `,
     postgres: `
       CREATE TABLE letter_versions (
@@ -1248,6 +1250,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mailing_choices ADD COLUMN carrier TEXT;
       ALTER TABLE mailing_choices ADD COLUMN tracking_no TEXT;
       ALTER TABLE mailing_choices ADD COLUMN shipped_at BIGINT;
+      ALTER TABLE races ADD COLUMN version BIGINT NOT NULL DEFAULT 1;
     `,
   },
 ];

@@ -33,7 +33,7 @@ export function createRacesRepository(db: Db) {
         INSERT INTO races (race_id, race_name, info_json, created_at, updated_at)
         VALUES (${race.raceId}, ${race.raceName}, ${JSON.stringify(race)}, ${now}, ${now})
         ON CONFLICT (race_id) DO UPDATE SET race_name = excluded.race_name, info_json = excluded.info_json,
-          updated_at = excluded.updated_at
+          updated_at = excluded.updated_at, version = races.version + 1
       `);
       return existed ? 'updated' : 'inserted';
     },

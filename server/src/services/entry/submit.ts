@@ -30,7 +30,8 @@ import {
 } from '#contract/entry';
 import { isCertificateType } from '#contract/enums';
 import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
-import type { FormField, RegistrationForm, SubmissionValues } from '#contract/registration-form';
+import type { FormField, PublishedForm, RegistrationForm, SubmissionValues } from '#contract/registration-form';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import { poolOf, type EntriesRepository, type EntryEvent, type EntryRecord } from '../../db/entries-repository.ts';
 import { orderView, type OrderRecord } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
@@ -86,6 +87,18 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/** How many races, and published forms, a process keeps copies of (far more than an organiser has). */
+const SEEN_LIMIT = 1000;
+
+/** The value, and every object in it, made read-only. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 /** Whether entries of this item and channel take a place at submission (and so get an order now). */
 const takesPlaceNow = (item: EntryItemSettings, channel: EntrySubmitRequest['channel']) =>
   channel === 'charity' || channel === 'direct' || channel === 'code' || item.model === 'firstCome';
@@ -107,6 +120,38 @@ async function takePlaces(
 }
 
 export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
+  // This process's copies of races (by races.version) and of published forms (by version: a published
+  // version never changes), read only: frozen, so no caller can change what the next submission reads.
+  const seenRaces = new Map<string, { version: number; race: RaceInfo }>();
+  const seenForms = new Map<string, PublishedForm>();
+  const formKey = (raceId: string, channel: string, version: number) => `${raceId}\n${channel}\n${version}`;
+
+  function keepRace(raceId: string, version: number, json: string): RaceInfo {
+    const race = deepFreeze(JSON.parse(json) as RaceInfo);
+    if (seenRaces.size >= SEEN_LIMIT) seenRaces.clear();
+    seenRaces.set(raceId, { version, race });
+    return race;
+  }
+
+  /** The race's published form of `channel`: this process's copy when `version` (read with the race) is known. */
+  async function publishedForm(
+    raceId: string,
+    channel: string,
+    channelRead: string | null,
+    version: number | null,
+  ): Promise<PublishedForm | undefined> {
+    if (channel === channelRead && version !== null) {
+      const kept = seenForms.get(formKey(raceId, channel, version));
+      if (kept) return kept;
+    }
+    const published = await repos.registrationForms.latest(raceId, channel);
+    if (published) {
+      if (seenForms.size >= SEEN_LIMIT) seenForms.clear();
+      seenForms.set(formKey(raceId, channel, published.version), deepFreeze(published));
+    }
+    return published;
+  }
+
   /** Each participant's values checked against the form, the item and its age bounds. */
   async function checkPeople(
     form: RegistrationForm,
@@ -185,12 +230,21 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       const refused = (refusal: SubmitRefusal): SubmitOutcome => ({ ok: false, refusal });
       const { raceId, itemCode, channel, participants, idempotencyKey } = request;
 
-      // The same key again answers the first answer (checked again under the key's lock below).
-      const stored = await repos.entries.submissionAnswer(userId, idempotencyKey);
-      if (stored !== undefined) return { ok: true, answer: JSON.parse(stored) as EntrySubmitAnswer };
-
-      const race = await repos.races.findById(raceId);
-      if (!race) return refused(call(404, 'raceNotFound'));
+      // The same key again answers the first answer (checked again under the key's lock below). The race and
+      // its published form come from this process's copies while their versions are unchanged (one query).
+      const kept = seenRaces.get(raceId);
+      const channelSeen = kept ? formChannelOf(kept.race.entry) : null;
+      const start = await repos.entries.submissionStart(
+        userId,
+        idempotencyKey,
+        raceId,
+        channelSeen,
+        kept?.version ?? null,
+      );
+      if (start.answer !== null) return { ok: true, answer: JSON.parse(start.answer) as EntrySubmitAnswer };
+      if (start.raceVersion === null) return refused(call(404, 'raceNotFound'));
+      // No text: the version this process has (raceJson is only left out for the version it named).
+      const race = start.raceJson === null ? kept!.race : keepRace(raceId, start.raceVersion, start.raceJson);
       const settings = race.entry;
       const item = itemOf(settings, itemCode);
       if (!settings || !item) return refused(call(404, 'entryItemMissing'));
@@ -233,7 +287,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
         directHash = application.certHash;
       }
 
-      const published = await repos.registrationForms.latest(raceId, formChannelOf(settings));
+      const published = await publishedForm(raceId, formChannelOf(settings), channelSeen, start.formVersion);
       if (!published) return refused(call(404, 'entryFormMissing'));
       // A participant picked from the caller's saved participants: the numbers sent back masked are the stored ones.
       const filled = await fillSavedNumbers(repos, published.form, userId, participants);
