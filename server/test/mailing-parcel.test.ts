@@ -247,6 +247,9 @@ describe('after shipping', () => {
     expect(res.json()).toMatchObject({ code: 400, msgCode: 'parcelShipped' });
     const pickup = await save(mailer, { raceId: DEMO_RACE_ID, method: 'pickup' });
     expect(pickup.json()).toMatchObject({ code: 400, msgCode: 'parcelShipped' });
+    // Even with fields that would be refused: the parcel is what counts.
+    const empty = await save(mailer, { raceId: DEMO_RACE_ID, method: 'mail' });
+    expect(empty.json()).toMatchObject({ code: 400, msgCode: 'parcelShipped' });
     expect((await get(mailer)).json().data.choice).toMatchObject({ method: 'mail', address: '中山路1号' });
   });
 

@@ -116,6 +116,9 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
       const now = app.config.now();
       const state = mailingSettings(race, now).state;
       if (state !== 'open') return fail(400, state === 'closed' ? 'mailingClosed' : 'mailingEnded');
+      // A shipped parcel's address is what the courier has: no change after that (issue 15 §5).
+      const stored = await repos.runnerChoices.mailing(race.raceId, user.id);
+      if (stored?.shipment) return fail(400, 'parcelShipped');
       const record: MailingRecord = {
         raceId: race.raceId,
         userId: user.id,
@@ -130,7 +133,6 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
         const name = body.name?.trim() ?? '';
         let phone = body.phone?.trim() ?? '';
         // The masked phone sent back as it was answered stands for the stored one.
-        const stored = await repos.runnerChoices.mailing(race.raceId, user.id);
         if (stored?.phone && phone === maskMobile(stored.phone)) phone = stored.phone;
         const address = body.address?.trim() ?? '';
         const refusals: Record<string, Refusal> = {};
@@ -144,7 +146,7 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
         if (Object.keys(refusals).length > 0) return refuseFields(refusals);
         Object.assign(record, { name, phone, region: body.region, address });
       }
-      // A shipped parcel's address is what the courier has: no change after that (issue 15 §5).
+      // Shipped meanwhile (the organiser's import): the save changes nothing.
       if (!(await repos.runnerChoices.saveMailing(record))) return fail(400, 'parcelShipped');
       return ok(choiceAnswer(record));
     },
