@@ -24,6 +24,7 @@ export const PAGE_COMPONENTS = [
   'MyOrder',
   'MyProfile',
   'MyPassword',
+  'MyParticipants',
   'MyLetter',
   'MyRefund',
 ] as const;

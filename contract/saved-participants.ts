@@ -8,7 +8,7 @@
  */
 import type { ParticipantSaveRequest } from '#contract/after-entry';
 import type { Refusal } from '#contract/messages';
-import { checkSubmission, type FormField, type RegistrationForm } from '#contract/registration-form';
+import { checkFieldValue, checkSubmission, type FormField, type RegistrationForm } from '#contract/registration-form';
 
 /** The earliest birthday taken (the profile's bound); the latest is today. */
 export const PARTICIPANT_EARLIEST_BIRTHDAY = '1900-01-01';
@@ -89,4 +89,13 @@ export function participantForm(today: string): RegistrationForm {
 /** Every refusal of a participant's values by field key (empty: it may be saved). `today` is 'YYYY-MM-DD'. */
 export function checkParticipant(values: Record<string, unknown>, today: string): Record<string, Refusal> {
   return checkSubmission(participantForm(today), values);
+}
+
+/** The refusal of one field for these values (the SPA on blur), or null. */
+export function checkParticipantField(
+  key: ParticipantField,
+  values: Record<string, unknown>,
+  today: string,
+): Refusal | null {
+  return checkFieldValue(participantForm(today), key, values);
 }

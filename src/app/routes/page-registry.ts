@@ -56,6 +56,7 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
   MyOrder: page(() => import('@/features/centre/components/order-page'), ['centre']),
   MyProfile: page(() => import('@/features/centre/components/profile-page'), ['centre']),
   MyPassword: page(() => import('@/features/centre/components/password-page'), ['centre']),
+  MyParticipants: page(() => import('@/features/centre/components/participants-page'), ['centre']),
   MyLetter: page(() => import('@/features/centre/components/letter-page'), ['centre']),
   MyRefund: page(() => import('@/features/centre/components/refund-page'), ['centre']),
 };

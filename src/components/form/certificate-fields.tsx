@@ -7,6 +7,7 @@ import {
   type CertificateType,
 } from '#contract/enums';
 import { checkCertificateNumber } from '#contract/rules';
+import type { FormCheck } from '@/lib/form-rules';
 import { fieldClass, type CheckOn } from './field-item';
 import { TextField, type FieldInputProps } from './text-field';
 
@@ -24,6 +25,7 @@ export function CertificateFields({
   numberPlaceholder,
   checkOn = 'blur',
   numberInputProps,
+  numberChecks,
 }: {
   typeName?: string;
   numberName?: string;
@@ -32,6 +34,8 @@ export function CertificateFields({
   numberPlaceholder?: string;
   checkOn?: CheckOn;
   numberInputProps?: FieldInputProps;
+  /** Checks of the number instead of the type's rule (a form whose number may come back masked, say). */
+  numberChecks?: FormCheck[];
 }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
@@ -58,7 +62,9 @@ export function CertificateFields({
         placeholder={numberPlaceholder}
         checkOn={checkOn}
         dependencies={[typeName]}
-        checks={[(value) => checkCertificateNumber(form.getFieldValue(typeName) as CertificateType, value)]}
+        checks={
+          numberChecks ?? [(value) => checkCertificateNumber(form.getFieldValue(typeName) as CertificateType, value)]
+        }
         inputProps={{ autoComplete: 'off', ...numberInputProps }}
       />
     </>

@@ -7,6 +7,7 @@ import { uploadHandlers } from './handlers/uploads';
 import { registrationHandlers } from './handlers/registration';
 import { entryHandlers } from './handlers/entry';
 import { letterHandlers } from './handlers/letter';
+import { participantHandlers } from './handlers/participants';
 
 export const handlers = [
   ...siteHandlers,
@@ -19,4 +20,5 @@ export const handlers = [
   ...entryHandlers,
   ...letterHandlers,
   ...registrationHandlers,
+  ...participantHandlers,
 ];

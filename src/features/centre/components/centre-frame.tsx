@@ -15,6 +15,7 @@ import '../centre.css';
 const MENU = [
   { path: PATHS.myIndex, key: 'myIndex' },
   { path: PATHS.profile, key: 'profile' },
+  { path: PATHS.participants, key: 'participants' },
   { path: PATHS.password, key: 'password' },
 ] as const;
 

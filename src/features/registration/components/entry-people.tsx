@@ -4,15 +4,19 @@
  * a list of people each filled in turn ("add another person", up to MAX_PEOPLE_PER_SUBMISSION), then one
  * submission. Each person's age is checked against the item's limits on race day before anything is sent;
  * the server's refusals (keyed `${person}.${field}`) open that person's form with the messages on its fields.
+ * Each person may be picked from the account's saved participants (saved-participant-picker.tsx): the form
+ * opens filled with them, and their id goes with the person's values.
  */
 import { Alert, Button, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SAVED_PARTICIPANT_KEY } from '#contract/after-entry';
 import { MAX_PEOPLE_PER_SUBMISSION, PARTICIPANT_KEYS, ageProblem, type EntryItemInfo } from '#contract/entry';
 import type { Refusal } from '#contract/messages';
 import type { RegistrationForm } from '#contract/registration-form';
 import { refusalText } from '@/lib/form-rules';
 import { RegistrationFormView, type FormValues } from './registration-form';
+import { SavedParticipantPicker, savedParticipantValues, useSavedParticipants } from './saved-participant-picker';
 
 /** Refusals of each person, by person index. */
 export type PeopleRefusals = Record<number, Record<string, Refusal>>;
@@ -71,6 +75,23 @@ export function EntryPeople({
   const hasItemField = form.fields.some((f) => f.key === PARTICIPANT_KEYS.item);
   const locked = hasItemField ? { [PARTICIPANT_KEYS.item]: itemCode } : undefined;
   const [people, setPeople] = useState<FormValues[]>([]);
+  // A saved participant picked for the person whose form is open: the form opens again filled with them.
+  const saved = useSavedParticipants();
+  const [picked, setPicked] = useState<{ index: number; values: FormValues } | null>(null);
+  const pickedFor = (index: number) => (picked?.index === index ? picked.values : undefined);
+  const pickedId = (index: number) => pickedFor(index)?.[SAVED_PARTICIPANT_KEY] as number | undefined;
+  /** The person's values with the id of the saved participant picked for them (now, or when first saved). */
+  const withSavedId = (index: number, values: FormValues): FormValues => {
+    const id = pickedFor(index)?.[SAVED_PARTICIPANT_KEY] ?? people[index]?.[SAVED_PARTICIPANT_KEY];
+    return id === undefined ? values : { ...values, [SAVED_PARTICIPANT_KEY]: id };
+  };
+  const picker = (index: number) => (
+    <SavedParticipantPicker
+      participants={saved}
+      pickedId={pickedId(index)}
+      onPick={(participant) => setPicked({ index, values: savedParticipantValues(form, participant) })}
+    />
+  );
   // Every person enters the item chosen now (one saved before another item was chosen too).
   const send = (list: FormValues[]) => onSubmit(locked ? list.map((values) => ({ ...values, ...locked })) : list);
   // The person whose form is open (a new one at people.length), or null while the list is shown.
@@ -88,16 +109,18 @@ export function EntryPeople({
   if (!allowMultiple) {
     return (
       <div className="en-people" data-testid="entry-people">
+        {picker(0)}
         <RegistrationFormView
-          key={`person-0-${itemCode}`}
+          key={`person-0-${itemCode}-${pickedId(0) ?? ''}`}
           form={form}
           raceId={raceId}
           name="entry-person-0"
+          initialValues={pickedFor(0)}
           lockedValues={locked}
           fieldErrors={refusals[0]}
           submitting={submitting}
           submitLabel={t('entry.signUp.submit')}
-          onSubmit={(values) => send([values])}
+          onSubmit={(values) => send([withSavedId(0, values)])}
         />
       </div>
     );
@@ -107,10 +130,11 @@ export function EntryPeople({
     const index = editing ?? people.length;
     setPeople((list) => {
       const next = [...list];
-      next[index] = values;
+      next[index] = withSavedId(index, values);
       return next;
     });
     setEditing(null);
+    setPicked(null);
   };
   const nameOf = (values: FormValues, index: number) =>
     typeof values[PARTICIPANT_KEYS.name] === 'string' && values[PARTICIPANT_KEYS.name]
@@ -157,19 +181,26 @@ export function EntryPeople({
       {editing !== null ? (
         <section className="en-person-form" aria-label={t('entry.signUp.personN', { n: editing + 1 })}>
           <h3 className="rs-section-title">{t('entry.signUp.personN', { n: editing + 1 })}</h3>
+          {picker(editing)}
           <RegistrationFormView
-            key={`person-${editing}-${itemCode}-${people.length}`}
+            key={`person-${editing}-${itemCode}-${people.length}-${pickedId(editing) ?? ''}`}
             form={form}
             raceId={raceId}
             name={`entry-person-${editing}`}
-            initialValues={people[editing]}
+            initialValues={pickedFor(editing) ?? people[editing]}
             lockedValues={locked}
             fieldErrors={refusals[editing]}
             submitLabel={t('entry.signUp.savePerson')}
             onSubmit={save}
           />
           {people.length ? (
-            <Button type="link" onClick={() => setEditing(null)}>
+            <Button
+              type="link"
+              onClick={() => {
+                setEditing(null);
+                setPicked(null);
+              }}
+            >
               {t('entry.signUp.cancelPerson')}
             </Button>
           ) : null}
