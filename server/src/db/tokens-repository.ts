@@ -7,7 +7,7 @@ export function hashToken(rawToken: string): string {
 }
 
 /** Longer values are never tokens this server issued; they are refused without touching the database. */
-const MAX_TOKEN_LENGTH = 512;
+export const MAX_TOKEN_LENGTH = 512;
 
 export interface ValidToken {
   tokenId: number;

@@ -47,6 +47,20 @@ export function createUsersRepository(db: Db) {
       return findBy('id', id);
     },
 
+    /** The user of a token (by its hash) that exists, is not revoked and has not expired at `now`: one query. */
+    async findByValidToken(tokenHash: string, now: number): Promise<UserRecord | undefined> {
+      return toRecord(
+        await db.get<UserRow>(sql`
+          SELECT ${sql.raw(
+            COLUMNS.split(', ')
+              .map((column) => `u.${column}`)
+              .join(', '),
+          )}
+          FROM tokens AS t JOIN users AS u ON u.id = t.user_id
+          WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > ${now}`),
+      );
+    },
+
     findByPhone(phone: string): Promise<UserRecord | undefined> {
       return findBy('phone', phone);
     },

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { hashToken, MAX_TOKEN_LENGTH } from '../db/tokens-repository.ts';
 import type { UserRecord } from '../db/users-repository.ts';
 import { hashPassword } from '../lib/password-hash.ts';
 import type { AccountSettings } from '../lib/settings.ts';
@@ -29,8 +30,8 @@ async function accountsPlugin(app: FastifyInstance, options: { settings: Account
   app.decorate('settings', options.settings);
   app.decorate('userFromToken', async (request: FastifyRequest) => {
     const token = tokenHeader(request);
-    const valid = token === '' ? undefined : await app.repos.tokens.findValidToken(token, app.config.now());
-    return valid ? app.repos.users.findById(valid.userId) : undefined;
+    if (token === '' || token.length > MAX_TOKEN_LENGTH) return undefined;
+    return app.repos.users.findByValidToken(hashToken(token), app.config.now());
   });
 
   if (options.seedDemo) {
