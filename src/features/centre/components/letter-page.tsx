@@ -212,8 +212,14 @@ function SignForm({
       <legend>{t(`centre.letter.${kind}.title`)}</legend>
       <p className="centre-note">{t(`centre.letter.${kind}.why`)}</p>
       {(['name', 'relation', 'phone'] as const).map((field) => (
-        <Form.Item key={field} label={t(`centre.letter.cosigner.${field}`)} {...help(`${kind}.${field}`)}>
+        <Form.Item
+          key={field}
+          label={t(`centre.letter.cosigner.${field}`)}
+          htmlFor={`letter-${kind}-${field}`}
+          {...help(`${kind}.${field}`)}
+        >
           <Input
+            id={`letter-${kind}-${field}`}
             value={value[field]}
             maxLength={field === 'relation' ? 20 : field === 'phone' ? 11 : 50}
             placeholder={t(`centre.letter.cosigner.${field}Placeholder`)}
@@ -249,8 +255,14 @@ function SignForm({
           ))}
         </ol>
       </Form.Item>
-      <Form.Item label={t('centre.letter.form.name')} extra={t('centre.letter.form.nameHint')} {...help('signerName')}>
+      <Form.Item
+        label={t('centre.letter.form.name')}
+        extra={t('centre.letter.form.nameHint')}
+        htmlFor="letter-signer-name"
+        {...help('signerName')}
+      >
         <Input
+          id="letter-signer-name"
           value={signerName}
           maxLength={50}
           onChange={(e) => {
