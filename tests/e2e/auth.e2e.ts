@@ -58,7 +58,7 @@ async function agreeAndSubmit(form: Locator) {
 
 async function expectLoggedIn(page: Page): Promise<string> {
   await page.getByTestId('login-drawer').waitFor({ state: 'hidden' });
-  await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Center');
+  await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Centre');
   const token = await page.evaluate(() => localStorage.getItem('token'));
   expect(token).toBeTruthy();
   return token!;

@@ -25,7 +25,7 @@ describe('routes that need login', () => {
     await drawer.waitFor();
     await screenshot(page, 'guard-upload-drawer-en');
     await loginInDrawer(page, 'en');
-    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Center');
+    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Centre');
     expect(hashOf(page)).toBe('#/upload?step=2');
     // The page renders now that the visitor is logged in.
     await page.getByTestId('upload-page').waitFor();

@@ -42,13 +42,13 @@ describe('browser storage', () => {
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('个人中心');
 
     await page.getByTestId('language-toggle').click();
-    await page.getByTestId('login-entry').getByText('Personal Center').waitFor();
+    await page.getByTestId('login-entry').getByText('Personal Centre').waitFor();
     await screenshot(page, 'storage-blocked-logged-in-en');
 
     // Moving within the site keeps the login and the language (both live in memory for the session).
     await page.goto(siteUrl('localhost', '/no-such-page'));
     await page.getByTestId('not-found').waitFor();
-    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Center');
+    await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Personal Centre');
 
     await page.getByTestId('logout').click();
     await page.getByTestId('login-entry').getByText('Please log in').waitFor();

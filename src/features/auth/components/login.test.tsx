@@ -48,7 +48,7 @@ describe('login drawer: logging in', () => {
     await user.type(within(form).getByLabelText('Password'), DEMO.password);
     await user.click(screen.getByRole('checkbox'));
     await user.click(within(form).getByTestId('submit'));
-    await waitFor(() => expect(screen.getByTestId('login-entry')).toHaveTextContent('Personal Center'));
+    await waitFor(() => expect(screen.getByTestId('login-entry')).toHaveTextContent('Personal Centre'));
     const { body } = callsTo(API_PATHS.login)[0];
     expect(body).toMatchObject({ osId: '1002', loginType: '5', accountEmail: DEMO.email, encryptType: '1' });
     expect(body).not.toHaveProperty('phone');
