@@ -20,6 +20,7 @@ import {
 import { API_PATHS } from '#contract/api';
 import { sql } from '../src/db/engine.ts';
 import { newStaffKey } from '../src/services/after-entry/pickup.ts';
+import { givePlacesBack } from '../src/services/entry/order-transitions.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
@@ -229,6 +230,23 @@ describe('booking, changing and cancelling', () => {
     const again = (await book(who, entry.entryNo, FIRST)).json();
     expect(again.code).toBe(0);
     expect(again.data.passCode).not.toBe(pass);
+  });
+
+  it('gives the slot back when the entry gives its place back (refunded, deferred, cancelled)', async () => {
+    const { who, entry } = await readyRunner();
+    const before = await booked(SECOND);
+    const pass = (await book(who, entry.entryNo, SECOND)).json().data.passCode as string;
+    expect(await booked(SECOND)).toBe(before + 1);
+    await app.repos.transaction(async (tx) => {
+      const record = (await tx.entries.findById(entry.entryId))!;
+      expect(await tx.entries.setStatus(entry.entryId, [1], 5, 'refunded', clock.now())).toBe(true);
+      expect(await givePlacesBack(tx, [record], clock.now())).toBe(1);
+    });
+    expect(await booked(SECOND)).toBe(before);
+    expect((await steps(entry.entryId)).slice(-3)).toEqual(['pickupBooked', 'refunded', 'pickupCancelled']);
+    const { key, hash } = newStaffKey();
+    await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-refund', hash, clock.now());
+    expect((await checkIn(key, pass)).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
   });
 
   it('ends booking, changing and cancelling at the deadline, and answers closed when disabled', async () => {

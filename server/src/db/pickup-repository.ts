@@ -221,6 +221,21 @@ export function createPickupRepository(db: Db) {
     },
 
     /**
+     * When an entry gives its place back (cancelled, refunded, deferred): its booking, if booked, is cancelled
+     * and the slot's place given back. True when there was one.
+     */
+    async releaseForEntry(entryId: number, now: number): Promise<boolean> {
+      const row = await db.get<{ race_id: string; slot_id: string }>(sql`
+        UPDATE pickup_bookings SET status = 'cancelled', updated_at = ${now}
+        WHERE entry_id = ${entryId} AND status = 'booked'
+        RETURNING race_id, slot_id`);
+      if (!row) return false;
+      await db.run(sql`
+        UPDATE pickup_slots SET booked = booked - 1 WHERE race_id = ${row.race_id} AND slot_id = ${row.slot_id} AND booked > 0`);
+      return true;
+    },
+
+    /**
      * booked → collected, once: only a booked pass of a race whose entry still holds its place (won, 1).
      * Returns the booking when this call collected it, undefined otherwise.
      */

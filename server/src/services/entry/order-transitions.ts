@@ -249,6 +249,8 @@ export async function givePlacesBack(tx: Repositories, entries: readonly EntryRe
   for (const entry of entries) {
     if (!entry.holdsPlace || !(await tx.entries.releasePlace(entry.id))) continue;
     given += 1;
+    // A pack pick-up slot booked for the place goes back too (issue 15 §2).
+    if (await tx.pickup.releaseForEntry(entry.id, at)) await tx.entries.addEvent(entry.id, 'pickupCancelled', at);
     if (poolOf(entry.channel) === 'main' && (await modelOf(tx, entry.raceId, entry.itemCode)) === 'ballot') {
       const key = `${entry.raceId}\u0000${entry.itemCode}`;
       const item = freed.get(key) ?? { raceId: entry.raceId, itemCode: entry.itemCode, n: 0 };
