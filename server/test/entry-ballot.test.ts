@@ -118,6 +118,7 @@ describe('the verifiable ballot', () => {
     );
 
   const teams: string[][] = [];
+  let loneMember = '';
   const singles: { entryNo: string; userId: number }[] = [];
 
   beforeAll(async () => {
@@ -148,6 +149,18 @@ describe('the verifiable ballot', () => {
       for (let m = 0; m < 3; m += 1) members.push((await enter('M', { teamId: team.id })).entryNo);
       teams.push(members);
     }
+    // A team of at least 3 that only one runner entered: drawn as a single runner.
+    const captain = await app.repos.users.create({ email: 'captain-short@example.com' }, T0);
+    const short = await app.repos.entries.createTeam({
+      raceId: FIXTURE_RACE_ID,
+      itemCode: 'M',
+      name: 'Short team',
+      captainUserId: captain,
+      minSize: 3,
+      maxSize: 7,
+      now: T0,
+    });
+    loneMember = (await enter('M', { teamId: short.id })).entryNo;
   });
 
   afterAll(async () => {
@@ -195,14 +208,16 @@ describe('the verifiable ballot', () => {
     clock.advance(END + HOUR - clock.now());
     const drawn = await cli(END + HOUR, 'ballot-draw', FIXTURE_RACE_ID, 'M', '--beacon-value', '3 1 4');
     expect(drawn.code, drawn.err).toBe(0);
-    expect(drawn.out).toMatch(/14 entries, 6 places/);
+    expect(drawn.out).toMatch(/15 entries, 6 places/);
     expect((await cli(END + HOUR, 'ballot-draw', FIXTURE_RACE_ID, 'M', '--beacon-value', '3 1 4')).code).toBe(1);
 
     const { data } = await publicOf('M');
     expect(data.seed).toBeNull();
     expect(data.beacon).toBe('Welfare lottery 3D of 2025-06-21 = 3 1 4');
     expect(data.places).toBe(6);
-    expect(data.entries).toHaveLength(14);
+    expect(data.entries).toHaveLength(15);
+    expect(data.entries.find((e) => e.entryNo === loneMember)?.unit).toBeNull();
+    expect(data.entries.filter((e) => e.unit !== null)).toHaveLength(6);
     const numbers = data.entries.map((e) => e.entryNo);
     expect(numbers).toEqual([...numbers].sort((a, b) => (a < b ? -1 : 1)));
     expect(data.entries.every((e) => e.maskedName.includes('*'))).toBe(true);

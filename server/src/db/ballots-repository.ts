@@ -73,6 +73,8 @@ export interface DrawCandidate {
   holdsPlace: boolean;
   /** The team's public id, or null for a single runner. */
   unit: string | null;
+  /** The team's smallest size (a team below it at the draw is drawn as single runners), or null. */
+  teamMinSize: number | null;
 }
 
 interface CandidateRow {
@@ -85,11 +87,13 @@ interface CandidateRow {
   wait_rank: number | null;
   holds_place: number;
   public_id: string | null;
+  min_size: number | null;
 }
 
 /** The draw's candidates: entries with their team's public id, as CandidateRow reads them. */
 const CANDIDATES = sql`
-  SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id
+  SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id,
+    t.min_size
   FROM entries e LEFT JOIN teams t ON t.id = e.team_id`;
 
 const toCandidate = (r: CandidateRow): DrawCandidate => ({
@@ -102,6 +106,7 @@ const toCandidate = (r: CandidateRow): DrawCandidate => ({
   waitRank: r.wait_rank === null ? null : Number(r.wait_rank),
   holdsPlace: Number(r.holds_place) === 1,
   unit: r.public_id,
+  teamMinSize: r.min_size === null ? null : Number(r.min_size),
 });
 
 /** One entry of a race's ballot items as the "am I in?" cache holds it. */

@@ -144,6 +144,18 @@ const byEntryNo = (a: { entryNo: string }, b: { entryNo: string }) =>
 export const REFUND_REASON_NOT_WON = 'notWon';
 
 /**
+ * The draw's units: a team with fewer members in the draw than its smallest size (members who never entered,
+ * or cancelled) is not a team: its members are drawn as single runners (unit null in the published list).
+ */
+export function asDrawnUnits<T extends { unit: string | null; teamMinSize: number | null }>(candidates: T[]): T[] {
+  const sizes = new Map<string, number>();
+  for (const c of candidates) if (c.unit !== null) sizes.set(c.unit, (sizes.get(c.unit) ?? 0) + 1);
+  return candidates.map((c) =>
+    c.unit !== null && (sizes.get(c.unit) ?? 0) < (c.teamMinSize ?? 0) ? { ...c, unit: null } : c,
+  );
+}
+
+/**
  * Draws a committed round (default: the latest) after the window: freezes the list, runs drawBallot, moves
  * winners and losers (guarded on their status), makes the winners' orders, the wait list and the messages, and
  * records the round; then refunds the losers of a pay-first item. A round draws once.
@@ -193,11 +205,12 @@ export async function drawRound(
       return refuse('The stored seed cannot be read with this server’s ID-number secret (or does not match).');
     }
     await tx.entries.ensurePlaces(input.raceId, race.entry);
-    const candidates = (
-      ballot.round === 1
+    const candidates = asDrawnUnits(
+      (ballot.round === 1
         ? await tx.ballots.firstRoundCandidates(input.raceId, input.itemCode, payFirst)
         : await tx.ballots.laterRoundCandidates(input.raceId, input.itemCode)
-    ).sort(byEntryNo);
+      ).sort(byEntryNo),
+    );
     const pool = (await tx.entries.places(input.raceId)).find((p) => p.itemCode === item.code && p.pool === 'main');
     const held = candidates.filter((c) => c.holdsPlace).length;
     const places = Math.max(0, (pool ? pool.capacity - pool.taken : 0) + held);
