@@ -8,6 +8,7 @@ import { registrationHandlers } from './handlers/registration';
 import { entryHandlers } from './handlers/entry';
 import { letterHandlers } from './handlers/letter';
 import { participantHandlers } from './handlers/participants';
+import { pickupHandlers } from './handlers/pickup';
 
 export const handlers = [
   ...siteHandlers,
@@ -21,4 +22,5 @@ export const handlers = [
   ...letterHandlers,
   ...registrationHandlers,
   ...participantHandlers,
+  ...pickupHandlers,
 ];
