@@ -27,6 +27,8 @@ export const PAGE_COMPONENTS = [
   'MyParticipants',
   'MyLetter',
   'MyRefund',
+  'MyPickup',
+  'PickupCheckIn',
 ] as const;
 
 export type PageComponentName = (typeof PAGE_COMPONENTS)[number];
