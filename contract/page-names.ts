@@ -26,8 +26,8 @@ export const PAGE_COMPONENTS = [
   'MyPassword',
   'MyParticipants',
   'MyLetter',
-  'MyRefund',
   'MyPickup',
+  'MyRefund',
   'PickupCheckIn',
 ] as const;
 

@@ -60,11 +60,11 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   centre('myOrder', 'MyOrder', PATHS.order, '订单详情', 'Order Details'),
   centre('myProfile', 'MyProfile', PATHS.profile, '个人资料', 'Profile'),
   centre('myPassword', 'MyPassword', PATHS.password, '修改密码', 'Change Password'),
-  centre('myPickup', 'MyPickup', PATHS.pickup, '领物预约', 'Pack Pick-up'),
-  hidden('pickupCheckIn', 'PickupCheckIn', PATHS.pickupCheckIn, '领物核验', 'Pick-up Check-in'),
   centre('myParticipants', 'MyParticipants', PATHS.participants, '常用参赛人', 'My Participants'),
   centre('myLetter', 'MyLetter', PATHS.letter, '电子承诺书', 'Commitment Letter'),
+  centre('myPickup', 'MyPickup', PATHS.pickup, '领物预约', 'Pack Pick-up'),
   centre('myRefund', 'MyRefund', PATHS.refund, '退款申请', 'Refund Request'),
+  hidden('pickupCheckIn', 'PickupCheckIn', PATHS.pickupCheckIn, '领物核验', 'Pick-up Check-in'),
 ];
 
 const topLevel = (

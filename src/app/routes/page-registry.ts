@@ -56,11 +56,11 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
   MyOrder: page(() => import('@/features/centre/components/order-page'), ['centre']),
   MyProfile: page(() => import('@/features/centre/components/profile-page'), ['centre']),
   MyPassword: page(() => import('@/features/centre/components/password-page'), ['centre']),
-  MyPickup: page(() => import('@/features/centre/components/pickup-page'), ['centre']),
-  PickupCheckIn: page(() => import('@/features/centre/components/pickup-check-in-page'), ['centre']),
   MyParticipants: page(() => import('@/features/centre/components/participants-page'), ['centre']),
   MyLetter: page(() => import('@/features/centre/components/letter-page'), ['centre']),
+  MyPickup: page(() => import('@/features/centre/components/pickup-page'), ['centre']),
   MyRefund: page(() => import('@/features/centre/components/refund-page'), ['centre']),
+  PickupCheckIn: page(() => import('@/features/centre/components/pickup-check-in-page'), ['centre']),
 };
 
 /** The top-level screens of spec §2 (routes in main-routes.ts TOP_LEVEL_ROUTES). */
