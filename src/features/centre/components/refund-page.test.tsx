@@ -29,6 +29,7 @@ const T = {
     send: '确认提交',
     deferral: '申请延期至下届',
     excluded: '公益名额和邀请码名额不可延期。',
+    deferred: '已批准延期：本届报名已取消',
   },
   en: {
     title: 'Refund request',
@@ -42,6 +43,7 @@ const T = {
     send: 'Send request',
     deferral: 'Defer to next year',
     excluded: 'Charity and invitation-code places cannot be deferred.',
+    deferred: 'Deferral approved: this registration is cancelled',
   },
 } as const;
 
@@ -103,5 +105,15 @@ describe.each(['zh', 'en'] as const)('the refund page in %s', (language) => {
     await act(() => router.navigate('/my/refund?entryNo=E1004'));
     const other = await screen.findByTestId('refund-entry-E1004');
     expect(within(other).getByTestId('refund-request-deferral')).toHaveTextContent(t.deferral);
+  });
+
+  it('says a deferred entry is cancelled and its code for the next race is on its way', async () => {
+    const deferred = refundMock.answer.entries[1]!;
+    deferred.status = 3;
+    deferred.requests = [{ ...deferred.requests[0]!, kind: 'deferral', status: 'approved', amountFen: 0 }];
+    await open('/my/refund?entryNo=E1004', language);
+    const entry = await screen.findByTestId('refund-entry-E1004');
+    expect(within(entry).getByTestId('refund-blocked-deferred')).toHaveTextContent(t.deferred);
+    expect(within(entry).queryByTestId('refund-form')).not.toBeInTheDocument();
   });
 });

@@ -160,6 +160,7 @@ function Refunds({ data, onChange }: { data: RefundData; onChange: (data: Refund
 function refundBlock(refunds: RefundAnswer, entry: RefundEntry): string | null {
   if (entry.status === ENTRY_STATUSES.refundReview) return 'inReview';
   if (entry.status === ENTRY_STATUSES.refunded) return 'refunded';
+  if (entry.requests.some((r) => r.kind === 'deferral' && r.status === 'approved')) return 'deferred';
   if (entry.status !== ENTRY_STATUSES.won) return 'notWon';
   if (entry.paidFen <= 0) return 'notPaid';
   if (entry.requests.some((r) => r.status === 'review')) return 'inReview';
@@ -257,7 +258,7 @@ function EntryRefund({
 
         {block !== null ? (
           <p
-            className={`centre-panel ${block === 'refunded' ? 'centre-panel--ok' : 'centre-panel--info'}`}
+            className={`centre-panel ${block === 'refunded' || block === 'deferred' ? 'centre-panel--ok' : 'centre-panel--info'}`}
             role="status"
             data-testid={`refund-blocked-${block}`}
           >
