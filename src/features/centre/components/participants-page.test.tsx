@@ -17,7 +17,9 @@ import { renderApp } from '@/testing/test-utils';
 vi.setConfig({ testTimeout: 60_000 });
 
 const message = (code: MessageCode) => i18n.t(`messages.${code}`);
-const label = (key: string) => i18n.t(`centre.participants.${key}`);
+type LabelKey =
+  'name' | 'certificateNumber' | 'birthday' | 'phone' | 'emergencyName' | 'emergencyPhone' | 'deleteTitle';
+const label = (key: LabelKey) => i18n.t(`centre.participants.${key}`);
 const open = async (language: Language) => {
   saveUserData({ token: VALID_TOKEN });
   await renderApp({ path: '/my/participants', language, token: VALID_TOKEN });
