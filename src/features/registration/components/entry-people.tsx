@@ -88,7 +88,7 @@ export function EntryPeople({
   const picker = (index: number) => (
     <SavedParticipantPicker
       participants={saved}
-      pickedId={pickedId(index)}
+      pickedId={(pickedId(index) ?? people[index]?.[SAVED_PARTICIPANT_KEY]) as number | undefined}
       onPick={(participant) => setPicked({ index, values: savedParticipantValues(form, participant) })}
     />
   );
