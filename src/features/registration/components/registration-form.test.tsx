@@ -123,7 +123,8 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     ]) {
       expect(input(f, key, language)).toBeInTheDocument();
     }
-    expect(screen.getByRole('radiogroup', { name: label(f, 'item', language) })).toBeInTheDocument();
+    const items = screen.getByRole('radiogroup', { name: label(f, 'item', language) });
+    expect(items).toBeInTheDocument();
     expect(screen.getByRole('radiogroup', { name: label(f, 'gender', language) })).toBeInTheDocument();
     expect(screen.getByRole('radiogroup', { name: label(f, 'tshirtSize', language) })).toBeInTheDocument();
     expect(screen.getByRole('group', { name: label(f, 'interests', language) })).toBeInTheDocument();
@@ -140,19 +141,21 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
       f.fields.find((x) => x.key === 'name')!.placeholder![language],
     );
 
-    // Hidden until item = M (marathon) or nationality = CN.
+    // Hidden until item = M (marathon) or nationality = CN. The item's radios are found within the item's group:
+    // a radio's name is worked out from its content, with the computed style of every node in it, and the
+    // size cards' radios cost seconds a query in jsdom.
     const hidden = ['region', 'marathonsFinished', 'qualifyingResult', 'verificationFee', 'healthCertificate'];
     for (const key of hidden) expect(screen.queryByText(label(f, key, language))).toBeNull();
-    await user.click(screen.getByRole('radio', { name: text.half }));
+    await user.click(within(items).getByRole('radio', { name: text.half }));
     expect(await screen.findByText(label(f, 'healthCertificate', language))).toBeInTheDocument();
     expect(screen.queryByText(label(f, 'qualifyingResult', language))).toBeNull();
-    await user.click(screen.getByRole('radio', { name: text.marathon }));
+    await user.click(within(items).getByRole('radio', { name: text.marathon }));
     expect(await screen.findByText(label(f, 'qualifyingResult', language))).toBeInTheDocument();
     expect(screen.getByText(label(f, 'verificationFee', language))).toBeInTheDocument();
     expect(screen.getByTestId('fee-state')).toHaveTextContent(text.unpaid);
     expect(input(f, 'marathonsFinished', language)).toBeInTheDocument();
     // Back to 10 km: the marathon's fields go (unmounted).
-    await user.click(screen.getByRole('radio', { name: language === 'zh' ? '10公里' : '10 km' }));
+    await user.click(within(items).getByRole('radio', { name: language === 'zh' ? '10公里' : '10 km' }));
     await waitFor(() => expect(screen.queryByText(label(f, 'qualifyingResult', language))).toBeNull());
   });
 
