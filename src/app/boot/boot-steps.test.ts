@@ -10,7 +10,7 @@ import { initI18n } from '@/app/i18n';
 import { siteTitle } from '@/lib/site-title';
 import { useAppStore } from '@/stores/app-store';
 import { checkToken } from './check-token';
-import { isMobileUserAgent, redirectMobile } from './detect-mobile';
+import { isMobileUserAgent, mobileRedirectTarget, redirectMobile } from './detect-mobile';
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
 import { resolveSite } from './resolve-site';
@@ -25,14 +25,30 @@ beforeEach(async () => {
 });
 
 describe('mobile redirect', () => {
+  const base = { mobileSiteUrl: 'https://m.example/', onMobileSite: false, choice: null, hash: '' } as const;
+
   it('sends a mobile browser to the mobile site home and leaves a desktop one alone', () => {
     const go = vi.fn();
     expect(isMobileUserAgent(IPHONE)).toBe(true);
-    expect(redirectMobile(IPHONE, 'https://m.example/', go)).toBe(true);
+    expect(redirectMobile({ ...base, userAgent: IPHONE }, go)).toBe(true);
     expect(go).toHaveBeenCalledWith('https://m.example/');
-    expect(redirectMobile(DESKTOP, 'https://m.example/', go)).toBe(false);
-    expect(redirectMobile(IPHONE, '', go)).toBe(false);
+    expect(redirectMobile({ ...base, userAgent: DESKTOP }, go)).toBe(false);
+    expect(redirectMobile({ ...base, userAgent: IPHONE, mobileSiteUrl: '' }, go)).toBe(false);
     expect(go).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the deep link (the hash) in the mobile address', () => {
+    const hash = '#/certificate?raceId=7&code=AB12';
+    expect(mobileRedirectTarget({ ...base, userAgent: IPHONE, hash })).toBe(`https://m.example/${hash}`);
+    expect(mobileRedirectTarget({ ...base, mobileSiteUrl: '/m/', userAgent: IPHONE, hash: '#/news/3' })).toBe(
+      '/m/#/news/3',
+    );
+  });
+
+  it('stays on the mobile site, and on the desktop site when the visitor chose it', () => {
+    expect(mobileRedirectTarget({ ...base, userAgent: IPHONE, onMobileSite: true })).toBeNull();
+    expect(mobileRedirectTarget({ ...base, userAgent: IPHONE, choice: 'desktop' })).toBeNull();
+    expect(mobileRedirectTarget({ ...base, userAgent: IPHONE, choice: 'mobile' })).toBe('https://m.example/');
   });
 });
 

@@ -6,6 +6,7 @@
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
 import { applyLanguage, readLanguageCookie } from '@/lib/language';
+import { isMobileSite, markMobileSite, readSiteChoice } from '@/lib/mobile-site';
 import { notify } from '@/lib/notify';
 import { clearUserData, readLoginToken } from '@/lib/user-data';
 import { useAppStore } from '@/stores/app-store';
@@ -22,7 +23,19 @@ export type BootResult = { status: 'ready' } | { status: 'leaving' };
 
 export async function runBoot(hostname = window.location.hostname): Promise<BootResult> {
   const env = getEnv();
-  if (redirectMobile(navigator.userAgent, env.mobileSiteUrl)) return { status: 'leaving' };
+  const onMobileSite = isMobileSite() || (!!env.mobileSiteUrl && window.location.href.startsWith(env.mobileSiteUrl));
+  if (
+    redirectMobile({
+      userAgent: navigator.userAgent,
+      mobileSiteUrl: env.mobileSiteUrl,
+      onMobileSite,
+      choice: readSiteChoice(),
+      hash: window.location.hash,
+    })
+  )
+    return { status: 'leaving' };
+  // Before the first render: the mobile CSS is scoped under html[data-site='mobile'].
+  markMobileSite();
 
   const language = readLanguageCookie();
   await initI18n(language);
