@@ -16,6 +16,7 @@ import {
   type LetterStanding,
 } from '../services/after-entry/letter.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
+import { parseCliOptions } from './cli-options.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -56,19 +57,9 @@ export async function runLetterCommand(
   argv: readonly string[],
   io: LetterCommandIo,
 ): Promise<LetterCommandOutcome> {
-  const args = [...argv];
-  const options: Record<string, string | undefined> = {};
-  for (const name of LETTER_COMMANDS[command].options) {
-    const at = args.indexOf(name);
-    if (at < 0) continue;
-    const value = args[at + 1];
-    if (value === undefined || value.startsWith('--'))
-      return { ok: false, usage: true, lines: [`${name} needs a value.`] };
-    options[name] = value;
-    args.splice(at, 2);
-  }
-  if (args.length > 0) return { ok: false, usage: true, lines: [`"${command}" takes no argument "${args[0]}".`] };
-  return io.withDatabase(({ repos }) => letterCommand(repos, command, options, { now: io.now, cwd: io.cwd }));
+  const parsed = parseCliOptions(command, argv, LETTER_COMMANDS[command].options);
+  if (!parsed.ok) return { ok: false, usage: true, lines: [parsed.problem] };
+  return io.withDatabase(({ repos }) => letterCommand(repos, command, parsed.options, { now: io.now, cwd: io.cwd }));
 }
 
 const countsLine = (counts: Record<LetterStanding, number>) =>

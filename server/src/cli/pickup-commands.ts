@@ -15,6 +15,7 @@ import { xlsx } from '../lib/xlsx.ts';
 import { checkInPass, newStaffKey } from '../services/after-entry/pickup.ts';
 import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
+import { parseCliOptions } from './cli-options.ts';
 
 export const PICKUP_USAGE = `  staff-key-issue --race <raceId> --label <text>
       a new key for the pick-up check-in screen (/#/pickup-check-in) of the race, printed ONCE
@@ -63,18 +64,9 @@ export async function runPickupCommand(
   argv: readonly string[],
   io: PickupCommandIo,
 ): Promise<PickupCommandOutcome> {
-  const args = [...argv];
-  const options: Record<string, string> = {};
-  for (const name of COMMANDS[command]) {
-    const at = args.indexOf(name);
-    const value = at < 0 ? undefined : args[at + 1];
-    if (value === undefined || value.startsWith('--') || value.trim() === '') {
-      return usage(`"${command}" needs ${name} <value>.`);
-    }
-    options[name] = value.trim();
-    args.splice(at, 2);
-  }
-  if (args.length > 0) return usage(`"${command}" does not take "${args[0]}".`);
+  const parsed = parseCliOptions(command, argv, COMMANDS[command], COMMANDS[command]);
+  if (!parsed.ok) return usage(parsed.problem);
+  const { options } = parsed;
   const raceId = options['--race']!;
   const label = options['--label'];
   if (label !== undefined && label.length > LABEL_MAX) return usage(`--label is 1-${LABEL_MAX} characters.`);

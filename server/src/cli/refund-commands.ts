@@ -15,6 +15,7 @@ import { approveRequest, issueDeferrals, rejectRequest } from '../services/after
 import { cliPaymentProvider } from './ballot-commands.ts';
 import { formatTable, newInvitationCode } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
+import { parseCliOptions } from './cli-options.ts';
 
 export const REFUND_USAGE = `  refunds-list --race <raceId> [--status review|approved|rejected]
       the race's refund and deferral requests: id, entry, masked name, item, kind, status, amount
@@ -61,20 +62,10 @@ export async function runRefundCommand(
   argv: readonly string[],
   io: RefundCommandIo,
 ): Promise<RefundCommandOutcome> {
-  const args = [...argv];
-  const options: Record<string, string> = {};
-  for (const name of COMMANDS[command]) {
-    const at = args.indexOf(name);
-    if (at < 0) continue;
-    const value = args[at + 1];
-    if (value === undefined || value.startsWith('--')) return usage(`${name} needs a value.`);
-    options[name] = value;
-    args.splice(at, 2);
-  }
-  if (args.length > 0) return usage(`"${command}" does not take "${args.join(' ')}".`);
   const required = COMMANDS[command].filter((name) => name !== '--status');
-  const missing = required.filter((name) => options[name] === undefined || options[name].trim() === '');
-  if (missing.length > 0) return usage(`"${command}" needs ${missing.join(', ')}.`);
+  const parsed = parseCliOptions(command, argv, COMMANDS[command], required);
+  if (!parsed.ok) return usage(parsed.problem);
+  const { options } = parsed;
   const race = options['--race'] ?? '';
   const entry = options['--entry'] ?? '';
 

@@ -27,7 +27,14 @@ import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-comman
 import { isLetterCommand, LETTER_USAGE, runLetterCommand } from './letter-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
-import { isMailingCommand, MAILING_COMMANDS, MAILING_USAGE, mailingCommand } from './mailing-commands.ts';
+import { parseCliOptions } from './cli-options.ts';
+import {
+  isMailingCommand,
+  MAILING_COMMANDS,
+  MAILING_USAGE,
+  mailingCommand,
+  type MailingCommand,
+} from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
@@ -162,7 +169,6 @@ const ARITY: Record<string, number> = {
   'copy-to-postgres': 1,
   help: 0,
   ...Object.fromEntries(Object.entries(ENTRY_COMMANDS).map(([name, spec]) => [name, spec.arity])),
-  ...Object.fromEntries(Object.entries(MAILING_COMMANDS).map(([name, spec]) => [name, spec.arity])),
 };
 
 function readText(io: CliIo, file: string): { absolute: string; bytes: Buffer } {
@@ -414,6 +420,41 @@ async function importFile(io: CliIo, kind: ImportKind, raceId: string, file: str
 }
 
 /** A registration-screens command (registration-screens-commands.ts) on the database: its lines, or its refusal. */
+/** What a command family's runner gets: the clock, the folder, the environment and the database. */
+interface FamilyIo {
+  now: number;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  withDatabase: <T>(work: (opened: OpenedDatabase) => Promise<T>) => Promise<T>;
+}
+type FamilyOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
+
+/** A family of commands that parses its own options (cli-options.ts) and opens the database itself. */
+function commandFamily<C extends string>(
+  is: (command: string) => command is C,
+  run: (command: C, argv: readonly string[], io: FamilyIo) => Promise<FamilyOutcome>,
+) {
+  return { is, run: (command: string, argv: readonly string[], io: FamilyIo) => run(command as C, argv, io) };
+}
+
+async function runMailingCommand(
+  command: MailingCommand,
+  argv: readonly string[],
+  io: FamilyIo,
+): Promise<FamilyOutcome> {
+  const parsed = parseCliOptions(command, argv, MAILING_COMMANDS[command].options);
+  if (!parsed.ok) return { ok: false, usage: true, lines: [parsed.problem] };
+  return io.withDatabase(({ repos }) => mailingCommand(repos, command, parsed.options, { now: io.now, cwd: io.cwd }));
+}
+
+const COMMAND_FAMILIES = [
+  commandFamily(isRefundCommand, runRefundCommand),
+  commandFamily(isBallotCommand, runBallotCommand),
+  commandFamily(isLetterCommand, runLetterCommand),
+  commandFamily(isPickupCommand, runPickupCommand),
+  commandFamily(isMailingCommand, runMailingCommand),
+];
+
 async function screensCommand(io: CliIo, work: (repos: Repositories) => Promise<CommandOutcome>): Promise<void> {
   const outcome = await withDatabase(io, ({ repos }) => work(repos));
   if (!outcome.ok) throw failure(...outcome.lines);
@@ -509,41 +550,12 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
       io.stdout(USAGE);
       return EXIT.ok;
     }
-    if (isRefundCommand(command)) {
-      const outcome = await runRefundCommand(command, args, {
-        now: io.now(),
-        env: io.env,
-        withDatabase: (work) => withDatabase(io, work),
-      });
-      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
-      for (const line of outcome.lines) io.stdout(line);
-      return EXIT.ok;
-    }
-    if (isBallotCommand(command)) {
-      const outcome = await runBallotCommand(command, args, {
+    const family = COMMAND_FAMILIES.find((candidate) => candidate.is(command));
+    if (family) {
+      const outcome = await family.run(command, args, {
         now: io.now(),
         cwd: io.cwd,
         env: io.env,
-        withDatabase: (work) => withDatabase(io, work),
-      });
-      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
-      for (const line of outcome.lines) io.stdout(line);
-      return EXIT.ok;
-    }
-    if (isLetterCommand(command)) {
-      const outcome = await runLetterCommand(command, args, {
-        now: io.now(),
-        cwd: io.cwd,
-        withDatabase: (work) => withDatabase(io, work),
-      });
-      if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
-      for (const line of outcome.lines) io.stdout(line);
-      return EXIT.ok;
-    }
-    if (isPickupCommand(command)) {
-      const outcome = await runPickupCommand(command, args, {
-        now: io.now(),
-        cwd: io.cwd,
         withDatabase: (work) => withDatabase(io, work),
       });
       if (!outcome.ok) throw 'usage' in outcome ? usageError(outcome.lines.join('\n')) : failure(...outcome.lines);
@@ -568,10 +580,6 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     const entryOptions: Record<string, string | undefined> = {};
     if (isEntryCommand(command)) {
       for (const option of ENTRY_COMMANDS[command].options) entryOptions[option] = takeOption(args, option);
-    }
-    const mailingOptions: Record<string, string | undefined> = {};
-    if (isMailingCommand(command)) {
-      for (const option of MAILING_COMMANDS[command].options) mailingOptions[option] = takeOption(args, option);
     }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
@@ -622,12 +630,6 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
         break;
       case 'direct-reject':
         await screensCommand(io, (repos) => directReview(repos, a, { status: 3, reason: reason! }, io.now()));
-        break;
-      case 'mailing-export':
-      case 'mailing-import':
-        await screensCommand(io, (repos) =>
-          mailingCommand(repos, command, mailingOptions, { now: io.now(), cwd: io.cwd }),
-        );
         break;
       case 'copy-to-postgres':
         await copyToPostgres(io, a);
