@@ -9,6 +9,13 @@ export const SITE_CHOICE_COOKIE = 'site';
 
 export type SiteChoice = 'desktop' | 'mobile';
 
+const MOBILE_UA = /Android|iPhone|iPod|iPad|Windows Phone|HarmonyOS|Mobile|MQQBrowser|MicroMessenger/i;
+
+/** A phone or tablet browser. */
+export function isMobileUserAgent(userAgent: string = navigator.userAgent): boolean {
+  return MOBILE_UA.test(userAgent);
+}
+
 /** True on the mobile site: the path is /m or starts with /m/. */
 export function isMobileSite(pathname: string = window.location.pathname): boolean {
   return pathname === '/m' || pathname.startsWith(MOBILE_BASE);

@@ -3,13 +3,9 @@
  * along (the deep link of a certificate QR, a news item, a lookup). Nobody is sent who is already on the
  * mobile site or chose the desktop site (cookie 'site', lib/mobile-site.ts).
  */
-import type { SiteChoice } from '@/lib/mobile-site';
+import { isMobileUserAgent, type SiteChoice } from '@/lib/mobile-site';
 
-const MOBILE_UA = /Android|iPhone|iPod|iPad|Windows Phone|HarmonyOS|Mobile|MQQBrowser|MicroMessenger/i;
-
-export function isMobileUserAgent(userAgent: string): boolean {
-  return MOBILE_UA.test(userAgent);
-}
+export { isMobileUserAgent };
 
 export interface MobileRedirectInput {
   userAgent: string;

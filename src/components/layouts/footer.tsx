@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { isMobileSite } from '@/lib/mobile-site';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveImageUrl, resolveWebLink } from '@/lib/url';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
+import { SiteSwitchLink } from './mobile-layout';
 import type { EventInfo, SiteConfig } from '#contract/site-config/schema';
 
 interface EventLines {
@@ -102,7 +104,13 @@ export function Footer({ config }: { config: SiteConfig }) {
         {copyright ? (
           <picture className="footer__copyright">
             {mobile ? <source media="(max-width: 768px)" srcSet={mobile} /> : null}
-            <img src={copyright} alt={t('layout.footer.copyrightAlt')} width={1200} height={90} loading="lazy" />
+            <img
+              src={isMobileSite() && mobile ? mobile : copyright}
+              alt={t('layout.footer.copyrightAlt')}
+              width={1200}
+              height={90}
+              loading="lazy"
+            />
           </picture>
         ) : null}
         {config.websiteRegInfo?.length ? (
@@ -120,6 +128,7 @@ export function Footer({ config }: { config: SiteConfig }) {
             })}
           </nav>
         ) : null}
+        <SiteSwitchLink />
       </div>
     </footer>
   );

@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { getEnv } from '@/config/env';
 import { PageLoading } from '@/components/ui/page-loading';
 import { useAppStore } from '@/stores/app-store';
+import { isMobileSite } from '@/lib/mobile-site';
 import { useSiteTitle } from '@/lib/site-title';
 import { useSiteStore } from '@/stores/site-store';
 import { Banner } from './banner';
 import { DebugBadge } from './debug-badge';
 import { Footer } from './footer';
+import { MobileTopBar } from './mobile-layout';
 import { SiteMenu, type SiteMenuNode } from './site-menu';
 
 /** Routes whose main area is grey (spec §2 Layout). Names are compared without dashes or case. */
@@ -34,7 +36,8 @@ export interface LayoutProps {
 
 /**
  * The layout shell: banner, hover menu, main area, footer (spec §2 Layout, §9 widths); a top-level screen
- * (`bare`) keeps the banner (logo home, language, login) and leaves out the menu and the footer.
+ * (`bare`) keeps the banner (logo home, language, login) and leaves out the menu and the footer. On the
+ * mobile site (/m/, #16) the banner and the menu give way to the mobile top bar and its menu sheet.
  */
 export function Layout({ menu, children, overlays, onLogout, bare = false }: LayoutProps) {
   const { t } = useTranslation();
@@ -87,8 +90,14 @@ export function Layout({ menu, children, overlays, onLogout, bare = false }: Lay
       >
         {t('layout.menu.skipToContent')}
       </a>
-      <Banner config={config} title={title} onLogout={onLogout} />
-      {bare ? null : <SiteMenu nodes={menu} activeKey={activeKey} />}
+      {isMobileSite() ? (
+        <MobileTopBar config={config} title={title} menu={menu} activeKey={activeKey} onLogout={onLogout} bare={bare} />
+      ) : (
+        <>
+          <Banner config={config} title={title} onLogout={onLogout} />
+          {bare ? null : <SiteMenu nodes={menu} activeKey={activeKey} />}
+        </>
+      )}
       <main
         id="main-content"
         tabIndex={-1}

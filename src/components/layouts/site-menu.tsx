@@ -15,12 +15,14 @@ export interface SiteMenuNode {
   children?: SiteMenuNode[];
 }
 
-function isActive(node: SiteMenuNode, activeKey: string): boolean {
+/** The node or one of its children is the page shown (shared with the mobile menu sheet). */
+export function isActive(node: SiteMenuNode, activeKey: string): boolean {
   if (node.path && (activeKey === node.path || activeKey.startsWith(`${node.path}/`))) return true;
   return !!node.children?.some((child) => isActive(child, activeKey));
 }
 
-function MenuLink({
+/** One menu entry: an external link (new tab), a page, or a group (its first page). Shared with the mobile sheet. */
+export function MenuLink({
   node,
   language,
   className,

@@ -10,6 +10,7 @@ import { Drawer, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AntdScope } from '@/components/ui/antd-scope';
 import { getEnv } from '@/config/env';
+import { isMobileSite } from '@/lib/mobile-site';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
@@ -162,8 +163,9 @@ export default function LoginDrawer() {
     <AntdScope>
       <Drawer
         open={open}
-        placement="top"
-        size="100%"
+        // The mobile site (#16) slides the same content up from the bottom as a sheet.
+        placement={isMobileSite() ? 'bottom' : 'top'}
+        size={isMobileSite() ? 'auto' : '100%'}
         onClose={() => setOpen(false)}
         afterOpenChange={(visible) => {
           if (!visible) {

@@ -1,0 +1,225 @@
+/**
+ * The mobile site's shell (#16): a sticky top bar (mobile logo, menu button, language toggle, login entry),
+ * a full-height menu sheet with the same tree as the desktop hover menu, and the link between the two sites.
+ * Styles in mobile.css, all scoped under html[data-site='mobile'].
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { getEnv } from '@/config/env';
+import { REG_AREA_MY_INDEX } from '@/config/paths';
+import { UserIcon } from '@/components/ui/icons';
+import { switchLanguage } from '@/lib/language';
+import { isMobileSite, isMobileUserAgent, readSiteChoice, switchSite } from '@/lib/mobile-site';
+import { pickLang } from '@/lib/pick-lang';
+import { resolveImageUrl } from '@/lib/url';
+import { useAppStore } from '@/stores/app-store';
+import type { SiteConfig } from '#contract/site-config/schema';
+import { isActive, MenuLink, type SiteMenuNode } from './site-menu';
+import './mobile.css';
+
+function MenuIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden focusable="false">
+      <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" fill="none" />
+    </svg>
+  );
+}
+
+interface MenuSheetProps {
+  nodes: SiteMenuNode[];
+  activeKey: string;
+  id: string;
+  onClose: () => void;
+  onLogout?: () => Promise<void>;
+}
+
+/** The full-height menu sheet: every group expanded, Escape or the close button shuts it. */
+function MenuSheet({ nodes, activeKey, id, onClose, onLogout }: MenuSheetProps) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const token = useAppStore((s) => s.token);
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    closeRef.current?.focus();
+    document.documentElement.classList.add('m-sheet-open');
+    return () => document.documentElement.classList.remove('m-sheet-open');
+  }, []);
+
+  const linkClass = (node: SiteMenuNode) =>
+    isActive(node, activeKey) ? 'm-sheet__link m-sheet__link--active' : 'm-sheet__link';
+
+  return (
+    // The sheet listens for Escape and for clicks on the links inside it (a link followed closes it).
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+    <div
+      id={id}
+      className="m-sheet"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('mobile.shell.menuTitle')}
+      data-testid="mobile-menu-sheet"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('a')) onClose();
+      }}
+    >
+      <div className="m-sheet__head">
+        <span className="m-sheet__title">{t('mobile.shell.menuTitle')}</span>
+        <button
+          ref={closeRef}
+          type="button"
+          className="m-sheet__close"
+          aria-label={t('mobile.shell.closeMenu')}
+          data-testid="mobile-menu-close"
+          onClick={onClose}
+        >
+          ✕
+        </button>
+      </div>
+      <nav className="m-sheet__nav" aria-label={t('layout.menu.ariaLabel')}>
+        <ul className="m-sheet__list">
+          {nodes.map((node) =>
+            node.children?.length ? (
+              <li key={node.key} className="m-sheet__group">
+                <span className="m-sheet__group-title">{pickLang(language, node.title, node.titleEn)}</span>
+                <ul className="m-sheet__sublist">
+                  {node.children.map((child) => (
+                    <li key={child.key}>
+                      <MenuLink node={child} language={language} className={linkClass(child)} />
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ) : (
+              <li key={node.key}>
+                <MenuLink node={node} language={language} className={linkClass(node)} />
+              </li>
+            ),
+          )}
+        </ul>
+      </nav>
+      {token ? (
+        <button
+          type="button"
+          className="m-sheet__logout"
+          data-testid="mobile-logout"
+          onClick={() => {
+            onClose();
+            void onLogout?.();
+          }}
+        >
+          {t('layout.banner.logout')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export interface MobileTopBarProps {
+  config: SiteConfig;
+  title: string;
+  menu: SiteMenuNode[];
+  activeKey: string;
+  onLogout?: () => Promise<void>;
+  /** A top-level screen: no menu button. */
+  bare?: boolean;
+}
+
+/** The mobile top bar (52 px, sticky) and its menu sheet. */
+export function MobileTopBar({ config, title, menu, activeKey, onLogout, bare = false }: MobileTopBarProps) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const token = useAppStore((s) => s.token);
+  const setLoginDrawerOpen = useAppStore((s) => s.setLoginDrawerOpen);
+  const location = useLocation();
+  // The page the sheet was opened on: a page change (a link in the sheet, the back button) closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.pathname;
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const sheetId = useId();
+  const logo = resolveImageUrl(config.logoH5 || config.logo);
+  const toEnglish = language === 'zh';
+
+  const close = () => {
+    setOpenOn(null);
+    menuButton.current?.focus();
+  };
+
+  const onAccount = () => {
+    if (token) window.open(`${getEnv().regAreaUrl}${REG_AREA_MY_INDEX}`, '_blank', 'noopener');
+    else setLoginDrawerOpen(true);
+  };
+
+  return (
+    <header className="m-bar" data-testid="mobile-top-bar">
+      {bare || !menu.length ? null : (
+        <button
+          ref={menuButton}
+          type="button"
+          className="m-bar__button m-bar__menu"
+          aria-label={t('mobile.shell.openMenu')}
+          aria-expanded={open}
+          aria-controls={open ? sheetId : undefined}
+          data-testid="mobile-menu-button"
+          onClick={() => setOpenOn(location.pathname)}
+        >
+          <MenuIcon />
+        </button>
+      )}
+      <Link to="/home" className="m-bar__logo" aria-label={`${title} – ${t('layout.banner.homeLink')}`}>
+        {logo ? (
+          <img src={logo} alt={title} width={160} height={32} fetchPriority="high" />
+        ) : (
+          <span className="m-bar__logo-text">{title}</span>
+        )}
+      </Link>
+      <button
+        type="button"
+        className="m-bar__button m-bar__lang"
+        data-testid="language-toggle"
+        title={toEnglish ? t('layout.banner.toggleToEnTitle') : t('layout.banner.toggleToZhTitle')}
+        lang={toEnglish ? 'en' : 'zh-CN'}
+        onClick={() => void switchLanguage(toEnglish ? 'en' : 'zh')}
+      >
+        {toEnglish ? t('layout.banner.toggleToEn') : t('layout.banner.toggleToZh')}
+      </button>
+      <button type="button" className="m-bar__button m-bar__account" data-testid="login-entry" onClick={onAccount}>
+        <UserIcon />
+        <span className="m-bar__account-text">
+          {token ? t('layout.banner.personalCenter') : t('layout.banner.login')}
+        </span>
+      </button>
+      {open ? <MenuSheet nodes={menu} activeKey={activeKey} id={sheetId} onClose={close} onLogout={onLogout} /> : null}
+    </header>
+  );
+}
+
+/**
+ * The link between the two sites, in the footer: on the mobile site '电脑版 / Desktop site'; on the
+ * desktop site, only for a phone whose visitor chose the desktop site, '手机版 / Mobile site'. Either
+ * remembers the choice and keeps the page (the hash).
+ */
+export function SiteSwitchLink() {
+  const { t } = useTranslation();
+  const mobile = isMobileSite();
+  if (!mobile && !(isMobileUserAgent(navigator.userAgent) && readSiteChoice() === 'desktop')) return null;
+  const target = mobile ? 'desktop' : 'mobile';
+  return (
+    <p className="footer__site-switch">
+      <a
+        href={`${mobile ? '/' : '/m/'}${window.location.hash}`}
+        data-testid="site-switch"
+        onClick={(e) => {
+          e.preventDefault();
+          switchSite(target);
+        }}
+      >
+        {mobile ? t('mobile.shell.desktopSite') : t('mobile.shell.mobileSite')}
+      </a>
+    </p>
+  );
+}
