@@ -11,6 +11,7 @@ import { PATHS } from '@/config/paths';
 import type { Load } from '@/lib/use-load';
 import { useLogout } from '@/lib/logout';
 import '../centre.css';
+import '../centre-mobile.css';
 
 const MENU = [
   { path: PATHS.myIndex, key: 'myIndex' },

@@ -11,6 +11,7 @@ import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import type { Load } from '../utils/use-load';
 import '../registration.css';
+import '../registration-mobile.css';
 
 const NO_SPACE = { autoInsertSpace: false };
 

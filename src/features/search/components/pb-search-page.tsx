@@ -29,7 +29,7 @@ export default function PbSearchPage() {
       </SearchForm>
       <SearchFailure failure={failure} />
       {items?.length ? (
-        <table className="search-table" data-testid="pb-table">
+        <table className="search-table search-table--cards" data-testid="pb-table">
           <thead>
             <tr>
               <th scope="col">{t('search.pb.item')}</th>
@@ -42,9 +42,13 @@ export default function PbSearchPage() {
             {items.map((pb) => (
               <tr key={pb.item}>
                 <th scope="row">{pickLang(language, pb.itemName, pb.itemNameEn)}</th>
-                <td className="search-table__strong">{pb.chipTime}</td>
-                <td>{pickLang(language, pb.raceName, pb.raceNameEn)}</td>
-                <td>{pb.raceDate}</td>
+                <td className="search-table__strong" data-label={t('search.pb.chipTime')}>
+                  {pb.chipTime}
+                </td>
+                <td className="search-table__wide" data-label={t('search.pb.race')}>
+                  {pickLang(language, pb.raceName, pb.raceNameEn)}
+                </td>
+                <td data-label={t('search.pb.date')}>{pb.raceDate}</td>
               </tr>
             ))}
           </tbody>

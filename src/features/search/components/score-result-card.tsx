@@ -115,7 +115,7 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
       {result.splits.length ? (
         <section className="result-splits">
           <h3 className="result-section-title">{t('search.score.splits')}</h3>
-          <table className="search-table">
+          <table className="search-table search-table--cards">
             <thead>
               <tr>
                 <th scope="col">{t('search.score.checkpoint')}</th>
@@ -129,10 +129,12 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
               {result.splits.map((s, i) => (
                 <tr key={s.checkpoint}>
                   <th scope="row">{s.checkpoint}</th>
-                  <td>{t('search.score.km', { value: s.distanceKm })}</td>
-                  <td data-testid="split-time">{s.split ?? segmentTime(s.time, result.splits[i - 1]?.time)}</td>
-                  <td>{s.time}</td>
-                  <td>{s.pace}</td>
+                  <td data-label={t('search.score.distance')}>{t('search.score.km', { value: s.distanceKm })}</td>
+                  <td data-label={t('search.score.splitTime')} data-testid="split-time">
+                    {s.split ?? segmentTime(s.time, result.splits[i - 1]?.time)}
+                  </td>
+                  <td data-label={t('search.score.cumulativeTime')}>{s.time}</td>
+                  <td data-label={t('search.score.splitPace')}>{s.pace}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,6 +4,7 @@ import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import '../search.css';
+import '../search-mobile.css';
 
 export type SwitchName = 'registrationSearch' | 'scoreSearch' | 'pictureSearch';
 
