@@ -5,8 +5,7 @@
  * checked on blur with contract/saved-participants.ts (the registration form's §5 rules, the very check the
  * server runs), and deleted after a confirmation. A masked number left as shown keeps the stored one.
  */
-import { Button, DatePicker, Form, Modal, Radio } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Button, Form, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_SAVED_PARTICIPANTS, type ParticipantSaveRequest, type SavedParticipant } from '#contract/after-entry';
@@ -19,6 +18,7 @@ import {
   type ParticipantField,
 } from '#contract/saved-participants';
 import { CertificateFields } from '@/components/form/certificate-fields';
+import { DATE_FORMAT, DateField } from '@/components/form/date-field';
 import { FieldItem } from '@/components/form/field-item';
 import { TextField } from '@/components/form/text-field';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
@@ -30,7 +30,6 @@ import { deleteParticipant, listParticipants, saveParticipant } from '../api/par
 import { CentreFrame, LoadView } from './centre-frame';
 import '../participants.css';
 
-const DATE_FORMAT = 'YYYY-MM-DD';
 const today = () => formatRaceTime(Date.now(), DATE_FORMAT);
 
 type Values = Omit<ParticipantSaveRequest, 'id'>;
@@ -295,23 +294,13 @@ function ParticipantForm({
           numberInputProps={{ maxLength: 32 }}
           numberChecks={[keep('certificateNumber')]}
         />
-        <FieldItem
+        <DateField
           name="birthday"
           label={t('centre.participants.birthday')}
           checks={[check('birthday')]}
-          getValueProps={(value: unknown) => ({
-            value: typeof value === 'string' && value ? dayjs(value, DATE_FORMAT) : undefined,
-          })}
-          normalize={(value: Dayjs | null) => (value ? value.format(DATE_FORMAT) : undefined)}
-        >
-          <DatePicker
-            format={DATE_FORMAT}
-            placeholder={DATE_FORMAT}
-            minDate={dayjs(PARTICIPANT_EARLIEST_BIRTHDAY, DATE_FORMAT)}
-            maxDate={dayjs(today(), DATE_FORMAT)}
-            style={{ width: '100%' }}
-          />
-        </FieldItem>
+          earliest={PARTICIPANT_EARLIEST_BIRTHDAY}
+          latest={today()}
+        />
         <TextField
           name="phone"
           label={t('centre.participants.phone')}

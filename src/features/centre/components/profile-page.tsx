@@ -4,8 +4,7 @@
  * the real-name certificate, which is set once: afterwards it shows masked and locked, with a note. Every
  * field is checked with contract/profile.ts checkProfileField, the very check the server runs.
  */
-import { Button, DatePicker, Form, Input, InputNumber, Radio, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Button, Form, Input, InputNumber, Radio, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileSaveRequest } from '#contract/entry';
@@ -29,6 +28,7 @@ import {
 import { formatRaceTime } from '#contract/race-clock';
 import type { RegionCodes } from '#contract/region';
 import { checkCertificateNumber } from '#contract/rules';
+import { DATE_FORMAT, DateField } from '@/components/form/date-field';
 import { FieldItem } from '@/components/form/field-item';
 import { RegionField } from '@/components/form/region-picker';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
@@ -39,8 +39,6 @@ import { useLoad } from '@/lib/use-load';
 import { saveUserData } from '@/lib/user-data';
 import { getProfile, saveProfile, type ProfileAnswer, type ProfileUserInfo } from '../api/profile';
 import { CentreFrame, LoadView } from './centre-frame';
-
-const DATE_FORMAT = 'YYYY-MM-DD';
 
 interface ProfileValues {
   userName?: string;
@@ -184,24 +182,14 @@ function ProfileForm({ data, onSaved }: { data: ProfileAnswer; onSaved: (data: P
             options={([1, 2] as const).map((gender) => ({ value: gender, label: t(GENDER_LABELS[gender]) }))}
           />
         </FieldItem>
-        <FieldItem
+        <DateField
           name="birthday"
           label={t('centre.profile.birthday')}
           checks={[fieldCheck('birthday')]}
           required={false}
-          getValueProps={(value: unknown) => ({
-            value: typeof value === 'string' && value ? dayjs(value, DATE_FORMAT) : undefined,
-          })}
-          normalize={(value: Dayjs | null) => (value ? value.format(DATE_FORMAT) : undefined)}
-        >
-          <DatePicker
-            format={DATE_FORMAT}
-            placeholder={DATE_FORMAT}
-            minDate={dayjs(PROFILE_EARLIEST_BIRTHDAY, DATE_FORMAT)}
-            maxDate={dayjs(today(), DATE_FORMAT)}
-            style={{ width: '100%' }}
-          />
-        </FieldItem>
+          earliest={PROFILE_EARLIEST_BIRTHDAY}
+          latest={today()}
+        />
         <FieldItem
           name="userEmail"
           label={t('centre.profile.email')}
