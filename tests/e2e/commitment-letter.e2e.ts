@@ -11,12 +11,11 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
-import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
-import { PHOTO, expectAccessible, fromNow, pickMainlandChina, pickRegion, switchLanguage, upload } from './demo-form';
+import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
@@ -43,7 +42,6 @@ const MINOR = {
 };
 type Runner = typeof ADULT;
 const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
-const label = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -71,10 +69,6 @@ const shot = async (page: Page, name: string) => {
   await screenshot(page, name);
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
-
-/** The Form.Item of a field of the person's form, by its key. */
-const item = (page: Page, key: string) =>
-  page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
 
 /**
  * The minor's 10 km entry and its order awaiting payment, as a submission leaves them. (The demo race's
@@ -125,28 +119,22 @@ async function registerAndPay(page: Page, runner: Runner): Promise<string> {
   await page.goto(siteUrl('localhost', '/my/signup'));
   await loginInDrawer(page, 'zh', { phone: runner.phone, password: PASSWORD });
   await page.getByTestId('entry-choose-10K').click();
-  const people = page.getByTestId('entry-people');
-  await people.waitFor();
-  await people.getByLabel(label('name'), { exact: true }).fill(runner.name);
-  await item(page, 'gender').getByText('男', { exact: true }).click();
-  await people.getByLabel(label('certificateNumber'), { exact: true }).fill(runner.id);
-  const birthday = people.getByLabel(label('birthday'), { exact: true });
-  await birthday.click();
-  await birthday.fill(runner.birthday);
-  await birthday.press('Enter');
-  await people.getByLabel(label('phone'), { exact: true }).fill(runner.phone);
-  await people.getByLabel(label('email'), { exact: true }).fill(`${runner.phone}@example.com`);
-  await pickMainlandChina(page, people.getByLabel(label('nationality'), { exact: true }));
-  await pickRegion(page, people.getByLabel(label('region'), { exact: true }));
-  await people.getByLabel(label('address'), { exact: true }).fill('运河路8号');
-  await people.getByLabel(label('emergencyName'), { exact: true }).fill('王芳');
-  await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(runner.emergencyPhone);
-  await people.getByLabel(label('bloodType'), { exact: true }).click();
-  await page.locator('.ant-select-item-option:visible').filter({ hasText: 'A型' }).click();
-  await item(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
-  await upload(page, item(page, 'photo'), PHOTO);
-  await people.getByRole('button', { name: '保存此参赛者' }).click();
-  await people.getByTestId('entry-person-0').waitFor();
+  await page.getByTestId('entry-people').waitFor();
+  await fillDemoPerson(
+    page,
+    {
+      name: runner.name,
+      gender: '男',
+      id: runner.id,
+      birthday: runner.birthday,
+      phone: runner.phone,
+      emergencyName: '王芳',
+      emergencyPhone: runner.emergencyPhone,
+      address: '运河路8号',
+      bloodType: 'A型',
+    },
+    '10K',
+  );
   await page.getByTestId('entry-submit').click();
   await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
   const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);

@@ -6,6 +6,7 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { axeFindings, blocking } from './axe';
 
 /** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
@@ -94,4 +95,56 @@ export async function pickMainlandChina(page: Page, country: Locator) {
   // The server's list keeps mainland China first: the first match is it.
   await page.locator('.ant-select-item-option-active').getByText('中国大陆', { exact: true }).waitFor();
   await country.press('Enter');
+}
+
+/** A field's Chinese label in the demo race's public sign-up form, by its key. */
+export const publicFormLabel = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
+
+/** The Form.Item of a field of the sign-up page's first person, by its key. */
+export const personItem = (page: Page, key: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
+
+/** A runner as the browser tests fill the demo race's public form for them (in Chinese). */
+export interface DemoPerson {
+  name: string;
+  gender: '男' | '女';
+  /** Certificate number (an ID card). */
+  id: string;
+  birthday: string;
+  phone: string;
+  emergencyName: string;
+  emergencyPhone: string;
+  address: string;
+  bloodType: string;
+}
+
+/**
+ * Fills every required field of the demo race's public form for the sign-up page's first person (in Chinese)
+ * and saves them; the marathon also asks for finished marathons and a health certificate.
+ */
+export async function fillDemoPerson(page: Page, person: DemoPerson, itemCode: 'M' | 'HM' | '10K') {
+  const label = publicFormLabel;
+  const people = page.getByTestId('entry-people');
+  await people.getByLabel(label('name'), { exact: true }).fill(person.name);
+  await personItem(page, 'gender').getByText(person.gender, { exact: true }).click();
+  await people.getByLabel(label('certificateNumber'), { exact: true }).fill(person.id);
+  const birthday = people.getByLabel(label('birthday'), { exact: true });
+  await birthday.click();
+  await birthday.fill(person.birthday);
+  await birthday.press('Enter');
+  await people.getByLabel(label('phone'), { exact: true }).fill(person.phone);
+  await people.getByLabel(label('email'), { exact: true }).fill(`${person.phone}@example.com`);
+  await pickMainlandChina(page, people.getByLabel(label('nationality'), { exact: true }));
+  await pickRegion(page, people.getByLabel(label('region'), { exact: true }));
+  await people.getByLabel(label('address'), { exact: true }).fill(person.address);
+  await people.getByLabel(label('emergencyName'), { exact: true }).fill(person.emergencyName);
+  await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(person.emergencyPhone);
+  await people.getByLabel(label('bloodType'), { exact: true }).click();
+  await page.locator('.ant-select-item-option:visible').filter({ hasText: person.bloodType }).click();
+  await personItem(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
+  if (itemCode === 'M') await people.getByLabel(label('marathonsFinished'), { exact: true }).fill('3');
+  await upload(page, personItem(page, 'photo'), PHOTO);
+  if (itemCode === 'M') await upload(page, personItem(page, 'healthCertificate'), PDF);
+  await people.getByRole('button', { name: '保存此参赛者' }).click();
+  await people.getByTestId('entry-person-0').waitFor();
 }

@@ -8,12 +8,11 @@
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
-import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
-import { PHOTO, expectAccessible, fromNow, pickMainlandChina, pickRegion, switchLanguage, upload } from './demo-form';
+import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
@@ -29,7 +28,6 @@ const RUNNER = {
   emergencyPhone: `1392${stamp}015`,
 };
 const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
-const label = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
 
 beforeAll(async () => {
   // Sign-up open now and refunds until later, whatever today's date (the seed's windows are fixed dates).
@@ -51,34 +49,23 @@ beforeAll(async () => {
 // The test files share one server: the demo race goes back to its seeded settings for the files after this one.
 afterAll(() => addRace(seed.race));
 
-/** The Form.Item of a field of the person's form, by its key. */
-const item = (page: Page, key: string) =>
-  page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
-
 /** Fills the demo race's public form for the 10 km (in Chinese) and saves the person. */
-async function fillTenK(page: Page) {
-  const people = page.getByTestId('entry-people');
-  await people.getByLabel(label('name'), { exact: true }).fill(RUNNER.name);
-  await item(page, 'gender').getByText('女', { exact: true }).click();
-  await people.getByLabel(label('certificateNumber'), { exact: true }).fill(RUNNER.id);
-  const birthday = people.getByLabel(label('birthday'), { exact: true });
-  await birthday.click();
-  await birthday.fill('1991-02-02');
-  await birthday.press('Enter');
-  await people.getByLabel(label('phone'), { exact: true }).fill(RUNNER.phone);
-  await people.getByLabel(label('email'), { exact: true }).fill(`${RUNNER.phone}@example.com`);
-  await pickMainlandChina(page, people.getByLabel(label('nationality'), { exact: true }));
-  await pickRegion(page, people.getByLabel(label('region'), { exact: true }));
-  await people.getByLabel(label('address'), { exact: true }).fill('运河路2号');
-  await people.getByLabel(label('emergencyName'), { exact: true }).fill('王芳');
-  await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(RUNNER.emergencyPhone);
-  await people.getByLabel(label('bloodType'), { exact: true }).click();
-  await page.locator('.ant-select-item-option:visible').filter({ hasText: 'A型' }).click();
-  await item(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
-  await upload(page, item(page, 'photo'), PHOTO);
-  await people.getByRole('button', { name: '保存此参赛者' }).click();
-  await people.getByTestId('entry-person-0').waitFor();
-}
+const fillTenK = (page: Page) =>
+  fillDemoPerson(
+    page,
+    {
+      name: RUNNER.name,
+      gender: '女',
+      id: RUNNER.id,
+      birthday: '1991-02-02',
+      phone: RUNNER.phone,
+      emergencyName: '王芳',
+      emergencyPhone: RUNNER.emergencyPhone,
+      address: '运河路2号',
+      bloodType: 'A型',
+    },
+    '10K',
+  );
 
 describe('a refund', () => {
   it('registers and pays for the 10 km, requests a refund, the organiser approves: refunded', async () => {

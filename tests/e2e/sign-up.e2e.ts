@@ -12,20 +12,10 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
-import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
-import {
-  PDF,
-  PHOTO,
-  expectAccessible,
-  fromNow,
-  pickMainlandChina,
-  pickRegion,
-  switchLanguage,
-  upload,
-} from './demo-form';
+import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
@@ -66,8 +56,6 @@ const C = runner('C', 13, '周三');
 const D = runner('D', 14, '吴四');
 const E = runner('E', 15, '郑五');
 const F = runner('F', 16, '王六');
-
-const label = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
 
 /** The demo race with its sign-up window and the marathon's payment window set, through `site add-race`. */
 function saveRace(window: { start: number; end: number }) {
@@ -113,37 +101,23 @@ async function signUpPage(r: Runner): Promise<{ context: BrowserContext; page: P
   return opened;
 }
 
-/** The Form.Item of a field of the person's form, by its key. */
-const item = (page: Page, key: string) =>
-  page.locator('.ant-form-item').filter({ has: page.locator(`#entry-person-0_${key}_label`) });
-
-/** Fills every required field of the demo race's public form for one person (in Chinese), and saves them. */
-async function fillPerson(page: Page, r: Runner, itemCode: 'M' | '10K') {
-  const people = page.getByTestId('entry-people');
-  await people.getByLabel(label('name'), { exact: true }).fill(r.name);
-  await item(page, 'gender').getByText('男', { exact: true }).click();
-  await people.getByLabel(label('certificateNumber'), { exact: true }).fill(r.id);
-  const birthday = people.getByLabel(label('birthday'), { exact: true });
-  await birthday.click();
-  await birthday.fill('1990-01-01');
-  await birthday.press('Enter');
-  await people.getByLabel(label('phone'), { exact: true }).fill(r.phone);
-  await people.getByLabel(label('email'), { exact: true }).fill(`${r.phone}@example.com`);
-  const country = people.getByLabel(label('nationality'), { exact: true });
-  await pickMainlandChina(page, country);
-  await pickRegion(page, people.getByLabel(label('region'), { exact: true }));
-  await people.getByLabel(label('address'), { exact: true }).fill('中关村大街1号');
-  await people.getByLabel(label('emergencyName'), { exact: true }).fill('李娜');
-  await people.getByLabel(label('emergencyPhone'), { exact: true }).fill(r.emergencyPhone);
-  await people.getByLabel(label('bloodType'), { exact: true }).click();
-  await page.locator('.ant-select-item-option:visible').filter({ hasText: 'O型' }).click();
-  await item(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
-  if (itemCode === 'M') await people.getByLabel(label('marathonsFinished'), { exact: true }).fill('3');
-  await upload(page, item(page, 'photo'), PHOTO);
-  if (itemCode === 'M') await upload(page, item(page, 'healthCertificate'), PDF);
-  await people.getByRole('button', { name: '保存此参赛者' }).click();
-  await people.getByTestId('entry-person-0').waitFor();
-}
+/** Fills the demo race's public form for one runner (in Chinese), and saves them. */
+const fillPerson = (page: Page, r: Runner, itemCode: 'M' | '10K') =>
+  fillDemoPerson(
+    page,
+    {
+      name: r.name,
+      gender: '男',
+      id: r.id,
+      birthday: '1990-01-01',
+      phone: r.phone,
+      emergencyName: '李娜',
+      emergencyPhone: r.emergencyPhone,
+      address: '中关村大街1号',
+      bloodType: 'O型',
+    },
+    itemCode,
+  );
 
 /** Submits the saved person and answers the entry numbers of the ballot entry's success panel. */
 async function submitBallotEntry(page: Page): Promise<string> {
