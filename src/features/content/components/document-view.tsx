@@ -1,6 +1,8 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SafeHtml, isBlankHtml } from '@/components/ui/safe-html';
 import { formatDocumentDate, formatRaceTime } from '#contract/race-clock';
+import { isMobileSite } from '@/lib/mobile-site';
 import { pickLang } from '@/lib/pick-lang';
 import type { Language } from '@/stores/app-store';
 import type { DocumentPage } from '#contract/site-config/schema';
@@ -47,6 +49,29 @@ export function relativeHeadings(html: string): string {
 }
 
 /**
+ * On the mobile site a table wider than the screen scrolls inside its own box (content.css): such a table
+ * takes the keyboard focus, so it can be scrolled without a pointer too (WCAG 2.1.1). The desktop site's
+ * tables never scroll and are left as they are.
+ */
+function useScrollableTables(html: string) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root || !isMobileSite()) return;
+    const mark = () => {
+      for (const table of root.querySelectorAll('table')) {
+        if (table.scrollWidth > table.clientWidth + 1) table.tabIndex = 0;
+        else table.removeAttribute('tabindex');
+      }
+    };
+    mark();
+    window.addEventListener('resize', mark);
+    return () => window.removeEventListener('resize', mark);
+  }, [html]);
+  return ref;
+}
+
+/**
  * One document: title, date (YYYY.MM.DD, hidden without a time), the sanitised rich text and the end
  * text 'All Displayed' (spec §2 "Document pages"). Shared by the document page and the news article view.
  */
@@ -63,6 +88,7 @@ export function DocumentView({
   const title = documentTitle(doc, language);
   const date = documentDate(doc);
   const body = documentBody(doc, language);
+  const bodyRef = useScrollableTables(body.html);
   return (
     <article className="doc" data-testid="document-view">
       <header className="doc__header">
@@ -85,7 +111,7 @@ export function DocumentView({
         </p>
       ) : null}
       {isBlankHtml(body.html) ? null : (
-        <div className="doc__body" lang={body.fallback ? 'zh-CN' : undefined}>
+        <div className="doc__body" ref={bodyRef} lang={body.fallback ? 'zh-CN' : undefined}>
           <SafeHtml className="rich-text" html={relativeHeadings(body.html)} />
         </div>
       )}
