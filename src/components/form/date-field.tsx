@@ -6,6 +6,7 @@ import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { FormCheck } from '@/lib/form-rules';
 import { FieldItem } from './field-item';
+import { isMobileSite } from '@/lib/mobile-site';
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
@@ -41,6 +42,7 @@ export function DateField({
         placeholder={DATE_FORMAT}
         minDate={dayjs(earliest, DATE_FORMAT)}
         maxDate={dayjs(latest, DATE_FORMAT)}
+        inputReadOnly={isMobileSite()}
         style={{ width: '100%' }}
       />
     </FieldItem>

@@ -4,7 +4,8 @@
  * and the page under the login guard asks for a login again.
  */
 import { Button } from 'antd';
-import { NavLink } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { AntdScope } from '@/components/ui/antd-scope';
 import { PATHS } from '@/config/paths';
@@ -23,9 +24,21 @@ const MENU = [
 export function CentreFrame({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
   const { t } = useTranslation();
   const logout = useLogout();
+  const side = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // On the mobile site the menu is a tab bar that scrolls sideways: the current page's tab is brought into
+  // view (centred). On the desktop site the menu never scrolls and nothing moves.
+  useEffect(() => {
+    const bar = side.current;
+    const active = bar?.querySelector<HTMLElement>('.centre__menu-link--active');
+    if (!bar || !active || bar.scrollWidth <= bar.clientWidth) return;
+    const barBox = bar.getBoundingClientRect();
+    const tabBox = active.getBoundingClientRect();
+    bar.scrollLeft += tabBox.left - barBox.left - (barBox.width - tabBox.width) / 2;
+  }, [pathname]);
   return (
     <div className="centre">
-      <aside className="centre__side">
+      <aside className="centre__side" ref={side}>
         <p className="centre__side-title">{t('centre.menu.title')}</p>
         <nav aria-label={t('centre.menu.title')}>
           <ul className="centre__menu">

@@ -22,6 +22,7 @@ import { useAppStore } from '@/stores/app-store';
 import { getCountryList, type CountryItem } from '../api/get-country-list';
 import { localText } from '../utils/form-utils';
 import { FindOwnResults, useOwnResultsLookup, useResultText } from './own-results';
+import { isMobileSite } from '@/lib/mobile-site';
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
@@ -296,6 +297,7 @@ export function ScoreVerificationInput({
               disabled={disabled}
               disabledDate={(d: Dayjs) => d.isAfter(dayjs(), 'day')}
               onChange={(d: Dayjs | null) => setOutside({ raceDate: d ? d.format(DATE_FORMAT) : '' })}
+              inputReadOnly={isMobileSite()}
               style={{ width: '100%' }}
             />
           </div>

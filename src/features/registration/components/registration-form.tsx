@@ -51,6 +51,7 @@ import {
   useCountries,
 } from './field-inputs';
 import { OwnResultsProvider, useOwnResults } from './own-results';
+import { isMobileSite } from '@/lib/mobile-site';
 
 export type FormValues = Record<string, unknown>;
 
@@ -416,6 +417,7 @@ function FieldInput({
             defaultPickerValue={field.max ? dayjs(field.max, DATE_FORMAT) : undefined}
             minDate={field.min ? dayjs(field.min, DATE_FORMAT) : undefined}
             maxDate={field.max ? dayjs(field.max, DATE_FORMAT) : undefined}
+            inputReadOnly={isMobileSite()}
             style={{ width: '100%' }}
           />
         </FieldItem>
