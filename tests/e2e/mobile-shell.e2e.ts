@@ -85,7 +85,16 @@ describe('the mobile shell on /m/', () => {
       await page.getByTestId('login-entry').click();
       const drawer = page.getByTestId('login-drawer');
       await drawer.waitFor();
-      await expect.poll(async () => (await drawer.boundingBox())?.y ?? 0).toBeGreaterThan(0);
+      // Slid in: the sheet's top stops moving.
+      let lastY = -1;
+      await expect
+        .poll(async () => {
+          const y = (await drawer.boundingBox())?.y ?? 0;
+          const settled = y > 0 && Math.abs(y - lastY) < 0.5;
+          lastY = y;
+          return settled;
+        })
+        .toBe(true);
       const sheetBox = (await drawer.boundingBox())!;
       expect(Math.round(sheetBox.y + sheetBox.height)).toBeGreaterThanOrEqual(PHONES[lang].height - 1);
       await expectNoSidewaysScroll(page, `login-${lang}`);
