@@ -2,10 +2,11 @@
  * The mobile site's shell (issue 16): a phone (viewport, touch, a phone's user agent) on /m/ gets the mobile
  * top bar in Chinese and English, the menu sheet navigates, the login entry opens the login bottom sheet,
  * nothing scrolls sideways, and the footer's '电脑版 / Desktop site' link goes to the desktop site, keeping
- * the page, and is remembered. With VITE_MOBILE_SITE_URL empty (this build) a phone on the desktop site stays.
+ * the page, and is remembered; axe finds nothing serious or critical with the sheet closed or open. With VITE_MOBILE_SITE_URL empty (this build) a phone on the desktop site stays.
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { axeFindings, blocking } from './axe';
 import { newPage, screenshot, useBrowser } from './browser';
 
 const PHONE_UA =
@@ -67,6 +68,7 @@ describe('the mobile shell on /m/', () => {
         expect(box.width).toBeGreaterThanOrEqual(44);
       }
       await expectNoSidewaysScroll(page, `home-${lang}`);
+      expect(blocking(await axeFindings(page, `mobile-shell-home-${lang}`))).toEqual([]);
       await screenshot(page, `mobile-shell-home-${lang}`);
 
       // The menu sheet: the desktop menu's tree, a link followed closes it and shows the page.
@@ -74,6 +76,7 @@ describe('the mobile shell on /m/', () => {
       const sheet = page.getByTestId('mobile-menu-sheet');
       await sheet.waitFor();
       await expectNoSidewaysScroll(page, `menu-${lang}`);
+      expect(blocking(await axeFindings(page, `mobile-menu-sheet-${lang}`))).toEqual([]);
       await sheet.getByRole('link', { name: TEXTS[lang].news, exact: true }).click();
       await sheet.waitFor({ state: 'hidden' });
       await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(/^#\/.+/);
