@@ -55,6 +55,11 @@ describe('mobile shell (/m/)', () => {
     await user.click(button);
     expect(screen.getByRole('dialog', { name: 'Menu' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Close the menu' })).toHaveFocus();
+    // The focus stays in the sheet: Shift+Tab from its first control goes to its last link.
+    await user.tab({ shift: true });
+    expect(screen.getByRole('dialog')).toContainElement(document.activeElement as HTMLElement);
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Close the menu' })).toHaveFocus();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(button).toHaveFocus();

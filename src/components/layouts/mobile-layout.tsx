@@ -34,6 +34,21 @@ interface MenuSheetProps {
   onLogout?: () => Promise<void>;
 }
 
+/** Tab and Shift+Tab go round the sheet's own links and buttons (a modal dialog keeps the focus). */
+function keepFocusInside(e: React.KeyboardEvent<HTMLElement>) {
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>('a[href], button')];
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 /** The full-height menu sheet: every group expanded, Escape or the close button shuts it. */
 function MenuSheet({ nodes, activeKey, id, onClose, onLogout }: MenuSheetProps) {
   const { t } = useTranslation();
@@ -62,6 +77,7 @@ function MenuSheet({ nodes, activeKey, id, onClose, onLogout }: MenuSheetProps) 
       data-testid="mobile-menu-sheet"
       onKeyDown={(e) => {
         if (e.key === 'Escape') onClose();
+        if (e.key === 'Tab') keepFocusInside(e);
       }}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest('a')) onClose();
