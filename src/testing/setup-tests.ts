@@ -91,4 +91,7 @@ afterAll(async () => {
   server.close();
   // Let closing animations (rc-motion's fallback timers) finish while the DOM still exists.
   await new Promise((resolve) => setTimeout(resolve, 800));
+  // React's scheduler works in Node's setImmediate tasks, which outlive the test document: let those still
+  // queued run now (after the environment is torn down they throw "window is not defined").
+  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
 });

@@ -119,8 +119,19 @@ describe('route meta', () => {
     expect(meta.get('/i18NDemos')).toMatchObject({ layout: 'bare', requiresAuth: false, name: 'I18NDemos' });
     expect(meta.get('/home')).toMatchObject({ layout: 'site' });
     expect(meta.get('/home')?.requiresAuth).toBeFalsy();
-    // The sign-up page and the personal centre (issue 14) need login in the site layout.
-    const siteWithLogin = ['/my/signup', '/my/my-index', '/my/order/:orderNo', '/my/profile', '/my/password'];
+    // The sign-up page and the personal centre (issues 14, 15) need login in the site layout; the pick-up
+    // staff's check-in screen takes a staff key instead.
+    const siteWithLogin = [
+      '/my/signup',
+      '/my/my-index',
+      '/my/order/:orderNo',
+      '/my/profile',
+      '/my/password',
+      '/my/letter',
+      '/my/pickup',
+      '/my/participants',
+      '/my/refund',
+    ];
     for (const path of siteWithLogin)
       expect(meta.get(path), path).toMatchObject({ layout: 'site', requiresAuth: true });
     const needLogin = ['/upload', '/direct', '/post', '/confirm', ...siteWithLogin];
