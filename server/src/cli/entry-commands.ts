@@ -6,7 +6,7 @@
  * Certificate numbers and phones stay masked in what these commands print; `entries-export` is the one place
  * they are written whole (an .xlsx created readable by its owner only).
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings } from '#contract/entry';
 import { isCertificateType, ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
@@ -20,10 +20,10 @@ import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { CsvSyntaxError, formatCsv, parseCsv } from '../lib/csv.ts';
 import { maskCertNo, maskMobile, maskName, normalizeCertNo, normalizeName } from '../lib/race-center.ts';
-import { xlsx } from '../lib/xlsx.ts';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import zhCommon from '../../../src/locales/zh/common.json' with { type: 'json' };
 import type { CommandOutcome } from './registration-screens-commands.ts';
+import { writeOutputFile, writeTableFile } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -172,17 +172,6 @@ async function freshCodes(repos: Repositories, raceId: string, count: number, ta
   return [...codes];
 }
 
-function writeFile(file: string, bytes: string | Buffer, mode?: number): string | undefined {
-  try {
-    writeFileSync(file, bytes, mode === undefined ? undefined : { mode });
-    // The mode applies when the file is created: an older file of that name gets it too.
-    if (mode !== undefined) chmodSync(file, mode);
-    return undefined;
-  } catch (error) {
-    return `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------
 
 async function setOpen(repos: Repositories, raceId: string, open: boolean, now: number): Promise<CommandOutcome> {
@@ -267,7 +256,7 @@ async function codesIssue(
       ['code', 'itemCode', 'uses', 'expires', 'note'],
       ...codes.map((code) => [code, itemCode, String(uses), expiresText, note]),
     ]);
-    const problem = writeFile(out, text);
+    const problem = writeOutputFile(out, text);
     if (problem) return refused(`${problem} (the codes ARE issued; list them with: site codes-list ${raceId})`);
     lines.push(`wrote the codes to ${out}`);
   } else {
@@ -628,11 +617,7 @@ async function entriesExport(
     ];
   });
   const file = path.resolve(context.cwd, outText);
-  const problem = writeFile(
-    file,
-    xlsx(`${raceId} entries`, [[...EXPORT_HEADERS], ...rows], new Date(context.now)),
-    0o600,
-  );
+  const problem = writeTableFile(file, [[...EXPORT_HEADERS], ...rows], `${raceId} entries`, context.now);
   if (problem) return refused(problem);
   const lines = [
     `wrote ${plural(entries.length, 'entry', 'entries')} of ${raceId} to ${file}`,

@@ -4,11 +4,8 @@
  *   (masked), whether it signed the current version, an older one or not at all, when, and its co-signers.
  * - `letters-status --race <id>`: the letter's state and the counts, in total and per item.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Repositories } from '../db/repositories.ts';
-import { formatCsv } from '../lib/csv.ts';
-import { xlsx } from '../lib/xlsx.ts';
 import {
   LETTER_ROSTER_COLUMNS,
   letterRoster,
@@ -17,6 +14,7 @@ import {
 } from '../services/after-entry/letter.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
+import { writeTableFile } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -82,16 +80,9 @@ export async function letterCommand(
     if (!out || !/\.(xlsx|csv)$/i.test(out)) return refused('letters-export needs --out <file.xlsx> or <file.csv>.');
     const file = path.resolve(context.cwd, out);
     const table = [[...LETTER_ROSTER_COLUMNS], ...roster.rows.map((r) => r.cells)];
-    const bytes = /\.csv$/i.test(out)
-      ? formatCsv(table)
-      : xlsx(`${raceId} letters`.slice(0, 31), table, new Date(context.now));
-    try {
-      // Names and co-signers: owner-only, also when an older file of that name is overwritten.
-      writeFileSync(file, bytes, { mode: 0o600 });
-      chmodSync(file, 0o600);
-    } catch (error) {
-      return refused(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
+    // Names and co-signers: owner-only.
+    const problem = writeTableFile(file, table, `${raceId} letters`, context.now);
+    if (problem) return refused(problem);
     return done(
       `wrote ${plural(roster.rows.length, 'registered entry', 'registered entries')} of ${raceId} to ${file}: ${countsLine(roster.counts)}`,
     );

@@ -6,13 +6,12 @@
  * - `mailing-import --race <id> --file <tracking.csv>`: columns key,carrier,trackingNo; marks each parcel
  *   shipped and messages its runner; refused rows are reported by line without stopping the good ones.
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Repositories } from '../db/repositories.ts';
-import { formatCsv } from '../lib/csv.ts';
-import { xlsx } from '../lib/xlsx.ts';
 import { importTracking, MAILING_LIST_COLUMNS, mailingList } from '../services/after-entry/mailing.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
+import { writeTableFile } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -61,16 +60,8 @@ export async function mailingCommand(
     const file = path.resolve(context.cwd, out);
     const { rows, pickups, shipped } = await mailingList(repos, race);
     const table = [[...MAILING_LIST_COLUMNS], ...rows];
-    const bytes = /\.csv$/i.test(out)
-      ? formatCsv(table)
-      : xlsx(`${raceId} mailing`.slice(0, 31), table, new Date(context.now));
-    try {
-      // Owner-only, also when an older file of that name is overwritten.
-      writeFileSync(file, bytes, { mode: 0o600 });
-      chmodSync(file, 0o600);
-    } catch (error) {
-      return refused(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
+    const problem = writeTableFile(file, table, `${raceId} mailing`, context.now);
+    if (problem) return refused(problem);
     return done(
       `wrote ${plural(rows.length, 'runner')} who chose mailing for ${raceId} to ${file} (${shipped} shipped; ${plural(pickups, 'runner')} collect on site)`,
       'the file holds WHOLE phone numbers for the courier: keep it private and delete it when the packs are sent',

@@ -3,19 +3,17 @@
  * the check-in staff's keys (a key is printed once; only its sha256 is kept), check a pass in from the command
  * line (the same rule as the staff screen), and list or export the bookings per slot.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatPassCode, normalizePassCode, pickupSlotId } from '#contract/after-entry';
 import { messageText } from '#contract/messages';
 import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
-import { formatCsv } from '../lib/csv.ts';
-import { xlsx } from '../lib/xlsx.ts';
 import { checkInPass, newStaffKey } from '../services/after-entry/pickup.ts';
 import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
+import { writeTableFile } from './output-file.ts';
 
 export const PICKUP_USAGE = `  staff-key-issue --race <raceId> --label <text>
       a new key for the pick-up check-in screen (/#/pickup-check-in) of the race, printed ONCE
@@ -150,14 +148,8 @@ export async function runPickupCommand(
           b.collectedBy ?? '',
         ]);
         const file = path.resolve(io.cwd, out);
-        const bytes = csv
-          ? formatCsv([header, ...rows])
-          : xlsx(`${raceId} pick-up`, [header, ...rows], new Date(io.now));
-        try {
-          writeFileSync(file, bytes, { mode: 0o600 });
-        } catch (error) {
-          return refused(`Cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-        }
+        const problem = writeTableFile(file, [header, ...rows], `${raceId} pick-up`, io.now);
+        if (problem) return refused(problem);
         return done(`wrote ${bookings.length} booking(s) of ${raceId} to ${file}`);
       }
     }
