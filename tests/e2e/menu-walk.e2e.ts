@@ -1,29 +1,13 @@
 import type { SiteConfig } from '#contract/site-config/schema';
 import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
-import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
+import { fetchSiteConfig, inLang, menuPages, menuPageText } from './site-config';
 
 const browser = useBrowser();
 let config: SiteConfig;
 beforeAll(async () => {
   config = await fetchSiteConfig();
 });
-
-/** Text that must be visible on a page: its first document's title, or its first item's. */
-function expectedText(page: MenuPage, lang: 'zh' | 'en'): string {
-  const component = page.item.component;
-  if (component === 'GalleryPage') {
-    const pic = config.wonderfulPictures?.find((p) => p.recommend) ?? config.wonderfulPictures?.[0];
-    return inLang(lang, pic?.title, pic?.titleEn);
-  }
-  if (component === 'VideoPage') {
-    const video = config.videoCollections?.find((v) => v.recommend) ?? config.videoCollections?.[0];
-    return inLang(lang, video?.title, video?.titleEn);
-  }
-  const docs = documentsAt(config, page.item.meta?.dataPath);
-  const doc = component === 'NewsPage' ? (docs.find((d) => d.recommend) ?? docs[0]) : docs[0];
-  return inLang(lang, doc?.title, doc?.titleEn);
-}
 
 describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
   it('opens a complete page for each menu item, reached through the hover menu', async () => {
@@ -45,7 +29,7 @@ describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
       await menu.getByRole('link', { name: label, exact: true }).first().click();
       await page.waitForURL(new RegExp(`#${target.path}$`));
       const main = page.getByTestId('main');
-      const text = expectedText(target, lang);
+      const text = menuPageText(config, target, lang);
       expect(text, `${target.path} has content to show`).not.toBe('');
       await main.getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
       await expect(main.getByTestId('not-found').count()).resolves.toBe(0);

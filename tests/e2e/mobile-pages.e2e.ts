@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { axeFindings, blocking, type AxeFinding } from './axe';
 import { newPage, screenshot, useBrowser } from './browser';
-import { documentsAt, fetchSiteConfig, inLang, menuPages, type MenuPage } from './site-config';
+import { fetchSiteConfig, menuPages, menuPageText, type MenuPage } from './site-config';
 
 const PHONES = [
   {
@@ -31,22 +31,6 @@ let config: SiteConfig;
 beforeAll(async () => {
   config = await fetchSiteConfig();
 });
-
-/** Text that shows once a page has arrived: its first document's title, or its first item's. */
-function expectedText(page: MenuPage, lang: 'zh' | 'en'): string {
-  const component = page.item.component;
-  if (component === 'GalleryPage') {
-    const pic = config.wonderfulPictures?.find((p) => p.recommend) ?? config.wonderfulPictures?.[0];
-    return inLang(lang, pic?.title, pic?.titleEn);
-  }
-  if (component === 'VideoPage') {
-    const video = config.videoCollections?.find((v) => v.recommend) ?? config.videoCollections?.[0];
-    return inLang(lang, video?.title, video?.titleEn);
-  }
-  const docs = documentsAt(config, page.item.meta?.dataPath);
-  const doc = component === 'NewsPage' ? (docs.find((d) => d.recommend) ?? docs[0]) : docs[0];
-  return inLang(lang, doc?.title, doc?.titleEn);
-}
 
 /**
  * How the page is wider than the screen: the page's own scroll width, and the visible elements that reach
@@ -118,7 +102,7 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
         window.location.hash = hash;
         window.scrollTo(0, 0);
       }, target.path);
-      const text = expectedText(target, lang);
+      const text = menuPageText(config, target, lang);
       await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
       expect(await overflow(page), target.path).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
       if (phone.name === '360' && withAxe.has(target.path)) {

@@ -115,3 +115,19 @@ export function documentsAt(config: SiteConfig, dataPath: string | undefined): D
 
 export const inLang = (lang: 'zh' | 'en', zh: string | undefined, en: string | undefined) =>
   lang === 'en' && en?.trim() ? en : (zh ?? '');
+
+/** Text that shows once a menu page has arrived: its first document's title, or its first item's. */
+export function menuPageText(config: SiteConfig, page: MenuPage, lang: 'zh' | 'en'): string {
+  const component = page.item.component;
+  if (component === 'GalleryPage') {
+    const pic = config.wonderfulPictures?.find((p) => p.recommend) ?? config.wonderfulPictures?.[0];
+    return inLang(lang, pic?.title, pic?.titleEn);
+  }
+  if (component === 'VideoPage') {
+    const video = config.videoCollections?.find((v) => v.recommend) ?? config.videoCollections?.[0];
+    return inLang(lang, video?.title, video?.titleEn);
+  }
+  const docs = documentsAt(config, page.item.meta?.dataPath);
+  const doc = component === 'NewsPage' ? (docs.find((d) => d.recommend) ?? docs[0]) : docs[0];
+  return inLang(lang, doc?.title, doc?.titleEn);
+}
