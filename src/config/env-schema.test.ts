@@ -17,6 +17,8 @@ describe('environment config', () => {
     expect(env.i18nFiles).toHaveLength(2);
     expect(env.showCharitable).toBe(name !== 'dev');
     expect(env.passwordKey.length).toBeGreaterThanOrEqual(16);
+    // The bundled server serves the mobile site at /m/: mobile browsers are redirected there.
+    expect(env.mobileSiteUrl).toBe('/m/');
   });
 
   it.each(['dev', 'test', 'release', 'prod'])('.env.%s holds every key the SPA reads, and nothing else', (name) => {
@@ -56,5 +58,14 @@ describe('environment config', () => {
     });
     expect(env.apiBaseUrl).toBe('https://api.example.com/v1/');
     expect(env.mobileSiteUrl).toBe('');
+  });
+
+  it('takes a path or another host as the mobile site URL, and refuses a script URL', () => {
+    const raw = envFile('.env.prod');
+    expect(parseEnv({ ...raw, VITE_MOBILE_SITE_URL: '/m' }).mobileSiteUrl).toBe('/m/');
+    expect(parseEnv({ ...raw, VITE_MOBILE_SITE_URL: 'https://m.race-site.example' }).mobileSiteUrl).toBe(
+      'https://m.race-site.example/',
+    );
+    expect(() => parseEnv({ ...raw, VITE_MOBILE_SITE_URL: 'javascript:alert(1)' })).toThrow('VITE_MOBILE_SITE_URL');
   });
 });
