@@ -22,8 +22,8 @@ import { DATE_FORMAT, DateField } from '@/components/form/date-field';
 import { FieldItem } from '@/components/form/field-item';
 import { TextField } from '@/components/form/text-field';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
-import { errorMessage, fieldRefusalsOf } from '@/lib/field-refusals';
-import { refusalText, type FormCheck } from '@/lib/form-rules';
+import { errorMessage, fieldRefusalsOf, showFieldRefusals } from '@/lib/field-refusals';
+import type { FormCheck } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useLoad } from '@/lib/use-load';
 import { deleteParticipant, listParticipants, saveParticipant } from '../api/participants';
@@ -248,12 +248,7 @@ function ParticipantForm({
     } catch (error) {
       const refusals = fieldRefusalsOf(error);
       if (refusals) {
-        form.setFields(
-          Object.entries(refusals).map(([key, refusal]) => ({
-            name: key as keyof Values,
-            errors: [refusalText(refusal)],
-          })),
-        );
+        showFieldRefusals(form, refusals);
       } else {
         setFailure(errorMessage(error));
       }

@@ -32,8 +32,8 @@ import { DATE_FORMAT, DateField } from '@/components/form/date-field';
 import { FieldItem } from '@/components/form/field-item';
 import { RegionField } from '@/components/form/region-picker';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
-import { errorMessage, fieldRefusalsOf } from '@/lib/field-refusals';
-import { refusalText, type FormCheck } from '@/lib/form-rules';
+import { errorMessage, fieldRefusalsOf, showFieldRefusals } from '@/lib/field-refusals';
+import type { FormCheck } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useLoad } from '@/lib/use-load';
 import { saveUserData } from '@/lib/user-data';
@@ -143,12 +143,7 @@ function ProfileForm({ data, onSaved }: { data: ProfileAnswer; onSaved: (data: P
     } catch (error) {
       const refusals = fieldRefusalsOf(error);
       if (refusals) {
-        form.setFields(
-          Object.entries(refusals).map(([key, refusal]) => ({
-            name: formName(key) as keyof ProfileValues,
-            errors: [refusalText(refusal)],
-          })),
-        );
+        showFieldRefusals(form, refusals, formName);
       } else {
         setFailure(errorMessage(error));
       }

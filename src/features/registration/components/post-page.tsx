@@ -23,7 +23,7 @@ import { PhoneField } from '@/components/form/phone-field';
 import { RegionField } from '@/components/form/region-picker';
 import { NameField, TextField } from '@/components/form/text-field';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
-import { refusalText } from '@/lib/form-rules';
+import { showFieldRefusals } from '@/lib/field-refusals';
 import { notify } from '@/lib/notify';
 import { useRaceId } from '@/lib/use-race-id';
 import { useAppStore } from '@/stores/app-store';
@@ -270,14 +270,7 @@ function MailingForm({
       onSaved(saved);
     } catch (error) {
       const refusals = fieldRefusalsOf(error);
-      if (refusals) {
-        form.setFields(
-          Object.entries(refusals).map(([name, r]) => ({
-            name: name as keyof MailingValues,
-            errors: [refusalText(r)],
-          })),
-        );
-      }
+      if (refusals) showFieldRefusals(form, refusals);
       notify.error(errorMessage(error));
     } finally {
       setSaving(false);

@@ -36,7 +36,8 @@ import { FieldItem, type CheckOn } from '@/components/form/field-item';
 import { RegionPicker, regionCheck } from '@/components/form/region-picker';
 import { UploadField } from '@/components/form/upload-field';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
-import { refusalText, type FormCheck } from '@/lib/form-rules';
+import { showFieldRefusals } from '@/lib/field-refusals';
+import type { FormCheck } from '@/lib/form-rules';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { getSizeStock } from '../api/form-lookups';
 import { localText, runnerKeyOf } from '../utils/form-utils';
@@ -161,9 +162,8 @@ export function RegistrationFormView({
   // The server's refusals, on their fields.
   useEffect(() => {
     if (!fieldErrors) return;
-    const entries = Object.entries(fieldErrors);
-    instance.setFields(entries.map(([key, refusal]) => ({ name: key, errors: [refusalText(refusal)] })));
-    if (entries[0]) instance.scrollToField(entries[0][0], { block: 'center' });
+    const [first] = showFieldRefusals(instance, fieldErrors);
+    if (first) instance.scrollToField(first, { block: 'center' });
   }, [fieldErrors, instance, language]);
 
   const [node, setNode] = useState<HTMLElement | null>(null);
