@@ -150,6 +150,17 @@ export interface PickupDay {
 
 /** A slot's id: its day and start, 'YYYY-MM-DD HH:mm' (unique within a race). */
 export const pickupSlotId = (date: string, start: string) => `${date} ${start}`;
+/** A slot's day ('YYYY-MM-DD') and its start and end ('HH:mm'). */
+export type PickupSlotTimes = { date: string; start: string; end: string };
+/** The day and times of a slot of the settings, by its id; null when the settings have no such slot. */
+export function pickupSlotTimes(settings: PackPickupSettings | undefined, slotId: string): PickupSlotTimes | null {
+  for (const day of settings?.days ?? []) {
+    for (const slot of day.slots) {
+      if (pickupSlotId(day.date, slot.start) === slotId) return { date: day.date, start: slot.start, end: slot.end };
+    }
+  }
+  return null;
+}
 /** The most places of one slot. */
 export const MAX_SLOT_CAPACITY = 100_000;
 /** Slot times are 'HH:mm' on a 24-hour clock. */
@@ -231,6 +242,8 @@ export interface PickupCheckInAnswer {
   itemName: LocalText;
   bib: string | null;
   slotId: string;
+  /** The booked slot's day and times (null when the organiser has since removed the slot: slotId says its day and start). */
+  slot: PickupSlotTimes | null;
   collectedAt: number;
 }
 /** The staff key header of pickupCheckIn. */
@@ -383,7 +396,8 @@ export interface ParcelView {
 // The personal centre's entry card: which services an entry offers
 // ---------------------------------------------------------------------------------------------------------
 
-export const ENTRY_SERVICES = ['letter', 'pickup', 'refund', 'mailing'] as const;
+/** 'deferral' is the refund page of a race that offers deferral but no refunds (the card's link says so). */
+export const ENTRY_SERVICES = ['letter', 'pickup', 'refund', 'deferral', 'mailing'] as const;
 export type EntryService = (typeof ENTRY_SERVICES)[number];
 
 /** The services a race offers to an entry of this status (the pages refuse or explain the rest). */
@@ -405,7 +419,7 @@ export function entryServices(
     (won || status === ENTRY_STATUSES.refundReview || status === ENTRY_STATUSES.refunded) &&
     (refunds?.allowed || refunds?.deferral?.allowed)
   ) {
-    out.push('refund');
+    out.push(refunds?.allowed ? 'refund' : 'deferral');
   }
   if (won && race.packMailing?.enabled) out.push('mailing');
   return out;

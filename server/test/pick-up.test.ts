@@ -313,6 +313,8 @@ describe('check-in', () => {
       code: 0,
       data: { entryNo: entry.entryNo, name: entry.name, bib: 'B01234', slotId: FIRST, itemName: { en: '10 km' } },
     });
+    // The slot's day and times, for the staff to compare with the clock.
+    expect(first.data.slot).toEqual({ date: '2027-04-15', start: '09:00', end: '11:00' });
     expect(first.data.certificateNumber).not.toBe(entry.certNumber);
     expect(first.data.certificateNumber).toContain('*');
     expect(first.data.collectedAt).toBe(clock.now());
@@ -367,6 +369,7 @@ describe('the organiser CLI', () => {
     const checked = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
     expect(checked.code, checked.err).toBe(0);
     expect(checked.out).toContain(`collected: ${entry.name}`);
+    expect(checked.out).toContain('slot 2027-04-15 11:00-13:00,');
     const twice = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
     expect(twice.code).toBe(1);
     expect(twice.err).toContain('already collected at');

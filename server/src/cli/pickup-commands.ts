@@ -99,9 +99,10 @@ export async function runPickupCommand(
         });
         if (!outcome.ok) return refused(messageText(outcome.refusal.code, outcome.refusal.params));
         const a = outcome.value;
+        const slot = a.slot ? `${a.slot.date} ${a.slot.start}-${a.slot.end}` : a.slotId;
         return done(
           `collected: ${a.name} (${a.certificateNumber}), ${a.itemName.zh} / ${a.itemName.en}, bib ${a.bib ?? '-'}, ` +
-            `slot ${a.slotId}, entry ${a.entryNo}, at ${time(a.collectedAt)}`,
+            `slot ${slot}, entry ${a.entryNo}, at ${time(a.collectedAt)}`,
         );
       }
       case 'pickup-list': {

@@ -11,6 +11,7 @@ import {
   PASS_CODE_ALPHABET,
   PASS_CODE_PATTERN,
   pickupSlotId,
+  pickupSlotTimes,
   type PickupAnswer,
   type PickupBookingView,
   type PickupCheckInAnswer,
@@ -297,6 +298,7 @@ export async function checkInPass(
       },
       bib: entry?.bib ?? null,
       slotId: collected.slotId,
+      slot: pickupSlotTimes(race.packPickup, collected.slotId),
       collectedAt: collected.collectedAt ?? input.now,
     },
   };

@@ -181,6 +181,14 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
     expect(router.state.location.search).toBe('?entryNo=E1002');
   });
 
+  it('says "Request deferral" on the link of a race that offers deferral but no refunds', async () => {
+    centreMock.entries = [{ ...ENTRY_PAID, services: ['deferral'] }];
+    await open('/my/my-index', language);
+    const link = await screen.findByTestId('entry-service-deferral');
+    expect(link).toHaveTextContent(language === 'zh' ? '申请延期' : 'Request deferral');
+    expect(link).toHaveAttribute('href', '/my/refund?entryNo=E1002');
+  });
+
   it('with no registration links to the sign-up page', async () => {
     centreMock.entries = [];
     centreMock.orders = [];

@@ -1,12 +1,14 @@
 /**
  * The after-entry services of one registration on its card in "My registrations" (issue 15): a row of links
- * to the commitment letter, the pick-up booking and the refund page with the entry preselected (`?entryNo=`),
+ * to the commitment letter, the pick-up booking and the refund page with the entry preselected (`?entryNo=`;
+ * "Request deferral" when the race offers deferral but no refunds),
  * and to /post for the race-pack parcel. Which ones show is the server's MyEntry.services (contract
  * entryServices); the pages themselves refuse or explain what the entry may not do.
  */
 import CalendarOutlined from '@ant-design/icons/CalendarOutlined';
 import CarOutlined from '@ant-design/icons/CarOutlined';
 import FileProtectOutlined from '@ant-design/icons/FileProtectOutlined';
+import HistoryOutlined from '@ant-design/icons/HistoryOutlined';
 import MoneyCollectOutlined from '@ant-design/icons/MoneyCollectOutlined';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +21,7 @@ const ICONS: Record<EntryService, ReactNode> = {
   letter: <FileProtectOutlined />,
   pickup: <CalendarOutlined />,
   refund: <MoneyCollectOutlined />,
+  deferral: <HistoryOutlined />,
   mailing: <CarOutlined />,
 };
 
@@ -31,6 +34,7 @@ export function serviceTarget(service: EntryService, entryNo: string): To {
     case 'pickup':
       return { pathname: PATHS.pickup, search };
     case 'refund':
+    case 'deferral':
       return { pathname: PATHS.refund, search };
     case 'mailing':
       return PATHS.post;

@@ -2,7 +2,7 @@
  * The staff's pack pick-up check-in screen (issue 15 §2; PATHS.pickupCheckIn, a hidden page of the site, no
  * runner login): the staff key the organiser issued (`site staff-key-issue`) is typed once and kept for the
  * browser session; then each pass code is typed or scanned (a keyboard-wedge scanner types the code and
- * Enter) and the answer shows big: the holder (name, masked certificate, item, bib, slot) to hand the pack
+ * Enter) and the answer shows big: the holder (name, masked certificate, item, bib, the slot's day and times) to hand the pack
  * over, or the refusal (already collected at …, unknown pass). A refused key is forgotten.
  */
 import { Button, Input, type InputRef } from 'antd';
@@ -197,7 +197,7 @@ function ResultPanel({ result }: { result: Result }) {
     [t('centre.pickup.checkIn.cert'), answer.certificateNumber],
     [t('centre.pickup.checkIn.item'), pickLang(language, answer.itemName.zh, answer.itemName.en)],
     [t('centre.pickup.checkIn.bib'), answer.bib ?? t('centre.pickup.checkIn.noBib')],
-    [t('centre.pickup.checkIn.slot'), answer.slotId],
+    [t('centre.pickup.checkIn.slot'), answer.slot ? t('centre.pickup.checkIn.slotTimes', answer.slot) : answer.slotId],
     [t('centre.pickup.checkIn.entryNo'), answer.entryNo],
   ];
   return (

@@ -39,6 +39,7 @@ const T = {
     checkOk: '核验通过，请发放参赛包',
     refused: '不能发放',
     collected: '该参赛包已于 2027-04-15 09:30 领取',
+    checkSlot: '预约时段2027-04-15 11:00–13:00',
     badKey: '工作人员密钥错误或已停用',
   },
   en: {
@@ -58,6 +59,7 @@ const T = {
     unblock: 'Pay now',
     checkOk: 'Checked in: hand over the race pack',
     refused: 'Do not hand over',
+    checkSlot: 'Booked slot2027-04-15, 11:00–13:00',
     collected: 'This race pack was already collected at 2027-04-15 09:30',
     badKey: 'The staff key is wrong or has been revoked',
   },
@@ -149,6 +151,8 @@ describe.each(['zh', 'en'] as const)('pack pick-up in %s', (language) => {
     expect(result).toHaveTextContent('张三');
     expect(result).toHaveTextContent('1101**********1234');
     expect(result).toHaveTextContent('C0815');
+    // The slot by its day, start and end, not its id.
+    expect(result).toHaveTextContent(t.checkSlot);
     expect(pickupMock.checkIns[0]).toEqual({ passCode: PICKUP_PASS, staffKey: PICKUP_STAFF_KEY });
 
     await user.type(screen.getByTestId('pickup-check-pass'), `${PICKUP_PASS}{Enter}`);

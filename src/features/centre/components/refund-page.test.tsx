@@ -30,6 +30,9 @@ const T = {
     deferral: '申请延期至下届',
     excluded: '公益名额和邀请码名额不可延期。',
     deferred: '已批准延期：本届报名已取消',
+    deferralTitle: '延期申请',
+    deferralTerms: '延期规则',
+    deferralHow: '审核通过后本届报名取消、名额释放',
   },
   en: {
     title: 'Refund request',
@@ -44,6 +47,9 @@ const T = {
     deferral: 'Defer to next year',
     excluded: 'Charity and invitation-code places cannot be deferred.',
     deferred: 'Deferral approved: this registration is cancelled',
+    deferralTitle: 'Deferral request',
+    deferralTerms: 'Deferral terms',
+    deferralHow: 'this registration is cancelled, its place is released',
   },
 } as const;
 
@@ -105,6 +111,21 @@ describe.each(['zh', 'en'] as const)('the refund page in %s', (language) => {
     await act(() => router.navigate('/my/refund?entryNo=E1004'));
     const other = await screen.findByTestId('refund-entry-E1004');
     expect(within(other).getByTestId('refund-request-deferral')).toHaveTextContent(t.deferral);
+  });
+
+  it('speaks of deferral when the race offers deferral but no refunds', async () => {
+    refundMock.answer.refunds = { allowed: false, until: '', sharePercent: 0, state: 'closed' };
+    refundMock.answer.deferral = { allowed: true, until: '2027-03-01 18:00:00', state: 'open' };
+    await open('/my/refund?entryNo=E1004', language);
+    const page = await screen.findByTestId('refund-page');
+    await waitFor(() => expect(within(page).getByRole('heading', { level: 1 })).toHaveTextContent(t.deferralTitle));
+    const terms = within(page).getByTestId('refund-terms');
+    expect(within(terms).getByRole('heading', { level: 2 })).toHaveTextContent(t.deferralTerms);
+    expect(terms).toHaveTextContent(t.deferralHow);
+    const entry = within(page).getByTestId('refund-entry-E1004');
+    expect(within(entry).queryByTestId('refund-amount')).not.toBeInTheDocument();
+    expect(within(entry).queryByTestId('refund-request')).not.toBeInTheDocument();
+    expect(within(entry).getByTestId('refund-request-deferral')).toHaveTextContent(t.deferral);
   });
 
   it('says a deferred entry is cancelled and its code for the next race is on its way', async () => {

@@ -44,12 +44,17 @@ async function loadRefunds(raceId: string): Promise<RefundData> {
   return { refunds, mine: map };
 }
 
+/** A race that offers deferral but no refunds: the page speaks of deferral (its title, terms and notes). */
+const deferralOnly = (refunds: RefundAnswer) =>
+  refunds.refunds.state === 'closed' && refunds.deferral.state !== 'closed';
+
 export default function RefundPage() {
   const { t } = useTranslation();
   const raceId = useRaceId();
   const { result, reload, set } = useLoad(() => loadRefunds(raceId), raceId);
+  const deferral = result.state === 'ready' && deferralOnly(result.data.refunds);
   return (
-    <CentreFrame title={t('centre.refund.title')} testId="refund-page">
+    <CentreFrame title={t(deferral ? 'centre.refund.deferralTitle' : 'centre.refund.title')} testId="refund-page">
       <p className="centre-back">
         <Link to={PATHS.myIndex}>{t('centre.refund.back')}</Link>
       </p>
@@ -65,9 +70,12 @@ function Terms({ refunds }: { refunds: RefundAnswer }) {
   const raceTime = useRaceTime();
   const { refunds: terms, deferral } = refunds;
   const time = (text: string) => raceTime(text, 'YYYY-MM-DD HH:mm');
+  const onlyDeferral = deferralOnly(refunds);
   return (
     <section className="refund-terms" data-testid="refund-terms">
-      <h2 className="refund-terms__title">{t('centre.refund.termsTitle')}</h2>
+      <h2 className="refund-terms__title">
+        {t(onlyDeferral ? 'centre.refund.deferralTermsTitle' : 'centre.refund.termsTitle')}
+      </h2>
       {terms.state === 'closed' ? (
         <p data-testid="refund-terms-closed">{t('centre.refund.closed')}</p>
       ) : (
@@ -85,7 +93,7 @@ function Terms({ refunds }: { refunds: RefundAnswer }) {
           })}
         </p>
       )}
-      <p className="centre-note">{t('centre.refund.howItWorks')}</p>
+      <p className="centre-note">{t(onlyDeferral ? 'centre.refund.deferralHowItWorks' : 'centre.refund.howItWorks')}</p>
     </section>
   );
 }
@@ -120,7 +128,7 @@ function Refunds({ data, onChange }: { data: RefundData; onChange: (data: Refund
       <Terms refunds={refunds} />
       {entry === undefined ? (
         <div className="centre-panel centre-panel--info" data-testid="refund-no-entries">
-          {t('centre.refund.noEntries')}
+          {t(deferralOnly(refunds) ? 'centre.refund.deferralNoEntries' : 'centre.refund.noEntries')}
         </div>
       ) : (
         <>
@@ -156,7 +164,11 @@ function Refunds({ data, onChange }: { data: RefundData; onChange: (data: Refund
   );
 }
 
-/** Why an entry may not ask for a refund now (a centre.refund.blocked key), or null when it may. */
+/**
+ * Why an entry may not ask for a refund now (a centre.refund.blocked key), or null when it may. Of a
+ * deferral-only race the window is the deferral's, and notWon, notPaid and ended are said of deferral
+ * (blockText).
+ */
 function refundBlock(refunds: RefundAnswer, entry: RefundEntry): string | null {
   if (entry.status === ENTRY_STATUSES.refundReview) return 'inReview';
   if (entry.status === ENTRY_STATUSES.refunded) return 'refunded';
@@ -164,9 +176,16 @@ function refundBlock(refunds: RefundAnswer, entry: RefundEntry): string | null {
   if (entry.status !== ENTRY_STATUSES.won) return 'notWon';
   if (entry.paidFen <= 0) return 'notPaid';
   if (entry.requests.some((r) => r.status === 'review')) return 'inReview';
-  if (refunds.refunds.state !== 'open') return refunds.refunds.state === 'ended' ? 'ended' : null;
+  const window = deferralOnly(refunds) ? refunds.deferral : refunds.refunds;
+  if (window.state !== 'open') return window.state === 'ended' ? 'ended' : null;
   return null;
 }
+
+/** The translation key of a block: the deferral's own words where a deferral-only race's differ. */
+const blockKey = (refunds: RefundAnswer, block: string) =>
+  (deferralOnly(refunds) && (block === 'notWon' || block === 'notPaid' || block === 'ended')
+    ? `centre.refund.deferralBlocked.${block}`
+    : `centre.refund.blocked.${block}`) as 'centre.refund.blocked.inReview';
 
 function EntryRefund({
   raceId,
@@ -250,10 +269,12 @@ function EntryRefund({
             <dt>{t('centre.refund.paid')}</dt>
             <dd data-testid="refund-paid">{money(entry.paidFen)}</dd>
           </div>
-          <div>
-            <dt>{t('centre.refund.amount', { share: refunds.refunds.sharePercent })}</dt>
-            <dd data-testid="refund-amount">{money(entry.refundFen)}</dd>
-          </div>
+          {deferralOnly(refunds) ? null : (
+            <div>
+              <dt>{t('centre.refund.amount', { share: refunds.refunds.sharePercent })}</dt>
+              <dd data-testid="refund-amount">{money(entry.refundFen)}</dd>
+            </div>
+          )}
         </dl>
 
         {block !== null ? (
@@ -262,7 +283,7 @@ function EntryRefund({
             role="status"
             data-testid={`refund-blocked-${block}`}
           >
-            {t(`centre.refund.blocked.${block}` as 'centre.refund.blocked.inReview', {
+            {t(blockKey(refunds, block), {
               amount: formatFen(
                 entry.requests.find((r) => r.kind === 'refund' && r.status === 'approved')?.amountFen ??
                   entry.refundFen,

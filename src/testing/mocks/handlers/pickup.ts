@@ -133,6 +133,7 @@ export const pickupHandlers = [
     if (booking.status === 'collected') return refuse(409, 'pickupCollected', { at: '2027-04-15 09:30' });
     booking.status = 'collected';
     booking.collectedAt = CENTRE_NOW;
+    const slot = slotOf(booking.slotId);
     return ok({
       entryNo: entry.entryNo,
       name: entry.name,
@@ -141,6 +142,7 @@ export const pickupHandlers = [
       itemName: entry.itemName,
       bib: 'C0815',
       slotId: booking.slotId,
+      slot: slot ? { date: slot.date, start: slot.start, end: slot.end } : null,
       collectedAt: CENTRE_NOW,
     } satisfies PickupCheckInAnswer);
   }),
