@@ -9,7 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefundAnswer, RefundRequestView } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
+import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
 import { runSiteCli } from '../src/cli/site.ts';
 import { sql } from '../src/db/engine.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
@@ -346,6 +348,10 @@ describe('deferral', () => {
     expect(again.out).toContain('Issued 0 deferral codes');
     const record = (await app.repos.entries.findCode(NEXT_RACE_ID, code!))!;
     expect(record).toMatchObject({ kind: 'named', maxUses: 1, used: 0, namedName: '延期人', itemCode: '10K' });
+    // Without --expires the code expires when the next race's sign-up ends.
+    const signUpEnd = demoRace().signUpEndTime!;
+    expect(record.expiresAt).toBe(parseRaceTime(signUpEnd, raceTimeZone(demoRace())));
+    expect(issued.out).toContain(`expire ${signUpEnd}`);
     expect(await app.repos.refunds.deferralOf(entry.entryId)).toMatchObject({
       toRaceId: NEXT_RACE_ID,
       codeId: record.id,
@@ -362,5 +368,45 @@ describe('deferral', () => {
     expect((await app.repos.entries.findCode(NEXT_RACE_ID, code!))!.used).toBe(1);
     // Single use: no use is left for anyone.
     expect(await app.repos.entries.useCode(record.id, 1, clock.now())).toBe(false);
+  });
+
+  it('deferrals-issue --expires: refuses a past or garbled time; the code expires then and is refused after', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now(), { name: '过期人' });
+    expect((await ask(runner, entry.entryNo, 'deferral', '受伤无法参赛')).json().code).toBe(0);
+    expect((await cli('refund-approve', '--race', DEMO_RACE_ID, '--entry', entry.entryNo)).code).toBe(0);
+
+    const issue = (expires: string) =>
+      cli('deferrals-issue', '--from', DEMO_RACE_ID, '--to', NEXT_RACE_ID, '--expires', expires);
+    const past = await issue('2026-11-30 12:00:00');
+    expect(past.code).toBe(1);
+    expect(past.err).toContain('already past');
+    const garbled = await issue('next week');
+    expect(garbled.code).toBe(1);
+    expect(garbled.err).toContain('is not a time YYYY-MM-DD HH:mm:ss');
+    expect((await app.repos.refunds.deferralOf(entry.entryId))!.codeId).toBeNull();
+
+    // In an hour (a login lasts longer than the two hours the clock moves on below).
+    const zone = raceTimeZone(demoRace());
+    const inAnHour = formatRaceTime(clock.now() + 3600_000, 'YYYY-MM-DD HH:mm:ss', zone);
+    const issued = await issue(inAnHour);
+    expect(issued.code, issued.err).toBe(0);
+    expect(issued.out).toContain(`expire ${inAnHour}`);
+    const code = new RegExp(`${entry.entryNo}.*10K\\s+(\\w+)`).exec(issued.out)?.[1];
+    expect(code, issued.out).toBeDefined();
+    const record = (await app.repos.entries.findCode(NEXT_RACE_ID, code!))!;
+    expect(record.expiresAt).toBe(parseRaceTime(inAnHour, zone));
+
+    const twoHours = 2 * 3600_000;
+    clock.advance(twoHours);
+    try {
+      expect((await submitNext(runner, code!, entry)).json()).toMatchObject({
+        code: 400,
+        msgCode: 'redemptionCodeMissing',
+      });
+      expect((await app.repos.entries.findCode(NEXT_RACE_ID, code!))!.used).toBe(0);
+    } finally {
+      clock.advance(-twoHours);
+    }
   });
 });

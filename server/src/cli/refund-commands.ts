@@ -26,16 +26,19 @@ export const REFUND_USAGE = `  refunds-list --race <raceId> [--status review|app
       A deferral: the entry is cancelled ('deferred'), its place given back; see deferrals-issue
   refund-reject --race <raceId> --entry <entryNo> --reason "<text>"
       reject it with a reason the runner reads (a refund's entry is registered again)
-  deferrals-issue --from <raceId> --to <raceId>
+  deferrals-issue --from <raceId> --to <raceId> [--expires "YYYY-MM-DD HH:mm:ss"]
       for each approved deferral of --from without a code: a named single-use invitation code of
-      --to's same item (for that person only), sent to the runner; a second run issues nothing new`;
+      --to's same item (for that person only), sent to the runner; a second run issues nothing new.
+      The codes expire at --expires (--to's race clock), by default at --to's sign-up end`;
 
 const COMMANDS = {
   'refunds-list': ['--race', '--status'],
   'refund-approve': ['--race', '--entry'],
   'refund-reject': ['--race', '--entry', '--reason'],
-  'deferrals-issue': ['--from', '--to'],
+  'deferrals-issue': ['--from', '--to', '--expires'],
 } as const;
+/** Options a command may leave out. */
+const OPTIONAL: readonly string[] = ['--status', '--expires'];
 type RefundCommand = keyof typeof COMMANDS;
 
 export const isRefundCommand = (command: string): command is RefundCommand => Object.hasOwn(COMMANDS, command);
@@ -62,7 +65,7 @@ export async function runRefundCommand(
   argv: readonly string[],
   io: RefundCommandIo,
 ): Promise<RefundCommandOutcome> {
-  const required = COMMANDS[command].filter((name) => name !== '--status');
+  const required = COMMANDS[command].filter((name) => !OPTIONAL.includes(name));
   const parsed = parseCliOptions(command, argv, COMMANDS[command], required);
   if (!parsed.ok) return usage(parsed.problem);
   const { options } = parsed;
@@ -124,11 +127,13 @@ export async function runRefundCommand(
           toRaceId: options['--to'] ?? '',
           now: io.now,
           newCode: newInvitationCode,
+          ...(options['--expires'] === undefined ? {} : { expires: options['--expires'] }),
         });
         if (!outcome.ok) return refused(outcome.problem);
-        const { issued, skipped } = outcome.value;
+        const { issued, skipped, expiresAt, zone } = outcome.value;
+        const expires = formatRaceTime(expiresAt, undefined, zone);
         return done(
-          `Issued ${issued.length} deferral code${issued.length === 1 ? '' : 's'} of ${options['--to']} (named, single use; sent to each runner):`,
+          `Issued ${issued.length} deferral code${issued.length === 1 ? '' : 's'} of ${options['--to']} (named, single use, expire ${expires} race clock; sent to each runner):`,
           ...issued.map((i) => `  ${i.entryNo}  ${maskName(i.name)}  ${i.itemCode}  ${i.code}`),
           ...skipped.map((s) => `  skipped ${s.entryNo}: ${options['--to']} has no item ${s.itemCode}`),
         );

@@ -19,7 +19,7 @@ import {
 } from '#contract/after-entry';
 import { ENTRY_STATUSES, formatFen } from '#contract/entry';
 import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
-import { parseRaceTime } from '#contract/race-clock';
+import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { EntryRecord } from '../../db/entries-repository.ts';
@@ -378,18 +378,32 @@ export interface IssuedDeferral {
 /**
  * For each approved deferral of `fromRaceId` without a code: a named single-use invitation code of `toRaceId`'s
  * same item (for the person's certificate hash and name), noted on the deferral and sent to the runner. A
- * second run issues nothing new. Deferrals whose item the next race lacks are listed as skipped.
+ * second run issues nothing new. Deferrals whose item the next race lacks are listed as skipped. The codes
+ * expire at `expires` (race time of `toRaceId`), by default at the end of its sign-up (signUpEndTime); the
+ * entry submission refuses an expired code (redemptionCodeMissing).
  */
 export async function issueDeferrals(
   repos: Repositories,
-  input: { fromRaceId: string; toRaceId: string; now: number; newCode: () => string },
-): Promise<Decision<{ issued: IssuedDeferral[]; skipped: { entryNo: string; itemCode: string }[] }>> {
+  input: { fromRaceId: string; toRaceId: string; now: number; newCode: () => string; expires?: string },
+): Promise<
+  Decision<{
+    issued: IssuedDeferral[];
+    skipped: { entryNo: string; itemCode: string }[];
+    /** When the codes expire, and the zone of `toRaceId`'s race clock. */
+    expiresAt: number;
+    zone: string;
+  }>
+> {
   const { fromRaceId, toRaceId, now } = input;
   if (fromRaceId === toRaceId) return { ok: false, problem: '--from and --to must be different races.' };
   const from = await repos.races.findById(fromRaceId);
   if (!from) return { ok: false, problem: `No race "${fromRaceId}".` };
   const to = await repos.races.findById(toRaceId);
   if (!to) return { ok: false, problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>` };
+  const expiry = deferralExpiry(to, input.expires, now);
+  if (!expiry.ok) return expiry;
+  const expiresAt = expiry.value;
+  const until = formatRaceTime(expiresAt, 'YYYY-MM-DD HH:mm', raceTimeZone(to));
   const issued: IssuedDeferral[] = [];
   const skipped: { entryNo: string; itemCode: string }[] = [];
   for (const deferral of await repos.refunds.unissued(fromRaceId)) {
@@ -412,6 +426,7 @@ export async function issueDeferrals(
           namedName: entry.name,
           namedCertHash: deferral.certHash,
           maxUses: 1,
+          expiresAt,
           note: `deferral from ${fromRaceId} entry ${entry.entryNo}`,
           now,
         });
@@ -425,13 +440,34 @@ export async function issueDeferrals(
         tx,
         from,
         entry,
-        `的延期名额：${to.raceName} ${item.name.zh} 专属邀请码 ${code}（仅限本人使用一次），请在报名时填写。`,
-        `: your deferred place: the personal invitation code for ${toEn} ${item.name.en || item.name.zh} is ${code} (for you only, once). Enter it when you register.`,
+        `的延期名额：${to.raceName} ${item.name.zh} 专属邀请码 ${code}（仅限本人使用一次，${until} 前有效），请在报名时填写。`,
+        `: your deferred place: the personal invitation code for ${toEn} ${item.name.en || item.name.zh} is ${code} (for you only, once, until ${until}). Enter it when you register.`,
         now,
       );
       return code;
     });
     if (made) issued.push({ entryNo: entry.entryNo, name: entry.name, itemCode: item.code, code: made });
   }
-  return { ok: true, value: { issued, skipped } };
+  return { ok: true, value: { issued, skipped, expiresAt, zone: raceTimeZone(to) } };
+}
+
+const RACE_TIME_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/;
+
+/** When the deferral codes of the next race expire: `expires` (its race time) or its sign-up end, in the future. */
+function deferralExpiry(to: RaceInfo, expires: string | undefined, now: number): Decision<number> {
+  const zone = raceTimeZone(to);
+  const text = (expires ?? to.signUpEndTime ?? '').trim();
+  const what = expires === undefined ? `the sign-up end of ${to.raceId} (signUpEndTime)` : '--expires';
+  if (expires === undefined && !text) {
+    return { ok: false, problem: `${to.raceId} has no signUpEndTime: give --expires "YYYY-MM-DD HH:mm:ss".` };
+  }
+  const at = RACE_TIME_TEXT.test(text) ? parseRaceTime(text, zone) : null;
+  if (at === null) return { ok: false, problem: `${what}: "${text}" is not a time YYYY-MM-DD HH:mm:ss (${zone}).` };
+  if (at <= now) {
+    return {
+      ok: false,
+      problem: `${what}: ${text} is already past; the codes would expire at once. Give a later --expires.`,
+    };
+  }
+  return { ok: true, value: at };
 }
