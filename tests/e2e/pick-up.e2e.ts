@@ -172,7 +172,8 @@ describe('pack pick-up', () => {
     await result.getByText('核验通过，请发放参赛包').waitFor();
     await result.getByText(NAME, { exact: true }).waitFor();
     await result.getByText('1101**********1237').waitFor();
-    await result.getByText(SLOT, { exact: true }).waitFor();
+    // The booked slot by its day, start and end.
+    await result.getByText('2027-04-16 11:00–13:00', { exact: true }).waitFor();
     await shot(staff.page, 'check-in-ok-zh');
     await expectAccessible(staff.page, 'check-in holder (zh)');
 
