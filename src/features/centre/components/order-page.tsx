@@ -228,11 +228,12 @@ function OrderDetails({ order }: { order: OrderView }) {
         <tbody>
           {order.lines.map((line) => (
             <tr key={line.subOrderNo}>
-              <td>{line.subOrderNo}</td>
-              <td>{line.entryNo}</td>
-              <td>{line.name}</td>
-              <td>{pickLang(language, line.itemName.zh, line.itemName.en)}</td>
-              <td>{money(line.amountFen)}</td>
+              {/* data-label: on the mobile site each line is a card of labelled rows (centre-mobile.css). */}
+              <td data-label={t('centre.order.labels.subOrderNo')}>{line.subOrderNo}</td>
+              <td data-label={t('centre.entry.entryNo')}>{line.entryNo}</td>
+              <td data-label={t('centre.entry.name')}>{line.name}</td>
+              <td data-label={t('centre.entry.item')}>{pickLang(language, line.itemName.zh, line.itemName.en)}</td>
+              <td data-label={t('centre.order.labels.orderAmount')}>{money(line.amountFen)}</td>
             </tr>
           ))}
         </tbody>

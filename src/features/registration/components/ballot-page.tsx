@@ -7,7 +7,7 @@
  * answers an entry number's outcome.
  */
 import { Alert, Button, Descriptions, Input, Select, Table, Tabs, Tag } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type TdHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unitsOf } from '#contract/ballot';
 import type { BallotCheckAnswer, BallotPublic } from '#contract/entry';
@@ -209,6 +209,7 @@ function BallotView({ ballot }: { ballot: BallotPublic }) {
         />
       </div>
       <Table<Row>
+        className="en-ballot__entries"
         size="small"
         rowKey="entryNo"
         dataSource={shown}
@@ -217,7 +218,13 @@ function BallotView({ ballot }: { ballot: BallotPublic }) {
           { title: t('entry.ballot.columns.index'), dataIndex: 'index', width: 72 },
           { title: t('entry.ballot.columns.entryNo'), dataIndex: 'entryNo' },
           { title: t('entry.ballot.columns.name'), dataIndex: 'maskedName' },
-          { title: t('entry.ballot.columns.unit'), dataIndex: 'unit', render: (unit: string | null) => unit ?? '—' },
+          {
+            title: t('entry.ballot.columns.unit'),
+            dataIndex: 'unit',
+            render: (unit: string | null) => unit ?? '—',
+            // On the mobile site a row is a small card: the team's cell says what it is (registration-mobile.css).
+            onCell: () => ({ 'data-label': t('entry.ballot.columns.unit') }) as TdHTMLAttributes<HTMLElement>,
+          },
           {
             title: t('entry.ballot.columns.result'),
             dataIndex: 'result',
