@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
+import { http, HttpResponse } from 'msw';
 import { API_PATHS } from '#contract/api';
 import type { MessageCode } from '#contract/messages';
 import { decryptPassword } from '#contract/password-crypto';
@@ -18,6 +19,7 @@ import {
   centreMock,
   resetCentreMock,
 } from '@/testing/mocks/handlers/centre';
+import { api } from '@/testing/mocks/base-url';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
@@ -320,6 +322,28 @@ describe.each(['zh', 'en'] as const)('profile in %s', (language) => {
     await user.click(screen.getByTestId('profile-save'));
     await waitFor(() => expect(centreMock.profileSaves).toHaveLength(2));
     expect(centreMock.profileSaves[1]).not.toHaveProperty('cardNumber');
+  });
+
+  it("shows the server's field refusals on their fields: a region key on the region picker, cardType on the number", async () => {
+    server.use(
+      http.post(api(API_PATHS.profile), () =>
+        HttpResponse.json({
+          code: 400,
+          msg: 'refused',
+          msgCode: 'regionUnknown',
+          data: { fields: { residentialCity: { code: 'regionUnknown' }, cardType: { code: 'idCardInvalid' } } },
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    await open('/my/profile', language);
+    const form = await screen.findByTestId('profile-form');
+    await user.type(within(form).getByLabelText(i18n.t('centre.profile.userName')), '张三');
+    await user.type(within(form).getByLabelText(i18n.t('centre.profile.cardNumber')), '110105199003071239');
+    await user.click(within(form).getByTestId('profile-save'));
+    const itemOf = (label: string) => within(form).getByText(label, { selector: 'label' }).closest('.ant-form-item')!;
+    await waitFor(() => expect(itemOf(i18n.t('centre.profile.region'))).toHaveTextContent(message('regionUnknown')));
+    expect(itemOf(i18n.t('centre.profile.cardNumber'))).toHaveTextContent(message('idCardInvalid'));
   });
 });
 

@@ -1,9 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
+import { http, HttpResponse } from 'msw';
+import { API_PATHS } from '#contract/api';
 import type { MessageCode } from '#contract/messages';
 import { saveUserData } from '@/lib/user-data';
 import type { Language } from '@/stores/app-store';
+import { api } from '@/testing/mocks/base-url';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import {
   PARTICIPANT_ADULT,
@@ -11,6 +14,7 @@ import {
   participantsMock,
   resetParticipantsMock,
 } from '@/testing/mocks/handlers/participants';
+import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
 // Whole pages with antd in jsdom: several seconds a test.
@@ -112,6 +116,28 @@ describe('adding, editing and deleting', () => {
     const card = await within(page).findByTestId('participant-100');
     expect(within(card).getByTestId('participant-certificate')).toHaveTextContent('1101**********1239');
     expect(within(page).queryByTestId('participant-form')).not.toBeInTheDocument();
+  });
+
+  it("shows the server's field refusals on their fields and keeps the form open", async () => {
+    server.use(
+      http.post(api(API_PATHS.participantSave), () =>
+        HttpResponse.json({
+          code: 400,
+          msg: 'refused',
+          msgCode: 'idCardInvalid',
+          data: { fields: { certificateNumber: { code: 'idCardInvalid' } } },
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    const page = await open('zh');
+    const adult = await within(page).findByTestId(`participant-${PARTICIPANT_ADULT.id}`);
+    await user.click(within(adult).getByTestId('participant-edit'));
+    const form = within(page).getByTestId('participant-form');
+    await user.click(within(form).getByTestId('participant-save'));
+    const item = within(form).getByLabelText(label('certificateNumber')).closest('.ant-form-item')!;
+    await waitFor(() => expect(item).toHaveTextContent(message('idCardInvalid')));
+    expect(within(page).getByTestId('participant-form')).toBeInTheDocument();
   });
 
   it('edits with the masked numbers sent back unchanged, and deletes after a confirmation', async () => {
