@@ -2,13 +2,21 @@
  * The public pages on the mobile site (#16): home and every page of the demo menu, opened at /m/#/… on a
  * phone (360×740 and 430×932, touch, a phone's user agent) in both languages. No page scrolls sideways and
  * no element is wider than the screen; axe finds nothing serious or critical on the home page and on one
- * page of each kind (document, news, partners, photos, videos).
+ * page of each kind (document, news, partners, photos, videos). Then a runner's pages after entry at 360 px,
+ * in both languages: the order, the pick-up pass with its QR code, the refund request, my participants and
+ * their form, /post with the parcel waiting, and the public ballot page.
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { letterVersionHash, type CommitmentLetterSettings } from '#contract/after-entry';
+import { API_PATHS } from '#contract/api';
 import type { SiteConfig } from '#contract/site-config/schema';
+import seed from '../../server/seed/race.json';
+import { openDatabase } from '../../server/src/db/database';
+import { hashPassword } from '../../server/src/lib/password-hash';
 import { axeFindings, blocking, type AxeFinding } from './axe';
-import { newPage, screenshot, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
+import { repoRoot } from './server-process';
 import { fetchSiteConfig, menuPages, menuPageText, type MenuPage } from './site-config';
 
 const PHONES = [
@@ -131,6 +139,143 @@ describe('the preview screen on the mobile site', () => {
     await page.locator('.preview').waitFor();
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
     expect(blocking(await axeFindings(page, 'preview'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+// A runner of this file's own (a paid 10 km entry of the demo race), so no other test's account changes.
+const RUNNER = {
+  phone: `1776${String(Date.now() % 10_000).padStart(4, '0')}016`,
+  password: 'Runner2027',
+  name: '欧阳领物',
+};
+
+/** The runner's account, its won 10 km entry and the paid order, put into the database as payment leaves them. */
+async function seedRunner(): Promise<{ entryNo: string; orderNo: string }> {
+  const now = Date.now();
+  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  try {
+    const userId = await repos.users.create(
+      { phone: RUNNER.phone, passwordHash: await hashPassword(RUNNER.password) },
+      now,
+    );
+    const entry = await repos.entries.insertEntry({
+      raceId: seed.race.raceId,
+      itemCode: '10K',
+      channel: 'public',
+      userId,
+      status: 0,
+      holdsPlace: true,
+      name: RUNNER.name,
+      gender: 1,
+      birthday: '1991-03-03',
+      certType: 1,
+      certHash: `mobile-pages-e2e-${now}`,
+      certNumber: '110105199103031237',
+      phone: RUNNER.phone,
+      values: {},
+      feeFen: 8000,
+      now: now - 10 * 3_600_000,
+    });
+    const order = await repos.orders.create({
+      raceId: seed.race.raceId,
+      userId,
+      amountFen: 8000,
+      deadlineAt: now - 9 * 3_600_000,
+      createdAt: now - 10 * 3_600_000,
+      lines: [{ entryId: entry.id, amountFen: 8000 }],
+    });
+    await repos.orders.markPaid(order.id, { paidFen: 8000, paidAt: now - 9 * 3_600_000, serialNo: `SB${now}` });
+    await repos.entries.setStatus(entry.id, [0], 1, 'won', now - 9 * 3_600_000);
+    return { entryNo: entry.entryNo, orderNo: order.orderNo };
+  } finally {
+    await db.close();
+  }
+}
+
+/** A call of the SPA's API with the logged-in runner's token; it must succeed. */
+async function call(page: Page, url: string, body: unknown): Promise<void> {
+  const answer = await page.evaluate(
+    async ({ url, body }) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', token: localStorage.getItem('token') ?? '' },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { code: number; msg: string };
+    },
+    { url, body },
+  );
+  expect(answer.code, `${url}: ${answer.msg}`).toBe(0);
+}
+
+describe("a runner's pages after entry on the mobile site", () => {
+  it('fit a 360 px phone and pass axe in both languages: order, pick-up pass, refund, participants, /post, ballot', async () => {
+    const runner = await seedRunner();
+    const phone = PHONES[0];
+    const { context, page, errors } = await newPage(browser(), {
+      viewport: phone.viewport,
+      userAgent: phone.userAgent,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const origin = `http://localhost:${inject('port')}`;
+    await context.addCookies([{ name: 'language', value: 'zh', url: origin }]);
+    await page.goto(`${origin}/m/#/my/order/${runner.orderNo}`);
+    await loginInDrawer(page, 'zh', RUNNER);
+    // What the runner does on the other pages, through the API: the letter signed, a pick-up slot booked, mailing chosen.
+    const letter = seed.race.commitmentLetter as unknown as CommitmentLetterSettings;
+    const raceId = seed.race.raceId;
+    await call(page, API_PATHS.letterSign, {
+      raceId,
+      entryNo: runner.entryNo,
+      versionHash: letterVersionHash(letter),
+      accepted: letter.statements.map((_, i) => i),
+      signerName: RUNNER.name,
+    });
+    await call(page, API_PATHS.pickupBook, { raceId, entryNo: runner.entryNo, slotId: '2027-04-16 11:00' });
+    await call(page, API_PATHS.mailingSave, {
+      raceId,
+      method: 'mail',
+      name: RUNNER.name,
+      phone: RUNNER.phone,
+      region: ['110000', '110100', '110108'],
+      address: '中关村大街8号院3号楼1201室',
+    });
+
+    const pages: [hash: string, ready: () => Promise<unknown>][] = [
+      [`/my/order/${runner.orderNo}`, () => page.getByTestId('order-lines').waitFor()],
+      [`/my/pickup?entryNo=${runner.entryNo}`, () => page.getByTestId('pickup-qr').waitFor()],
+      [`/my/refund?entryNo=${runner.entryNo}`, () => page.getByTestId(`refund-entry-${runner.entryNo}`).waitFor()],
+      ['/my/participants', () => page.getByTestId('participants-add').click()],
+      ['/post', () => page.locator('[data-testid="post-parcel"][data-state="waiting"]').waitFor()],
+      [
+        '/ballot',
+        async () => {
+          await page.getByTestId('ballot-am-i-in').waitFor();
+          await page.getByTestId('screen-loading').waitFor({ state: 'detached' });
+        },
+      ],
+    ];
+    const findings: AxeFinding[] = [];
+    for (const lang of ['zh', 'en'] as const) {
+      if (lang === 'en') {
+        await page.getByTestId('language-toggle').click();
+        await page.getByTestId('language-toggle').getByText('中').waitFor();
+      }
+      for (const [hash, ready] of pages) {
+        await page.evaluate((h) => {
+          window.location.hash = h;
+          window.scrollTo(0, 0);
+        }, hash);
+        await ready();
+        if (hash === '/my/participants') await page.getByTestId('participant-form').waitFor();
+        expect(await overflow(page), `${lang} ${hash}`).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+        findings.push(...(await axeFindings(page, `${lang} ${hash}`)));
+      }
+    }
+    expect(blocking(findings)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
