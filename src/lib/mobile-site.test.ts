@@ -37,4 +37,12 @@ describe('mobile site', () => {
     switchSite('mobile', go);
     expect(go).toHaveBeenLastCalledWith('/m/#/certificate?code=1');
   });
+
+  it("goes to the organiser's own mobile site when the environment names one", () => {
+    window.history.replaceState(null, '', '/#/news-notice/race-news?id=3');
+    const go = vi.fn();
+    switchSite('mobile', go, 'https://m.race-site.example/');
+    expect(go).toHaveBeenCalledWith('https://m.race-site.example/#/news-notice/race-news?id=3');
+    expect(Cookies.get('site')).toBe('mobile');
+  });
 });

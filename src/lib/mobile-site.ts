@@ -2,6 +2,7 @@
  * The mobile site (#16): the same build served under /m/. The page is on the mobile site when its path
  * starts with /m/; the visitor's choice between the two sites is remembered in the cookie 'site' (a year).
  */
+import { getEnv } from '@/config/env';
 import { cookies } from '@/lib/storage';
 
 export const MOBILE_BASE = '/m/';
@@ -36,11 +37,22 @@ export function markMobileSite(root: HTMLElement = document.documentElement): vo
   if (isMobileSite()) root.dataset.site = 'mobile';
 }
 
-/**
- * Remembers the choice and goes to the other site, keeping the hash (the deep link: a certificate, a
- * news item, a lookup).
- */
-export function switchSite(choice: SiteChoice, go: (url: string) => void = (url) => window.location.assign(url)): void {
+/** The mobile site's home: the environment's VITE_MOBILE_SITE_URL (an organiser's own), else this build's /m/. */
+export function mobileSiteHome(): string {
+  return getEnv().mobileSiteUrl || MOBILE_BASE;
+}
+
+/** The other site's address for this page: the same hash (the deep link: a certificate, a news item, a lookup). */
+export function otherSiteUrl(choice: SiteChoice, home: string = mobileSiteHome()): string {
+  return `${choice === 'mobile' ? home : '/'}${window.location.hash}`;
+}
+
+/** Remembers the choice and goes to the other site, keeping the hash. */
+export function switchSite(
+  choice: SiteChoice,
+  go: (url: string) => void = (url) => window.location.assign(url),
+  home: string = mobileSiteHome(),
+): void {
   writeSiteChoice(choice);
-  go(`${choice === 'mobile' ? MOBILE_BASE : '/'}${window.location.hash}`);
+  go(otherSiteUrl(choice, home));
 }

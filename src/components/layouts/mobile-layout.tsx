@@ -10,7 +10,7 @@ import { getEnv } from '@/config/env';
 import { REG_AREA_MY_INDEX } from '@/config/paths';
 import { UserIcon } from '@/components/ui/icons';
 import { switchLanguage } from '@/lib/language';
-import { isMobileSite, isMobileUserAgent, readSiteChoice, switchSite } from '@/lib/mobile-site';
+import { isMobileSite, isMobileUserAgent, otherSiteUrl, readSiteChoice, switchSite } from '@/lib/mobile-site';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
@@ -227,7 +227,7 @@ export function SiteSwitchLink() {
   return (
     <p className="footer__site-switch">
       <a
-        href={`${mobile ? '/' : '/m/'}${window.location.hash}`}
+        href={otherSiteUrl(target)}
         data-testid="site-switch"
         onClick={(e) => {
           e.preventDefault();
