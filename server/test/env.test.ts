@@ -40,6 +40,8 @@ describe('server environment', () => {
       ID_NUMBER_SECRET: undefined,
       PAYMENT_SECRET: undefined,
       PAYMENT_PROVIDER: 'sandbox',
+      PAYMENT_SWEEP_SECONDS: 30,
+      PAYMENT_MINUTE_SECONDS: 60,
       DATABASE_URL: undefined,
       DB_POOL_SIZE: 10,
       FILE_STORAGE: undefined,
@@ -88,6 +90,9 @@ describe('server environment', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, got "verbose"'],
     [{ RATE_LIMITS: 'no' }, 'RATE_LIMITS must be on or off, got "no"'],
     [{ DEV_OUTBOX: 'yes' }, 'DEV_OUTBOX must be 1 or 0, got "yes"'],
+    [{ PAYMENT_SWEEP_SECONDS: '0' }, 'PAYMENT_SWEEP_SECONDS must be a number of seconds from 1 to 3600, got "0"'],
+    [{ PAYMENT_MINUTE_SECONDS: '61' }, 'PAYMENT_MINUTE_SECONDS must be a number of seconds from 1 to 60, got "61"'],
+    [{ PAYMENT_MINUTE_SECONDS: '0.5' }, 'PAYMENT_MINUTE_SECONDS must be a number of seconds from 1 to 60, got "0.5"'],
     [
       { TRUST_PROXY: '10.0.0.1, nonsense' },
       'TRUST_PROXY must be addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated, ' +

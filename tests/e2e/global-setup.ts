@@ -10,7 +10,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startServer();
+  // Due orders looked for every second, not every 30 s: sign-up.e2e waits for a cancellation at a deadline.
+  const server = await startServer({ PAYMENT_SWEEP_SECONDS: '1' });
   project.provide('port', server.port);
   project.provide('dataDir', server.dataDir);
   return server.stop;

@@ -17,6 +17,8 @@ export const DEFAULT_PASSWORD_KEY = 'race-site-demo-transport-key-2027';
 export const DEFAULT_SMTP_FROM = 'race-site <no-reply@race-site.example>';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export const MAX_WORKERS = 64;
+/** PAYMENT_SWEEP_SECONDS when unset. */
+export const DEFAULT_PAYMENT_SWEEP_SECONDS = 30;
 
 const lowerCase = z.string().transform((s) => s.toLowerCase());
 
@@ -93,6 +95,13 @@ export const serverEnvSchema = z.object({
   PAYMENT_SECRET: z.string().min(16).optional(),
   /** The payment provider of sign-up orders (lib/payment/provider.ts): 'sandbox' (built in) or one given to buildApp. */
   PAYMENT_PROVIDER: z.string().default('sandbox'),
+  /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
+  PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
+  /**
+   * Seconds a minute of a payment window lasts (an item's paymentMinutes); below 60 only for tests and demos.
+   * Read by whatever makes orders: the server (sign-up) and the organiser CLI (ballot-draw).
+   */
+  PAYMENT_MINUTE_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
   /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
   // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
   DATABASE_URL: z
@@ -131,6 +140,8 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
+  PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
+  PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
   DB_POOL_SIZE: 'a number from 1 to 200',
   FILE_STORAGE: 'folder or database',

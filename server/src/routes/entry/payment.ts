@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { API_PATHS } from '#contract/api';
 import type { OrderPayAnswer, OrderPayRequest } from '#contract/entry';
 import type { Repositories } from '../../db/repositories.ts';
-import { parseServerEnv, type Env } from '../../lib/env.ts';
+import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import {
   selectPaymentProvider,
@@ -58,8 +58,8 @@ export interface PaymentPluginOptions {
   providers?: Record<string, PaymentProviderFactory>;
 }
 
-/** How often unpaid orders past their deadline are looked for. */
-export const CANCEL_DUE_EVERY_MS = 30_000;
+/** How often unpaid orders past their deadline are looked for, unless PAYMENT_SWEEP_SECONDS says otherwise. */
+export const CANCEL_DUE_EVERY_MS = DEFAULT_PAYMENT_SWEEP_SECONDS * 1000;
 /** How often refunds a provider left pending are asked again. */
 export const PENDING_REFUNDS_EVERY_MS = 5 * 60_000;
 /** A provider repeats a notification: the sandbox repeats each once, this long after. */
@@ -112,7 +112,10 @@ function cashierLanguage(lang: string | undefined, cookie: string | undefined): 
 }
 
 async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions) {
-  const { PAYMENT_PROVIDER } = parseServerEnv(options.env, ['PAYMENT_PROVIDER']);
+  const { PAYMENT_PROVIDER, PAYMENT_SWEEP_SECONDS } = parseServerEnv(options.env, [
+    'PAYMENT_PROVIDER',
+    'PAYMENT_SWEEP_SECONDS',
+  ]);
   const now = () => app.config.now();
   const context: PaymentProviderContext = {
     secret: app.secrets.payment,
@@ -129,7 +132,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
 
   // ---- timed work ----------------------------------------------------------------------------------------
 
-  app.jobs.every('cancel-due-orders', CANCEL_DUE_EVERY_MS, async () => {
+  app.jobs.every('cancel-due-orders', PAYMENT_SWEEP_SECONDS * 1000, async () => {
     await cancelDue(deps);
   });
   // Refunds a provider left pending are asked again until it answers done (the refund number makes it once).

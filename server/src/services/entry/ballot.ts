@@ -13,20 +13,20 @@ import { commitmentOf, drawBallot, seedMatches, unitsOf } from '#contract/ballot
 import {
   ENTRY_STATUSES,
   formatFen,
-  paymentMinutes,
   type BallotEntry,
   type BallotPublic,
   type BallotSummary,
   type EntryItemSettings,
   type EntryStatus,
 } from '#contract/entry';
-import { formatRaceTime, MINUTE_MS, parseRaceTime } from '#contract/race-clock';
+import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { BallotRow, DrawCandidate } from '../../db/ballots-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { onPlaceFreed, type PlaceFreedHandler } from './hooks.ts';
+import { paymentDeadline } from './payment-window.ts';
 
 export type BallotOutcome<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -319,7 +319,7 @@ async function makeOrders(
 ): Promise<MadeOrder[]> {
   const byUser = new Map<number, DrawCandidate[]>();
   for (const entry of winners) byUser.set(entry.userId, [...(byUser.get(entry.userId) ?? []), entry]);
-  const deadlineAt = now + paymentMinutes(item) * MINUTE_MS;
+  const deadlineAt = paymentDeadline(item, now);
   const made: MadeOrder[] = [];
   for (const [userId, entries] of byUser) {
     const amountFen = entries.reduce((sum, e) => sum + e.feeFen, 0);

@@ -21,7 +21,6 @@ import {
   MAX_PEOPLE_PER_SUBMISSION,
   normalizeCode,
   PARTICIPANT_KEYS,
-  paymentMinutes,
   type EntryItemSettings,
   type EntrySubmitAnswer,
   type EntrySubmitRequest,
@@ -40,6 +39,7 @@ import { fillSavedNumbers } from '../after-entry/participants.ts';
 import { checkRegistrationSubmission } from '../registration/check-submission.ts';
 import { ownResults } from '../registration/own-results.ts';
 import { statusAfterPayment } from './order-transitions.ts';
+import { paymentDeadline } from './payment-window.ts';
 import { formChannelOf, itemOf, myEntryViews, signUpWindow } from './views.ts';
 
 export interface SubmitDeps {
@@ -383,7 +383,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           const orderNos = new Map<number, string>();
           if (ordered) {
             const amountFen = fee * n;
-            const deadlineAt = at + paymentMinutes(item) * 60_000;
+            const deadlineAt = paymentDeadline(item, at);
             const created = await tx.orders.create({
               raceId,
               userId,
