@@ -7,6 +7,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { parseEnv, type AppEnv } from './src/config/env-schema.ts';
 import { API_PREFIXES } from '#contract/api';
 import { earlyFetchPlan, earlyFetchScript } from './src/app/boot/early-fetch.ts';
+import { firstScreenLoaderScript, firstScreenPreloadScript } from './src/app/boot/first-screen-loader.ts';
 
 /**
  * Every built script, stylesheet and SVG of 1 KB or more also as .br (brotli 11) and .gz (gzip 9), made once
@@ -42,13 +43,33 @@ function earlyFetchPlugin(env: AppEnv): Plugin {
   };
 }
 
+/**
+ * The mobile site's first screen (#16): the image host the server resolves the first screen's images on (the
+ * build's VITE_IMAGE_HOST), and the loader that starts the app after the first screen has been painted on a
+ * page the server sent without the module tag (src/app/boot/first-screen-loader.ts).
+ */
+function firstScreenPlugin(env: AppEnv): Plugin {
+  return {
+    name: 'race-site-first-screen',
+    apply: 'build',
+    transformIndexHtml: (_html, ctx) => {
+      if (!ctx.chunk) throw new Error('index.html has no entry chunk');
+      return [
+        { tag: 'meta', attrs: { name: 'race-site-image-host', content: env.imageHost }, injectTo: 'head' },
+        { tag: 'script', children: firstScreenPreloadScript(), injectTo: 'head-prepend' },
+        { tag: 'script', children: firstScreenLoaderScript(`/${ctx.chunk.fileName}`), injectTo: 'body' },
+      ];
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const raw = loadEnv(mode, process.cwd(), 'VITE_');
   // A bad or missing environment value stops the build (and the dev server) with a message naming its key.
   const env = parseEnv(raw);
   const apiTarget = process.env.API_TARGET ?? `http://localhost:${process.env.API_PORT ?? '3001'}`;
   return {
-    plugins: [react(), earlyFetchPlugin(env), precompressPlugin()],
+    plugins: [react(), earlyFetchPlugin(env), firstScreenPlugin(env), precompressPlugin()],
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {
       port: Number(process.env.PORT ?? 5173),

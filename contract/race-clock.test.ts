@@ -47,6 +47,21 @@ describe('the race clock', () => {
     expect(timeZoneOffsetName(start!, 'America/New_York', 'zh')).toBe('GMT-4');
   });
 
+  it('reads the hours a clock change skips or repeats one way, and ends a race day at the next midnight', () => {
+    // New York springs forward at 02:00 on 14 March 2027 (02:30 does not happen) and falls back at 02:00 on
+    // 7 November (01:30 happens twice).
+    expect(parseRaceTime('2027-03-14 02:30:00', 'America/New_York')).toBe(Date.UTC(2027, 2, 14, 7, 30));
+    expect(formatRaceTime(Date.UTC(2027, 2, 14, 7, 30), 'HH:mm', 'America/New_York')).toBe('03:30');
+    expect(parseRaceTime('2027-11-07 01:30:00', 'America/New_York')).toBe(Date.UTC(2027, 10, 7, 5, 30));
+    expect(formatRaceTime(Date.UTC(2027, 10, 7, 6, 30), 'HH:mm', 'America/New_York')).toBe('01:30');
+    // The day of the change is 23 and 25 hours long.
+    expect(endOfRaceDay(Date.UTC(2027, 2, 14, 15), 'America/New_York')).toBe(Date.UTC(2027, 2, 15, 4));
+    expect(endOfRaceDay(Date.UTC(2027, 10, 7, 15), 'America/New_York')).toBe(Date.UTC(2027, 10, 8, 5));
+    // A zone half an hour off the hour.
+    expect(parseRaceTime('2027-04-18 07:30:00', 'Asia/Kolkata')).toBe(Date.UTC(2027, 3, 18, 2, 0));
+    expect(formatRaceTime(Date.UTC(2027, 3, 18, 2, 0), 'HH:mm', 'Asia/Kolkata')).toBe('07:30');
+  });
+
   it('refuses missing, malformed and impossible dates', () => {
     for (const bad of [
       undefined,

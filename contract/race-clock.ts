@@ -5,12 +5,10 @@
  * Qingchuan read the same start time and the same date on a notice.
  */
 import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { DEFAULT_RACE_TIME_ZONE } from '#contract/time-zone';
 
 dayjs.extend(utc);
-dayjs.extend(timezone);
 
 /** Default date-time format (spec §9). */
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -26,7 +24,54 @@ export const DAY_MS = 24 * HOUR_MS;
 /** A wall-clock text: the date, optionally with 'HH:mm' or 'HH:mm:ss' after a space or a 'T'. */
 const WALL_CLOCK = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
-const pad = (n: number) => String(n).padStart(2, '0');
+/**
+ * One formatter per zone, made once: building an Intl.DateTimeFormat is slow (dayjs's timezone plugin made
+ * one per call, about 1 ms each on a phone: the home page's race band spent 200 ms in them).
+ */
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
+  let formatter = zoneFormatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    zoneFormatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** The zone's offset from UTC at the instant, in minutes (480 for China Standard Time). */
+function offsetMinutes(ms: number, zone: string): number {
+  const parts: Record<string, number> = {};
+  for (const part of zoneFormatter(zone).formatToParts(ms)) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / MINUTE_MS);
+}
+
+/**
+ * The instant of a wall-clock time (given as if it were UTC) in the zone. A time the clocks skip (spring
+ * forward) is read with the offset before the change (02:30 becomes 03:30); a time that happens twice (fall
+ * back) is the first of the two.
+ */
+function wallClockInstant(wall: number, zone: string): number {
+  const before = offsetMinutes(wall - DAY_MS, zone);
+  const after = offsetMinutes(wall + DAY_MS, zone);
+  const fits = [before, after]
+    .map((offset) => wall - offset * MINUTE_MS)
+    .filter((instant) => offsetMinutes(instant, zone) * MINUTE_MS === wall - instant);
+  return fits.length ? Math.min(...fits) : wall - before * MINUTE_MS;
+}
+
+/** Day.js at the instant, showing the zone's wall clock. */
+const inZone = (ms: number, zone: string) => dayjs.utc(ms).utcOffset(offsetMinutes(ms, zone));
 
 /**
  * Epoch milliseconds of a race wall-clock time read in the race's zone, or null when the value is
@@ -40,8 +85,7 @@ export function parseRaceTime(value: string | null | undefined, zone = DEFAULT_R
   const check = new Date(Date.UTC(year, month - 1, day));
   // 2027-02-30 rolls over to March: not a real date.
   if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
-  const text = `${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
-  return dayjs.tz(text, zone).valueOf();
+  return wallClockInstant(Date.UTC(year, month - 1, day, hour, minute, second), zone);
 }
 
 /**
@@ -56,7 +100,7 @@ export function formatRaceTime(
   if (time === undefined || time === null || time === '') return '';
   const ms = typeof time === 'string' ? (parseRaceTime(time, zone) ?? dayjs(time).valueOf()) : time;
   if (!Number.isFinite(ms)) return '';
-  return dayjs(ms).tz(zone).format(format);
+  return inZone(ms, zone).format(format);
 }
 
 /** 'YYYY.MM.DD' in the race's zone (document pages, news and notices). */
@@ -65,7 +109,8 @@ export const formatDocumentDate = (time: number | null | undefined, zone = DEFAU
 
 /** Midnight (in the race's zone) after the day that contains `ms`. */
 export function endOfRaceDay(ms: number, zone = DEFAULT_RACE_TIME_ZONE): number {
-  return dayjs(ms).tz(zone).startOf('day').add(1, 'day').valueOf();
+  const wall = ms + offsetMinutes(ms, zone) * MINUTE_MS;
+  return wallClockInstant(Math.floor(wall / DAY_MS) * DAY_MS + DAY_MS, zone);
 }
 
 /**

@@ -1,14 +1,9 @@
 /** Boot: awaits the start-up pipeline, then renders (STYLE.md "Data flow"). */
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
 import { EnvError } from '@/config/env-schema';
 import { readLanguageCookie } from '@/lib/language';
 import { loadTextsFor } from '@/lib/locale-bundles';
 import { clearRecoveryFlag } from '@/lib/user-data';
 import { useSiteStore } from '@/stores/site-store';
-import { AppProvider } from '@/app/provider';
-import { createAppRouter } from '@/app/router';
 import { runBoot } from '@/app/boot/run-boot';
 import { renderFatal } from '@/app/fatal';
 import { homeHashFor, isHomeRoute, preloadFirstScreenImages } from '@/features/home/preload';
@@ -28,6 +23,9 @@ async function main() {
     );
   // The home page's texts come with its chunk: in the visitor's language, known from the cookie already.
   void loadTextsFor(readLanguageCookie());
+  // The first render's code (React DOM, router, layout) arrives and is evaluated while the pipeline runs.
+  const renderer = import('@/app/render-app');
+  renderer.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection first
   const homeChunk = landsOnHome ? pageRegistry.Home.preload().catch(() => undefined) : undefined;
   const result = await runBoot();
   if (result.status !== 'ready') return;
@@ -35,19 +33,8 @@ async function main() {
   const { config, mode } = useSiteStore.getState();
   if (!config) throw new Error('The start-up pipeline finished without a configuration');
   if (mode === 'bound') preloadFirstScreenImages(config);
-  const router = createAppRouter(config, mode);
-  const root = document.getElementById('root');
-  if (!root) throw new Error('#root is missing from index.html');
-  // A transition: React renders the first page in short slices, so a slow phone stays responsive meanwhile.
-  startTransition(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <AppProvider>
-          <RouterProvider router={router} />
-        </AppProvider>
-      </StrictMode>,
-    );
-  });
+  const { renderApp } = await renderer;
+  renderApp(config, mode);
   clearRecoveryFlag();
 }
 

@@ -32,6 +32,7 @@ import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
+import { firstScreenSource } from './lib/first-screen.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
 import entryRoutes from './routes/entry/index.ts';
 import letterRoutes from './routes/services/letter.ts';
@@ -162,8 +163,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       .send(error.message ? fail(status, 'invalidRequest', { detail: error.message }) : fail(status, 'badRequest'));
   });
 
+  const firstScreen = firstScreenSource(app);
   app.setNotFoundHandler(async (request, reply) => {
-    if (staticDir !== undefined && (await spaFallback(staticDir, request, reply))) return reply;
+    if (staticDir !== undefined && (await spaFallback(staticDir, request, reply, firstScreen))) return reply;
     const pathname = request.url.split('?')[0] ?? '';
     return reply
       .code(404)

@@ -1,23 +1,9 @@
 import i18n from 'i18next';
-import type { SiteConfig } from '#contract/site-config/schema';
-import type { RaceInfo } from '#contract/site-config/race-types';
+import { siteTitle } from '#contract/site-config/first-screen';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 
-/** Site title: the race year plus the event name (spec §1). */
-export function siteTitle(
-  race: Pick<RaceInfo, 'startTime' | 'raceName' | 'raceNameEn'> | null,
-  config: Pick<SiteConfig, 'websiteTitle' | 'websiteTitleEn'>,
-  language: 'zh' | 'en',
-): string {
-  const year = race?.startTime?.slice(0, 4);
-  const name =
-    language === 'en'
-      ? config.websiteTitleEn || race?.raceNameEn || config.websiteTitle
-      : config.websiteTitle || race?.raceName || '';
-  if (!year || !/^\d{4}$/.test(year)) return name;
-  return language === 'en' ? `${year} ${name}` : `${year}${name}`;
-}
+export { siteTitle };
 
 /** The site title in the active language, for the banner and the document title ('Unbound race' in preview). */
 export function useSiteTitle(): string {

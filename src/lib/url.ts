@@ -10,20 +10,13 @@
  */
 import { getEnv } from '@/config/env';
 import { inspectLink } from '#contract/link-safety';
+import { resolveOnHost } from '#contract/site-config/first-screen';
 
 const blocked = (value: string) => inspectLink(value).kind === 'blocked';
-const ABSOLUTE_FILE = /^(https?:\/\/|blob:)/i;
-
-function joinHost(host: string, path: string): string {
-  return `${host.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
 
 /** A file or image URL from a config or an API answer, ready for src/href. */
 export function resolveFileUrl(url: string | null | undefined, host = getEnv().fileHost): string | undefined {
-  const value = url?.trim();
-  if (!value || blocked(value)) return undefined;
-  if (ABSOLUTE_FILE.test(value)) return value;
-  return joinHost(host, value);
+  return resolveOnHost(url, host);
 }
 
 /** An image URL: same rule as files, on the image host. */

@@ -29,11 +29,18 @@ describe('security headers', () => {
     const policy = headers['content-security-policy'] ?? '';
     expect(policy).toContain("frame-ancestors 'self'");
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    // The hash in the policy is the one of the inline script actually served.
+    // The hashes in the policy are those of the inline scripts actually served: the early fetch and the mobile
+    // first screen's preload and loader.
     const html = (await response?.text()) ?? '';
-    const inline = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
-    expect(inline).toContain('earlyFetch');
-    expect(policy).toContain(`'sha256-${createHash('sha256').update(inline, 'utf8').digest('base64')}'`);
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+    expect(inline.map((body) => /function (\w+)/.exec(body)?.[1]).sort()).toEqual([
+      'earlyFetch',
+      'firstScreenLoader',
+      'firstScreenPreload',
+    ]);
+    for (const body of inline) {
+      expect(policy).toContain(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+    }
     // The early-fetch script ran: its answers are on window.
     await page.getByTestId('site-menu').waitFor();
     expect(await page.evaluate(() => '__RACE_SITE_EARLY__' in window)).toBe(true);

@@ -9,6 +9,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIXES } from '#contract/api';
+import type { FirstScreen } from '#contract/site-config/first-screen';
+import { canCarryFirstScreen, cookieLanguage, imageHostOf, mobileDocument } from '../lib/first-screen.ts';
 
 export const INDEX_CACHE = 'no-cache';
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -24,11 +26,23 @@ function looksLikeFile(pathname: string): boolean {
   return last.includes('.') || pathname.startsWith('/assets/');
 }
 
+/** The mobile site's pages (#16): /m and everything under /m/ (src/lib/mobile-site.ts). */
+export const isMobileSitePath = (pathname: string) => pathname === '/m' || pathname.startsWith('/m/');
+
+/** The first screen of the request's domain (lib/first-screen.ts `firstScreenSource`). */
+export type FirstScreenOf = (request: FastifyRequest, imageHost: string) => Promise<FirstScreen | undefined>;
+
 /**
  * Answers a not-found GET/HEAD with index.html when it is a client route of the SPA. Returns false when the
- * request is not one (API path, file, other method) so the caller answers 404.
+ * request is not one (API path, file, other method) so the caller answers 404. A page of the mobile site
+ * carries the domain's first screen when `firstScreen` knows one (lib/first-screen.ts).
  */
-export async function spaFallback(staticDir: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function spaFallback(
+  staticDir: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  firstScreen?: FirstScreenOf,
+): Promise<boolean> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (isApiPath(pathname) || looksLikeFile(pathname)) return false;
@@ -38,8 +52,23 @@ export async function spaFallback(staticDir: string, request: FastifyRequest, re
   } catch {
     return false;
   }
+  if (firstScreen && isMobileSitePath(pathname)) html = await withFirstScreen(html, request, firstScreen);
   await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
   return true;
+}
+
+async function withFirstScreen(html: Buffer, request: FastifyRequest, firstScreen: FirstScreenOf): Promise<Buffer> {
+  const page = html.toString('utf8');
+  const imageHost = imageHostOf(page);
+  if (imageHost === undefined || !canCarryFirstScreen(page)) return html;
+  try {
+    const screen = await firstScreen(request, imageHost);
+    return screen ? Buffer.from(mobileDocument(page, screen, cookieLanguage(request.headers.cookie))) : html;
+  } catch (error) {
+    // A store or a document that cannot be read: the page as built (the app shows its own messages).
+    request.log.warn({ err: error }, 'mobile first screen left out');
+    return html;
+  }
 }
 
 async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {

@@ -3,7 +3,9 @@
  * JS does not grow): the images of the first screen (the first carousel slide and the first top ad) start
  * loading before the first render instead of after it. (main.tsx also fetches the home chunk while the start-up pipeline runs.)
  */
+import { getEnv } from '@/config/env';
 import { resolveImageUrl } from '@/lib/url';
+import { firstCarouselSlide } from '#contract/site-config/first-screen';
 import type { SiteConfig } from '#contract/site-config/schema';
 
 /** Whether the hash route is the home page ('' and '/' redirect to /home). */
@@ -21,11 +23,7 @@ export function homeHashFor(hash = window.location.hash): string | null {
 
 /** The carousel's first image (the first slide with a usable image, as the carousel shows it). */
 export function heroImageUrl(config: SiteConfig | null): string | undefined {
-  for (const item of config?.carouselList ?? []) {
-    const src = resolveImageUrl(item?.surfacePlotUrl);
-    if (src) return src;
-  }
-  return undefined;
+  return firstCarouselSlide(config, getEnv().imageHost)?.src;
 }
 
 /** The first top ad's image: at the fold of a desktop screen, and often the largest image a phone sees first. */

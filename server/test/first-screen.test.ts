@@ -1,0 +1,134 @@
+/**
+ * The mobile site's first screen (#16): the page the server answers for /m/ shows the domain's title, mobile
+ * logo and first slide (in a template the loader opens on the home page only), without the app's module
+ * tags; the desktop page and domains without a published configuration get index.html as built.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { canCarryFirstScreen, cookieLanguage, imageHostOf, mobileDocument } from '../src/lib/first-screen.ts';
+import { buildTestApp, removeTempDirs, tempDir } from './helpers.ts';
+
+/**
+ * index.html as the build writes it: the markers, the image host, the two first-screen scripts (stand-ins of
+ * src/app/boot/first-screen-loader.ts, whose own test runs them), the module tags.
+ */
+const BUILT = `<!doctype html>
+<html lang="zh-CN">
+  <head>
+    <script>(function firstScreenPreload() {})();</script>
+    <title>赛事官网 · Race website</title>
+    <script type="module" crossorigin src="/assets/index-abc123.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/chunk-def456.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-abc123.css">
+    <meta name="race-site-image-host" content="/files/">
+  </head>
+  <body>
+    <div id="root">
+      <!--boot-splash-->
+      <div class="boot-splash"><p class="boot-splash__text">正在加载赛事官网… Loading…</p></div>
+      <!--/boot-splash-->
+    </div>
+    <script>(function firstScreenLoader(entry) {})("/assets/index-abc123.js");</script>
+  </body>
+</html>`;
+
+const apps: { close: () => Promise<unknown> }[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+afterAll(removeTempDirs);
+
+function dist(html = BUILT) {
+  const dir = tempDir('race-site-dist-');
+  writeFileSync(path.join(dir, 'index.html'), html);
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  return dir;
+}
+
+async function page(url: string, headers: Record<string, string> = {}, html?: string) {
+  const app = await buildTestApp({ staticDir: dist(html) });
+  apps.push(app);
+  return app.inject({ method: 'GET', url, headers });
+}
+
+describe('the first screen of the mobile site', () => {
+  it('shows the domain’s title, mobile logo and first slide, without the app’s module tags', async () => {
+    const res = await page('/m/', { host: 'localhost' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const html = res.body;
+    // The site title as the SPA writes it (the race's year before the fixture's websiteTitle, '2025 测试马拉松'),
+    // and the images on the image host as the SPA resolves them (the fixture's paths start with /files/).
+    expect(html).toContain('<title>20252025 测试马拉松</title>');
+    expect(html).toContain(
+      '<img class="first-screen__logo" src="/files/files/demo/logo.svg" alt="20252025 测试马拉松"',
+    );
+    expect(html).toMatch(
+      /<template id="first-screen-hero"><img class="first-screen__hero" src="\/files\/[^"]*poster\.png"/,
+    );
+    expect(html).toContain('<meta name="first-screen-hero" content="/files/');
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('modulepreload');
+    expect(html).not.toContain('class="boot-splash"');
+    expect(html).toContain('正在加载赛事官网… Loading…');
+    expect(html).toContain('firstScreenLoader');
+    // The page policy still allows exactly the inline scripts of the built file.
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-[^']+' 'sha256-[^']+'/);
+  });
+
+  it('speaks the visitor’s language, from the cookie', async () => {
+    const res = await page('/m/#/home', { host: 'localhost', cookie: 'a=1; language=en' });
+    expect(res.body).toContain('<html lang="en">');
+    expect(res.body).toMatch(/<title>2025 [^<]+<\/title>/);
+    expect(res.body).not.toContain('测试马拉松</title>');
+  });
+
+  it('leaves the desktop page, other domains and a build without the markers as they are', async () => {
+    const desktop = await page('/news', { host: 'localhost' });
+    expect(desktop.body).toBe(BUILT);
+    const unbound = await page('/m/', { host: 'unbound.example' });
+    expect(unbound.body).toBe(BUILT);
+    const plain = '<!doctype html><title>race-site</title><div id="root"></div>';
+    expect((await page('/m/', { host: 'localhost' }, plain)).body).toBe(plain);
+  });
+});
+
+describe('mobileDocument', () => {
+  it('escapes what the configuration says and keeps unsafe links out', () => {
+    const html = mobileDocument(
+      BUILT,
+      {
+        title: '</title><script>alert(1)</script>',
+        logo: '/x.svg" onerror="alert(1)',
+        hero: { src: '/h.png', alt: '"><b>' },
+      },
+      'zh',
+    );
+    expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
+    expect(html).toContain('src="/x.svg&quot; onerror=&quot;alert(1)"');
+    expect(html).toContain('alt="&quot;&gt;&lt;b&gt;"');
+    expect(html).not.toContain('<script>alert(1)');
+  });
+
+  it('shows the title where there is no logo, and no template without a slide', () => {
+    const html = mobileDocument(BUILT, { title: 'Race & Run' }, 'en');
+    expect(html).toContain('<span class="first-screen__title">Race &amp; Run</span>');
+    expect(html).not.toContain('<template');
+    expect(html).not.toContain('<meta name="first-screen-hero"');
+  });
+
+  it('reads the image host and the language cookie', () => {
+    expect(imageHostOf(BUILT)).toBe('/files/');
+    expect(imageHostOf(BUILT.replace('content="/files/"', 'content="https://img.example/a?b=1&amp;c=2"'))).toBe(
+      'https://img.example/a?b=1&c=2',
+    );
+    expect(canCarryFirstScreen(BUILT)).toBe(true);
+    expect(canCarryFirstScreen(BUILT.replace('<!--boot-splash-->', ''))).toBe(false);
+    expect(cookieLanguage('language=en')).toBe('en');
+    expect(cookieLanguage('x=1; language=zh')).toBe('zh');
+    expect(cookieLanguage('language=fr')).toBe('zh');
+    expect(cookieLanguage(undefined)).toBe('zh');
+  });
+});
