@@ -5,7 +5,8 @@
  * '电脑版 / Desktop site' link goes to the desktop site with the hash kept and is remembered (cookie 'site'):
  * a later visit stays on the desktop site, whose '手机版 / Mobile site' link brings the phone back. A
  * logged-out deep link to the personal centre opens the login bottom sheet; after logging in, the page
- * shows. Nothing scrolls sideways on any page opened.
+ * shows, and the top bar's 'Personal Centre' opens my registrations in the same tab. Nothing scrolls
+ * sideways on any page opened.
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -156,6 +157,11 @@ describe('a phone on the desktop address', () => {
     await page.getByTestId('participants-add').waitFor();
     await expectNoSidewaysScroll(page, 'android participants');
     await screenshot(page, 'mobile-redirect-participants-android');
+    // The top bar's 'Personal Centre' opens my registrations in this tab, on the mobile site.
+    await page.getByTestId('login-entry').click();
+    await page.waitForURL((url) => url.hash === '#/my/my-index');
+    expect(new URL(page.url()).pathname).toBe('/m/');
+    expect(context.pages()).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
   });

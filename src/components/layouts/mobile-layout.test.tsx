@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
+import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { renderApp } from '@/testing/test-utils';
 import { useAppStore } from '@/stores/app-store';
 
@@ -84,6 +85,17 @@ describe('mobile shell (/m/)', () => {
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
     expect(await screen.findByTestId('login-drawer', undefined, { timeout: 10_000 })).toBeInTheDocument();
   }, 30_000);
+
+  it('opens the personal centre in the same tab when logged in', async () => {
+    const user = userEvent.setup();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { router } = await renderApp({ token: VALID_TOKEN });
+    const entry = await screen.findByTestId('login-entry');
+    expect(entry).toHaveTextContent('个人中心');
+    await user.click(entry);
+    expect(router.state.location.pathname).toBe('/my/my-index');
+    expect(open).not.toHaveBeenCalled();
+  });
 
   it('shows the mobile copyright image and the desktop link, which remembers the choice', async () => {
     const user = userEvent.setup();

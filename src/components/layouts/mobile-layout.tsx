@@ -4,10 +4,9 @@
  * Styles in mobile.css, all scoped under html[data-site='mobile'].
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { getEnv } from '@/config/env';
-import { REG_AREA_MY_INDEX } from '@/config/paths';
+import { PATHS } from '@/config/paths';
 import { UserIcon } from '@/components/ui/icons';
 import { switchLanguage } from '@/lib/language';
 import { isMobileSite, isMobileUserAgent, otherSiteUrl, readSiteChoice, switchSite } from '@/lib/mobile-site';
@@ -152,6 +151,7 @@ export function MobileTopBar({ config, title, menu, activeKey, onLogout, bare = 
   const token = useAppStore((s) => s.token);
   const setLoginDrawerOpen = useAppStore((s) => s.setLoginDrawerOpen);
   const location = useLocation();
+  const navigate = useNavigate();
   // The page the sheet was opened on: a page change (a link in the sheet, the back button) closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === location.pathname;
@@ -165,8 +165,10 @@ export function MobileTopBar({ config, title, menu, activeKey, onLogout, bare = 
     menuButton.current?.focus();
   };
 
+  // The personal centre opens in this tab on a phone (the desktop banner opens the registration area in a
+  // new one; on a phone that is a detour, and the registration area sends a phone back to /m/ anyway).
   const onAccount = () => {
-    if (token) window.open(`${getEnv().regAreaUrl}${REG_AREA_MY_INDEX}`, '_blank', 'noopener');
+    if (token) void navigate(PATHS.myIndex);
     else setLoginDrawerOpen(true);
   };
 
