@@ -4,7 +4,8 @@
  * no element is wider than the screen; axe finds nothing serious or critical on the home page and on one
  * page of each kind (document, news, partners, photos, videos). Then a runner's pages after entry at 360 px,
  * in both languages: the order, the pick-up pass with its QR code, the refund request, my participants and
- * their form, /post with the parcel waiting, and the public ballot page.
+ * their form, /post with the parcel waiting, and the public ballot page; paying an order in the sandbox
+ * cashier comes back to the order on the mobile site.
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -151,8 +152,11 @@ const RUNNER = {
   name: '欧阳领物',
 };
 
-/** The runner's account, its won 10 km entry and the paid order, put into the database as payment leaves them. */
-async function seedRunner(): Promise<{ entryNo: string; orderNo: string }> {
+/**
+ * The runner's account, its won 10 km entry and the paid order, put into the database as payment leaves them,
+ * and a second 10 km entry (for another person) whose order awaits payment.
+ */
+async function seedRunner(): Promise<{ entryNo: string; orderNo: string; unpaidOrderNo: string }> {
   const now = Date.now();
   const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
   try {
@@ -188,7 +192,34 @@ async function seedRunner(): Promise<{ entryNo: string; orderNo: string }> {
     });
     await repos.orders.markPaid(order.id, { paidFen: 8000, paidAt: now - 9 * 3_600_000, serialNo: `SB${now}` });
     await repos.entries.setStatus(entry.id, [0], 1, 'won', now - 9 * 3_600_000);
-    return { entryNo: entry.entryNo, orderNo: order.orderNo };
+    expect(await repos.entries.takePlace(seed.race.raceId, '10K', 'main', 1)).toBe(true);
+    const unpaid = await repos.entries.insertEntry({
+      raceId: seed.race.raceId,
+      itemCode: '10K',
+      channel: 'public',
+      userId,
+      status: 0,
+      holdsPlace: true,
+      name: '林待付',
+      gender: 2,
+      birthday: '1992-08-08',
+      certType: 1,
+      certHash: `mobile-pages-e2e-unpaid-${now}`,
+      certNumber: '110105199208081226',
+      phone: RUNNER.phone,
+      values: {},
+      feeFen: 8000,
+      now,
+    });
+    const unpaidOrder = await repos.orders.create({
+      raceId: seed.race.raceId,
+      userId,
+      amountFen: 8000,
+      deadlineAt: now + 30 * 60_000,
+      createdAt: now,
+      lines: [{ entryId: unpaid.id, amountFen: 8000 }],
+    });
+    return { entryNo: entry.entryNo, orderNo: order.orderNo, unpaidOrderNo: unpaidOrder.orderNo };
   } finally {
     await db.close();
   }
@@ -211,7 +242,7 @@ async function call(page: Page, url: string, body: unknown): Promise<void> {
 }
 
 describe("a runner's pages after entry on the mobile site", () => {
-  it('fit a 360 px phone and pass axe in both languages: order, pick-up pass, refund, participants, /post, ballot', async () => {
+  it('fit a 360 px phone and pass axe in both languages: order, pick-up pass, refund, participants, /post, ballot; paying comes back to the mobile site', async () => {
     const runner = await seedRunner();
     const phone = PHONES[0];
     const { context, page, errors } = await newPage(browser(), {
@@ -276,6 +307,18 @@ describe("a runner's pages after entry on the mobile site", () => {
       }
     }
     expect(blocking(findings)).toEqual([]);
+
+    // Paying on the phone: the sandbox cashier returns to the registration area (/reg/#/my/order/…?paid=1),
+    // which sends the phone back to the same order on the mobile site.
+    await page.evaluate((h) => (window.location.hash = h), `/my/order/${runner.unpaidOrderNo}`);
+    await page.getByTestId('order-pay').first().click();
+    await page.waitForURL(/\/pay\/sandbox\/cashier/);
+    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+    await page.locator('button.pay').click();
+    await page.waitForURL((url) => url.pathname === '/m/' && url.hash.includes('?paid=1'));
+    expect(new URL(page.url()).hash).toBe(`#/my/order/${runner.unpaidOrderNo}?paid=1`);
+    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
     expect(errors).toEqual([]);
     await context.close();
   });
