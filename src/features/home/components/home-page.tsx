@@ -1,3 +1,5 @@
+import { startTransition, useEffect, useState } from 'react';
+import { isMobileSite } from '@/lib/mobile-site';
 import { useSiteTitle } from '@/lib/site-title';
 import { useSiteStore } from '@/stores/site-store';
 import { AdList } from './ad-list';
@@ -19,6 +21,12 @@ export default function HomePage() {
   const config = useSiteStore((s) => s.config);
   const race = useSiteStore((s) => s.race);
   const title = useSiteTitle();
+  // On a phone the modules below the first screen come in a second, interruptible render: the first one (and
+  // its single commit, which a slow phone cannot split) is the first screen's alone.
+  const [belowFold, setBelowFold] = useState(() => !isMobileSite());
+  useEffect(() => {
+    if (!belowFold) startTransition(() => setBelowFold(true));
+  }, [belowFold]);
   if (!config) return null;
   return (
     <div className="home" data-testid="home-page">
@@ -32,21 +40,25 @@ export default function HomePage() {
       <ModuleBoundary name="countdown-sign-up">
         <RaceBand config={config} race={race} />
       </ModuleBoundary>
-      <ModuleBoundary name="ad-list-top">
-        <AdList items={config.adListTop ?? []} position="top" />
-      </ModuleBoundary>
-      <ModuleBoundary name="news-notice">
-        <NewsNotice config={config} />
-      </ModuleBoundary>
-      <ModuleBoundary name="route-map">
-        <RouteMap config={config} race={race} />
-      </ModuleBoundary>
-      <ModuleBoundary name="ad-list-bottom">
-        <AdList items={config.adListBottom ?? []} position="bottom" />
-      </ModuleBoundary>
-      <ModuleBoundary name="partners">
-        <Partners groups={config.cooperativePartnerList ?? []} />
-      </ModuleBoundary>
+      {belowFold ? (
+        <>
+          <ModuleBoundary name="ad-list-top">
+            <AdList items={config.adListTop ?? []} position="top" />
+          </ModuleBoundary>
+          <ModuleBoundary name="news-notice">
+            <NewsNotice config={config} />
+          </ModuleBoundary>
+          <ModuleBoundary name="route-map">
+            <RouteMap config={config} race={race} />
+          </ModuleBoundary>
+          <ModuleBoundary name="ad-list-bottom">
+            <AdList items={config.adListBottom ?? []} position="bottom" />
+          </ModuleBoundary>
+          <ModuleBoundary name="partners">
+            <Partners groups={config.cooperativePartnerList ?? []} />
+          </ModuleBoundary>
+        </>
+      ) : null}
     </div>
   );
 }
