@@ -44,6 +44,7 @@ beforeAll(async () => {
 /**
  * How the page is wider than the screen: the page's own scroll width, and the visible elements that reach
  * past either edge without a scrolling box of their own that holds them (a sideways bar, a wide table).
+ * Also the visible text fields typing under 16 px (iOS Safari zooms the page into such a field).
  */
 async function overflow(page: Page) {
   return page.evaluate(() => {
@@ -65,7 +66,11 @@ async function overflow(page: Page) {
         wide.push(`${el.tagName.toLowerCase()}.${el.className} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
       }
     }
-    return { scrollWidth: document.scrollingElement!.scrollWidth, width, wide: wide.slice(0, 8) };
+    const smallFields = [...document.querySelectorAll<HTMLElement>('input, textarea, select')]
+      .filter((f) => !['checkbox', 'radio', 'hidden', 'file'].includes(f.getAttribute('type') ?? ''))
+      .filter((f) => f.getBoundingClientRect().width > 0 && parseFloat(getComputedStyle(f).fontSize) < 16)
+      .map((f) => `${f.tagName.toLowerCase()}.${f.className} ${getComputedStyle(f).fontSize}`);
+    return { scrollWidth: document.scrollingElement!.scrollWidth, width, wide: wide.slice(0, 8), smallFields };
   });
 }
 
@@ -98,7 +103,11 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
     // The home page's modules lower down render as they come near the screen: scroll through it once.
     await page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight));
     await page.waitForTimeout(300);
-    expect(await overflow(page), '/home').toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+    expect(await overflow(page), '/home').toMatchObject({
+      scrollWidth: phone.viewport.width,
+      wide: [],
+      smallFields: [],
+    });
     if (phone.name === '360') {
       // Back at the top: a target scrolled under the sticky top bar would count as too small a target.
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -113,7 +122,11 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
       }, target.path);
       const text = menuPageText(config, target, lang);
       await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
-      expect(await overflow(page), target.path).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+      expect(await overflow(page), target.path).toMatchObject({
+        scrollWidth: phone.viewport.width,
+        wide: [],
+        smallFields: [],
+      });
       if (phone.name === '360' && withAxe.has(target.path)) {
         findings.push(...(await axeFindings(page, `${lang} ${target.path}`)));
         if (['DocumentPage', 'NewsPage'].includes(target.item.component!)) {
@@ -138,7 +151,7 @@ describe('the preview screen on the mobile site', () => {
     });
     await page.goto(`http://127.0.0.1:${inject('port')}/m/#/home`);
     await page.locator('.preview').waitFor();
-    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(blocking(await axeFindings(page, 'preview'))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -302,7 +315,11 @@ describe("a runner's pages after entry on the mobile site", () => {
         }, hash);
         await ready();
         if (hash === '/my/participants') await page.getByTestId('participant-form').waitFor();
-        expect(await overflow(page), `${lang} ${hash}`).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+        expect(await overflow(page), `${lang} ${hash}`).toMatchObject({
+          scrollWidth: phone.viewport.width,
+          wide: [],
+          smallFields: [],
+        });
         findings.push(...(await axeFindings(page, `${lang} ${hash}`)));
       }
     }
@@ -313,12 +330,12 @@ describe("a runner's pages after entry on the mobile site", () => {
     await page.evaluate((h) => (window.location.hash = h), `/my/order/${runner.unpaidOrderNo}`);
     await page.getByTestId('order-pay').first().click();
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
-    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     await page.locator('button.pay').click();
     await page.waitForURL((url) => url.pathname === '/m/' && url.hash.includes('?paid=1'));
     expect(new URL(page.url()).hash).toBe(`#/my/order/${runner.unpaidOrderNo}?paid=1`);
     await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
-    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [] });
+    expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(errors).toEqual([]);
     await context.close();
   });
