@@ -1,9 +1,10 @@
 /**
  * The mobile site's shell (issue 16): a phone (viewport, touch, a phone's user agent) on /m/ gets the mobile
  * top bar in Chinese and English, the menu sheet navigates, the login entry opens the login bottom sheet,
- * nothing scrolls sideways, and the footer's '电脑版 / Desktop site' link goes to the desktop site, keeping
- * the page, and is remembered; axe finds nothing serious or critical with the sheet closed or open. The redirect from the desktop
- * address (VITE_MOBILE_SITE_URL=/m/) is mobile-redirect.e2e.ts's.
+ * nothing scrolls sideways, and the footer's 'Desktop site' link goes to the desktop site, keeping the page,
+ * and is remembered (its Chinese 电脑版 is mobile-redirect.e2e.ts's); axe finds nothing serious or critical
+ * with the sheet closed or open. The redirect from the desktop address (VITE_MOBILE_SITE_URL=/m/) is
+ * mobile-redirect.e2e.ts's.
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -51,7 +52,7 @@ async function expectNoSidewaysScroll(page: Page, state: string): Promise<void> 
 
 describe('the mobile shell on /m/', () => {
   for (const lang of ['zh', 'en'] as const) {
-    it(`shows the top bar, the menu sheet, the login sheet and the desktop link (${lang})`, async () => {
+    it(`shows the top bar, the menu sheet and the login sheet; the desktop link in English (${lang})`, async () => {
       const { context, page, errors } = await phone(lang);
       await context.addCookies([{ name: 'language', value: lang, url: origin() }]);
       await page.goto(`${origin()}/m/#/home`);
@@ -106,23 +107,26 @@ describe('the mobile shell on /m/', () => {
       await page.keyboard.press('Escape');
       await drawer.waitFor({ state: 'hidden' });
 
-      // The desktop link keeps the page and is remembered: the desktop site stays on reload.
-      const hash = await page.evaluate(() => window.location.hash);
-      await page.getByTestId('site-footer').getByRole('link', { name: TEXTS[lang].desktop }).click();
-      await page.waitForURL((url) => url.pathname === '/');
-      expect(new URL(page.url()).hash).toBe(hash);
-      await page.getByTestId('site-menu').waitFor();
-      expect((await context.cookies()).find((c) => c.name === 'site')?.value).toBe('desktop');
-      // On the desktop site a phone that chose it is offered the mobile site back.
-      const back = page.getByTestId('site-footer').getByRole('link', { name: TEXTS[lang].mobile });
-      await page.locator('.page-loading').waitFor({ state: 'detached' });
-      await screenshot(page, `mobile-shell-desktop-on-phone-${lang}`);
-      // The 1200 px desktop page zoomed out on the phone: Playwright's pointer misses the link's box there
-      // (it reports the main area on top), so the link is clicked as a script would.
-      await back.evaluate((link) => (link as HTMLElement).click());
-      await page.waitForURL((url) => url.pathname === '/m/');
-      expect(new URL(page.url()).hash).toBe(hash);
-      expect((await context.cookies()).find((c) => c.name === 'site')?.value).toBe('mobile');
+      // The desktop link keeps the page and is remembered: the desktop site stays on reload. (In English here;
+      // mobile-redirect.e2e.ts follows it in Chinese, with a later visit and the way back.)
+      if (lang === 'en') {
+        const hash = await page.evaluate(() => window.location.hash);
+        await page.getByTestId('site-footer').getByRole('link', { name: TEXTS[lang].desktop }).click();
+        await page.waitForURL((url) => url.pathname === '/');
+        expect(new URL(page.url()).hash).toBe(hash);
+        await page.getByTestId('site-menu').waitFor();
+        expect((await context.cookies()).find((c) => c.name === 'site')?.value).toBe('desktop');
+        // On the desktop site a phone that chose it is offered the mobile site back.
+        const back = page.getByTestId('site-footer').getByRole('link', { name: TEXTS[lang].mobile });
+        await page.locator('.page-loading').waitFor({ state: 'detached' });
+        await screenshot(page, `mobile-shell-desktop-on-phone-${lang}`);
+        // The 1200 px desktop page zoomed out on the phone: Playwright's pointer misses the link's box there
+        // (it reports the main area on top), so the link is clicked as a script would.
+        await back.evaluate((link) => (link as HTMLElement).click());
+        await page.waitForURL((url) => url.pathname === '/m/');
+        expect(new URL(page.url()).hash).toBe(hash);
+        expect((await context.cookies()).find((c) => c.name === 'site')?.value).toBe('mobile');
+      }
       expect(errors).toEqual([]);
       await context.close();
     }, 120_000);
