@@ -8,6 +8,7 @@ import { parseEnv, type AppEnv } from './src/config/env-schema.ts';
 import { API_PREFIXES } from '#contract/api';
 import { earlyFetchPlan, earlyFetchScript } from './src/app/boot/early-fetch.ts';
 import { firstScreenLoaderScript, firstScreenPreloadScript } from './src/app/boot/first-screen-loader.ts';
+import { earlyMobileRedirectScript } from './src/lib/mobile-redirect.ts';
 
 /**
  * Every built script, stylesheet and SVG of 1 KB or more also as .br (brotli 11) and .gz (gzip 9), made once
@@ -34,12 +35,19 @@ function precompressPlugin(): Plugin {
   };
 }
 
-/** index.html starts the start-up requests inline, before the app's JS arrives (src/app/boot/early-fetch.ts). */
+/**
+ * index.html starts the start-up requests inline, before the app's JS arrives (src/app/boot/early-fetch.ts);
+ * first of all, a phone on the desktop address goes to the mobile site (src/lib/mobile-redirect.ts).
+ */
 function earlyFetchPlugin(env: AppEnv): Plugin {
   const script = earlyFetchScript(earlyFetchPlan(env));
+  const redirect = earlyMobileRedirectScript(env.mobileSiteUrl);
   return {
     name: 'race-site-early-fetch',
-    transformIndexHtml: () => [{ tag: 'script', children: script, injectTo: 'head' }],
+    transformIndexHtml: () => [
+      ...(redirect ? [{ tag: 'script', children: redirect, injectTo: 'head-prepend' as const }] : []),
+      { tag: 'script', children: script, injectTo: 'head' },
+    ],
   };
 }
 

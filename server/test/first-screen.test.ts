@@ -80,7 +80,7 @@ describe('the first screen of the mobile site', () => {
 
   it('speaks the visitor’s language, from the cookie', async () => {
     const res = await page('/m/#/home', { host: 'localhost', cookie: 'a=1; language=en' });
-    expect(res.body).toContain('<html lang="en">');
+    expect(res.body).toContain('<html lang="en" data-site="mobile">');
     expect(res.body).toMatch(/<title>2025 [^<]+<\/title>/);
     expect(res.body).not.toContain('测试马拉松</title>');
   });

@@ -5,21 +5,24 @@
 import { getEnv } from '@/config/env';
 import { cookies } from '@/lib/storage';
 
-export const MOBILE_BASE = '/m/';
-export const SITE_CHOICE_COOKIE = 'site';
+import {
+  MOBILE_BASE,
+  MOBILE_USER_AGENT,
+  SITE_CHOICE_COOKIE,
+  isOnMobileSite,
+  type SiteChoice,
+} from '@/lib/mobile-redirect';
 
-export type SiteChoice = 'desktop' | 'mobile';
-
-const MOBILE_UA = /Android|iPhone|iPod|iPad|Windows Phone|HarmonyOS|Mobile|MQQBrowser|MicroMessenger/i;
+export { MOBILE_BASE, SITE_CHOICE_COOKIE, type SiteChoice } from '@/lib/mobile-redirect';
 
 /** A phone or tablet browser. */
 export function isMobileUserAgent(userAgent: string = navigator.userAgent): boolean {
-  return MOBILE_UA.test(userAgent);
+  return MOBILE_USER_AGENT.test(userAgent);
 }
 
-/** True on the mobile site: the path is /m or starts with /m/. */
+/** True on this build's mobile site: the path is /m or starts with /m/. */
 export function isMobileSite(pathname: string = window.location.pathname): boolean {
-  return pathname === '/m' || pathname.startsWith(MOBILE_BASE);
+  return isOnMobileSite(pathname, '', '');
 }
 
 /** The visitor's remembered choice, or null when they never chose. */

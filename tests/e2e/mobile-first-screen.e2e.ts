@@ -51,12 +51,22 @@ describe('the mobile first screen', () => {
     await context.close();
   });
 
+  it('sends a phone on the desktop address to the mobile site before any of the app’s code loads', async () => {
+    const { page, context } = await phone();
+    // Every script file fails: only the head's inline script can send the phone on.
+    await context.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(`${origin()}/#/certificate?raceId=7&code=AB12`);
+    await page.waitForURL(/\/m\/#\/certificate\?raceId=7&code=AB12$/);
+    await page.locator('.first-screen__logo').waitFor();
+    await context.close();
+  });
+
   it('gives way to the app, which draws the page where the first screen stood', async () => {
     const { page, context, errors } = await phone();
     await context.addCookies([{ name: 'language', value: 'en', url: origin() }]);
     const response = await page.goto(`${origin()}/m/#/home`);
     const html = (await response?.text()) ?? '';
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" data-site="mobile">');
     expect(html).not.toContain('<script type="module"');
     await page.getByTestId('home-page').waitFor();
     expect(await page.locator('.first-screen').count()).toBe(0);

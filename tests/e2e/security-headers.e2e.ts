@@ -29,12 +29,13 @@ describe('security headers', () => {
     const policy = headers['content-security-policy'] ?? '';
     expect(policy).toContain("frame-ancestors 'self'");
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    // The hashes in the policy are those of the inline scripts actually served: the early fetch and the mobile
-    // first screen's preload and loader.
+    // The hashes in the policy are those of the inline scripts actually served: the early mobile redirect, the
+    // early fetch, and the mobile first screen's preload and loader.
     const html = (await response?.text()) ?? '';
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
     expect(inline.map((body) => /function (\w+)/.exec(body)?.[1]).sort()).toEqual([
       'earlyFetch',
+      'earlyMobileRedirect',
       'firstScreenLoader',
       'firstScreenPreload',
     ]);

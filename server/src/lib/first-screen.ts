@@ -63,7 +63,8 @@ export function mobileDocument(html: string, screen: FirstScreen, language: Site
       '<head>',
       () => `<head>\n    <meta name="first-screen-hero" content="${escapeHtml(screen.hero!.src)}">`,
     );
-  page = page.replace(/<html lang="[^"]*">/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}">`);
+  // data-site: the mobile CSS applies from the first paint (the boot sets it too, src/lib/mobile-site.ts).
+  page = page.replace(/<html lang="[^"]*">/, `<html lang="${language === 'en' ? 'en' : 'zh-CN'}" data-site="mobile">`);
   if (screen.title) page = page.replace(/<title>[\s\S]*?<\/title>/, () => `<title>${title}</title>`);
   return page;
 }

@@ -6,7 +6,8 @@
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
 import { applyLanguage, readLanguageCookie } from '@/lib/language';
-import { isMobileSite, markMobileSite, readSiteChoice } from '@/lib/mobile-site';
+import { markMobileSite, readSiteChoice } from '@/lib/mobile-site';
+import { isOnMobileSite } from '@/lib/mobile-redirect';
 import { notify } from '@/lib/notify';
 import { clearUserData, readLoginToken } from '@/lib/user-data';
 import { useAppStore } from '@/stores/app-store';
@@ -23,7 +24,7 @@ export type BootResult = { status: 'ready' } | { status: 'leaving' };
 
 export async function runBoot(hostname = window.location.hostname): Promise<BootResult> {
   const env = getEnv();
-  const onMobileSite = isMobileSite() || (!!env.mobileSiteUrl && window.location.href.startsWith(env.mobileSiteUrl));
+  const onMobileSite = isOnMobileSite(window.location.pathname, window.location.href, env.mobileSiteUrl);
   if (
     redirectMobile({
       userAgent: navigator.userAgent,
