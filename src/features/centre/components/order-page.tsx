@@ -214,7 +214,7 @@ function OrderDetails({ order }: { order: OrderView }) {
           </div>
         ))}
       </dl>
-      <table className="centre-lines" data-testid="order-lines">
+      <table className="centre-lines phone-cards" data-testid="order-lines">
         <caption>{t('centre.order.lines')}</caption>
         <thead>
           <tr>

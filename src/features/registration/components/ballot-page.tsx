@@ -209,7 +209,7 @@ function BallotView({ ballot }: { ballot: BallotPublic }) {
         />
       </div>
       <Table<Row>
-        className="en-ballot__entries"
+        className="en-ballot__entries phone-cards"
         size="small"
         rowKey="entryNo"
         dataSource={shown}

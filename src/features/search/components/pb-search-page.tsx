@@ -29,7 +29,7 @@ export default function PbSearchPage() {
       </SearchForm>
       <SearchFailure failure={failure} />
       {items?.length ? (
-        <table className="search-table search-table--cards" data-testid="pb-table">
+        <table className="search-table search-table--cards phone-cards" data-testid="pb-table">
           <thead>
             <tr>
               <th scope="col">{t('search.pb.item')}</th>

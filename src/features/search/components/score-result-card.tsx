@@ -115,7 +115,7 @@ export function ScoreResultCard({ result, showRace = false }: { result: ScoreRes
       {result.splits.length ? (
         <section className="result-splits">
           <h3 className="result-section-title">{t('search.score.splits')}</h3>
-          <table className="search-table search-table--cards">
+          <table className="search-table search-table--cards phone-cards">
             <thead>
               <tr>
                 <th scope="col">{t('search.score.checkpoint')}</th>
