@@ -72,6 +72,9 @@ describe('the mobile first screen', () => {
     expect(await page.locator('.first-screen').count()).toBe(0);
     const slide = await page.getByTestId('home-carousel').locator('img').first().boundingBox();
     expect(slide).toMatchObject({ x: 0, y: 52, width: 360 });
+    // The page's content keeps 16 px from the phone's edges (global.css --w-content), whatever order the
+    // chunks' stylesheets arrive in.
+    expect(await page.locator('.search-modules').boundingBox()).toMatchObject({ x: 16, width: 328 });
     expect(errors).toEqual([]);
     await context.close();
   });
