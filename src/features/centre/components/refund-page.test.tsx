@@ -113,6 +113,25 @@ describe.each(['zh', 'en'] as const)('the refund page in %s', (language) => {
     expect(within(other).getByTestId('refund-request-deferral')).toHaveTextContent(t.deferral);
   });
 
+  it('still offers the deferral once the refund window has closed', async () => {
+    refundMock.answer.refunds = { ...refundMock.answer.refunds, state: 'ended' };
+    refundMock.answer.deferral = { allowed: true, until: '2027-03-01 18:00:00', state: 'open' };
+    await open('/my/refund?entryNo=E1004', language);
+    const entry = await screen.findByTestId('refund-entry-E1004');
+    expect(within(entry).getByTestId('refund-request-deferral')).toHaveTextContent(t.deferral);
+    expect(within(entry).queryByTestId('refund-request')).not.toBeInTheDocument();
+    expect(within(entry).queryByTestId('refund-blocked-ended')).not.toBeInTheDocument();
+  });
+
+  it('says both ended once the deferral has closed too', async () => {
+    refundMock.answer.refunds = { ...refundMock.answer.refunds, state: 'ended' };
+    refundMock.answer.deferral = { allowed: true, until: '2027-03-01 18:00:00', state: 'ended' };
+    await open('/my/refund?entryNo=E1004', language);
+    const entry = await screen.findByTestId('refund-entry-E1004');
+    expect(within(entry).getByTestId('refund-blocked-ended')).toBeInTheDocument();
+    expect(within(entry).queryByTestId('refund-request-deferral')).not.toBeInTheDocument();
+  });
+
   it('speaks of deferral when the race offers deferral but no refunds', async () => {
     refundMock.answer.refunds = { allowed: false, until: '', sharePercent: 0, state: 'closed' };
     refundMock.answer.deferral = { allowed: true, until: '2027-03-01 18:00:00', state: 'open' };

@@ -176,9 +176,11 @@ function refundBlock(refunds: RefundAnswer, entry: RefundEntry): string | null {
   if (entry.status !== ENTRY_STATUSES.won) return 'notWon';
   if (entry.paidFen <= 0) return 'notPaid';
   if (entry.requests.some((r) => r.status === 'review')) return 'inReview';
+  // Either request still open: nothing blocks (which buttons show is each window's own state). Both past:
+  // 'ended', of the refund, or of the deferral on a deferral-only race.
+  if (refunds.refunds.state === 'open' || refunds.deferral.state === 'open') return null;
   const window = deferralOnly(refunds) ? refunds.deferral : refunds.refunds;
-  if (window.state !== 'open') return window.state === 'ended' ? 'ended' : null;
-  return null;
+  return window.state === 'ended' ? 'ended' : null;
 }
 
 /** The translation key of a block: the deferral's own words where a deferral-only race's differ. */
