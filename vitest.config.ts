@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
@@ -12,6 +13,9 @@ const VISITOR_TIME_ZONES = ['Europe/London', 'America/New_York'];
 export default defineConfig((env) =>
   mergeConfig(viteConfig(env), {
     test: {
+      // A test file on every core. Vitest's default leaves one core to itself: on the 2-core CI machine one
+      // file at a time, while its own process is mostly idle (16 web files on a 2-core machine: 220 s -> 164 s).
+      maxWorkers: availableParallelism(),
       projects: [
         {
           extends: true,

@@ -1,3 +1,5 @@
+// First: it wraps setImmediate before React's scheduler keeps it.
+import { drainImmediates } from './pending-immediates';
 import '@testing-library/jest-dom/vitest';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -92,6 +94,6 @@ afterAll(async () => {
   // Let closing animations (rc-motion's fallback timers) finish while the DOM still exists.
   await new Promise((resolve) => setTimeout(resolve, 800));
   // React's scheduler works in Node's setImmediate tasks, which outlive the test document: let those still
-  // queued run now (after the environment is torn down they throw "window is not defined").
-  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  // queued run now, and those they queue (after the environment is torn down they throw "window is not defined").
+  await drainImmediates();
 });
