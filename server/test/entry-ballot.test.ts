@@ -41,7 +41,7 @@ const ENTRY: EntrySettings = {
     {
       code: 'M',
       name: { zh: '马拉松', en: 'Marathon' },
-      capacity: 6,
+      capacity: 7,
       feeFen: 20_000,
       model: 'ballot',
       paymentMinutes: 60,
@@ -132,7 +132,8 @@ describe('the verifiable ballot', () => {
     };
     await app.repos.races.save(withEntry, T0);
     await app.repos.entries.ensurePlaces(FIXTURE_RACE_ID, ENTRY);
-    // Ballot item M: 8 single runners and two teams of 3 for 6 places.
+    // Ballot item M: 8 single runners and two teams of 3 for 7 places (the two teams fill 6 at most, so at
+    // least one single runner always wins: the wait-list promotion below starts from one).
     for (let i = 0; i < 8; i += 1) singles.push(await enter('M'));
     for (let t = 0; t < 2; t += 1) {
       const captain = await app.repos.users.create({ email: `captain${t}@example.com` }, T0);
@@ -208,13 +209,13 @@ describe('the verifiable ballot', () => {
     clock.advance(END + HOUR - clock.now());
     const drawn = await cli(END + HOUR, 'ballot-draw', FIXTURE_RACE_ID, 'M', '--beacon-value', '3 1 4');
     expect(drawn.code, drawn.err).toBe(0);
-    expect(drawn.out).toMatch(/15 entries, 6 places/);
+    expect(drawn.out).toMatch(/15 entries, 7 places/);
     expect((await cli(END + HOUR, 'ballot-draw', FIXTURE_RACE_ID, 'M', '--beacon-value', '3 1 4')).code).toBe(1);
 
     const { data } = await publicOf('M');
     expect(data.seed).toBeNull();
     expect(data.beacon).toBe('Welfare lottery 3D of 2025-06-21 = 3 1 4');
-    expect(data.places).toBe(6);
+    expect(data.places).toBe(7);
     expect(data.entries).toHaveLength(15);
     expect(data.entries.find((e) => e.entryNo === loneMember)?.unit).toBeNull();
     expect(data.entries.filter((e) => e.unit !== null)).toHaveLength(6);
@@ -237,7 +238,7 @@ describe('the verifiable ballot', () => {
     const again = drawBallot(after.seed!, after.beacon!, after.entries, after.places!);
     expect(again.winners).toEqual(after.winners);
     expect(again.waitList).toEqual(after.waitList);
-    expect(after.winners).toHaveLength(6);
+    expect(after.winners).toHaveLength(7);
 
     // Teams all in or all out.
     for (const members of teams) {
@@ -252,7 +253,7 @@ describe('the verifiable ballot', () => {
       expect(row?.wait_rank).toBeGreaterThan(0);
     }
     const places = await app.repos.entries.places(FIXTURE_RACE_ID);
-    expect(places.find((p) => p.itemCode === 'M' && p.pool === 'main')?.taken).toBe(6);
+    expect(places.find((p) => p.itemCode === 'M' && p.pool === 'main')?.taken).toBe(7);
     // The outcome itself is in the message, in both languages.
     const messages = await app.repos.outbox.latest(50);
     const winner = singles.find((s) => after.winners.includes(s.entryNo));
@@ -356,7 +357,7 @@ describe('the verifiable ballot', () => {
       WHERE e.entry_no = ${expected}`);
     expect(order).toEqual({ status: 1, deadline_at: clock.now() + 60 * 60_000 });
     const places = await app.repos.entries.places(FIXTURE_RACE_ID);
-    expect(places.find((p) => p.itemCode === 'M' && p.pool === 'main')?.taken).toBe(6);
+    expect(places.find((p) => p.itemCode === 'M' && p.pool === 'main')?.taken).toBe(7);
     const message = (await app.repos.outbox.latest(5)).find((m) => m.body.includes(expected));
     expect(message?.body).toMatch(/got a place from the wait list/);
     clock.advance(5000);
