@@ -62,6 +62,35 @@ describe('the race clock', () => {
     expect(formatRaceTime(Date.UTC(2027, 3, 18, 2, 0), 'HH:mm', 'Asia/Kolkata')).toBe('07:30');
   });
 
+  it('reads China Standard Time without the zone data as the zone data does, summer time of 1986-1991 too', () => {
+    const zoneData = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Asia/Shanghai',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    const asZoneData = (ms: number) => zoneData.format(ms).replace(', ', ' ');
+    for (let ms = Date.UTC(1985, 0, 1); ms < Date.UTC(2100, 0, 1); ms += 7 * 86_400_000 + 3_600_123) {
+      expect(formatRaceTime(ms, 'YYYY-MM-DD HH:mm:ss', 'Asia/Shanghai')).toBe(asZoneData(ms));
+    }
+    expect(formatRaceTime(Date.UTC(1990, 6, 1, 0, 0), 'HH:mm', 'Asia/Shanghai')).toBe('09:00');
+  });
+
+  it('shows the race’s clock right through the hour the visitor’s own clock changes', () => {
+    // 1:00-2:00 UTC on 28 March 2027: London springs forward; New York does on 14 March, 7:00-8:00 UTC.
+    for (const start of [Date.UTC(2027, 2, 28, 0, 30), Date.UTC(2027, 2, 14, 6, 30)]) {
+      for (let ms = start; ms < start + 2 * 3_600_000; ms += 5 * 60_000) {
+        const wall = new Date(ms + 8 * 3_600_000);
+        const expected = `${String(wall.getUTCHours()).padStart(2, '0')}:${String(wall.getUTCMinutes()).padStart(2, '0')}`;
+        expect(formatRaceTime(ms, 'HH:mm')).toBe(expected);
+      }
+    }
+  });
+
   it('refuses missing, malformed and impossible dates', () => {
     for (const bad of [
       undefined,

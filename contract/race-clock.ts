@@ -48,8 +48,14 @@ function zoneFormatter(zone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/** China has kept UTC+8 all year since 1992 (no summer time after 1991). */
+const CHINA_STANDARD_SINCE = Date.UTC(1992, 0, 1);
+
 /** The zone's offset from UTC at the instant, in minutes (480 for China Standard Time). */
 function offsetMinutes(ms: number, zone: string): number {
+  // The default zone needs no formatter: the first one with a time zone loads the zone data (about 50 ms on a
+  // throttled phone, in the home page's first render).
+  if (zone === 'Asia/Shanghai' && ms >= CHINA_STANDARD_SINCE) return 480;
   const parts: Record<string, number> = {};
   for (const part of zoneFormatter(zone).formatToParts(ms)) parts[part.type] = Number(part.value);
   const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
@@ -70,8 +76,12 @@ function wallClockInstant(wall: number, zone: string): number {
   return fits.length ? Math.min(...fits) : wall - before * MINUTE_MS;
 }
 
-/** Day.js at the instant, showing the zone's wall clock. */
-const inZone = (ms: number, zone: string) => dayjs.utc(ms).utcOffset(offsetMinutes(ms, zone));
+/**
+ * Day.js showing the zone's wall clock at the instant: the wall clock as if it were UTC (Day.js's utcOffset()
+ * goes through the visitor's own zone and was an hour off near the visitor's summer-time change). Formats
+ * of dates and times only: an offset token (Z) would read +00:00.
+ */
+const inZone = (ms: number, zone: string) => dayjs.utc(ms + offsetMinutes(ms, zone) * MINUTE_MS);
 
 /**
  * Epoch milliseconds of a race wall-clock time read in the race's zone, or null when the value is
