@@ -12,6 +12,10 @@ interface Tracker {
   run: typeof setImmediate;
 }
 
+const gone = (error: ReferenceError) =>
+  typeof (globalThis as { window?: unknown }).window === 'undefined' &&
+  /^(window|document) is not defined$/.test(error.message);
+
 function install(): Tracker {
   const run = globalThis.setImmediate;
   const clear = globalThis.clearImmediate;
@@ -20,7 +24,14 @@ function install(): Tracker {
     const id: unknown = run(
       (...given: unknown[]) => {
         pending.delete(id);
-        callback(...given);
+        try {
+          callback(...given);
+        } catch (error) {
+          // Still, a task can come after the drain (a timer of the page that fired late) and run once the file's
+          // document is gone: React's scheduler then has nothing left to render into. That one error, and only
+          // when there is no window any more, is the end of the file, not a failure of a test.
+          if (!(error instanceof ReferenceError) || !gone(error)) throw error;
+        }
       },
       ...args,
     );
