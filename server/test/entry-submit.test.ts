@@ -15,7 +15,9 @@ import { validateRaceInfo } from '../src/db/race-schema.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { idCard } from '../src/db/seed-runners.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, tempDir } from './helpers.ts';
+import { newEntryNo, type SubmissionWrite } from '../src/db/entries-repository.ts';
+import { newOrderNo } from '../src/db/orders-repository.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;
 // The app's clock stands at 2025-06-16 10:00 China time; the race is on 2025-11-02.
@@ -246,6 +248,102 @@ describe('entrySubmit', () => {
     );
     for (const res of parallel) expect(res.json()).toEqual(first.json());
     expect((await place('FC')).taken).toBe(taken);
+  });
+
+  it('answers parallel first submissions of one key with one answer, and keeps one entry', async () => {
+    // None of them finds the key answered when it starts: they meet in the key's lock (step by step) or in
+    // the entries' unique index (PostgreSQL's one statement), and the later ones answer the first's answer.
+    const who = await account();
+    const idempotencyKey = newKey();
+    const p = person('PTD');
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => submit(who, { itemCode: 'PTD', participants: [p], idempotencyKey })),
+    );
+    expect(answers[0]!.json().code, answers[0]!.body).toBe(0);
+    for (const res of answers) expect(res.json()).toEqual(answers[0]!.json());
+    const kept = await app.db.get<{ entries: number; orders: number }>(sql`
+      SELECT (SELECT count(*) FROM entries WHERE user_id = ${who.id}) AS entries,
+        (SELECT count(*) FROM orders WHERE user_id = ${who.id}) AS orders`);
+    expect(kept).toEqual({ entries: 1, orders: 1 });
+  });
+
+  it('registers a person once when several accounts submit them at the same moment', async () => {
+    const accounts = await Promise.all([1, 2, 3].map(() => account()));
+    const p = person('PTD');
+    const answers = await Promise.all(accounts.map((who) => submit(who, { itemCode: 'PTD', participants: [p] })));
+    expect(answers.filter((res) => res.json().code === 0)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.json().code !== 0)) {
+      expect(res.json()).toMatchObject({ code: 400, msgCode: 'alreadyRegistered' });
+    }
+    const orders = await app.db.get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM orders WHERE user_id IN (${sql.join(accounts.map((a) => a.id))})`,
+    );
+    expect(Number(orders!.n)).toBe(1);
+  });
+
+  it.runIf(ON_POSTGRES)('writes a submission in one statement, and keeps nothing of one that comes short', async () => {
+    const who = await account();
+    const first = await submit(who, { itemCode: 'PTD', participants: [person('PTD')] });
+    const takenNo = first.json().data.entries[0].entryNo as string;
+    const counts = async () =>
+      app.db.get<{ entries: number; orders: number; saved: number; taken: number }>(sql`
+        SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM orders) AS orders,
+          (SELECT count(*) FROM submissions) AS saved,
+          (SELECT taken FROM entry_places WHERE race_id = ${RACE} AND item_code = 'FREE' AND pool = 'main') AS taken`);
+    const orderNo = newOrderNo(clock.now());
+    const write = (change: Partial<SubmissionWrite> = {}, entryNo = newEntryNo()): SubmissionWrite => ({
+      userId: who.id,
+      idempotencyKey: 'one-statement',
+      answerJson: '{"entries":[],"order":null}',
+      now: clock.now(),
+      entry: {
+        raceId: RACE,
+        itemCode: 'FREE',
+        channel: 'public',
+        userId: who.id,
+        status: 0,
+        holdsPlace: true,
+        feeFen: 8000,
+      },
+      people: [
+        {
+          entryNo,
+          name: '一条语句',
+          gender: 1,
+          birthday: '1990-05-20',
+          certType: 1,
+          certHash: 'one-statement-hash',
+          certNumber: '110105199005200011',
+          phone: '13800009999',
+          values: {},
+        },
+      ],
+      steps: ['submitted', 'orderCreated'],
+      order: { orderNo, subOrderNos: [`${orderNo}-1`], amountFen: 8000, deadlineAt: clock.now() + 1_800_000 },
+      usesCode: false,
+      takesPlaces: 'main',
+      ...change,
+    });
+    const before = await counts();
+    // An entry number taken meanwhile: the entry is not written, and neither is anything after it.
+    expect(await app.repos.entries.writeSubmission(write({}, takenNo))).toBe('numberClash');
+    expect(await counts()).toEqual(before);
+    // No places' row to take from (the item has none): the entry, order and answer written first are undone.
+    const noPool = write({ entry: { ...write().entry, itemCode: 'NOPOOL' } });
+    expect(await app.repos.entries.writeSubmission(noPool)).toBe('noPlaces');
+    expect(await counts()).toEqual(before);
+    // Written once; the same key again (or the same person) fails its checks and writes nothing.
+    expect(await app.repos.entries.writeSubmission(write())).toBe('written');
+    const after = await counts();
+    expect(after).toEqual({
+      entries: before!.entries + 1,
+      orders: before!.orders + 1,
+      saved: before!.saved + 1,
+      taken: before!.taken + 1,
+    });
+    expect(await app.repos.entries.writeSubmission(write())).toBe('checksFailed');
+    expect(await app.repos.entries.writeSubmission(write({ idempotencyKey: 'another-key' }))).toBe('checksFailed');
+    expect(await counts()).toEqual(after);
   });
 
   it('refuses a second registration of the same person, across accounts and within one submission', async () => {

@@ -7,6 +7,7 @@
  * Integers are JavaScript numbers on both engines (PostgreSQL's BIGINT and NUMERIC are parsed as numbers:
  * every integer the server stores, epoch milliseconds and amounts in fen among them, is far below 2^53).
  */
+import { createHash } from 'node:crypto';
 import BetterSqlite3, { type Database as SqliteHandle } from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
@@ -28,9 +29,10 @@ export interface Db {
   /**
    * Runs `work` in one transaction on one connection (BEGIN IMMEDIATE on SQLite, so writers queue instead of
    * failing; READ COMMITTED on PostgreSQL, with `lock` for the checks that must not interleave). Inside a
-   * transaction, `transaction` runs `work` in the same one.
+   * transaction, `transaction` runs `work` in the same one. `options.locks` are taken as by `lock` before
+   * `work` starts, on PostgreSQL in the round trip of BEGIN (inside a transaction, by `lock`).
    */
-  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Inside a transaction: waits until no other transaction holds each key (taken one after the other, in the
    * order given), and holds them until this one ends (PostgreSQL advisory transaction locks; on SQLite the
@@ -41,6 +43,24 @@ export interface Db {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+export interface TransactionOptions {
+  /** Keys to hold from the start of the transaction (as `lock` takes them). */
+  locks?: readonly string[];
+}
+
+/**
+ * The advisory-lock number of a key: the first 8 bytes of its SHA-256, as a signed 64-bit integer in decimal.
+ * Computed here rather than by PostgreSQL, so that it can go into a statement's text as a plain number (BEGIN
+ * and the locks in one round trip) and names the same lock whichever way it is sent.
+ */
+export function advisoryLockNumber(key: string): string {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
+}
+
+/** The statement taking these keys' advisory transaction locks, in the order given: only digits go in its text. */
+const advisoryLocks = (keys: readonly string[]) =>
+  `SELECT ${keys.map((key) => `pg_advisory_xact_lock(${advisoryLockNumber(key)})`).join(', ')}`;
 
 /** How a database is reached: an embedded SQLite file, or a PostgreSQL URL. */
 export type DbTarget = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolSize?: number };
@@ -198,13 +218,21 @@ function makeDb(
     async run(query: RawBuilder<unknown>) {
       return Number((await query.execute(executor)).numAffectedRows ?? 0n);
     },
-    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-      if (inTransaction) return work(db);
+    async transaction<T>(work: (tx: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+      const locks = options.locks ?? [];
+      if (inTransaction) {
+        await db.lock(...locks);
+        return work(db);
+      }
+      // PostgreSQL: BEGIN and the locks in one round trip (a simple query of two statements; the second
+      // runs inside the transaction the first opens, and the text holds nothing but digits of its own).
+      const beginText =
+        engine === 'sqlite' ? 'BEGIN IMMEDIATE' : locks.length > 0 ? `BEGIN; ${advisoryLocks(locks)}` : 'BEGIN';
       const attempt = () =>
         root.connection().execute(async (connection): Promise<T | typeof BUSY> => {
           if (begin) {
             if (!begin()) return BUSY;
-          } else await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(connection);
+          } else await sql.raw(beginText).execute(connection);
           try {
             const result = await work(makeDb(engine, connection, true, root));
             await sql.raw('COMMIT').execute(connection);
@@ -248,9 +276,7 @@ function makeDb(
       if (!inTransaction) throw new Error('lock() is for use inside a transaction');
       if (engine !== 'postgres' || keys.length === 0) return;
       // One round trip for all keys, taken in the order given (callers give a fixed order: no deadlock).
-      await sql`SELECT ${sql.join(keys.map((key) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`))}`.execute(
-        executor,
-      );
+      await sql.raw(advisoryLocks(keys)).execute(executor);
     },
     async ping() {
       try {

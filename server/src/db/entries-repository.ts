@@ -91,6 +91,51 @@ export type EntryInsert = Omit<
   now: number;
 };
 
+/**
+ * A whole submission's writes on PostgreSQL (EntriesRepository.writeSubmission): its entries (numbers chosen by
+ * the caller, newEntryNo), their first timeline steps, the order with one line per entry, the idempotency key's
+ * answer, the code's uses and the item's places.
+ */
+export interface SubmissionWrite {
+  userId: number;
+  idempotencyKey: string;
+  answerJson: string;
+  now: number;
+  /** Every entry's fields but its number and values: the same for all people of a submission. */
+  entry: Omit<
+    EntryInsert,
+    'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values' | 'now'
+  >;
+  people: (Pick<
+    EntryInsert,
+    'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values'
+  > & {
+    entryNo: string;
+  })[];
+  steps: readonly TimelineStep[];
+  /** The order to create (each line entry's fee), or none. */
+  order?: { orderNo: string; subOrderNos: string[]; amountFen: number; deadlineAt: number };
+  /** Use the entry's code (entry.codeId) once per person. */
+  usesCode: boolean;
+  /** Take one place of this pool per person. */
+  takesPlaces?: PlacePool;
+}
+
+/** What writeSubmission did; anything but 'written' wrote nothing. */
+export type SubmissionWritten =
+  /** The key has an answer, or a person a live entry, already (the caller asks submitChecks which). */
+  | 'checksFailed'
+  /** An entry or order number was taken meanwhile: try again with new ones. */
+  | 'numberClash'
+  | 'codeUsedUp'
+  | 'noPlaces'
+  | 'written';
+
+const REFUSED_WRITES = new Set<SubmissionWritten>(['checksFailed', 'numberClash', 'codeUsedUp', 'noPlaces']);
+
+/** A new entry number: 'E' + 8 random letters or digits (unique by the entries' index; retried on a clash). */
+export const newEntryNo = () => `E${randomText(8)}`;
+
 export interface PlaceRow {
   itemCode: string;
   pool: PlacePool;
@@ -426,7 +471,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       const phoneEnc = cipher.encrypt(input.phone);
       const valuesEnc = cipher.encrypt(JSON.stringify(input.values));
       for (let attempt = 0; attempt < 8; attempt += 1) {
-        const entryNo = `E${randomText(8)}`;
+        const entryNo = newEntryNo();
         const insert = sql`
           INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
             name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
@@ -720,6 +765,110 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
           RETURNING 1)
         SELECT (SELECT count(*) FROM t) AS took, (SELECT count(*) FROM s) AS saved`);
       return Number(row?.took ?? 0) > 0;
+    },
+
+    /**
+     * PostgreSQL only: every write of a submission in one statement, outside any transaction (SubmissionWrite):
+     * one round trip, and PostgreSQL commits it by itself, so the contended rows (the code's uses, the item's
+     * places, updated last) stay locked only until that commit, never while an answer travels. The checks of
+     * submitChecks gate every insert; when they fail, or a count comes short, the statement raises
+     * (race_site_refuse, migration 15) and nothing of it is kept. A unique index meeting a submission of the
+     * same person or key running at the same time does the same: the caller asks submitChecks then.
+     */
+    async writeSubmission(input: SubmissionWrite): Promise<SubmissionWritten> {
+      if (db.engine !== 'postgres') throw new Error('writeSubmission is for PostgreSQL');
+      const { entry, people, order, now } = input;
+      const n = people.length;
+      const column = <K extends keyof SubmissionWrite['people'][number]>(key: K) => people.map((p) => p[key]);
+      const entryNos = column('entryNo');
+      const ordered = order !== undefined;
+      const statement = sql`
+        WITH chk AS (
+          SELECT NOT EXISTS (
+              SELECT 1 FROM submissions WHERE user_id = ${input.userId} AND idempotency_key = ${input.idempotencyKey})
+            AND NOT EXISTS (
+              SELECT 1 FROM entries WHERE race_id = ${entry.raceId} AND cert_hash IN (${sql.join(column('certHash'))})
+                AND status IN ${LIVE}) AS ok
+        ), p AS (
+          SELECT * FROM unnest(CAST(${entryNos} AS TEXT[]), CAST(${column('name')} AS TEXT[]),
+            CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),
+            CAST(${column('certType')} AS BIGINT[]), CAST(${column('certHash')} AS TEXT[]),
+            CAST(${people.map((p) => cipher.encrypt(p.certNumber))} AS TEXT[]),
+            CAST(${people.map((p) => cipher.encrypt(p.phone))} AS TEXT[]),
+            CAST(${people.map((p) => cipher.encrypt(JSON.stringify(p.values)))} AS TEXT[]))
+            WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, k)
+        ), e AS (
+          INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
+            name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+          SELECT p.entry_no, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, CAST(${entry.userId} AS BIGINT),
+            CAST(${entry.teamId ?? null} AS BIGINT), CAST(${entry.codeId ?? null} AS BIGINT), CAST(${entry.status} AS BIGINT),
+            CAST(${entry.holdsPlace ? 1 : 0} AS BIGINT), p.name, p.gender, p.birthday, p.cert_type, p.cert_hash,
+            p.cert_enc, p.phone_enc, p.values_enc, CAST(${entry.feeFen} AS BIGINT), CAST(${now} AS BIGINT),
+            CAST(${now} AS BIGINT)
+          FROM p WHERE (SELECT ok FROM chk)
+          ORDER BY p.k
+          ON CONFLICT (entry_no) DO NOTHING
+          RETURNING id, entry_no
+        ), ev AS (
+          INSERT INTO entry_events (entry_id, step, at, note)
+          SELECT e.id, s.step, CAST(${now} AS BIGINT), ''
+          FROM e JOIN p ON p.entry_no = e.entry_no
+            CROSS JOIN unnest(CAST(${[...input.steps]} AS TEXT[])) WITH ORDINALITY AS s (step, k)
+          ORDER BY p.k, s.k
+          RETURNING 1
+        ), o AS (
+          INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at)
+          SELECT ${order?.orderNo ?? ''}, ${entry.raceId}, CAST(${input.userId} AS BIGINT), 1,
+            CAST(${order?.amountFen ?? 0} AS BIGINT), CAST(${order?.deadlineAt ?? null} AS BIGINT), CAST(${now} AS BIGINT)
+          WHERE CAST(${ordered} AS BOOLEAN) AND (SELECT count(*) FROM e) = ${n}
+          ON CONFLICT (order_no) DO NOTHING
+          RETURNING id
+        ), l AS (
+          INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
+          SELECT o.id, x.sub_order_no, e.id, CAST(${entry.feeFen} AS BIGINT)
+          FROM o CROSS JOIN unnest(CAST(${order?.subOrderNos ?? []} AS TEXT[]), CAST(${entryNos} AS TEXT[]))
+              WITH ORDINALITY AS x (sub_order_no, entry_no, k)
+            JOIN e ON e.entry_no = x.entry_no
+          ORDER BY x.k
+          RETURNING 1
+        ), s AS (
+          INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
+          SELECT CAST(${input.userId} AS BIGINT), ${input.idempotencyKey}, ${input.answerJson}, CAST(${now} AS BIGINT)
+          WHERE (SELECT count(*) FROM e) = ${n} AND (NOT CAST(${ordered} AS BOOLEAN) OR EXISTS (SELECT 1 FROM o))
+          ON CONFLICT (user_id, idempotency_key) DO NOTHING
+          RETURNING 1
+        ), c AS (
+          UPDATE invitation_codes SET used = used + ${n}
+          WHERE CAST(${input.usesCode} AS BOOLEAN) AND id = CAST(${entry.codeId ?? null} AS BIGINT)
+            AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND EXISTS (SELECT 1 FROM s)
+          RETURNING 1
+        ), t AS (
+          UPDATE entry_places SET taken = taken + ${n}
+          WHERE CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND race_id = ${entry.raceId}
+            AND item_code = ${entry.itemCode} AND pool = ${input.takesPlaces ?? 'main'}
+            AND taken + ${n} <= capacity AND EXISTS (SELECT 1 FROM s)
+          RETURNING 1
+        )
+        SELECT CASE
+          WHEN NOT (SELECT ok FROM chk) THEN race_site_refuse('checksFailed')
+          WHEN (SELECT count(*) FROM s) = 0 THEN race_site_refuse('numberClash')
+          WHEN CAST(${input.usesCode} AS BOOLEAN) AND (SELECT count(*) FROM c) = 0 THEN race_site_refuse('codeUsedUp')
+          WHEN CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND (SELECT count(*) FROM t) = 0
+            THEN race_site_refuse('noPlaces')
+          ELSE TRUE END AS written`;
+      try {
+        await db.get(statement);
+        return 'written';
+      } catch (error) {
+        const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+        if (code === 'RS409' && typeof message === 'string' && REFUSED_WRITES.has(message as SubmissionWritten)) {
+          return message as SubmissionWritten;
+        }
+        // A submission of the same person or key met in a unique index (it committed while this one ran), or
+        // in a deadlock (two submissions of the same people in opposite orders): the checks tell which.
+        if (code === '23505' || code === '40P01') return 'checksFailed';
+        throw error;
+      }
     },
 
     /** Keeps the answer of an idempotency key; false when the key already has one. */

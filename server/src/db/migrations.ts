@@ -1253,4 +1253,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE races ADD COLUMN version BIGINT NOT NULL DEFAULT 1;
     `,
   },
+  {
+    id: 15,
+    name: 'sign-up in one statement: the refusal a statement raises (PostgreSQL only)',
+    sqlite: '',
+    // A statement that writes a whole submission calls it to undo everything it wrote (entries-repository.ts).
+    postgres: `
+      CREATE FUNCTION race_site_refuse(reason TEXT) RETURNS BOOLEAN LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        RAISE EXCEPTION USING ERRCODE = 'RS409', MESSAGE = reason;
+      END
+      $$;
+    `,
+  },
 ];

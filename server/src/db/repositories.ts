@@ -3,7 +3,7 @@ import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
 import { createCodesRepository } from './codes-repository.ts';
 import { createDirectApplicationsRepository } from './direct-applications-repository.ts';
-import type { Db } from './engine.ts';
+import type { Db, TransactionOptions } from './engine.ts';
 import { createEntriesRepository } from './entries-repository.ts';
 import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
@@ -65,15 +65,15 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
 export type Repositories = ReturnType<typeof repositoriesOn> & {
   /**
    * Runs `work` with repositories that all use one transaction. Inside it, use only the repositories it hands
-   * over: on SQLite the outer ones wait until the transaction ends.
+   * over: on SQLite the outer ones wait until the transaction ends. `options.locks`: as Db.transaction.
    */
-  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
 };
 
 /** Every repository over one database handle. */
 export function createRepositories(db: Db, keys: RepositoryKeys): Repositories {
   return {
     ...repositoriesOn(db, keys),
-    transaction: (work) => db.transaction((tx) => work(createRepositories(tx, keys))),
+    transaction: (work, options) => db.transaction((tx) => work(createRepositories(tx, keys)), options),
   };
 }

@@ -31,8 +31,14 @@ import { isCertificateType } from '#contract/enums';
 import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
 import type { FormField, PublishedForm, RegistrationForm, SubmissionValues } from '#contract/registration-form';
 import type { RaceInfo } from '#contract/site-config/race-types';
-import { poolOf, type EntriesRepository, type EntryEvent, type EntryRecord } from '../../db/entries-repository.ts';
-import { orderView, type OrderRecord } from '../../db/orders-repository.ts';
+import {
+  newEntryNo,
+  poolOf,
+  type EntriesRepository,
+  type EntryEvent,
+  type EntryRecord,
+} from '../../db/entries-repository.ts';
+import { newOrderNo, orderView, type OrderRecord } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
 import { fillSavedNumbers } from '../after-entry/participants.ts';
@@ -53,6 +59,13 @@ export type SubmitRefusal =
   | { kind: 'fields'; fields: Record<string, Refusal> };
 
 export type SubmitOutcome = { ok: true; answer: EntrySubmitAnswer } | { ok: false; refusal: SubmitRefusal };
+
+/** Thrown when a submission's writes met an entry or order number taken meanwhile (none kept): tried again. */
+class NumberClash extends Error {
+  constructor() {
+    super('number clash');
+  }
+}
 
 /** A refusal decided inside the transaction: thrown so that everything written before it is rolled back. */
 class Refused extends Error {
@@ -316,143 +329,227 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       }
       if (Object.keys(fields).length > 0) return refused({ kind: 'fields', fields });
 
+      const holds = takesPlaceNow(item, channel);
+      const ordered = holds || item.model === 'payThenDraw';
+      const fee = feeFen(item, channel);
+      const steps: TimelineStep[] = ordered ? ['submitted', 'orderCreated'] : ['submitted'];
+      const pool = poolOf(channel);
+      /** The entry as written (the same for every person but their own fields and number), not read back. */
+      const recordOf = (person: Person, id: number, entryNo: string): EntryRecord & { events: EntryEvent[] } => ({
+        raceId,
+        itemCode: item.code,
+        channel,
+        userId,
+        teamId: team?.id ?? null,
+        codeId: code?.id ?? null,
+        status: ENTRY_STATUSES.submitted,
+        holdsPlace: holds,
+        name: person.name,
+        gender: person.gender,
+        birthday: person.birthday,
+        certType: person.certType,
+        certHash: person.certHash,
+        certNumber: person.certNumber,
+        phone: person.phone,
+        feeFen: fee,
+        id,
+        entryNo,
+        bib: null,
+        waitRank: null,
+        createdAt: at,
+        updatedAt: at,
+        events: steps.map((step) => ({ step, at, note: '' })),
+      });
+      /** The answer: the entries (their order's number) and the order as `records` and `placed` have them. */
+      const answerOf = async (
+        tx: Repositories,
+        records: (EntryRecord & { events: EntryEvent[] })[],
+        placed?: { orderNo: string; subOrderNos: string[]; deadlineAt: number; paid: boolean },
+      ): Promise<EntrySubmitAnswer> => {
+        let order: OrderView | null = null;
+        const orderNos = new Map<number, string>();
+        if (placed) {
+          for (const entry of records) orderNos.set(entry.id, placed.orderNo);
+          const lines = records
+            .map((entry, k) => ({
+              subOrderNo: placed.subOrderNos[k]!,
+              entryNo: entry.entryNo,
+              name: entry.name,
+              itemCode: entry.itemCode,
+              amountFen: fee,
+            }))
+            .sort((a, b) => (a.subOrderNo < b.subOrderNo ? -1 : a.subOrderNo > b.subOrderNo ? 1 : 0));
+          const record: OrderRecord = {
+            id: 0,
+            orderNo: placed.orderNo,
+            raceId,
+            userId,
+            status: placed.paid ? 3 : 1,
+            amountFen: fee * n,
+            paidFen: 0,
+            refundedFen: 0,
+            deadlineAt: placed.deadlineAt,
+            createdAt: at,
+            paidAt: placed.paid ? at : null,
+            settledAt: placed.paid ? at : null,
+            serialNo: null,
+          };
+          order = orderView(record, lines, race, at);
+        }
+        return {
+          entries: await myEntryViews(tx, records, { races: new Map([[raceId, race]]), orderNos }),
+          order,
+        };
+      };
+      /** The refusal of a person who has a live entry in the race already. */
+      const alreadyIn = (live: Set<string>) => {
+        const person = people.find((p) => live.has(p.certHash));
+        return person
+          ? new Refused({
+              kind: 'fields',
+              fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
+            })
+          : undefined;
+      };
+      // For writeStepByStep: the key's lock, then (one live entry per person and race) each person's lock in one
+      // order, so no two submissions deadlock; taken with BEGIN (one round trip on PostgreSQL).
+      const locks = [
+        `entry-submit:${userId}:${idempotencyKey}`,
+        ...[...seen].sort().map((hash) => `entry-person:${raceId}:${hash}`),
+      ];
+
+      /**
+       * PostgreSQL, no team, an order to pay or none: every write in one statement that commits by itself
+       * (writeSubmission), the answer built before it from the numbers chosen here. Undefined: the places' rows
+       * of the item are missing (a race saved before sign-up existed), for writeStepByStep to make.
+       */
+      const writeAtOnce = async (): Promise<EntrySubmitAnswer | undefined> => {
+        const records = people.map((person, k) => recordOf(person, -(k + 1), newEntryNo()));
+        const orderNo = newOrderNo(at);
+        const placed = ordered
+          ? {
+              orderNo,
+              subOrderNos: records.map((_, k) => `${orderNo}-${k + 1}`),
+              deadlineAt: paymentDeadline(item, at),
+              paid: false,
+            }
+          : undefined;
+        const result = await answerOf(repos, records, placed);
+        const written = await repos.entries.writeSubmission({
+          userId,
+          idempotencyKey,
+          answerJson: JSON.stringify(result),
+          now: at,
+          entry: {
+            raceId,
+            itemCode: item.code,
+            channel,
+            userId,
+            teamId: null,
+            codeId: code?.id ?? null,
+            status: ENTRY_STATUSES.submitted,
+            holdsPlace: holds,
+            feeFen: fee,
+          },
+          people: people.map((person, k) => ({ ...person, entryNo: records[k]!.entryNo })),
+          steps,
+          order: placed && { ...placed, amountFen: fee * n },
+          usesCode: code !== undefined,
+          takesPlaces: holds ? pool : undefined,
+        });
+        switch (written) {
+          case 'written':
+            return result;
+          case 'numberClash':
+            throw new NumberClash();
+          case 'codeUsedUp':
+            throw new Refused(call(400, 'redemptionCodeMissing'));
+          case 'noPlaces': {
+            const rows = await repos.entries.places(raceId);
+            if (!rows.some((row) => row.itemCode === item.code && row.pool === pool)) return undefined;
+            throw new Refused(call(400, 'entryFull'));
+          }
+          case 'checksFailed': {
+            const checks = await repos.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
+            if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
+            // The submission met has since been rolled back: this one is tried again.
+            throw alreadyIn(checks.live) ?? new NumberClash();
+          }
+        }
+      };
+
+      /** Any engine, any channel: the checks, then each write on its own (the team's lock and size among them). */
+      const writeStepByStep = (tx: Repositories) => async (): Promise<EntrySubmitAnswer> => {
+        const checks = await tx.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
+        if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
+        const refusal = alreadyIn(checks.live);
+        if (refusal) throw refusal;
+        if (team) {
+          await tx.db.lock(`entry-team:${team.id}`);
+          if ((await tx.entries.teamSize(team.id)) + n > team.maxSize) throw new Refused(call(400, 'teamFull'));
+        }
+        const records: (EntryRecord & { events: EntryEvent[] })[] = [];
+        for (const person of people) {
+          const made = await tx.entries.insertEntry(
+            { ...recordOf(person, 0, ''), values: person.values, now: at },
+            steps,
+          );
+          records.push(recordOf(person, made.id, made.entryNo));
+        }
+        let placed: Parameters<typeof answerOf>[2];
+        if (ordered) {
+          const deadlineAt = paymentDeadline(item, at);
+          const created = await tx.orders.create({
+            raceId,
+            userId,
+            amountFen: fee * n,
+            deadlineAt,
+            createdAt: at,
+            lines: records.map((entry) => ({ entryId: entry.id, amountFen: fee })),
+          });
+          let paid = false;
+          if (fee === 0 && (await tx.orders.markPaid(created.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
+            paid = true;
+            for (const entry of records) {
+              const to = statusAfterPayment({ channel, status: ENTRY_STATUSES.submitted }, item.model);
+              if (to === ENTRY_STATUSES.submitted) await tx.entries.addEvent(entry.id, 'paid', at);
+              else if (await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.submitted], to, 'paid', at)) {
+                entry.status = to;
+              } else continue;
+              entry.events.push({ step: 'paid', at, note: '' });
+            }
+          }
+          placed = { orderNo: created.orderNo, subOrderNos: created.subOrderNos, deadlineAt, paid };
+        }
+        const result = await answerOf(tx, records, placed);
+        if (code && !(await tx.entries.useCode(code.id, n, at))) throw new Refused(call(400, 'redemptionCodeMissing'));
+        const submission = { userId, idempotencyKey, answerJson: JSON.stringify(result), now: at };
+        if (!holds) await tx.entries.saveSubmission(userId, idempotencyKey, submission.answerJson, at);
+        else if (
+          !(await tx.entries.saveSubmissionTakingPlaces(submission, { raceId, itemCode: item.code, pool, n })) &&
+          !(await takePlaces(tx.entries, raceId, settings, item, pool, n))
+        ) {
+          throw new Refused(call(400, 'entryFull'));
+        }
+        return result;
+      };
+      const atOnce = repos.db.engine === 'postgres' && !team && !(ordered && fee === 0);
+
       try {
         // The transaction is kept short: every read it does not need was done above, the answer is built from
         // what it writes (not read back), and the contended rows (the code's uses, the item's places) are
         // updated last, so their row locks (PostgreSQL) are held only until the commit that follows.
-        const answer = await repos.transaction(async (tx) => {
-          // The key's lock, then (one live entry per person and race) each person's lock in one order, so no
-          // two submissions deadlock; all in one call.
-          await tx.db.lock(
-            `entry-submit:${userId}:${idempotencyKey}`,
-            ...[...seen].sort().map((hash) => `entry-person:${raceId}:${hash}`),
-          );
-          const checks = await tx.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
-          if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
-          for (const person of people) {
-            if (checks.live.has(person.certHash)) {
-              throw new Refused({
-                kind: 'fields',
-                fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
-              });
-            }
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            const answer =
+              (atOnce ? await writeAtOnce() : undefined) ??
+              (await repos.transaction((tx) => writeStepByStep(tx)(), { locks }));
+            return { ok: true, answer };
+          } catch (error) {
+            // An entry or order number taken meanwhile: nothing kept, and tried again with new numbers.
+            if (!(error instanceof NumberClash) || attempt >= 8) throw error;
           }
-          if (team) {
-            await tx.db.lock(`entry-team:${team.id}`);
-            if ((await tx.entries.teamSize(team.id)) + n > team.maxSize) throw new Refused(call(400, 'teamFull'));
-          }
-          const holds = takesPlaceNow(item, channel);
-          const ordered = holds || item.model === 'payThenDraw';
-          const fee = feeFen(item, channel);
-          const steps: TimelineStep[] = ordered ? ['submitted', 'orderCreated'] : ['submitted'];
-          const records: (EntryRecord & { events: EntryEvent[] })[] = [];
-          for (const person of people) {
-            const { values, ...own } = {
-              raceId,
-              itemCode: item.code,
-              channel,
-              userId,
-              teamId: team?.id ?? null,
-              codeId: code?.id ?? null,
-              status: ENTRY_STATUSES.submitted,
-              holdsPlace: holds,
-              name: person.name,
-              gender: person.gender,
-              birthday: person.birthday,
-              certType: person.certType,
-              certHash: person.certHash,
-              certNumber: person.certNumber,
-              phone: person.phone,
-              values: person.values,
-              feeFen: fee,
-            };
-            const made = await tx.entries.insertEntry({ ...own, values, now: at }, steps);
-            // The record as written, without reading it back.
-            records.push({
-              ...own,
-              id: made.id,
-              entryNo: made.entryNo,
-              bib: null,
-              waitRank: null,
-              createdAt: at,
-              updatedAt: at,
-              events: steps.map((step) => ({ step, at, note: '' })),
-            });
-          }
-          let order: OrderView | null = null;
-          const orderNos = new Map<number, string>();
-          if (ordered) {
-            const amountFen = fee * n;
-            const deadlineAt = paymentDeadline(item, at);
-            const created = await tx.orders.create({
-              raceId,
-              userId,
-              amountFen,
-              deadlineAt,
-              createdAt: at,
-              lines: records.map((entry) => ({ entryId: entry.id, amountFen: fee })),
-            });
-            for (const entry of records) orderNos.set(entry.id, created.orderNo);
-            let paid = false;
-            if (fee === 0 && (await tx.orders.markPaid(created.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
-              paid = true;
-              for (const entry of records) {
-                const to = statusAfterPayment({ channel, status: ENTRY_STATUSES.submitted }, item.model);
-                if (to === ENTRY_STATUSES.submitted) await tx.entries.addEvent(entry.id, 'paid', at);
-                else if (await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.submitted], to, 'paid', at)) {
-                  entry.status = to;
-                } else continue;
-                entry.events.push({ step: 'paid', at, note: '' });
-              }
-            }
-            const lines = records
-              .map((entry, k) => ({
-                subOrderNo: created.subOrderNos[k]!,
-                entryNo: entry.entryNo,
-                name: entry.name,
-                itemCode: entry.itemCode,
-                amountFen: fee,
-              }))
-              .sort((a, b) => (a.subOrderNo < b.subOrderNo ? -1 : a.subOrderNo > b.subOrderNo ? 1 : 0));
-            const record: OrderRecord = {
-              id: created.id,
-              orderNo: created.orderNo,
-              raceId,
-              userId,
-              status: paid ? 3 : 1,
-              amountFen,
-              paidFen: 0,
-              refundedFen: 0,
-              deadlineAt,
-              createdAt: at,
-              paidAt: paid ? at : null,
-              settledAt: paid ? at : null,
-              serialNo: null,
-            };
-            order = orderView(record, lines, race, at);
-          }
-          const result: EntrySubmitAnswer = {
-            entries: await myEntryViews(tx, records, { races: new Map([[raceId, race]]), orderNos }),
-            order,
-          };
-          if (code && !(await tx.entries.useCode(code.id, n, at)))
-            throw new Refused(call(400, 'redemptionCodeMissing'));
-          const submission = { userId, idempotencyKey, answerJson: JSON.stringify(result), now: at };
-          if (!holds) await tx.entries.saveSubmission(userId, idempotencyKey, submission.answerJson, at);
-          else if (
-            !(await tx.entries.saveSubmissionTakingPlaces(submission, {
-              raceId,
-              itemCode: item.code,
-              pool: poolOf(channel),
-              n,
-            })) &&
-            !(await takePlaces(tx.entries, raceId, settings, item, poolOf(channel), n))
-          ) {
-            throw new Refused(call(400, 'entryFull'));
-          }
-          return result;
-        });
-        return { ok: true, answer };
+        }
       } catch (error) {
         if (error instanceof Refused) return refused(error.refusal);
         if (isUniqueViolation(error)) {
