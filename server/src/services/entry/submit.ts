@@ -10,6 +10,12 @@
  * uses and the places by conditional updates (never read then written), the team's size under the team's
  * lock, the entries and their order. A refusal inside the transaction rolls back everything it wrote.
  *
+ * On PostgreSQL a submission without a team and with an order to pay (or none) skips the transaction: its writes
+ * are one statement that commits by itself (EntriesRepository.writeSubmission), so the item's places row, which
+ * every submission of a registration opening updates, is locked only while PostgreSQL commits and never while an
+ * answer travels to this process and back. Two submissions of the same person or key then meet in the unique
+ * indexes instead of the locks, and the later one answers as it would after the lock.
+ *
  * Places and orders by model and channel: first-come, charity, direct and code entries take a place now and
  * get an order to pay within the item's payment minutes; pay-then-draw entries get an order and no place; ballot
  * entries (public or team) wait for the draw with no order. An order of 0 fen is paid at once.
