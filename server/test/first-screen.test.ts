@@ -95,6 +95,24 @@ describe('the first screen of the mobile site', () => {
   });
 });
 
+describe('index.html as served', () => {
+  it('is read again once a new build replaces it, on the desktop and the mobile site', async () => {
+    const dir = dist();
+    const app = await buildTestApp({ staticDir: dir });
+    apps.push(app);
+    const get = async (url: string) => (await app.inject({ method: 'GET', url, headers: { host: 'localhost' } })).body;
+    expect(await get('/news')).toBe(BUILT);
+    expect(await get('/m/')).toContain('first-screen__logo');
+    const rebuilt = BUILT.replace('<title>', '<meta name="build" content="2"><title>');
+    writeFileSync(path.join(dir, 'index.html'), rebuilt);
+    expect(await get('/news')).toBe(rebuilt);
+    expect(await get('/m/')).toContain('<meta name="build" content="2">');
+    const plain = '<!doctype html><title>race-site</title><div id="root"></div>';
+    writeFileSync(path.join(dir, 'index.html'), plain);
+    expect(await get('/m/')).toBe(plain);
+  });
+});
+
 describe('mobileDocument', () => {
   it('escapes what the configuration says and keeps unsafe links out', () => {
     const html = mobileDocument(

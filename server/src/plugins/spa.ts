@@ -3,7 +3,7 @@
  * revalidated on every load so a new build is picked up at once. The fallback to index.html for unknown
  * non-API paths lives in the app's not-found handler (see `spaFallback`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,6 +32,36 @@ export const isMobileSitePath = (pathname: string) => pathname === '/m' || pathn
 /** The first screen of the request's domain (lib/first-screen.ts `firstScreenSource`). */
 export type FirstScreenOf = (request: FastifyRequest, imageHost: string) => Promise<FirstScreen | undefined>;
 
+/** index.html as last read, with what a mobile page's first screen needs to know of it. */
+interface IndexDocument {
+  mtimeMs: number;
+  size: number;
+  html: Buffer;
+  page: string;
+  /** The image host the build wrote, or undefined: then no first screen (as for a build without markers). */
+  imageHost: string | undefined;
+}
+
+const indexDocuments = new Map<string, IndexDocument>();
+
+/**
+ * A build's index.html, read again only when the file changes (its modification time or size): a new build
+ * is served at once, and a phone's page is not read from disk and searched for its markers every time.
+ */
+async function indexDocument(file: string): Promise<IndexDocument> {
+  const { mtimeMs, size } = await stat(file);
+  const kept = indexDocuments.get(file);
+  if (kept !== undefined && kept.mtimeMs === mtimeMs && kept.size === size) return kept;
+  const html = await readFile(file);
+  const page = html.toString('utf8');
+  const imageHost = canCarryFirstScreen(page) ? imageHostOf(page) : undefined;
+  const made = { mtimeMs, size, html, page, imageHost };
+  // One entry per static folder (a process serves one; tests make many).
+  if (indexDocuments.size >= 16) indexDocuments.clear();
+  indexDocuments.set(file, made);
+  return made;
+}
+
 /**
  * Answers a not-found GET/HEAD with index.html when it is a client route of the SPA. Returns false when the
  * request is not one (API path, file, other method) so the caller answers 404. A page of the mobile site
@@ -46,21 +76,24 @@ export async function spaFallback(
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (isApiPath(pathname) || looksLikeFile(pathname)) return false;
-  let html: Buffer;
+  let index: IndexDocument;
   try {
-    html = await readFile(path.join(staticDir, 'index.html'));
+    index = await indexDocument(path.join(staticDir, 'index.html'));
   } catch {
     return false;
   }
-  if (firstScreen && isMobileSitePath(pathname)) html = await withFirstScreen(html, request, firstScreen);
+  const html =
+    firstScreen && isMobileSitePath(pathname) ? await withFirstScreen(index, request, firstScreen) : index.html;
   await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
   return true;
 }
 
-async function withFirstScreen(html: Buffer, request: FastifyRequest, firstScreen: FirstScreenOf): Promise<Buffer> {
-  const page = html.toString('utf8');
-  const imageHost = imageHostOf(page);
-  if (imageHost === undefined || !canCarryFirstScreen(page)) return html;
+async function withFirstScreen(
+  { html, page, imageHost }: IndexDocument,
+  request: FastifyRequest,
+  firstScreen: FirstScreenOf,
+): Promise<Buffer> {
+  if (imageHost === undefined) return html;
   try {
     const screen = await firstScreen(request, imageHost);
     return screen ? Buffer.from(mobileDocument(page, screen, cookieLanguage(request.headers.cookie))) : html;
