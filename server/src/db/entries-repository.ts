@@ -91,6 +91,9 @@ export type EntryInsert = Omit<
   now: number;
 };
 
+/** An entry's fields that are its person's own. */
+type PersonField = 'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values';
+
 /**
  * A whole submission's writes on PostgreSQL (EntriesRepository.writeSubmission): its entries (numbers chosen by
  * the caller, newEntryNo), their first timeline steps, the order with one line per entry, the idempotency key's
@@ -101,17 +104,9 @@ export interface SubmissionWrite {
   idempotencyKey: string;
   answerJson: string;
   now: number;
-  /** Every entry's fields but its number and values: the same for all people of a submission. */
-  entry: Omit<
-    EntryInsert,
-    'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values' | 'now'
-  >;
-  people: (Pick<
-    EntryInsert,
-    'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values'
-  > & {
-    entryNo: string;
-  })[];
+  /** Every entry's fields but its person's and its number: the same for all people of a submission. */
+  entry: Omit<EntryInsert, PersonField | 'now'>;
+  people: (Pick<EntryInsert, PersonField> & { entryNo: string })[];
   steps: readonly TimelineStep[];
   /** The order to create (each line entry's fee), or none. */
   order?: { orderNo: string; subOrderNos: string[]; amountFen: number; deadlineAt: number };
@@ -296,6 +291,12 @@ function poolsOf(settings: EntrySettings | undefined): PlaceRow[] {
 /** `idNumberKey`: the ID-number secret (lib/secrets.ts), the key of the encrypted columns. */
 export function createEntriesRepository(db: Db, idNumberKey: string) {
   const cipher = personalCipher(idNumberKey);
+  /** What an entry keeps of its person encrypted: the certificate number, the phone and the form's values. */
+  const sealed = (person: Pick<EntryInsert, 'certNumber' | 'phone' | 'values'>) => ({
+    certEnc: cipher.encrypt(person.certNumber),
+    phoneEnc: cipher.encrypt(person.phone),
+    valuesEnc: cipher.encrypt(JSON.stringify(person.values)),
+  });
   const toEntry = (row: EntryRow): EntryRecord => ({
     id: Number(row.id),
     entryNo: row.entry_no,
@@ -467,9 +468,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       /** The timeline's first steps, all at input.now ('submitted', then e.g. 'orderCreated' in the same transaction). */
       steps: readonly TimelineStep[] = ['submitted'],
     ): Promise<{ id: number; entryNo: string }> {
-      const certEnc = cipher.encrypt(input.certNumber);
-      const phoneEnc = cipher.encrypt(input.phone);
-      const valuesEnc = cipher.encrypt(JSON.stringify(input.values));
+      const { certEnc, phoneEnc, valuesEnc } = sealed(input);
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const entryNo = newEntryNo();
         const insert = sql`
@@ -781,6 +780,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       const n = people.length;
       const column = <K extends keyof SubmissionWrite['people'][number]>(key: K) => people.map((p) => p[key]);
       const entryNos = column('entryNo');
+      const kept = people.map(sealed);
       const ordered = order !== undefined;
       const statement = sql`
         WITH chk AS (
@@ -793,9 +793,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
           SELECT * FROM unnest(CAST(${entryNos} AS TEXT[]), CAST(${column('name')} AS TEXT[]),
             CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),
             CAST(${column('certType')} AS BIGINT[]), CAST(${column('certHash')} AS TEXT[]),
-            CAST(${people.map((p) => cipher.encrypt(p.certNumber))} AS TEXT[]),
-            CAST(${people.map((p) => cipher.encrypt(p.phone))} AS TEXT[]),
-            CAST(${people.map((p) => cipher.encrypt(JSON.stringify(p.values)))} AS TEXT[]))
+            CAST(${kept.map((k) => k.certEnc)} AS TEXT[]), CAST(${kept.map((k) => k.phoneEnc)} AS TEXT[]),
+            CAST(${kept.map((k) => k.valuesEnc)} AS TEXT[]))
             WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, k)
         ), e AS (
           INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,

@@ -66,10 +66,13 @@ export type SubmitRefusal =
 
 export type SubmitOutcome = { ok: true; answer: EntrySubmitAnswer } | { ok: false; refusal: SubmitRefusal };
 
-/** Thrown when a submission's writes met an entry or order number taken meanwhile (none kept): tried again. */
-class NumberClash extends Error {
+/**
+ * Thrown when a submission's writes kept nothing and are to be tried again: they met an entry or order number
+ * taken meanwhile, or a submission of the same person that has since been rolled back.
+ */
+class TryAgain extends Error {
   constructor() {
-    super('number clash');
+    super('try again');
   }
 }
 
@@ -431,15 +434,16 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
        */
       const writeAtOnce = async (): Promise<EntrySubmitAnswer | undefined> => {
         const records = people.map((person, k) => recordOf(person, -(k + 1), newEntryNo()));
-        const orderNo = newOrderNo(at);
-        const placed = ordered
-          ? {
-              orderNo,
-              subOrderNos: records.map((_, k) => `${orderNo}-${k + 1}`),
-              deadlineAt: paymentDeadline(item, at),
-              paid: false,
-            }
-          : undefined;
+        const orderNo = ordered ? newOrderNo(at) : undefined;
+        const placed =
+          orderNo === undefined
+            ? undefined
+            : {
+                orderNo,
+                subOrderNos: records.map((_, k) => `${orderNo}-${k + 1}`),
+                deadlineAt: paymentDeadline(item, at),
+                paid: false,
+              };
         const result = await answerOf(repos, records, placed);
         const written = await repos.entries.writeSubmission({
           userId,
@@ -467,7 +471,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           case 'written':
             return result;
           case 'numberClash':
-            throw new NumberClash();
+            throw new TryAgain();
           case 'codeUsedUp':
             throw new Refused(call(400, 'redemptionCodeMissing'));
           case 'noPlaces': {
@@ -479,13 +483,13 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
             const checks = await repos.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
             if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
             // The submission met has since been rolled back: this one is tried again.
-            throw alreadyIn(checks.live) ?? new NumberClash();
+            throw alreadyIn(checks.live) ?? new TryAgain();
           }
         }
       };
 
       /** Any engine, any channel: the checks, then each write on its own (the team's lock and size among them). */
-      const writeStepByStep = (tx: Repositories) => async (): Promise<EntrySubmitAnswer> => {
+      const writeStepByStep = async (tx: Repositories): Promise<EntrySubmitAnswer> => {
         const checks = await tx.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
         if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
         const refusal = alreadyIn(checks.live);
@@ -548,12 +552,11 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
         for (let attempt = 1; ; attempt += 1) {
           try {
             const answer =
-              (atOnce ? await writeAtOnce() : undefined) ??
-              (await repos.transaction((tx) => writeStepByStep(tx)(), { locks }));
+              (atOnce ? await writeAtOnce() : undefined) ?? (await repos.transaction(writeStepByStep, { locks }));
             return { ok: true, answer };
           } catch (error) {
-            // An entry or order number taken meanwhile: nothing kept, and tried again with new numbers.
-            if (!(error instanceof NumberClash) || attempt >= 8) throw error;
+            // Nothing kept (TryAgain): tried again, with new numbers.
+            if (!(error instanceof TryAgain) || attempt >= 8) throw error;
           }
         }
       } catch (error) {
