@@ -4,10 +4,15 @@
  *
  * The floor is a bare Node http server (scripts/bench-floor-server.mjs, no framework) answering every
  * request with a fixed 1.1 KB JSON body and the header lines of a score answer (about the bytes of a real
- * one), driven by the same load generator with the same connections, requests, warm-up and duration as the
- * bib lookup, on as many processes as the server: what the server does per lookup costs whatever it gets
- * below that figure. Every run is printed as req/s, p99 and its ratio to
- * the floor, in one table.
+ * one), on as many processes as the server: what the server does per lookup costs whatever it gets below
+ * that figure. It runs for the whole bench, and every scenario is measured against it in turns: slices of
+ * BENCH_SLICE_SECONDS (default 5) go to the floor and to the server alternately (floor–server, then
+ * server–floor), each driven the same way (the same requests, connections and load-generator instances),
+ * so that both get the same share of whatever else this machine is doing meanwhile. Measured one after the
+ * other, the floor alone swung between 31,000 and 45,000 req/s from run to run on a quiet 2-core machine
+ * while the server's figure stayed put; a ratio taken across minutes measured that swing, not the server.
+ * Every run is printed as req/s, p99, the floor's req/s in the same minute and the ratio of the two, in one
+ * table.
  *
  * The real server (API only, RATE_LIMITS=off) runs on a fresh data folder seeded with the ~30,000 demo
  * runners; autocannon runs BENCH_LOAD_SECONDS (default 60) per scenario after a BENCH_WARMUP_SECONDS warm-up
@@ -46,8 +51,10 @@ export interface LoadResult {
   scenario: string;
   requestsPerSecond: number;
   p99Ms: number;
-  /** req/s over the floor's req/s (1 for the floor itself). */
-  floorRatio: number;
+  /** The floor's req/s, measured in turns with this run (undefined when not measured so). */
+  floorRequestsPerSecond: number | undefined;
+  /** req/s over the floor's req/s (undefined without a floor). */
+  floorRatio: number | undefined;
   /** Average bytes per answer on the wire, headers included. */
   bytesPerAnswer: number;
   errors: number;
@@ -159,11 +166,11 @@ async function startPostgresScaleOut(): Promise<Processes> {
   const cluster = await startThrowawayCluster();
   try {
     const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_load');
-    const servers = await startServers(2, {
-      DATABASE_URL: databaseUrl,
-      ID_NUMBER_SECRET: BENCH_ID_NUMBER_SECRET,
-      WORKERS: '1',
-    });
+    const env = { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: BENCH_ID_NUMBER_SECRET, WORKERS: '1' };
+    // The database is prepared (migrated, the demo runners seeded) by a process of its own first, as an
+    // organiser's deploy step would, so the instances measured start on a ready database like any other.
+    await (await startServers(1, env)).stop();
+    const servers = await startServers(2, env);
     return {
       ...servers,
       stop: async () => {
@@ -181,7 +188,7 @@ async function startPostgresScaleOut(): Promise<Processes> {
 }
 
 /** The floor: scripts/bench-floor-server.mjs on as many worker processes as the server gets. */
-function startFloor(): Promise<Processes> {
+export function startFloor(): Promise<Processes> {
   return startProcesses(
     1,
     path.join(repoRoot, 'scripts/bench-floor-server.mjs'),
@@ -218,28 +225,28 @@ interface Measured {
 
 /**
  * Load on one or more ports: BENCH_LOAD_CONNECTIONS (default 50) connections in all, spread evenly over the
- * URLs (one autocannon instance per URL, run together), after the warm-up. req/s, errors and bytes add up;
- * the p99 is the highest of the instances' (autocannon reports percentiles, not histograms to merge).
+ * URLs (one autocannon instance per URL, run together), for `seconds`. req/s, errors and bytes add up; the
+ * p99 is the highest of the instances' (autocannon reports percentiles, not histograms to merge).
  *
  * The pool is dealt round-robin to each instance's connections, each of which cycles through its own share.
  * autocannon builds a static request once (per connection), while a per-request `setupRequest` rebuilds it
  * every time: that rebuild cost the generator, which shares the cores with the server, 40% of its CPU per
  * request.
  */
-async function measure(urls: string[], apiPath: string, pool: string[], seconds: number): Promise<Measured> {
+async function load(urls: string[], apiPath: string, pool: string[], seconds: number): Promise<Measured> {
   const total = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50);
   const request = (body: string) => ({
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
     body,
   });
-  const runOne = (url: string, connections: number, duration: number) => {
+  const runOne = (url: string, connections: number) => {
     let dealt = 0;
     return autocannon({
       url: `${url}${apiPath}`,
       connections,
       pipelining: 1,
-      duration,
+      duration: seconds,
       requests: [request(pool[0]!)],
       setupClient: (client) => {
         const share = dealt++ % connections;
@@ -247,24 +254,66 @@ async function measure(urls: string[], apiPath: string, pool: string[], seconds:
       },
     });
   };
-  const run = (duration: number) =>
-    Promise.all(
-      urls.map((url, i) => runOne(url, Math.floor(total / urls.length) + (i < total % urls.length ? 1 : 0), duration)),
-    );
-  // Steady state, as on race day after the first minutes: a warm-up run (not counted) lets the JIT compile
-  // the hot path and every worker see the runners once; then the measured run goes on through the pool.
-  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
-  if (warmup > 0) await run(warmup);
-  const results = await run(seconds);
+  const results = await Promise.all(
+    urls.map((url, i) => runOne(url, Math.floor(total / urls.length) + (i < total % urls.length ? 1 : 0))),
+  );
   const sum = (pick: (r: autocannon.Result) => number) => results.reduce((acc, r) => acc + pick(r), 0);
   const answers = sum((r) => r.requests.total);
   return {
-    requestsPerSecond: Math.round(sum((r) => r.requests.average)),
+    requestsPerSecond: answers / Math.max(...results.map((r) => r.duration)),
     p99Ms: Math.max(...results.map((r) => r.latency.p99)),
-    bytesPerAnswer: answers === 0 ? 0 : Math.round(sum((r) => r.throughput.total) / answers),
+    bytesPerAnswer: answers === 0 ? 0 : sum((r) => r.throughput.total) / answers,
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
   };
+}
+
+const warmupSeconds = () => Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+
+/** Runs measured in slices, added up: answers over seconds, the highest p99. */
+function addSlices(slices: { m: Measured; seconds: number }[]): Measured {
+  const seconds = slices.reduce((acc, s) => acc + s.seconds, 0);
+  const answers = slices.reduce((acc, s) => acc + s.m.requestsPerSecond * s.seconds, 0);
+  return {
+    requestsPerSecond: Math.round(answers / seconds),
+    p99Ms: Math.max(...slices.map((s) => s.m.p99Ms)),
+    bytesPerAnswer: Math.round(
+      slices.reduce((acc, s) => acc + s.m.bytesPerAnswer * s.m.requestsPerSecond * s.seconds, 0) / answers,
+    ),
+    errors: slices.reduce((acc, s) => acc + s.m.errors, 0),
+    non2xx: slices.reduce((acc, s) => acc + s.m.non2xx, 0),
+  };
+}
+
+/**
+ * The server and the floor measured in turns (see the header): after the server's warm-up, `seconds` each,
+ * in slices of BENCH_SLICE_SECONDS, floor first in odd pairs and server first in even ones. The floor gets as
+ * many load-generator instances as the server has URLs (its one URL repeated), so the generator's own cost
+ * per request is the same on both sides.
+ */
+async function measureInTurns(
+  urls: string[],
+  floorUrl: string,
+  apiPath: string,
+  pool: string[],
+  seconds: number,
+): Promise<{ server: Measured; floor: Measured }> {
+  const floorUrls = urls.map(() => floorUrl);
+  // Steady state, as on race day after the first minutes: a warm-up run (not counted) lets the JIT compile
+  // the hot path and every worker see the runners once; then the measured runs go on through the pool.
+  if (warmupSeconds() > 0) await load(urls, apiPath, pool, warmupSeconds());
+  const slice = Math.max(1, Number(process.env.BENCH_SLICE_SECONDS ?? 5));
+  const pairs = Math.max(1, Math.round(seconds / slice));
+  const server: { m: Measured; seconds: number }[] = [];
+  const floor: { m: Measured; seconds: number }[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    const length = pair < pairs - 1 ? slice : seconds - slice * (pairs - 1);
+    const turns = pair % 2 === 0 ? ([floor, server] as const) : ([server, floor] as const);
+    for (const side of turns) {
+      side.push({ m: await load(side === floor ? floorUrls : urls, apiPath, pool, length), seconds: length });
+    }
+  }
+  return { server: addSlices(server), floor: addSlices(floor) };
 }
 
 /** One kind of request and its budget. */
@@ -282,16 +331,11 @@ export interface LoadSetup {
   scenarios: LoadScenario[];
 }
 
-/** The runs of the bench, in order; the floor's first scenario is the one every ratio is taken to. */
+/** The server runs of the bench, in order, each measured in turns with the floor. */
 export function setups(): LoadSetup[] {
   const bib = bodies('bib');
   const cert = bodies('cert');
   return [
-    {
-      name: 'floor',
-      start: startFloor,
-      scenarios: [{ name: 'bare node:http, fixed 1.1 KB JSON', apiPath: API_PATHS.searchScore, pool: bib, budget: {} }],
-    },
     {
       name: 'SQLite, 1 process',
       start: () => startServers(1),
@@ -316,17 +360,45 @@ export function setups(): LoadSetup[] {
   ];
 }
 
-function judge(scenario: string, m: Measured, seconds: number, floorRps: number, budget: LoadBudget): LoadResult {
-  const floorRatio = floorRps > 0 ? m.requestsPerSecond / floorRps : 0;
+function judge(
+  scenario: string,
+  m: Measured,
+  seconds: number,
+  floor: Measured | undefined,
+  budget: LoadBudget,
+): LoadResult {
+  const floorRatio = floor === undefined ? undefined : m.requestsPerSecond / floor.requestsPerSecond;
   const misses: string[] = [];
   if (budget.minRps !== undefined && m.requestsPerSecond < budget.minRps) misses.push(`req/s < ${budget.minRps}`);
   if (budget.maxP99Ms !== undefined && m.p99Ms > budget.maxP99Ms) misses.push(`p99 > ${budget.maxP99Ms} ms`);
-  if (budget.minFloorRatio !== undefined && floorRatio < budget.minFloorRatio) {
+  if (budget.minFloorRatio !== undefined && (floorRatio ?? 0) < budget.minFloorRatio) {
     misses.push(`< ${budget.minFloorRatio} × floor`);
   }
   if (m.errors > 0) misses.push(`${m.errors} errors`);
   if (m.non2xx > 0) misses.push(`${m.non2xx} non-2xx`);
-  return { scenario, ...m, floorRatio, budget, seconds, misses, ok: misses.length === 0 };
+  if (floor !== undefined && floor.errors + floor.non2xx > 0) misses.push('the floor failed requests');
+  return {
+    scenario,
+    ...m,
+    floorRequestsPerSecond: floor?.requestsPerSecond,
+    floorRatio,
+    budget,
+    seconds,
+    misses,
+    ok: misses.length === 0,
+  };
+}
+
+/** A scenario measured in turns with the floor (measureInTurns), judged. */
+async function judgedInTurns(
+  name: string,
+  urls: string[],
+  floor: Processes,
+  scenario: Omit<LoadScenario, 'name'>,
+  seconds: number,
+): Promise<LoadResult> {
+  const measured = await measureInTurns(urls, floor.urls[0]!, scenario.apiPath, scenario.pool, seconds);
+  return judge(name, measured.server, seconds, measured.floor, scenario.budget);
 }
 
 export async function runLoadBench(
@@ -334,20 +406,26 @@ export async function runLoadBench(
   runs: LoadSetup[] = setups(),
 ): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
-  let floorRps = 0;
-  for (const setup of runs) {
-    const processes = await setup.start();
-    try {
-      for (const scenario of setup.scenarios) {
-        const measured = await measure(processes.urls, scenario.apiPath, scenario.pool, seconds);
-        if (results.length === 0) floorRps = measured.requestsPerSecond;
-        results.push(judge(`${setup.name}: ${scenario.name}`, measured, seconds, floorRps, scenario.budget));
+  const floor = await startFloor();
+  try {
+    // The floor's JIT warms up once; each server warms up before each of its scenarios.
+    if (warmupSeconds() > 0) await load(floor.urls, API_PATHS.searchScore, bodies('bib'), warmupSeconds());
+    for (const setup of runs) {
+      const processes = await setup.start();
+      try {
+        for (const scenario of setup.scenarios) {
+          results.push(
+            await judgedInTurns(`${setup.name}: ${scenario.name}`, processes.urls, floor, scenario, seconds),
+          );
+        }
+      } finally {
+        await processes.stop();
       }
-    } finally {
-      await processes.stop();
     }
+    if (process.env.BENCH_SIGNUP !== 'off') results.push(...(await runSignupBench(seconds, floor)));
+  } finally {
+    await floor.stop();
   }
-  if (process.env.BENCH_SIGNUP !== 'off') results.push(...(await runSignupBench(seconds, floorRps)));
   return results;
 }
 
@@ -361,7 +439,7 @@ async function runSignupOn(
   processes: number,
   env: NodeJS.ProcessEnv,
   seconds: number,
-  floorRps: number,
+  floor: Processes,
 ): Promise<LoadResult[]> {
   const options = signupBenchOptions();
   const data = signupDataDir();
@@ -377,15 +455,21 @@ async function runSignupOn(
         `${engine}: registration opening (${options.submissions} runners, ${options.capacity} places)`,
         { requestsPerSecond: o.acceptedPerSecond, p99Ms: o.p99Ms, bytesPerAnswer: 0, errors: o.errors, non2xx: 0 },
         Math.round(o.seconds),
-        floorRps,
+        undefined,
         openingBudget,
       );
       if (o.oversold > 0) opening.misses.push(`${o.oversold} places oversold`);
       const expected = Math.min(options.submissions, o.capacity);
       if (o.accepted !== expected) opening.misses.push(`${o.accepted} accepted, ${expected} places to give`);
       opening.ok = opening.misses.length === 0;
-      const check = await measure(servers.urls, API_PATHS.ballotCheck, run.ballotBodies, seconds);
-      return [opening, judge(`${engine}: am I in? (ballot check)`, check, seconds, floorRps, { minRps: 10_000 })];
+      const check = await judgedInTurns(
+        `${engine}: am I in? (ballot check)`,
+        servers.urls,
+        floor,
+        { apiPath: API_PATHS.ballotCheck, pool: run.ballotBodies, budget: { minRps: 10_000 } },
+        seconds,
+      );
+      return [opening, check];
     } finally {
       await servers.stop();
     }
@@ -395,8 +479,8 @@ async function runSignupOn(
 }
 
 /** The sign-up runs on SQLite (one process) and on PostgreSQL (two processes on one database). */
-export async function runSignupBench(seconds: number, floorRps: number): Promise<LoadResult[]> {
-  const results = await runSignupOn('SQLite, 1 process', 1, {}, seconds, floorRps);
+export async function runSignupBench(seconds: number, floor: Processes): Promise<LoadResult[]> {
+  const results = await runSignupOn('SQLite, 1 process', 1, {}, seconds, floor);
   const cluster = await startThrowawayCluster();
   try {
     const databaseUrl = await createDatabase(cluster.adminUrl, 'bench_signup');
@@ -406,7 +490,7 @@ export async function runSignupBench(seconds: number, floorRps: number): Promise
         2,
         { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: BENCH_ID_NUMBER_SECRET },
         seconds,
-        floorRps,
+        floor,
       )),
     );
   } finally {
@@ -423,25 +507,26 @@ function budgetText(budget: LoadBudget): string {
   return parts.join(', ') || '—';
 }
 
-/** One table: every run with its req/s, p99, ratio to the floor, budget and verdict. */
+/** One table: every run with its req/s, p99, the floor beside it and the ratio, budget and verdict. */
 export function printLoadResults(results: LoadResult[]): void {
   console.log(
-    `load: WORKERS=${benchWorkers()} per server process and for the floor, autocannon on the same machine with ${process.env.BENCH_LOAD_CONNECTIONS ?? 50} connections, rate limits off, ${process.env.BENCH_WARMUP_SECONDS ?? 10} s warm-up, ${results[0]?.seconds ?? 0} s measured`,
+    `load: WORKERS=${benchWorkers()} per server process and for the floor (bare node:http, a fixed 1.1 KB JSON body), autocannon on the same machine with ${process.env.BENCH_LOAD_CONNECTIONS ?? 50} connections, rate limits off, ${warmupSeconds()} s warm-up, then ${results[0]?.seconds ?? 0} s measured for the server and as long for the floor, in turns of ${process.env.BENCH_SLICE_SECONDS ?? 5} s`,
   );
   const rows = [
-    ['', 'run', 'req/s', 'p99 ms', '× floor', 'B/answer', 'budget', 'missed'],
+    ['', 'run', 'req/s', 'p99 ms', 'floor req/s', '× floor', 'B/answer', 'budget', 'missed'],
     ...results.map((r) => [
       r.ok ? 'PASS' : 'FAIL',
       r.scenario,
       String(r.requestsPerSecond),
       String(r.p99Ms),
-      r.floorRatio.toFixed(2),
-      String(r.bytesPerAnswer),
+      r.floorRequestsPerSecond === undefined ? '—' : String(r.floorRequestsPerSecond),
+      r.floorRatio === undefined ? '—' : r.floorRatio.toFixed(2),
+      r.bytesPerAnswer === 0 ? '—' : String(r.bytesPerAnswer),
       budgetText(r.budget),
       r.misses.join('; '),
     ]),
   ];
-  const numeric = new Set([2, 3, 4, 5]);
+  const numeric = new Set([2, 3, 4, 5, 6]);
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
   for (const row of rows) {
     console.log(

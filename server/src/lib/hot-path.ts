@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { answerOut, type AnswerOut, type EncodedAnswer } from './answer-cache.ts';
+import { answerEncoding, answerOut, type AnswerOut, type EncodedAnswer } from './answer-cache.ts';
 import { tooManyRequestsAnswer } from '../plugins/rate-limit.ts';
 import { fail } from './envelope.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
@@ -130,19 +130,22 @@ export class HotPath {
     const { acceptEncoding } = state;
     const https = this.https(req);
     // The answer as it went out last: a repeated lookup by the same kind of client sends it again as it is.
-    let ready = answer.ready;
+    const encoding = answerEncoding(answer, acceptEncoding || undefined);
     if (
-      ready === undefined ||
-      ready.acceptEncoding !== acceptEncoding ||
-      ready.cacheControl !== cacheControl ||
-      ready.https !== https
+      answer.sentHeaders === undefined ||
+      answer.sentEncoding !== encoding ||
+      answer.sentCacheControl !== cacheControl ||
+      answer.sentHttps !== https
     ) {
       const out = answerOut(answer, acceptEncoding || undefined, cacheControl);
-      ready = { acceptEncoding, cacheControl, https, headers: securedHeaders(out, https), payload: out.payload };
-      answer.ready = ready;
+      answer.sentEncoding = encoding;
+      answer.sentCacheControl = cacheControl;
+      answer.sentHttps = https;
+      answer.sentHeaders = securedHeaders(out, https);
+      answer.sentPayload = out.payload;
     }
-    state.res.writeHead(200, ready.headers);
-    state.res.end(ready.payload);
+    state.res.writeHead(200, answer.sentHeaders);
+    state.res.end(answer.sentPayload);
   }
 }
 
