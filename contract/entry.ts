@@ -349,9 +349,22 @@ export interface MyEntriesAnswer {
   now: number;
 }
 
-/** orderPay: POST { orderNo } → where to pay (the provider's cashier page); refused when not payable. */
+/**
+ * The site a runner pays from: the desktop site or the mobile site. The cashier sends them back to the order
+ * page of the same site, so that a phone comes back to the mobile site at once instead of loading the desktop
+ * page and being sent on from there.
+ */
+export const PAY_SITES = ['desktop', 'mobile'] as const;
+export type PaySite = (typeof PAY_SITES)[number];
+
+/** Where each site's pages are served (the order page's hash route follows): the reference server's paths. */
+export const PAY_SITE_PATHS: Readonly<Record<PaySite, string>> = { desktop: '/reg/', mobile: '/m/' };
+
+/** orderPay: POST { orderNo, site? } → where to pay (the provider's cashier page); refused when not payable. */
 export interface OrderPayRequest {
   orderNo: string;
+  /** The site the runner pays from, to come back to (default desktop). */
+  site?: PaySite;
 }
 export interface OrderPayAnswer {
   orderNo: string;

@@ -190,6 +190,50 @@ describe('paying through the sandbox cashier', () => {
     expect(ended.body).not.toContain('name="decision"');
   });
 
+  it('sends a runner paying from the mobile site back to the mobile site, in either language', async () => {
+    // Pay-then-draw: the order holds no place, so the place counts of the tests below stay as they are.
+    const made = await makeOrder(runners[0]!, { item: 'PD' });
+    const res = await app.inject({
+      method: 'POST',
+      url: API_PATHS.orderPay,
+      payload: { orderNo: made.orderNo, site: 'mobile' },
+      headers: { token: runners[0]!.token },
+    });
+    const { paymentId, cashierUrl } = res.json().data as { paymentId: string; cashierUrl: string };
+    expect(cashierUrl).toBe(`${API_PATHS.sandboxCashier}?paymentId=${paymentId}&site=mobile`);
+    const page = await app.inject({ method: 'GET', url: cashierUrl });
+    expect(page.body).toContain('name="site" value="mobile"');
+    // The language link keeps the site.
+    expect(page.body).toContain(`?paymentId=${paymentId}&#38;site=mobile&#38;lang=en`);
+    const token = /name="token" value="([^"]+)"/.exec(page.body)![1]!;
+    const decided = await app.inject({
+      method: 'POST',
+      url: API_PATHS.sandboxDecide,
+      payload: `paymentId=${paymentId}&token=${token}&decision=pay&site=mobile`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(decided.statusCode).toBe(303);
+    expect(decided.headers.location).toBe(`/m/#/my/order/${made.orderNo}?paid=1`);
+    // The ended cashier page's way back leads to the mobile site too (in English here).
+    const ended = await app.inject({ method: 'GET', url: `${cashierUrl}&lang=en` });
+    expect(ended.body).toContain(`href="/m/#/my/order/${made.orderNo}?paid=1"`);
+    expect(ended.body).toContain('lang="en"');
+  });
+
+  it('refuses a site it does not know, with the field named', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: API_PATHS.orderPay,
+      payload: { orderNo: 'RS1', site: 'https://evil.example/' },
+      headers: { token: runners[0]!.token },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 400 });
+    expect(res.json().msg).toContain('site');
+    const cashier = await app.inject({ method: 'GET', url: `${API_PATHS.sandboxCashier}?paymentId=X&site=elsewhere` });
+    expect(cashier.statusCode).toBe(400);
+  });
+
   it('refuses orderPay without login, for another account and after the deadline', async () => {
     const made = await makeOrder(runners[1]!, { item: 'PD', minutes: 15 });
     const anonymous = await app.inject({ method: 'POST', url: API_PATHS.orderPay, payload: { orderNo: made.orderNo } });
@@ -237,6 +281,7 @@ describe('the cashier page', () => {
         expiresAt: 0,
         payable: true,
         token: 't',
+        site: 'desktop',
         returnUrl: '/reg/',
       },
       'PAY1',

@@ -315,6 +315,20 @@ describe("a runner's pages after entry on the mobile site", () => {
         }, hash);
         await ready();
         if (hash === '/my/participants') await page.getByTestId('participant-form').waitFor();
+        // The order's lines: no value broken over two rows (a sub-order number's "-1" once was, in English).
+        if (hash.startsWith('/my/order/')) {
+          const broken = await page.evaluate(() =>
+            [...document.querySelectorAll('[data-testid="order-lines"] td > span')]
+              .filter((value) => {
+                // The rows the value's text takes (a flex item's own box is one rectangle however it wraps).
+                const text = document.createRange();
+                text.selectNodeContents(value);
+                return new Set([...text.getClientRects()].map((row) => Math.round(row.top))).size > 1;
+              })
+              .map((value) => value.textContent),
+          );
+          expect(broken, `${lang} ${hash}`).toEqual([]);
+        }
         expect(await overflow(page), `${lang} ${hash}`).toMatchObject({
           scrollWidth: phone.viewport.width,
           wide: [],
@@ -325,15 +339,21 @@ describe("a runner's pages after entry on the mobile site", () => {
     }
     expect(blocking(findings)).toEqual([]);
 
-    // Paying on the phone: the sandbox cashier returns to the registration area (/reg/#/my/order/…?paid=1),
-    // which sends the phone back to the same order on the mobile site.
+    // Paying on the phone: the sandbox cashier returns straight to the order on the mobile site
+    // (/m/#/my/order/…?paid=1), never through the desktop registration area's page.
     await page.evaluate((h) => (window.location.hash = h), `/my/order/${runner.unpaidOrderNo}`);
     await page.getByTestId('order-pay').first().click();
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
+    expect(page.url()).toContain('site=mobile');
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
+    const pagesLoaded: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) pagesLoaded.push(new URL(frame.url()).pathname);
+    });
     await page.locator('button.pay').click();
     await page.waitForURL((url) => url.pathname === '/m/' && url.hash.includes('?paid=1'));
     expect(new URL(page.url()).hash).toBe(`#/my/order/${runner.unpaidOrderNo}?paid=1`);
+    expect(pagesLoaded).not.toContain('/reg/');
     await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(errors).toEqual([]);

@@ -14,6 +14,8 @@
  * Amounts are integer fen, never floats.
  */
 
+import type { PaySite } from '#contract/entry';
+
 export interface CreatePaymentInput {
   /** Our id of this attempt (the provider's out_trade_no). */
   paymentId: string;
@@ -25,8 +27,10 @@ export interface CreatePaymentInput {
   expiresAt: number;
   /** Where the provider posts its notifications. */
   notifyUrl: string;
-  /** Where the runner's browser goes back after paying (the SPA's order page). */
+  /** Where the runner's browser goes back after paying (the SPA's order page, on the site below). */
   returnUrl: string;
+  /** The site the runner pays from (returnUrl is on it); the sandbox's own cashier carries it to its return. */
+  site: PaySite;
 }
 
 export interface CreatedPayment {

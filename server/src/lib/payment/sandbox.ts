@@ -10,7 +10,7 @@
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { API_PATHS } from '#contract/api';
-import { formatFen } from '#contract/entry';
+import { formatFen, type PaySite } from '#contract/entry';
 import { fail, ok } from '../envelope.ts';
 import type {
   CreatedPayment,
@@ -92,12 +92,18 @@ function parseNotification(rawBody: string): VerifiedNotification | undefined {
   };
 }
 
+/** The sandbox's cashier page of a payment, for a runner paying from `site` (named when not the default). */
+export function sandboxCashierUrl(paymentId: string, site: PaySite): string {
+  const siteParameter = site === 'desktop' ? '' : `&site=${site}`;
+  return `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}${siteParameter}`;
+}
+
 export function createSandboxProvider(options: SandboxOptions): PaymentProvider {
   const { secret } = options;
   return {
     name: SANDBOX_PROVIDER,
     async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
-      const cashierUrl = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(input.paymentId)}`;
+      const cashierUrl = sandboxCashierUrl(input.paymentId, input.site);
       return { cashierUrl, qrContent: cashierUrl };
     },
     async verifyNotification(headers, rawBody): Promise<NotificationCheck> {
@@ -202,6 +208,8 @@ export interface CashierView {
   /** Still payable (created, before its deadline). */
   payable: boolean;
   token: string;
+  /** The site the runner pays from, carried to the decision and its return (returnUrl is on it). */
+  site: PaySite;
   returnUrl: string;
 }
 
@@ -213,11 +221,16 @@ function formatDeadline(at: number): string {
 }
 
 /** The cashier page (or its "no such payment" page when `view` is undefined). */
-export function renderCashier(language: CashierLanguage, view: CashierView | undefined, paymentId: string): string {
+export function renderCashier(
+  language: CashierLanguage,
+  view: CashierView | undefined,
+  paymentId: string,
+  site: PaySite = 'desktop',
+): string {
   const t = TEXTS[language];
   const other: CashierLanguage = language === 'zh' ? 'en' : 'zh';
   const e = escapeHtml;
-  const langHref = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}&lang=${other}`;
+  const langHref = `${sandboxCashierUrl(paymentId, site)}&lang=${other}`;
   let content: string;
   if (view === undefined) {
     content = `<p class="note">${e(t.missing)}</p>`;
@@ -232,6 +245,7 @@ export function renderCashier(language: CashierLanguage, view: CashierView | und
       ? `<form method="post" action="${e(API_PATHS.sandboxDecide)}" class="actions">
 <input type="hidden" name="paymentId" value="${e(view.paymentId)}">
 <input type="hidden" name="token" value="${e(view.token)}">
+<input type="hidden" name="site" value="${e(view.site)}">
 <button type="submit" name="decision" value="pay" class="pay">${e(t.pay)}</button>
 <button type="submit" name="decision" value="fail">${e(t.fail)}</button>
 </form>`

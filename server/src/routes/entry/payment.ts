@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PATHS } from '#contract/api';
-import type { OrderPayAnswer, OrderPayRequest } from '#contract/entry';
+import { PAY_SITE_PATHS, PAY_SITES, type OrderPayAnswer, type OrderPayRequest, type PaySite } from '#contract/entry';
 import type { Repositories } from '../../db/repositories.ts';
 import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -27,6 +27,7 @@ import {
   createSandboxProvider,
   renderCashier,
   SANDBOX_PROVIDER,
+  sandboxCashierUrl,
   sandboxDecisionToken,
   sandboxNotification,
   type CashierLanguage,
@@ -66,21 +67,32 @@ export const PENDING_REFUNDS_EVERY_MS = 5 * 60_000;
 export const SANDBOX_REPEAT_MS = 10_000;
 export const NOTIFICATION_JOB = 'payment-notification';
 
-/** Where the runner's browser goes back after the cashier: the SPA's order page. */
-export const orderReturnUrl = (orderNo: string, paid: boolean) =>
-  `/reg/#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
+/** Where the runner's browser goes back after the cashier: the order page of the site they paid from. */
+export const orderReturnUrl = (orderNo: string, paid: boolean, site: PaySite = 'desktop') =>
+  `${PAY_SITE_PATHS[site]}#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
+
+/** The site a request names (a schema has checked it), desktop when it names none. */
+const paySite = (site: PaySite | undefined): PaySite => site ?? 'desktop';
+const siteProperty = { type: 'string', enum: PAY_SITES } as const;
 
 const orderPayBody = {
   type: 'object',
   required: ['orderNo'],
-  properties: { orderNo: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$' } },
+  properties: {
+    orderNo: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$' },
+    site: siteProperty,
+  },
 } as const;
 
 const paymentIdPattern = '^[A-Za-z0-9]{1,64}$';
 const cashierQuery = {
   type: 'object',
   required: ['paymentId'],
-  properties: { paymentId: { type: 'string', maxLength: 64 }, lang: { type: 'string', maxLength: 8 } },
+  properties: {
+    paymentId: { type: 'string', maxLength: 64 },
+    lang: { type: 'string', maxLength: 8 },
+    site: siteProperty,
+  },
 } as const;
 const decideBody = {
   type: 'object',
@@ -89,6 +101,7 @@ const decideBody = {
     paymentId: { type: 'string', maxLength: 64 },
     token: { type: 'string', maxLength: 64 },
     decision: { type: 'string', enum: ['pay', 'fail'] },
+    site: siteProperty,
   },
 } as const;
 
@@ -185,7 +198,8 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
         expiresAt: order.deadlineAt,
         notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
-        returnUrl: orderReturnUrl(order.orderNo, true),
+        returnUrl: orderReturnUrl(order.orderNo, true, paySite(request.body.site)),
+        site: paySite(request.body.site),
       });
       const answer: OrderPayAnswer = {
         orderNo: order.orderNo,
@@ -226,7 +240,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   const secret = app.secrets.payment;
 
   /** What the cashier shows of a payment, or undefined when there is no such payment. */
-  const cashierView = async (paymentId: string) => {
+  const cashierView = async (paymentId: string, site: PaySite) => {
     if (!new RegExp(paymentIdPattern).test(paymentId)) return undefined;
     const payment = await app.repos.payments.findByPaymentId(paymentId);
     if (!payment || payment.provider !== SANDBOX_PROVIDER) return undefined;
@@ -245,7 +259,8 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         expiresAt,
         payable: payment.status === 'created' && order.status === 1 && expiresAt > now(),
         token: sandboxDecisionToken(secret, paymentId),
-        returnUrl: orderReturnUrl(order.orderNo, order.status === 3),
+        site,
+        returnUrl: orderReturnUrl(order.orderNo, order.status === 3, site),
       },
     };
   };
@@ -258,27 +273,29 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
       .type('text/html; charset=utf-8')
       .send(body);
 
-  app.get<{ Querystring: { paymentId: string; lang?: string } }>(
+  app.get<{ Querystring: { paymentId: string; lang?: string; site?: PaySite } }>(
     API_PATHS.sandboxCashier,
     { schema: { querystring: cashierQuery } },
     async (request, reply) => {
       const { paymentId, lang } = request.query;
+      const site = paySite(request.query.site);
       const language = cashierLanguage(lang, request.headers.cookie);
-      const found = await cashierView(paymentId);
-      return html(reply, found ? 200 : 404, renderCashier(language, found?.view, paymentId));
+      const found = await cashierView(paymentId, site);
+      return html(reply, found ? 200 : 404, renderCashier(language, found?.view, paymentId, site));
     },
   );
 
-  app.post<{ Body: { paymentId: string; token: string; decision: 'pay' | 'fail' } }>(
+  app.post<{ Body: { paymentId: string; token: string; decision: 'pay' | 'fail'; site?: PaySite } }>(
     API_PATHS.sandboxDecide,
     { schema: { body: decideBody } },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
       const { paymentId, token, decision } = request.body;
-      const found = await cashierView(paymentId);
+      const site = paySite(request.body.site);
+      const found = await cashierView(paymentId, site);
       if (!found || !checkDecisionToken(secret, paymentId, token))
         return reply.code(403).send(fail(403, 'verificationFailed'));
-      const back = `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}`;
+      const back = sandboxCashierUrl(paymentId, site);
       if (!found.view.payable) return reply.redirect(back, 303);
       const notification = sandboxNotification(secret, {
         paymentId,
@@ -294,7 +311,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         now() + SANDBOX_REPEAT_MS,
       );
       const paid = decision === 'pay' && result.accepted;
-      return reply.redirect(orderReturnUrl(found.order.orderNo, paid), 303);
+      return reply.redirect(orderReturnUrl(found.order.orderNo, paid, site), 303);
     },
   );
 }

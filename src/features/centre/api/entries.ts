@@ -1,5 +1,5 @@
 import { API_PATHS } from '#contract/api';
-import type { MyEntriesAnswer, OrderPayAnswer, OrderView } from '#contract/entry';
+import type { MyEntriesAnswer, OrderPayAnswer, OrderView, PaySite } from '#contract/entry';
 import { apiRequest } from '@/lib/api-client';
 
 /** GET every registration of the account with its orders (the personal centre's index). */
@@ -14,8 +14,15 @@ export async function getOrder(orderNo: string, silent: boolean | 'answers' = 'a
   return envelope.data;
 }
 
-/** POST pay: where to pay the order (the provider's cashier page); a refusal is shown as a toast. */
-export async function payOrder(orderNo: string): Promise<OrderPayAnswer> {
-  const envelope = await apiRequest<OrderPayAnswer>({ method: 'POST', url: API_PATHS.orderPay, data: { orderNo } });
+/**
+ * POST pay: where to pay the order (the provider's cashier page), which sends the runner back to `site`'s
+ * order page; a refusal is shown as a toast.
+ */
+export async function payOrder(orderNo: string, site: PaySite): Promise<OrderPayAnswer> {
+  const envelope = await apiRequest<OrderPayAnswer>({
+    method: 'POST',
+    url: API_PATHS.orderPay,
+    data: { orderNo, site },
+  });
   return envelope.data;
 }

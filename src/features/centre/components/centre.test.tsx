@@ -147,7 +147,23 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
     const won = await screen.findByTestId(`entry-${ENTRY_WON.entryNo}`);
     await user.click(within(won).getByTestId('order-pay'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/pay/sandbox/cashier?paymentId=P1'));
-    expect(centreMock.payCalls).toEqual([ORDER_UNPAID.orderNo]);
+    expect(centreMock.payCalls).toEqual([{ orderNo: ORDER_UNPAID.orderNo, site: 'desktop' }]);
+  });
+
+  it('pays from the mobile site: the cashier is asked to send the runner back to it', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const page = window.location.pathname;
+    window.history.replaceState(null, '', '/m/');
+    try {
+      const user = userEvent.setup();
+      await open('/my/my-index', language);
+      const won = await screen.findByTestId(`entry-${ENTRY_WON.entryNo}`);
+      await user.click(within(won).getByTestId('order-pay'));
+      await waitFor(() => expect(assign).toHaveBeenCalled());
+      expect(centreMock.payCalls).toEqual([{ orderNo: ORDER_UNPAID.orderNo, site: 'mobile' }]);
+    } finally {
+      window.history.replaceState(null, '', page);
+    }
   });
 
   it('links a won entry to the services its race offers, each with the entry preselected, and a click goes there', async () => {

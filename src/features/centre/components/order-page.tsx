@@ -228,12 +228,23 @@ function OrderDetails({ order }: { order: OrderView }) {
         <tbody>
           {order.lines.map((line) => (
             <tr key={line.subOrderNo}>
-              {/* data-label: on the mobile site each line is a card of labelled rows (centre-mobile.css). */}
-              <td data-label={t('centre.order.labels.subOrderNo')}>{line.subOrderNo}</td>
-              <td data-label={t('centre.entry.entryNo')}>{line.entryNo}</td>
-              <td data-label={t('centre.entry.name')}>{line.name}</td>
-              <td data-label={t('centre.entry.item')}>{pickLang(language, line.itemName.zh, line.itemName.en)}</td>
-              <td data-label={t('centre.order.labels.orderAmount')}>{money(line.amountFen)}</td>
+              {/* data-label: on the mobile site each line is a card of labelled rows (centre-mobile.css); the
+                  value's own span goes under its label, whole, when the two do not fit on one row. */}
+              <td data-label={t('centre.order.labels.subOrderNo')}>
+                <span>{line.subOrderNo}</span>
+              </td>
+              <td data-label={t('centre.entry.entryNo')}>
+                <span>{line.entryNo}</span>
+              </td>
+              <td data-label={t('centre.entry.name')}>
+                <span>{line.name}</span>
+              </td>
+              <td data-label={t('centre.entry.item')}>
+                <span>{pickLang(language, line.itemName.zh, line.itemName.en)}</span>
+              </td>
+              <td data-label={t('centre.order.labels.orderAmount')}>
+                <span>{money(line.amountFen)}</span>
+              </td>
             </tr>
           ))}
         </tbody>

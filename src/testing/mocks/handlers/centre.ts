@@ -120,7 +120,8 @@ export interface CentreMock {
   /** Answers of orderGet in turn (the last one repeats); empty: the order of `orders`. */
   orderAnswers: OrderView[];
   orderGets: number;
-  payCalls: string[];
+  /** Each orderPay call: the order and the site it names. */
+  payCalls: { orderNo: string; site?: string }[];
   profile: Record<string, unknown>;
   profileSaves: Record<string, unknown>[];
   passwordChanges: Record<string, unknown>[];
@@ -169,8 +170,8 @@ export const centreHandlers = [
   }),
   http.post(api(API_PATHS.orderPay), async ({ request }) => {
     if (!loggedIn(request)) return expired();
-    const { orderNo } = (await request.json()) as { orderNo: string };
-    centreMock.payCalls.push(orderNo);
+    const { orderNo, site } = (await request.json()) as { orderNo: string; site?: string };
+    centreMock.payCalls.push({ orderNo, site });
     return ok({
       orderNo,
       paymentId: 'P1',
