@@ -357,8 +357,11 @@ export interface MyEntriesAnswer {
 export const PAY_SITES = ['desktop', 'mobile'] as const;
 export type PaySite = (typeof PAY_SITES)[number];
 
-/** Where each site's pages are served (the order page's hash route follows): the reference server's paths. */
-export const PAY_SITE_PATHS: Readonly<Record<PaySite, string>> = { desktop: '/reg/', mobile: '/m/' };
+/**
+ * Where the reference server serves each site's pages (a hash route follows): the desktop registration area
+ * and the mobile site. (src/lib/mobile-redirect.ts keeps its own copy of '/m/': it must import nothing.)
+ */
+export const SITE_PATHS: Readonly<Record<PaySite, string>> = { desktop: '/reg/', mobile: '/m/' };
 
 /** orderPay: POST { orderNo, site? } → where to pay (the provider's cashier page); refused when not payable. */
 export interface OrderPayRequest {

@@ -281,7 +281,6 @@ describe('the cashier page', () => {
         expiresAt: 0,
         payable: true,
         token: 't',
-        site: 'desktop',
         returnUrl: '/reg/',
       },
       'PAY1',

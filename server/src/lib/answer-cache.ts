@@ -11,7 +11,7 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
+type Encoding = 'br' | 'gzip' | 'identity';
 
 /**
  * A serialized answer and, made on first demand, each encoding it has gone out in, with its headers.

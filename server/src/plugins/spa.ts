@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIXES } from '#contract/api';
+import { SITE_PATHS } from '#contract/entry';
 import type { FirstScreen } from '#contract/site-config/first-screen';
 import { canCarryFirstScreen, cookieLanguage, imageHostOf, mobileDocument } from '../lib/first-screen.ts';
 
@@ -26,8 +27,9 @@ function looksLikeFile(pathname: string): boolean {
   return last.includes('.') || pathname.startsWith('/assets/');
 }
 
-/** The mobile site's pages (#16): /m and everything under /m/ (src/lib/mobile-site.ts). */
-export const isMobileSitePath = (pathname: string) => pathname === '/m' || pathname.startsWith('/m/');
+/** The mobile site's pages (#16): /m and everything under /m/ (SITE_PATHS; src/lib/mobile-site.ts). */
+export const isMobileSitePath = (pathname: string) =>
+  pathname === SITE_PATHS.mobile.slice(0, -1) || pathname.startsWith(SITE_PATHS.mobile);
 
 /** The first screen of the request's domain (lib/first-screen.ts `firstScreenSource`). */
 export type FirstScreenOf = (request: FastifyRequest, imageHost: string) => Promise<FirstScreen | undefined>;

@@ -208,8 +208,7 @@ export interface CashierView {
   /** Still payable (created, before its deadline). */
   payable: boolean;
   token: string;
-  /** The site the runner pays from, carried to the decision and its return (returnUrl is on it). */
-  site: PaySite;
+  /** The order page of the site the runner pays from. */
   returnUrl: string;
 }
 
@@ -220,7 +219,10 @@ function formatDeadline(at: number): string {
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())} (UTC+8)`;
 }
 
-/** The cashier page (or its "no such payment" page when `view` is undefined). */
+/**
+ * The cashier page (or its "no such payment" page when `view` is undefined) for a runner paying from `site`,
+ * which its language link and its form carry on.
+ */
 export function renderCashier(
   language: CashierLanguage,
   view: CashierView | undefined,
@@ -245,7 +247,7 @@ export function renderCashier(
       ? `<form method="post" action="${e(API_PATHS.sandboxDecide)}" class="actions">
 <input type="hidden" name="paymentId" value="${e(view.paymentId)}">
 <input type="hidden" name="token" value="${e(view.token)}">
-<input type="hidden" name="site" value="${e(view.site)}">
+<input type="hidden" name="site" value="${e(site)}">
 <button type="submit" name="decision" value="pay" class="pay">${e(t.pay)}</button>
 <button type="submit" name="decision" value="fail">${e(t.fail)}</button>
 </form>`

@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PATHS } from '#contract/api';
-import { PAY_SITE_PATHS, PAY_SITES, type OrderPayAnswer, type OrderPayRequest, type PaySite } from '#contract/entry';
+import { PAY_SITES, SITE_PATHS, type OrderPayAnswer, type OrderPayRequest, type PaySite } from '#contract/entry';
 import type { Repositories } from '../../db/repositories.ts';
 import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -69,7 +69,7 @@ export const NOTIFICATION_JOB = 'payment-notification';
 
 /** Where the runner's browser goes back after the cashier: the order page of the site they paid from. */
 export const orderReturnUrl = (orderNo: string, paid: boolean, site: PaySite = 'desktop') =>
-  `${PAY_SITE_PATHS[site]}#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
+  `${SITE_PATHS[site]}#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
 
 /** The site a request names (a schema has checked it), desktop when it names none. */
 const paySite = (site: PaySite | undefined): PaySite => site ?? 'desktop';
@@ -191,6 +191,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         );
       });
       const race = await app.repos.races.findById(order.raceId);
+      const site = paySite(request.body.site);
       const created = await provider.createPayment({
         paymentId: payment.paymentId,
         orderNo: order.orderNo,
@@ -198,8 +199,8 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
         expiresAt: order.deadlineAt,
         notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
-        returnUrl: orderReturnUrl(order.orderNo, true, paySite(request.body.site)),
-        site: paySite(request.body.site),
+        returnUrl: orderReturnUrl(order.orderNo, true, site),
+        site,
       });
       const answer: OrderPayAnswer = {
         orderNo: order.orderNo,
@@ -259,7 +260,6 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         expiresAt,
         payable: payment.status === 'created' && order.status === 1 && expiresAt > now(),
         token: sandboxDecisionToken(secret, paymentId),
-        site,
         returnUrl: orderReturnUrl(order.orderNo, order.status === 3, site),
       },
     };
