@@ -156,6 +156,8 @@ export const MESSAGES = {
   orderNotFound: 'Order not found',
   orderNotPayable: 'This order is not awaiting payment',
   orderPayExpired: 'The payment deadline of this order has passed',
+  orderBallotDrawn:
+    'The ballot of this entry was drawn before it was paid, so it can no longer be paid; any payment that still arrives is refunded in full',
 
   // After entry (issue 15): the commitment letter.
   letterClosed: 'This race has no commitment letter',

@@ -126,6 +126,7 @@ describe('the verifiable ballot', () => {
     const race = (await app.repos.races.findById(FIXTURE_RACE_ID))!;
     const withEntry: RaceInfo = {
       ...race,
+      signUpOpenStatus: 1,
       signUpStartTime: '2025-06-01 00:00:00',
       signUpEndTime: '2025-06-20 20:00:00',
       entry: ENTRY,

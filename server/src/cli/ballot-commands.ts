@@ -1,21 +1,23 @@
 /**
  * The organiser's ballot commands (issue 14 §3; docs/ballot.md), run by site.ts: ballot-commit (before the
- * sign-up window closes: publish the commitment, optionally naming a public beacon), ballot-draw (after it:
- * draw, move winners and losers, orders, wait list, messages, refunds), ballot-reveal (publish the seed) and
+ * sign-up window closes: publish the commitment, optionally naming a public beacon), ballot-draw (once entry
+ * is closed: draw, move winners and losers, orders, wait list, messages, refunds recorded), ballot-reveal
+ * (publish the seed), ballot-waitlist (an item's wait list in order, with who was promoted, when and why) and
  * ballot-verify (anyone: re-run a published draw from its JSON file or URL; exit 1 when it does not match).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { drawBallot, seedMatches, type DrawEntry } from '#contract/ballot';
 import { formatRaceTime } from '#contract/race-clock';
+import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import type { Repositories } from '../db/repositories.ts';
 import type { Env } from '../lib/env.ts';
 import type { PaymentProvider } from '../lib/payment/provider.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
 import { BUILTIN_PAYMENT_PROVIDERS } from '../routes/entry/payment.ts';
-import { refundEntries } from '../services/entry/order-transitions.ts';
-import { commitBallot, drawRound, revealBallot, type RefundLosers } from '../services/entry/ballot.ts';
+import { commitBallot, drawRound, revealBallot, waitListOf } from '../services/entry/ballot.ts';
+import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 
 export const BALLOT_USAGE = `  ballot-commit <raceId> <itemCode> [--beacon "<public value to come>"]
@@ -24,17 +26,22 @@ export const BALLOT_USAGE = `  ballot-commit <raceId> <itemCode> [--beacon "<pub
       public value nobody knows yet (e.g. "China Welfare Lottery 3D draw of 2026-12-01"); its
       value is then required by ballot-draw and mixed into the draw.
   ballot-draw <raceId> <itemCode> [--round <n>] [--beacon-value "<value>"]
-      after the window: draws the round (default: the latest committed); winners get a place
-      (ballot: an order to pay; pay-first: kept), losers the wait list (ballot) or a refund
-      (pay-first); every runner gets the outcome by SMS/e-mail. Round 2+ (after a new
-      ballot-commit) draws over the entries that did not win, for the places left.
+      once entry is closed (signUpEndTime passed, or entry-close): draws the round (default: the
+      latest committed); winners get a place (ballot: an order to pay; pay-first: kept), losers
+      the wait list (ballot) or a refund (pay-first: recorded with the draw, carried out and
+      retried until confirmed; see refunds-owed), unpaid pay-first orders are closed; every
+      runner gets the outcome by SMS/e-mail. Round 2+ (after a new ballot-commit) draws over the
+      entries that did not win, for the places left.
   ballot-reveal <raceId> <itemCode> [--round <n>]
       publishes the seed of a drawn round (checked against its commitment)
+  ballot-waitlist <raceId> <itemCode>
+      the item's wait list in order: position, entry, masked name, status now, and for each
+      entry promoted the time and why (whose place, freed how)
   ballot-verify <file.json | http(s) URL>
       re-runs a published draw (the ballot page's JSON, GET ${'/race-center/api/ballot'}) and
       prints whether the seed matches the commitment and the winners are identical (exit 1 if not)`;
 
-const COMMANDS = ['ballot-commit', 'ballot-draw', 'ballot-reveal', 'ballot-verify'] as const;
+const COMMANDS = ['ballot-commit', 'ballot-draw', 'ballot-reveal', 'ballot-waitlist', 'ballot-verify'] as const;
 type BallotCommand = (typeof COMMANDS)[number];
 
 export const isBallotCommand = (command: string): command is BallotCommand =>
@@ -48,17 +55,6 @@ export interface BallotCommandIo {
   withDatabase: <T>(work: (opened: { repos: Repositories; secrets: ServerSecrets }) => Promise<T>) => Promise<T>;
   /** Reads a URL (default: fetch). */
   fetchText?: (url: string) => Promise<string>;
-}
-
-/**
- * The refunds of a pay-first item's losers at the payment provider PAYMENT_PROVIDER names (services/entry/
- * order-transitions.ts refundEntries, once per order, entry and reason). From the command line only the built-in
- * providers are known; with another one the refunds stay for the server (refused here, the draw kept).
- */
-function cliRefunds(io: BallotCommandIo, repos: Repositories, secrets: ServerSecrets): RefundLosers | undefined {
-  const provider = cliPaymentProvider(io, secrets);
-  if (!provider) return undefined;
-  return (request) => refundEntries(repos, provider, { ...request, now: () => io.now });
 }
 
 /** The payment provider PAYMENT_PROVIDER names, when it is a built-in one (the command line knows no other). */
@@ -143,14 +139,23 @@ export async function runBallotCommand(
             beaconValue: typeof beaconValue === 'string' ? beaconValue : undefined,
             now: io.now,
           },
-          cliRefunds(io, repos, secrets),
+          // From the command line only the built-in providers are known: with another one the refunds
+          // recorded by the draw are carried out by the server's job runner.
+          cliPaymentProvider(io, secrets),
         );
         if (!outcome.ok) return refused(outcome.problem);
         const d = outcome.value;
+        const owed = d.refundsOwed - d.refunded;
         return done(
           `Drew round ${d.round} of ${raceId} ${itemCode} at ${formatRaceTime(io.now)}: ${d.entries} entries, ${d.places} places.`,
           `  winners: ${d.winners.length}${d.orders > 0 ? ` (${d.orders} orders to pay)` : ''}`,
-          `  not drawn: ${d.waitList.length}${d.refunded > 0 ? ` (${d.refunded} refunded)` : ''}`,
+          `  not drawn: ${d.waitList.length}${d.refundsOwed > 0 ? ` (${d.refundsOwed} refunds recorded: ${d.refunded} refunded now)` : ''}`,
+          ...(owed > 0
+            ? [
+                `  ${owed} refund${owed === 1 ? '' : 's'} still owed: the server carries them out and retries until the provider confirms (see refunds-owed --race ${raceId})`,
+              ]
+            : []),
+          ...(d.closed > 0 ? [`  unpaid orders closed (not drawn, cannot be paid any more): ${d.closed}`] : []),
           `  messages sent: ${d.messages}`,
           `Now run ballot-reveal ${raceId} ${itemCode} to publish the seed.`,
         );
@@ -163,6 +168,29 @@ export async function runBallotCommand(
           `Revealed round ${outcome.value.round} of ${raceId} ${itemCode}:`,
           `  seed: ${outcome.value.seed}`,
           'Anyone can now check the draw: npm run site -- ballot-verify <the ballot page URL or its JSON>.',
+        );
+      });
+    case 'ballot-waitlist':
+      return io.withDatabase(async ({ repos }) => {
+        const outcome = await waitListOf(repos, raceId, itemCode);
+        if (!outcome.ok) return refused(outcome.problem);
+        if (outcome.value.length === 0)
+          return done(`${raceId} ${itemCode} has no wait list (not drawn yet, or every entry won).`);
+        const statuses = enCommon.enums.registrationStatuses as Record<string, string>;
+        return done(
+          `Wait list of ${raceId} ${itemCode}, in order (race clock):`,
+          ...formatTable(
+            ['position', 'entry', 'name', 'status', 'listed', 'promoted', 'why'],
+            outcome.value.map((row) => [
+              String(row.position),
+              row.entryNo,
+              row.maskedName,
+              statuses[String(row.status)] ?? String(row.status),
+              formatRaceTime(row.listedAt),
+              row.promotedAt === null ? '-' : formatRaceTime(row.promotedAt),
+              row.promotedAt === null ? (row.status === 2 ? 'waiting' : '-') : row.why || '-',
+            ]),
+          ),
         );
       });
     case 'ballot-verify':

@@ -1,8 +1,10 @@
 /**
  * The organiser's refund and deferral commands (issue 15 §4; docs/after-entry.md), run by site.ts:
  * refunds-list, refund-approve (refund through the payment provider, idempotent; or a deferral approved),
- * refund-reject (with the reason the runner reads) and deferrals-issue (named codes of the next race). The
- * rules live in services/after-entry/refunds.ts.
+ * refund-reject (with the reason the runner reads), deferrals-issue (named codes of the next race), and the
+ * refunds still owed: refunds-owed (every refund the provider has not confirmed: a draw's losers, late and
+ * double payments, approved requests) and refund-retry (one of them now). The rules live in
+ * services/after-entry/refunds.ts and services/entry/refunds-owed.ts.
  */
 import { REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '#contract/after-entry';
 import { formatFen } from '#contract/entry';
@@ -12,6 +14,7 @@ import type { Env } from '../lib/env.ts';
 import { maskName } from '../lib/race-center.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
 import { approveRequest, issueDeferrals, rejectRequest } from '../services/after-entry/refunds.ts';
+import { refundsOwed, retryRefund } from '../services/entry/refunds-owed.ts';
 import { cliPaymentProvider } from './ballot-commands.ts';
 import { formatTable, newInvitationCode } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
@@ -26,6 +29,14 @@ export const REFUND_USAGE = `  refunds-list --race <raceId> [--status review|app
       A deferral: the entry is cancelled ('deferred'), its place given back; see deferrals-issue
   refund-reject --race <raceId> --entry <entryNo> --reason "<text>"
       reject it with a reason the runner reads (a refund's entry is registered again)
+  refunds-owed [--race <raceId>]
+      every refund not confirmed by the payment provider yet (a pay-first draw's losers, a payment
+      after the deadline or the draw, a double payment's second charge, an approved request):
+      refund no, order, entry, amount (yuan), reason, attempts, last error, age, next try. The
+      server retries each with backoff until the provider confirms it
+  refund-retry --refund <refundNo>
+      ask the provider for that refund now (PAYMENT_PROVIDER built in; otherwise the server's
+      job tries it within a minute)
   deferrals-issue --from <raceId> --to <raceId> [--expires "YYYY-MM-DD HH:mm:ss"]
       for each approved deferral of --from without a code: a named single-use invitation code of
       --to's same item (for that person only), sent to the runner; a second run issues nothing new.
@@ -36,9 +47,13 @@ const COMMANDS = {
   'refund-approve': ['--race', '--entry'],
   'refund-reject': ['--race', '--entry', '--reason'],
   'deferrals-issue': ['--from', '--to', '--expires'],
+  'refunds-owed': ['--race'],
+  'refund-retry': ['--refund'],
 } as const;
 /** Options a command may leave out. */
 const OPTIONAL: readonly string[] = ['--status', '--expires'];
+/** Commands whose options are all optional. */
+const ALL_OPTIONAL: readonly string[] = ['refunds-owed'];
 type RefundCommand = keyof typeof COMMANDS;
 
 export const isRefundCommand = (command: string): command is RefundCommand => Object.hasOwn(COMMANDS, command);
@@ -65,7 +80,7 @@ export async function runRefundCommand(
   argv: readonly string[],
   io: RefundCommandIo,
 ): Promise<RefundCommandOutcome> {
-  const required = COMMANDS[command].filter((name) => !OPTIONAL.includes(name));
+  const required = ALL_OPTIONAL.includes(command) ? [] : COMMANDS[command].filter((name) => !OPTIONAL.includes(name));
   const parsed = parseCliOptions(command, argv, COMMANDS[command], required);
   if (!parsed.ok) return usage(parsed.problem);
   const { options } = parsed;
@@ -82,10 +97,8 @@ export async function runRefundCommand(
     }
     case 'refund-approve':
       return io.withDatabase(async ({ repos, secrets }) => {
+        // Only the built-in providers are known here: with another one the server's job carries the refund out.
         const provider = cliPaymentProvider(io, secrets);
-        if (!provider) {
-          return refused('PAYMENT_PROVIDER is not a built-in provider: approve refunds through the server instead.');
-        }
         const outcome = await approveRequest({ repos, provider, now: () => io.now }, race, entry);
         if (!outcome.ok) return refused(outcome.problem);
         const r = outcome.value;
@@ -100,7 +113,7 @@ export async function runRefundCommand(
           r.refundedFen > 0
             ? `  refunded now: ${formatFen(r.refundedFen)} yuan (of ${formatFen(r.amountFen)})`
             : r.pending > 0
-              ? `  the provider has not confirmed the refund of ${formatFen(r.amountFen)} yuan yet: run the command again later`
+              ? `  the refund of ${formatFen(r.amountFen)} yuan is recorded, not confirmed by the provider yet: the server retries it until it is (see refunds-owed --race ${race})`
               : `  refund of ${formatFen(r.amountFen)} yuan: done before`,
         );
       });
@@ -120,6 +133,25 @@ export async function runRefundCommand(
         );
       });
     }
+    case 'refunds-owed':
+      return io.withDatabase(({ repos }) => refundsOwedList(repos, options['--race'], io.now));
+    case 'refund-retry':
+      return io.withDatabase(async ({ repos, secrets }) => {
+        const refundNo = options['--refund'] ?? '';
+        const provider = cliPaymentProvider(io, secrets);
+        const outcome = await retryRefund({ repos, provider, now: () => io.now }, refundNo);
+        if (!outcome.ok) return refused(outcome.problem);
+        const amount = `${formatFen(outcome.refund.amountFen)} yuan`;
+        if (outcome.result === 'done') return done(`Refund ${refundNo} of ${amount}: confirmed by the provider now.`);
+        if (!provider) {
+          return done(
+            `Refund ${refundNo} of ${amount}: PAYMENT_PROVIDER is not built in, so the server's job asks the provider for it within a minute.`,
+          );
+        }
+        return refused(
+          `Refund ${refundNo} of ${amount}: not confirmed (${outcome.refund.lastError ?? 'no answer'}); attempt ${outcome.refund.attempts}, the server tries again at ${formatRaceTime(outcome.refund.nextAt)}.`,
+        );
+      });
     case 'deferrals-issue':
       return io.withDatabase(async ({ repos }) => {
         const outcome = await issueDeferrals(repos, {
@@ -165,5 +197,40 @@ async function refundsList(
         r.decidedAt === null ? '-' : `${formatRaceTime(r.decidedAt)}${r.rejectReason ? `: ${r.rejectReason}` : ''}`,
       ]),
     ),
+  );
+}
+
+/** How long ago `at` was, in the largest whole unit (minutes, hours, days). */
+function age(at: number, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - at) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / (24 * 60))} d`;
+}
+
+async function refundsOwedList(repos: Repositories, raceId: string | undefined, now: number): Promise<CommandOutcome> {
+  if (raceId !== undefined && !(await repos.races.findById(raceId))) return refused(`No race "${raceId}".`);
+  const owed = await refundsOwed(repos, raceId);
+  const where = raceId === undefined ? '' : ` in ${raceId}`;
+  if (owed.length === 0) return done(`No refund owed${where}: every refund is confirmed by the provider.`);
+  const failing = owed.filter((r) => r.lastError !== null).length;
+  const total = owed.reduce((sum, r) => sum + r.amountFen, 0);
+  return done(
+    `${owed.length} refund${owed.length === 1 ? '' : 's'} owed${where} (${formatFen(total)} yuan), ${failing} of them failing so far:`,
+    ...formatTable(
+      ['refund', 'order', 'entry', 'amount', 'reason', 'attempts', 'last error', 'age', 'next try'],
+      owed.map((r) => [
+        r.refundNo,
+        r.orderNo,
+        r.entryNo ?? '-',
+        formatFen(r.amountFen),
+        r.reason,
+        String(r.attempts),
+        r.lastError ?? '-',
+        age(r.createdAt, now),
+        r.nextAt <= now ? 'now' : formatRaceTime(r.nextAt),
+      ]),
+    ),
+    'Retry one now: refund-retry --refund <refund>.',
   );
 }

@@ -290,6 +290,49 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
       return map;
     },
 
+    /**
+     * The orders awaiting payment of an item's live (status 0) public and team entries (pay first, then draw:
+     * the entries the draw did not take, since only paid ones are drawn), oldest first.
+     */
+    async unpaidOrders(raceId: string, itemCode: string): Promise<number[]> {
+      const rows = await db.all<{ order_id: number }>(sql`
+        SELECT DISTINCT ol.order_id FROM order_lines ol JOIN orders o ON o.id = ol.order_id
+          JOIN entries e ON e.id = ol.entry_id
+        WHERE o.status = 1 AND e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 0
+          AND e.channel IN ('public', 'team')
+        ORDER BY ol.order_id
+      `);
+      return rows.map((r) => Number(r.order_id));
+    },
+
+    /** The wait-list steps ('waitListed', 'promoted') of an item's entries, in the order they happened. */
+    async waitListSteps(
+      raceId: string,
+      itemCode: string,
+    ): Promise<{ entryNo: string; name: string; status: number; step: string; at: number; note: string }[]> {
+      const rows = await db.all<{
+        entry_no: string;
+        name: string;
+        status: number;
+        step: string;
+        at: number;
+        note: string;
+      }>(sql`
+        SELECT e.entry_no, e.name, e.status, ev.step, ev.at, ev.note
+        FROM entry_events ev JOIN entries e ON e.id = ev.entry_id
+        WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND ev.step IN ('waitListed', 'promoted')
+        ORDER BY ev.at, ev.id
+      `);
+      return rows.map((r) => ({
+        entryNo: r.entry_no,
+        name: r.name,
+        status: Number(r.status),
+        step: r.step,
+        at: Number(r.at),
+        note: r.note,
+      }));
+    },
+
     /** The item of an entry number of a race, or undefined. */
     async entryItem(raceId: string, entryNo: string): Promise<string | undefined> {
       const row = await db.get<{ item_code: string }>(sql`

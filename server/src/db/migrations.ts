@@ -1266,4 +1266,25 @@ export const MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    id: 16,
+    name: 'refunds owed: the payment refunded, attempts, last error and next try of each refund',
+    // A refund row is the record of money owed (the draw's losers, a late or double payment, an approved
+    // request); the job runner carries pending ones out, retrying with backoff until the provider confirms.
+    // payment_id: the payment it refunds (null: the order's paid one); next_at: not tried again before it.
+    sqlite: `
+      ALTER TABLE refunds ADD COLUMN payment_id TEXT;
+      ALTER TABLE refunds ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE refunds ADD COLUMN last_error TEXT;
+      ALTER TABLE refunds ADD COLUMN next_at INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX refunds_due ON refunds (status, next_at);
+    `,
+    postgres: `
+      ALTER TABLE refunds ADD COLUMN payment_id TEXT;
+      ALTER TABLE refunds ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE refunds ADD COLUMN last_error TEXT;
+      ALTER TABLE refunds ADD COLUMN next_at BIGINT NOT NULL DEFAULT 0;
+      CREATE INDEX refunds_due ON refunds (status, next_at);
+    `,
+  },
 ];

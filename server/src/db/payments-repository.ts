@@ -44,6 +44,10 @@ interface RefundRow {
   status: RefundStatus;
   created_at: number;
   done_at: number | null;
+  payment_id: string | null;
+  attempts: number;
+  last_error: string | null;
+  next_at: number;
 }
 
 export interface RefundRecord {
@@ -56,12 +60,31 @@ export interface RefundRecord {
   status: RefundStatus;
   createdAt: number;
   doneAt: number | null;
+  /** The payment it gives back (a double payment's second charge); null: the order's paid payment. */
+  paymentId: string | null;
+  /** Calls to the provider that did not confirm it (failed, threw or left it pending). */
+  attempts: number;
+  /** What the last such call answered, or null. */
+  lastError: string | null;
+  /** Not tried again before this (epoch ms; 0: at once). */
+  nextAt: number;
+}
+
+/** A refund owed as the organiser sees it: with its order, entry and race. */
+export interface OwedRefund extends RefundRecord {
+  orderNo: string;
+  raceId: string;
+  entryNo: string | null;
+  itemCode: string | null;
 }
 
 const PAYMENT_COLUMNS = sql.raw(
   'id, payment_id, order_id, provider, amount_fen, status, trade_no, created_at, updated_at',
 );
-const REFUND_COLUMNS = sql.raw('id, refund_no, order_id, entry_id, amount_fen, reason, status, created_at, done_at');
+const REFUND_COLUMNS = sql.raw(
+  'id, refund_no, order_id, entry_id, amount_fen, reason, status, created_at, done_at, payment_id, attempts, ' +
+    'last_error, next_at',
+);
 
 const toPayment = (row: PaymentRow): PaymentRecord => ({
   id: Number(row.id),
@@ -85,6 +108,10 @@ const toRefund = (row: RefundRow): RefundRecord => ({
   status: row.status,
   createdAt: Number(row.created_at),
   doneAt: row.done_at === null ? null : Number(row.done_at),
+  paymentId: row.payment_id,
+  attempts: Number(row.attempts),
+  lastError: row.last_error,
+  nextAt: Number(row.next_at),
 });
 
 /** A payment or refund number: prefix + the UTC date + 10 random digits. */
@@ -197,27 +224,32 @@ export function createPaymentsRepository(db: Db) {
     // ---- refunds -----------------------------------------------------------------------------------------
 
     /**
-     * A pending refund of an entry's line of an order for a reason; false (nothing added) when that order,
-     * entry and reason already have one.
+     * A pending refund (due at once) of an order for a reason: of an entry's line, or (entryId null) of a whole
+     * payment such as a double payment's second charge (paymentId). False (nothing added) when that order, entry
+     * and reason, or the refund number given, already have one.
      */
     async addRefund(input: {
       orderId: number;
-      entryId: number;
+      entryId: number | null;
       amountFen: number;
       reason: string;
       now: number;
+      /** The payment it gives back; default (null) the order's paid payment. */
+      paymentId?: string | null;
+      /** A number of the caller's (one per payment, e.g. 'DUP' + its id); default a fresh one. */
+      refundNo?: string;
     }): Promise<boolean> {
+      const insert = (refundNo: string) => sql`
+        INSERT INTO refunds (refund_no, order_id, entry_id, amount_fen, reason, status, created_at, payment_id)
+        VALUES (${refundNo}, ${input.orderId}, ${input.entryId}, ${input.amountFen}, ${input.reason}, 'pending',
+          ${input.now}, ${input.paymentId ?? null})
+        ON CONFLICT DO NOTHING`;
+      if (input.refundNo !== undefined) return (await db.run(insert(input.refundNo))) > 0;
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const refundNo = newNumber('RF', input.now);
         const clash = await db.get<{ n: number }>(sql`SELECT 1 AS n FROM refunds WHERE refund_no = ${refundNo}`);
         if (clash) continue;
-        return (
-          (await db.run(sql`
-            INSERT INTO refunds (refund_no, order_id, entry_id, amount_fen, reason, status, created_at)
-            VALUES (${refundNo}, ${input.orderId}, ${input.entryId}, ${input.amountFen}, ${input.reason}, 'pending',
-              ${input.now})
-            ON CONFLICT DO NOTHING`)) > 0
-        );
+        return (await db.run(insert(refundNo))) > 0;
       }
       throw new Error('no free refund number after 8 attempts');
     },
@@ -226,9 +258,30 @@ export function createPaymentsRepository(db: Db) {
     async finishRefund(refundNo: string, to: 'done' | 'failed', now: number): Promise<boolean> {
       return (
         (await db.run(sql`
-          UPDATE refunds SET status = ${to}, done_at = ${now} WHERE refund_no = ${refundNo} AND status = 'pending'`)) >
-        0
+          UPDATE refunds SET status = ${to}, done_at = ${now}, next_at = 0
+          WHERE refund_no = ${refundNo} AND status = 'pending'`)) > 0
       );
+    },
+
+    /** A call to the provider that did not confirm a pending refund: counted, its answer kept, tried again at nextAt. */
+    async noteRefundAttempt(refundNo: string, error: string, nextAt: number): Promise<boolean> {
+      return (
+        (await db.run(sql`
+          UPDATE refunds SET attempts = attempts + 1, last_error = ${error}, next_at = ${nextAt}
+          WHERE refund_no = ${refundNo} AND status = 'pending'`)) > 0
+      );
+    },
+
+    /** A pending refund made due at `at` (the organiser's retry, for the server's sweep). */
+    async refundDueAt(refundNo: string, at: number): Promise<boolean> {
+      return (
+        (await db.run(sql`UPDATE refunds SET next_at = ${at} WHERE refund_no = ${refundNo} AND status = 'pending'`)) > 0
+      );
+    },
+
+    async findRefund(refundNo: string): Promise<RefundRecord | undefined> {
+      const row = await db.get<RefundRow>(sql`SELECT ${REFUND_COLUMNS} FROM refunds WHERE refund_no = ${refundNo}`);
+      return row ? toRefund(row) : undefined;
     },
 
     async refundsOf(orderId: number): Promise<RefundRecord[]> {
@@ -238,12 +291,34 @@ export function createPaymentsRepository(db: Db) {
       return rows.map(toRefund);
     },
 
-    /** Refunds still pending at the provider (any order), oldest first. */
-    async pendingRefunds(limit: number): Promise<RefundRecord[]> {
-      const rows = await db.all<RefundRow>(
-        sql`SELECT ${REFUND_COLUMNS} FROM refunds WHERE status = 'pending' ORDER BY id LIMIT ${limit}`,
-      );
+    /** Refunds pending whose next try is due at `now` (any order), oldest first. */
+    async dueRefunds(now: number, limit: number): Promise<RefundRecord[]> {
+      const rows = await db.all<RefundRow>(sql`
+        SELECT ${REFUND_COLUMNS} FROM refunds WHERE status = 'pending' AND next_at <= ${now}
+        ORDER BY next_at, id LIMIT ${limit}`);
       return rows.map(toRefund);
+    },
+
+    /** Refunds not confirmed yet (pending; of one race when given), oldest first, with their order and entry. */
+    async owedRefunds(raceId?: string): Promise<OwedRefund[]> {
+      const race = raceId === undefined ? sql`` : sql`AND o.race_id = ${raceId}`;
+      const rows = await db.all<
+        RefundRow & { order_no: string; race_id: string; entry_no: string | null; item_code: string | null }
+      >(sql`
+        SELECT ${sql.raw(
+          'r.id, r.refund_no, r.order_id, r.entry_id, r.amount_fen, r.reason, r.status, r.created_at, r.done_at, ' +
+            'r.payment_id, r.attempts, r.last_error, r.next_at, o.order_no, o.race_id, e.entry_no, e.item_code',
+        )}
+        FROM refunds r JOIN orders o ON o.id = r.order_id LEFT JOIN entries e ON e.id = r.entry_id
+        WHERE r.status = 'pending' ${race}
+        ORDER BY r.id`);
+      return rows.map((row) => ({
+        ...toRefund(row),
+        orderNo: row.order_no,
+        raceId: row.race_id,
+        entryNo: row.entry_no,
+        itemCode: row.item_code,
+      }));
     },
   };
 }

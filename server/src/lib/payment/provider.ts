@@ -72,8 +72,11 @@ export interface RefundInput {
 }
 
 export interface RefundResult {
-  status: 'done' | 'pending';
+  /** done: confirmed; pending: accepted, not confirmed yet; failed: refused (the server asks again later). */
+  status: 'done' | 'pending' | 'failed';
   refundTradeNo: string;
+  /** Why it failed, in the provider's words (kept as the refund's last error). */
+  reason?: string;
 }
 
 /** What the notify route answers the provider, in the form it expects. */
@@ -93,6 +96,7 @@ export interface PaymentProvider {
     rawBody: string,
   ): Promise<NotificationCheck>;
   query(paymentId: string): Promise<PaymentState>;
+  /** Refunds (part of) a paid payment; the same refundNo again refunds once. May throw (network, provider down). */
   refund(input: RefundInput): Promise<RefundResult>;
   /** Closes an unpaid payment (the order was cancelled); a closed payment takes no money. */
   close(paymentId: string): Promise<void>;

@@ -21,7 +21,7 @@ import {
 import type { Repositories } from '../../db/repositories.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
-import { registerBallotHooks, toPublic, toSummary } from '../../services/entry/ballot.ts';
+import { toPublic, toSummary } from '../../services/entry/ballot.ts';
 import { raceIdSchema } from '../registration/screen-common.ts';
 
 /** Browsers and proxies keep a public ballot answer this long (a draw or a reveal shows within seconds). */
@@ -168,8 +168,6 @@ export class BallotCheckCache {
 }
 
 export default async function ballotRoutes(app: FastifyInstance) {
-  // A freed place of a ballot item goes to its wait list (services/entry/hooks.ts).
-  registerBallotHooks();
   const limited = { onRequest: app.rateLimit(LIMITS.lookup) };
   const cache = new BallotCheckCache(app.repos, app.config.now);
 

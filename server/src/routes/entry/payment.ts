@@ -2,10 +2,10 @@
  * Payment of sign-up orders (issue 14 §4): orderPay (login: the cashier page of the order's open payment),
  * the providers' notifications (`${API_PATHS.payNotifyPrefix}<provider>`, no login: verified by signature and
  * acted on once), the built-in sandbox's cashier page and decision, and the timed work of the order lifecycle
- * (services/entry/order-transitions.ts): unpaid orders cancelled at their deadline.
+ * (services/entry/order-transitions.ts): unpaid orders cancelled at their deadline, and every refund owed
+ * carried out until the provider confirms it (services/entry/refunds-owed.ts).
  *
- * The provider is PAYMENT_PROVIDER's (default 'sandbox'); `app.paymentProvider` serves the rest of sign-up
- * (the ballot refunds pay-then-draw losers with refundEntries).
+ * The provider is PAYMENT_PROVIDER's (default 'sandbox'); `app.paymentProvider` serves the rest of sign-up.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
@@ -32,13 +32,9 @@ import {
   sandboxNotification,
   type CashierLanguage,
 } from '../../lib/payment/sandbox.ts';
-import {
-  cancelDue,
-  handleNotification,
-  refundEntries,
-  type LifecycleDeps,
-  type RefundRequest,
-} from '../../services/entry/order-transitions.ts';
+import { payFirstDrawn } from '../../services/entry/ballot.ts';
+import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
+import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
 import { loggedInUser } from '../registration/screen-common.ts';
 
 declare module 'fastify' {
@@ -61,8 +57,8 @@ export interface PaymentPluginOptions {
 
 /** How often unpaid orders past their deadline are looked for, unless PAYMENT_SWEEP_SECONDS says otherwise. */
 export const CANCEL_DUE_EVERY_MS = DEFAULT_PAYMENT_SWEEP_SECONDS * 1000;
-/** How often refunds a provider left pending are asked again. */
-export const PENDING_REFUNDS_EVERY_MS = 5 * 60_000;
+/** How often the refunds owed whose next try is due are carried out (each waits its own backoff after a failure). */
+export const PENDING_REFUNDS_EVERY_MS = 60_000;
 /** A provider repeats a notification: the sandbox repeats each once, this long after. */
 export const SANDBOX_REPEAT_MS = 10_000;
 export const NOTIFICATION_JOB = 'payment-notification';
@@ -117,6 +113,15 @@ async function paymentState(repos: Repositories, paymentId: string): Promise<Pay
   };
 }
 
+/** Whether an unpaid order holds an entry of a pay-first item drawn meanwhile: it can no longer be drawn. */
+async function drawnBeforePaid(repos: Repositories, orderId: number): Promise<boolean> {
+  for (const entry of await repos.entries.ofOrder(orderId)) {
+    if (entry.status !== 0 && entry.status !== 3) continue;
+    if (await payFirstDrawn(repos, entry.raceId, entry.itemCode)) return true;
+  }
+  return false;
+}
+
 /** The cashier page's language: ?lang= when given, else the `language` cookie, else Chinese. */
 function cashierLanguage(lang: string | undefined, cookie: string | undefined): CashierLanguage {
   if (lang === 'en' || lang === 'zh') return lang;
@@ -148,17 +153,10 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   app.jobs.every('cancel-due-orders', PAYMENT_SWEEP_SECONDS * 1000, async () => {
     await cancelDue(deps);
   });
-  // Refunds a provider left pending are asked again until it answers done (the refund number makes it once).
+  // Every refund owed (the draw's, a late or double payment's, an approved request's) is carried out, and
+  // retried with backoff until the provider confirms it (the refund number makes it once).
   app.jobs.every('finish-pending-refunds', PENDING_REFUNDS_EVERY_MS, async () => {
-    const groups = new Map<string, RefundRequest>();
-    for (const refund of await app.repos.payments.pendingRefunds(100)) {
-      if (refund.entryId === null) continue;
-      const key = `${refund.orderId}\n${refund.reason}`;
-      const group = groups.get(key) ?? { orderId: refund.orderId, entryIds: [], reason: refund.reason, now };
-      group.entryIds.push(refund.entryId);
-      groups.set(key, group);
-    }
-    for (const request of groups.values()) await refundEntries(app.repos, provider, request);
+    await carryOutDueRefunds(deps);
   });
   app.jobs.handle<{ provider: string; headers: Record<string, string>; rawBody: string }>(
     NOTIFICATION_JOB,
@@ -179,6 +177,9 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
       if (!user) return fail(401, 'loginExpired');
       const order = await app.repos.orders.findByNo(request.body.orderNo);
       if (!order || order.userId !== user.id) return fail(404, 'orderNotFound');
+      if ((order.status === 1 || order.status === 4) && (await drawnBeforePaid(app.repos, order.id))) {
+        return fail(409, 'orderBallotDrawn');
+      }
       if (order.status !== 1) return fail(409, 'orderNotPayable');
       const at = now();
       if (order.deadlineAt === null || order.deadlineAt <= at) return fail(409, 'orderPayExpired');

@@ -28,7 +28,8 @@ import type { Repositories } from '../../db/repositories.ts';
 import type { PaymentProvider } from '../../lib/payment/provider.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
-import { givePlacesBack, refundEntries } from '../entry/order-transitions.ts';
+import { givePlacesBack } from '../entry/order-transitions.ts';
+import { recordRefunds, refundEntries } from '../entry/refunds-owed.ts';
 
 const { won, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -250,13 +251,14 @@ export interface ApproveResult {
 }
 
 /**
- * Approves the entry's request in review. A refund: request approved, place given back, the share refunded
- * at the provider (once per request: reason `request:<id>`), the entry 4 → 5 once the money is back. A
- * deferral: the entry 1 → 3 with the step 'deferred', place given back, a deferrals row. A second approval
- * changes nothing (a refund the provider left pending is asked for again).
+ * Approves the entry's request in review. A refund: request approved, place given back (to the wait list of a
+ * ballot item) and the share's refund recorded, in one transaction; then refunded at the provider (once per
+ * request: reason `request:<id>`; without a provider, or unconfirmed, the job runner carries it out), the entry
+ * 4 → 5 once the money is back. A deferral: the entry 1 → 3 with the step 'deferred', place given back, a
+ * deferrals row. A second approval changes nothing (a refund still pending is asked for again).
  */
 export async function approveRequest(
-  deps: { repos: Repositories; provider: PaymentProvider; now: () => number },
+  deps: { repos: Repositories; provider?: PaymentProvider; now: () => number },
   raceId: string,
   entryNo: string,
 ): Promise<Decision<ApproveResult>> {
@@ -278,7 +280,17 @@ export async function approveRequest(
       if (!(await tx.refunds.decide(open.id, 'approved', null, at))) return false;
       const current = (await tx.entries.findById(entry.id)) ?? entry;
       if (open.kind === 'refund') {
-        await givePlacesBack(tx, [current], at);
+        await givePlacesBack(tx, [current], at, 'refund approved');
+        const order = await tx.orders.latestOfEntry(entry.id);
+        if (order) {
+          await recordRefunds(tx, {
+            orderId: order.id,
+            entryIds: [entry.id],
+            reason: `request:${open.id}`,
+            amountsFen: new Map([[entry.id, open.amountFen]]),
+            at,
+          });
+        }
         await tellRunner(
           tx,
           race,
@@ -291,7 +303,7 @@ export async function approveRequest(
         if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
           throw new Error(`entry ${entryNo} no longer holds its place: the deferral cannot be approved`);
         }
-        await givePlacesBack(tx, [current], at);
+        await givePlacesBack(tx, [current], at, 'deferral approved');
         await tx.refunds.insertDeferral({
           raceId,
           entryId: entry.id,
@@ -315,7 +327,11 @@ export async function approveRequest(
   let pending = 0;
   if (request.kind === 'refund') {
     const order = await repos.orders.latestOfEntry(entry.id);
-    if (order) {
+    if (order && !provider) {
+      pending = (await repos.payments.refundsOf(order.id)).filter(
+        (r) => r.status === 'pending' && r.reason === `request:${request.id}`,
+      ).length;
+    } else if (order && provider) {
       const result = await refundEntries(repos, provider, {
         orderId: order.id,
         entryIds: [entry.id],

@@ -5,8 +5,14 @@
  * draw from the published page. Winners take their places (ballot model: an order to pay within the item's
  * payment minutes; pay first, then draw: already paid), losers go to the wait list in draw order (ballot model)
  * or are refunded (pay first, then draw). Every runner gets the outcome itself in a message (outbox), not a
- * link to look it up. A place freed by an unpaid winner goes to the next wait-list unit that fits
- * (`promoteFromWaitList`); a later round draws over the entries that did not win instead.
+ * link to look it up. A place freed (an unpaid winner, a refund, a deferral: order-transitions.ts givePlacesBack)
+ * goes to the next wait-list unit that fits (`promoteFromWaitList`); a later round draws over the entries that
+ * did not win instead.
+ *
+ * Pay first, then draw: the draw records every loser's refund in its own transaction (services/entry/
+ * refunds-owed.ts; carried out after it, and by the job runner until the provider confirms), and closes the
+ * orders still awaiting payment: an entry the draw did not take can no longer be paid (orderPay refuses it; a
+ * late "paid" is refunded at once and the runner told).
  */
 import { randomBytes } from 'node:crypto';
 import { commitmentOf, drawBallot, seedMatches, unitsOf } from '#contract/ballot';
@@ -24,9 +30,11 @@ import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { BallotRow, DrawCandidate } from '../../db/ballots-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import type { PaymentProvider } from '../../lib/payment/provider.ts';
 import { maskName } from '../../lib/race-center.ts';
-import { onPlaceFreed, type PlaceFreedHandler } from './hooks.ts';
 import { paymentDeadline } from './payment-window.ts';
+import { carryOutRefund, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
+import { signUpWindow } from './views.ts';
 
 export type BallotOutcome<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -43,6 +51,19 @@ export interface BallotContext {
   item: EntryItemSettings;
   zone: string;
   signUpEnd: number | null;
+}
+
+/** The advisory lock of an item's ballot: the draw, the wait-list promotion and a pay-first payment take it. */
+export const ballotLockKey = (raceId: string, itemCode: string) => `ballot:${raceId}:${itemCode}`;
+
+/**
+ * Whether the entries of an item still awaiting the draw can no longer be drawn: a pay-first item whose round
+ * 1 is drawn (it has no later round). Their orders are closed by the draw; a payment of one is refunded.
+ */
+export async function payFirstDrawn(repos: Repositories, raceId: string, itemCode: string): Promise<boolean> {
+  const race = await repos.races.findById(raceId);
+  if (race?.entry?.items.find((i) => i.code === itemCode)?.model !== 'payThenDraw') return false;
+  return ((await repos.ballots.find(raceId, itemCode, 1))?.drawnAt ?? null) !== null;
 }
 
 /** The race and its ballot item, or the reason there is none. */
@@ -129,19 +150,38 @@ export interface Drawn {
   waitList: string[];
   /** Orders made for the winners (ballot model). */
   orders: number;
-  /** Entries refunded (pay first, then draw). */
+  /** Refunds the draw recorded (pay first, then draw: one per loser's paid line). */
+  refundsOwed: number;
+  /** Of them, confirmed by the provider right after the draw (the others are carried out by the job runner). */
   refunded: number;
+  /** Orders awaiting payment that the draw closed (pay first, then draw: their entries were not drawn). */
+  closed: number;
   messages: number;
 }
-
-/** How the draw refunds the losers of a pay-first item (services/entry/order-transitions.ts refundEntries). */
-export type RefundLosers = (input: { orderId: number; entryIds: number[]; reason: string }) => Promise<unknown>;
 
 /** Entry numbers sort by their characters' code points (the same in every engine and in the browser). */
 const byEntryNo = (a: { entryNo: string }, b: { entryNo: string }) =>
   a.entryNo < b.entryNo ? -1 : a.entryNo > b.entryNo ? 1 : 0;
 
-export const REFUND_REASON_NOT_WON = 'notWon';
+export const REFUND_REASON_NOT_WON = REFUND_REASONS.notWon;
+
+/**
+ * Whether entry is closed for the draw at `now`: the sign-up window is not open (the organiser's entry-close,
+ * or signUpEndTime passed; services/entry/views.ts signUpWindow, the one answer to "is entry open") and it
+ * has started (a draw before anyone could enter is a mistake). Undefined when closed, else why not.
+ */
+function entryStillOpen(race: RaceInfo, zone: string, now: number): string | undefined {
+  const state = signUpWindow(race, now);
+  const start = parseRaceTime(race.signUpStartTime, zone);
+  if (state === 'open') {
+    const end = parseRaceTime(race.signUpEndTime, zone);
+    return `The sign-up window is still open${end === null ? '' : ` until ${formatRaceTime(end, undefined, zone)} (${zone})`}: draw after it closes (or close entry first: entry-close ${race.raceId}).`;
+  }
+  if (state === 'notYet' || (start !== null && now < start)) {
+    return `Sign-up has not started yet${start === null ? '' : ` (it opens ${formatRaceTime(start, undefined, zone)}, ${zone})`}: draw after it closes.`;
+  }
+  return undefined;
+}
 
 /**
  * The draw's units: a team with fewer members in the draw than its smallest size (members who never entered,
@@ -156,18 +196,22 @@ export function asDrawnUnits<T extends { unit: string | null; teamMinSize: numbe
 }
 
 /**
- * Draws a committed round (default: the latest) after the window: freezes the list, runs drawBallot, moves
+ * Draws a committed round (default: the latest) once entry is closed: freezes the list, runs drawBallot, moves
  * winners and losers (guarded on their status), makes the winners' orders, the wait list and the messages, and
- * records the round; then refunds the losers of a pay-first item. A round draws once.
+ * records the round. Pay first, then draw: in the same transaction every loser's refund is recorded and the
+ * orders still awaiting payment are closed (their entries cancelled, their runners told). After it the open
+ * payments of those orders are closed at the provider and the refunds carried out (with `provider`; the first
+ * that is not confirmed leaves the rest to the job runner, which retries until the provider confirms). A round
+ * draws once.
  */
 export async function drawRound(
   repos: Repositories,
   input: { raceId: string; itemCode: string; round?: number; beaconValue?: string; now: number },
-  refundLosers?: RefundLosers,
+  provider?: PaymentProvider,
 ): Promise<BallotOutcome<Drawn>> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
   if (!context.ok) return context;
-  const { race, item, zone, signUpEnd } = context.value;
+  const { race, item, zone } = context.value;
   const ballot =
     input.round === undefined
       ? await repos.ballots.latest(input.raceId, input.itemCode)
@@ -178,11 +222,8 @@ export async function drawRound(
     );
   }
   if (ballot.drawnAt !== null) return refuse(`Round ${ballot.round} of ${input.itemCode} was drawn already.`);
-  if (signUpEnd === null || input.now < signUpEnd) {
-    return refuse(
-      `The sign-up window is still open${signUpEnd === null ? '' : ` until ${formatRaceTime(signUpEnd, undefined, zone)} (${zone})`}: draw after it closes.`,
-    );
-  }
+  const open = entryStillOpen(race, zone, input.now);
+  if (open !== undefined) return refuse(open);
   if (ballot.round > 1) {
     const previous = await repos.ballots.find(input.raceId, input.itemCode, ballot.round - 1);
     if (!previous || previous.drawnAt === null) return refuse(`Round ${ballot.round - 1} is not drawn yet.`);
@@ -196,10 +237,13 @@ export async function drawRound(
   }
   const beacon = beaconText(ballot.beacon, beaconValue);
   const payFirst = item.model === 'payThenDraw';
+  /** Open payments of the orders the draw closed: closed at the provider after the transaction. */
+  const toClose: string[] = [];
+  /** The losers' paid orders: order id → its losing entries (pay first, then draw). */
   const refunds = new Map<number, number[]>();
 
   const outcome = await repos.transaction(async (tx): Promise<BallotOutcome<Drawn>> => {
-    await tx.db.lock(`ballot:${input.raceId}:${input.itemCode}`);
+    await tx.db.lock(ballotLockKey(input.raceId, input.itemCode));
     const seed = await tx.ballots.secretSeed(input.raceId, input.itemCode, ballot.round);
     if (seed === undefined || !seedMatches(seed, ballot.commitment)) {
       return refuse('The stored seed cannot be read with this server’s ID-number secret (or does not match).');
@@ -271,9 +315,41 @@ export async function drawRound(
         }
       }
     }
+    let refundsOwed = 0;
+    let closed = 0;
     if (payFirst) {
       const paid = await tx.ballots.paidOrders(result.waitList.map((no) => byNo.get(no)!.id));
       for (const [entryId, orderId] of paid) refunds.set(orderId, [...(refunds.get(orderId) ?? []), entryId]);
+      for (const [orderId, entryIds] of refunds) {
+        await recordRefunds(tx, { orderId, entryIds, reason: REFUND_REASON_NOT_WON, at: input.now });
+        refundsOwed += entryIds.length;
+      }
+      for (const orderId of await tx.ballots.unpaidOrders(input.raceId, input.itemCode)) {
+        if (!(await tx.orders.cancel(orderId, input.now))) continue;
+        closed += 1;
+        for (const entry of await tx.entries.ofOrder(orderId)) {
+          if (entry.status !== ENTRY_STATUSES.submitted) continue;
+          const note = `not drawn: unpaid at the draw of round ${ballot.round}`;
+          if (
+            !(await tx.entries.setStatus(
+              entry.id,
+              [entry.status],
+              ENTRY_STATUSES.cancelled,
+              'cancelled',
+              input.now,
+              note,
+            ))
+          ) {
+            continue;
+          }
+          if (entry.holdsPlace) await tx.entries.releasePlace(entry.id);
+          messages.push({ entry, kind: 'closedUnpaid' });
+        }
+        for (const payment of await tx.payments.openOf(orderId)) {
+          await tx.payments.finish(payment.paymentId, 'closed', input.now);
+          toClose.push(payment.paymentId);
+        }
+      }
     }
     for (const message of messages) await sendOutcome(tx, race, item, zone, message, input.now);
     return {
@@ -285,18 +361,30 @@ export async function drawRound(
         winners: result.winners,
         waitList: result.waitList,
         orders,
+        refundsOwed,
         refunded: 0,
+        closed,
         messages: messages.length,
       },
     };
   });
-  if (!outcome.ok) return outcome;
+  if (!outcome.ok || !provider) return outcome;
+  for (const paymentId of toClose) {
+    try {
+      await provider.close(paymentId);
+    } catch {
+      // A late "paid" of it is refunded (order-transitions.ts lateRefund).
+    }
+  }
   let refunded = 0;
-  if (refunds.size > 0) {
-    if (!refundLosers) return refuse('The draw is recorded, but no payment provider was given to refund the losers.');
-    for (const [orderId, entryIds] of refunds) {
-      await refundLosers({ orderId, entryIds, reason: REFUND_REASON_NOT_WON });
-      refunded += entryIds.length;
+  const deps = { repos, provider, now: () => input.now };
+  carry: for (const orderId of refunds.keys()) {
+    for (const refund of await repos.payments.refundsOf(orderId)) {
+      if (refund.status !== 'pending' || refund.reason !== REFUND_REASON_NOT_WON) continue;
+      // The provider did not confirm one: the rest are left to the job runner rather than pressed on it now.
+      const result = await carryOutRefund(deps, refund);
+      if (result === 'pending') break carry;
+      if (result === 'done') refunded += 1;
     }
   }
   return { ok: true, value: { ...outcome.value, refunded } };
@@ -342,19 +430,21 @@ async function makeOrders(
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * Promotes the next wait-list units that fit into the item's free places (a ballot winner did not pay): each
- * member 2 → 1 with a place, a new order to pay and a message. Units in rank order; a unit larger than the
- * places left waits and the next smaller one is tried. Answers the entry numbers promoted.
+ * Promotes the next wait-list units that fit into the item's free places (order-transitions.ts givePlacesBack:
+ * a winner did not pay, a refund or a deferral was approved): each member 2 → 1 with a place, a new order to pay
+ * and a message; `why` (which place was freed and how) is kept as the note of the 'promoted' step. Units in rank
+ * order; a unit larger than the places left waits and the next smaller one is tried. Answers the entry numbers
+ * promoted.
  */
 export async function promoteFromWaitList(
   repos: Repositories,
-  input: { raceId: string; itemCode: string; now: number },
+  input: { raceId: string; itemCode: string; now: number; why?: string },
 ): Promise<string[]> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
   if (!context.ok || context.value.item.model !== 'ballot' || context.value.item.waitList === false) return [];
   const { race, item, zone } = context.value;
   return repos.transaction(async (tx) => {
-    await tx.db.lock(`ballot:${input.raceId}:${input.itemCode}`);
+    await tx.db.lock(ballotLockKey(input.raceId, input.itemCode));
     const drawn = await tx.ballots.latest(input.raceId, input.itemCode);
     if (!drawn || drawn.drawnAt === null) return [];
     const pool = (await tx.entries.places(input.raceId)).find((p) => p.itemCode === item.code && p.pool === 'main');
@@ -368,7 +458,14 @@ export async function promoteFromWaitList(
       if (members.length > left) continue;
       for (const entry of members) {
         if (
-          !(await tx.entries.setStatus(entry.id, [ENTRY_STATUSES.notWon], ENTRY_STATUSES.won, 'promoted', input.now))
+          !(await tx.entries.setStatus(
+            entry.id,
+            [ENTRY_STATUSES.notWon],
+            ENTRY_STATUSES.won,
+            'promoted',
+            input.now,
+            input.why ?? '',
+          ))
         ) {
           continue;
         }
@@ -387,13 +484,53 @@ export async function promoteFromWaitList(
   });
 }
 
-/** The wait-list promotion as a handler of freed places (runs in the freeing transaction). */
-const promoteOnPlaceFreed: PlaceFreedHandler = async (repos, freed) => {
-  await promoteFromWaitList(repos, { raceId: freed.raceId, itemCode: freed.itemCode, now: freed.at });
-};
+/** One entry of an item's wait list as the organiser reads it (CLI ballot-waitlist, the web console). */
+export interface WaitListRow {
+  /** Its position on the list of the draw that wait-listed it. */
+  position: number;
+  entryNo: string;
+  maskedName: string;
+  status: EntryStatus;
+  /** When that draw wait-listed it. */
+  listedAt: number;
+  /** When it got a place from the list, and why (the place freed, and how), or null while it waits. */
+  promotedAt: number | null;
+  why: string;
+}
 
-/** Registers the wait-list promotion on freed places (services/entry/hooks.ts); registering again is a no-op. */
-export const registerBallotHooks = () => onPlaceFreed(promoteOnPlaceFreed);
+/**
+ * An item's wait list in order: every entry a draw wait-listed, by the draw (oldest first) and position, with
+ * its status now and, once promoted, when and why (read from the entries' timelines, so entries promoted and
+ * later cancelled are still shown in their place).
+ */
+export async function waitListOf(
+  repos: Repositories,
+  raceId: string,
+  itemCode: string,
+): Promise<BallotOutcome<WaitListRow[]>> {
+  const context = await ballotContext(repos, raceId, itemCode);
+  if (!context.ok) return context;
+  const rows = new Map<string, WaitListRow>();
+  for (const step of await repos.ballots.waitListSteps(raceId, itemCode)) {
+    if (step.step === 'waitListed') {
+      const position = Number(/position (\d+)/.exec(step.note)?.[1] ?? 0);
+      rows.set(step.entryNo, {
+        position,
+        entryNo: step.entryNo,
+        maskedName: maskName(step.name),
+        status: step.status as EntryStatus,
+        listedAt: step.at,
+        promotedAt: null,
+        why: '',
+      });
+    } else {
+      const row = rows.get(step.entryNo);
+      if (row) Object.assign(row, { promotedAt: step.at, why: step.note });
+    }
+  }
+  const list = [...rows.values()].sort((a, b) => a.listedAt - b.listedAt || a.position - b.position || byEntryNo(a, b));
+  return { ok: true, value: list };
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Reveal
@@ -455,10 +592,14 @@ export function toPublic(ballot: BallotRow, race: RaceInfo): BallotPublic {
 // Messages: the outcome itself, in both languages (the account's language is not stored)
 // ---------------------------------------------------------------------------------------------------------
 
+/** What a message says of its entry. */
+type MessageEntry = Pick<DrawCandidate, 'entryNo' | 'name' | 'userId' | 'feeFen'>;
+
 type Message =
-  | { entry: DrawCandidate; kind: 'won' | 'promoted'; order: MadeOrder }
-  | { entry: DrawCandidate; kind: 'wonPaid' | 'notWon' | 'notWonRefund' }
-  | { entry: DrawCandidate; kind: 'waitList'; position: number };
+  | { entry: MessageEntry; kind: 'won' | 'promoted'; order: MadeOrder }
+  | { entry: MessageEntry; kind: 'wonPaid' | 'notWon' | 'notWonRefund' | 'closedUnpaid' }
+  | { entry: MessageEntry; kind: 'latePaidRefund'; amountFen: number }
+  | { entry: MessageEntry; kind: 'waitList'; position: number };
 
 /** The subject and body of an outcome message (Chinese, then English). */
 export function outcomeText(
@@ -501,8 +642,32 @@ export function outcomeText(
       zh = `${race.raceName} ${itemZh}：报名号 ${who} 未中签，报名费 ¥${formatFen(message.entry.feeFen)} 将原路退回。`;
       en = `${raceEn} ${itemEn}: entry ${who} was not drawn; the entry fee of CNY ${formatFen(message.entry.feeFen)} is refunded.`;
       break;
+    case 'closedUnpaid':
+      zh = `${race.raceName} ${itemZh}：报名号 ${who} 在抽签前未完成支付，未参加抽签，报名已取消；之后若仍有扣款，将原路全额退回。`;
+      en = `${raceEn} ${itemEn}: entry ${who} was not paid before the draw, so it was not drawn and is cancelled; any payment that still arrives is refunded in full.`;
+      break;
+    case 'latePaidRefund':
+      zh = `${race.raceName} ${itemZh}：报名号 ${who} 的付款在抽签之后才到账，无法参加抽签；¥${formatFen(message.amountFen)} 将原路全额退回。`;
+      en = `${raceEn} ${itemEn}: the payment for entry ${who} arrived after the draw, so it cannot take part; CNY ${formatFen(message.amountFen)} is refunded in full.`;
+      break;
   }
   return { subject: `抽签结果 Ballot result: ${race.raceName}`, body: `${zh}\n${en}` };
+}
+
+/**
+ * Tells the runner that a payment of a pay-first entry arrived after its item was drawn and goes back
+ * (order-transitions.ts lateRefund), inside the notification's transaction.
+ */
+export async function tellLatePaymentAfterDraw(
+  tx: Repositories,
+  entry: MessageEntry & { raceId: string; itemCode: string },
+  amountFen: number,
+  now: number,
+): Promise<void> {
+  const context = await ballotContext(tx, entry.raceId, entry.itemCode);
+  if (!context.ok) return;
+  const { race, item, zone } = context.value;
+  await sendOutcome(tx, race, item, zone, { entry, kind: 'latePaidRefund', amountFen }, now);
 }
 
 async function sendOutcome(

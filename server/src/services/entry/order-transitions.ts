@@ -6,7 +6,8 @@
  * Each transition is one transaction of guarded updates (orders, entries, payments: UPDATE … WHERE status =
  * the status it leaves), so a repeated notification, a parallel delivery or a second run of the job changes
  * nothing. Calls to the provider (refund, close) are made after the transaction that decided them, never while
- * it holds the database; a refund is kept pending until the provider answers done. Amounts are integer fen.
+ * it holds the database; every refund is recorded in that transaction first (services/entry/refunds-owed.ts)
+ * and kept pending, retried by the job runner, until the provider confirms it. Amounts are integer fen.
  */
 import { ENTRY_STATUSES, type EntryModel, type EntryStatus } from '#contract/entry';
 import type { EntryRecord } from '../../db/entries-repository.ts';
@@ -14,9 +15,12 @@ import { poolOf } from '../../db/entries-repository.ts';
 import type { OrderRecord, PaidFacts } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { NotificationCheck, PaymentProvider, VerifiedNotification } from '../../lib/payment/provider.ts';
-import { placeFreed } from './hooks.ts';
+import { ballotLockKey, payFirstDrawn, promoteFromWaitList, tellLatePaymentAfterDraw } from './ballot.ts';
+import { carryOutRefund, recordRefunds, REFUND_REASONS, refundEntries } from './refunds-owed.ts';
 
-const { submitted, won, notWon, cancelled, refundReview, refunded } = ENTRY_STATUSES;
+export { refundEntries, type RefundRequest } from './refunds-owed.ts';
+
+const { submitted, won, cancelled } = ENTRY_STATUSES;
 
 export interface LifecycleDeps {
   repos: Repositories;
@@ -63,8 +67,25 @@ function parseCancelNote(note: string | undefined): { was: EntryStatus; place: b
 // ---------------------------------------------------------------------------------------------------------
 
 interface AfterCommit {
+  /** A late payment's refund, recorded in the transaction: carried out after it. */
   refund?: { orderId: number; entryIds: number[]; reason: string };
-  duplicate?: { paymentId: string; tradeNo: string; amountFen: number };
+  /** A double payment's refund number, recorded in the transaction: carried out after it. */
+  duplicate?: string;
+}
+
+/**
+ * Takes the ballot lock of each pay-first item among the order's entries, in one fixed order, before the
+ * payment is acted on: a draw of the item and this payment then never interleave (the draw either sees the
+ * order paid, or has closed it first).
+ */
+async function lockPayFirstBallots(tx: Repositories, orderId: number): Promise<void> {
+  const order = await tx.orders.findById(orderId);
+  const race = order && (await tx.races.findById(order.raceId));
+  const payFirst = new Set(race?.entry?.items.filter((i) => i.model === 'payThenDraw').map((i) => i.code));
+  if (!order || payFirst.size === 0) return;
+  const items = new Set((await tx.entries.ofOrder(orderId)).map((e) => e.itemCode).filter((c) => payFirst.has(c)));
+  const keys = [...items].sort().map((code) => ballotLockKey(order.raceId, code));
+  if (keys.length > 0) await tx.db.lock(...keys);
 }
 
 /**
@@ -110,34 +131,32 @@ export async function applyNotification(deps: LifecycleDeps, n: VerifiedNotifica
     let outcome: NotificationOutcome;
     if (n.status === 'failed') {
       outcome = (await tx.payments.finish(n.paymentId, 'failed', at)) ? 'failed' : 'ignored';
-    } else if (!(await tx.payments.markPaid(n.paymentId, n.tradeNo, at))) {
-      outcome = 'alreadyPaid';
     } else {
-      outcome = await onPaid(
-        tx,
-        payment.orderId,
-        { paidFen: n.amountFen, paidAt: n.paidAt, serialNo: n.tradeNo },
-        at,
-        after,
-      );
-      if (outcome === 'duplicatePayment') {
-        after.duplicate = { paymentId: n.paymentId, tradeNo: n.tradeNo, amountFen: n.amountFen };
+      await lockPayFirstBallots(tx, payment.orderId);
+      outcome = (await tx.payments.markPaid(n.paymentId, n.tradeNo, at))
+        ? await onPaid(tx, payment.orderId, { paidFen: n.amountFen, paidAt: n.paidAt, serialNo: n.tradeNo }, at, after)
+        : 'alreadyPaid';
+      if (outcome === 'duplicatePayment' && n.amountFen > 0) {
+        // A second payment of an order already paid (or refunded): the money goes back whole, recorded now.
+        const refundNo = `DUP${n.paymentId}`;
+        await tx.payments.addRefund({
+          orderId: payment.orderId,
+          entryId: null,
+          amountFen: n.amountFen,
+          reason: REFUND_REASONS.duplicatePayment,
+          paymentId: n.paymentId,
+          refundNo,
+          now: at,
+        });
+        after.duplicate = refundNo;
       }
     }
     await tx.payments.setNotificationOutcome(provider.name, n.notificationId, outcome);
     return { accepted: true, outcome, repeated: false };
   });
   if (after.refund) await refundEntries(deps.repos, provider, { ...after.refund, now: deps.now });
-  if (after.duplicate && after.duplicate.amountFen > 0) {
-    // A second payment of an order already paid (or refunded): the money goes back whole.
-    await provider.refund({
-      refundNo: `DUP${after.duplicate.paymentId}`,
-      paymentId: after.duplicate.paymentId,
-      tradeNo: after.duplicate.tradeNo,
-      amountFen: after.duplicate.amountFen,
-      reason: 'duplicatePayment',
-    });
-  }
+  const duplicate = after.duplicate === undefined ? undefined : await deps.repos.payments.findRefund(after.duplicate);
+  if (duplicate?.status === 'pending') await carryOutRefund(deps, duplicate);
   return result;
 }
 
@@ -177,7 +196,7 @@ async function onPaid(
   }
   const current = await tx.orders.findById(orderId);
   if (current?.status !== 4) return 'duplicatePayment';
-  return (await reinstate(tx, current, paid, at, model)) ? 'reinstated' : lateRefund(tx, current, paid, after);
+  return (await reinstate(tx, current, paid, at, model)) ? 'reinstated' : lateRefund(tx, current, paid, at, after);
 }
 
 /** A late payment of a cancelled order: every entry back to where payment takes it, or nothing changed (false). */
@@ -199,6 +218,8 @@ async function reinstate(
     if (!note) return false;
     // The person registered again meanwhile: their one live entry of the race is the new one.
     if (await tx.entries.liveByCert(entry.raceId, entry.certHash)) return false;
+    // Back to awaiting a draw that has taken place: it could never be drawn (refunded instead).
+    if (note.was === submitted && (await payFirstDrawn(tx, entry.raceId, entry.itemCode))) return false;
     plans.push({ entry, ...note });
   }
   const held: number[] = [];
@@ -221,16 +242,28 @@ async function reinstate(
   return true;
 }
 
-/** A late payment that cannot be honoured: noted on the cancelled order, refunded after the transaction. */
+/**
+ * A late payment that cannot be honoured: noted on the cancelled order and its refund recorded in the
+ * transaction, carried out after it. A pay-first entry whose item was drawn meanwhile could never be drawn:
+ * its runner is told why the money goes back.
+ */
 async function lateRefund(
   tx: Repositories,
   order: OrderRecord,
   paid: PaidFacts,
+  at: number,
   after: AfterCommit,
 ): Promise<NotificationOutcome> {
   if (!(await tx.orders.notePaidWhileCancelled(order.id, paid))) return 'duplicatePayment';
   const lines = await tx.orders.lines(order.id);
-  after.refund = { orderId: order.id, entryIds: lines.map((l) => l.entryId), reason: 'latePayment' };
+  const refund = { orderId: order.id, entryIds: lines.map((l) => l.entryId), reason: REFUND_REASONS.latePayment };
+  await recordRefunds(tx, { ...refund, at });
+  after.refund = refund;
+  for (const entry of await tx.entries.ofOrder(order.id)) {
+    if (!(await payFirstDrawn(tx, entry.raceId, entry.itemCode))) continue;
+    const line = lines.find((l) => l.entryId === entry.id);
+    await tellLatePaymentAfterDraw(tx, entry, line?.amountFen ?? entry.feeFen, at);
+  }
   return 'lateRefunded';
 }
 
@@ -239,26 +272,40 @@ async function lateRefund(
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * Entries that no longer hold their place (cancelled, refunded, deferred) give it back, inside the caller's
- * transaction: holds_place 1 → 0 and the pool's taken − 1 (once per entry); places freed in a ballot item's main
- * pool go to the place-freed hooks (the wait list). Returns how many places were given back.
+ * Entries that no longer hold their place (cancelled unpaid, refunded, deferred) give it back, inside the
+ * caller's transaction: holds_place 1 → 0 and the pool's taken − 1 (once per entry). Every way a place is
+ * freed comes here, so places freed in a ballot item's main pool go to its wait list the same way, whichever
+ * process frees them (the server's job, the organiser's CLI): promoteFromWaitList in the same transaction, with
+ * `how` (the place was freed by …) as the reason of the promotion. Returns how many places were given back.
  */
-export async function givePlacesBack(tx: Repositories, entries: readonly EntryRecord[], at: number): Promise<number> {
-  const freed = new Map<string, { raceId: string; itemCode: string; n: number }>();
+export async function givePlacesBack(
+  tx: Repositories,
+  entries: readonly EntryRecord[],
+  at: number,
+  how = 'given back',
+): Promise<number> {
+  // The ballot items whose wait list may take the places: their locks first (as the draw takes them), in one order.
+  const ballots = new Map<string, { raceId: string; itemCode: string }>();
+  for (const entry of entries) {
+    if (!entry.holdsPlace || poolOf(entry.channel) !== 'main') continue;
+    if ((await modelOf(tx, entry.raceId, entry.itemCode)) !== 'ballot') continue;
+    ballots.set(ballotLockKey(entry.raceId, entry.itemCode), { raceId: entry.raceId, itemCode: entry.itemCode });
+  }
+  if (ballots.size > 0) await tx.db.lock(...[...ballots.keys()].sort());
+  const freed = new Map<string, string[]>();
   let given = 0;
   for (const entry of entries) {
     if (!entry.holdsPlace || !(await tx.entries.releasePlace(entry.id))) continue;
     given += 1;
     // A pack pick-up slot booked for the place goes back too (issue 15 §2).
     if (await tx.pickup.releaseForEntry(entry.id, at)) await tx.entries.addEvent(entry.id, 'pickupCancelled', at);
-    if (poolOf(entry.channel) === 'main' && (await modelOf(tx, entry.raceId, entry.itemCode)) === 'ballot') {
-      const key = `${entry.raceId}\u0000${entry.itemCode}`;
-      const item = freed.get(key) ?? { raceId: entry.raceId, itemCode: entry.itemCode, n: 0 };
-      item.n += 1;
-      freed.set(key, item);
-    }
+    const key = ballotLockKey(entry.raceId, entry.itemCode);
+    freed.set(key, [...(freed.get(key) ?? []), entry.entryNo]);
   }
-  for (const item of freed.values()) await placeFreed(tx, { ...item, at });
+  for (const [key, item] of ballots) {
+    const numbers = freed.get(key);
+    if (numbers) await promoteFromWaitList(tx, { ...item, now: at, why: `place of ${numbers.join(', ')} (${how})` });
+  }
   return given;
 }
 
@@ -268,8 +315,8 @@ export async function givePlacesBack(tx: Repositories, entries: readonly EntryRe
 
 /**
  * Cancels the orders awaiting payment whose deadline has passed: order 1 → 4, its submitted or won entries →
- * cancelled (step 'cancelled'), their places given back; for ballot items the freed places go to the
- * place-freed hooks (the wait list) in the same transaction. Open payments are closed at the provider after.
+ * cancelled (step 'cancelled'), their places given back; for ballot items the freed places go to the wait
+ * list in the same transaction (givePlacesBack). Open payments are closed at the provider after.
  * Returns how many orders it cancelled.
  */
 export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<number> {
@@ -295,7 +342,7 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
           left.push(entry);
         }
       }
-      await givePlacesBack(tx, left, at);
+      await givePlacesBack(tx, left, at, 'unpaid at the payment deadline');
       const open = await tx.payments.openOf(due.id);
       for (const payment of open) await tx.payments.finish(payment.paymentId, 'closed', at);
       return open;
@@ -311,98 +358,4 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
     }
   }
   return count;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Refunds
-// ---------------------------------------------------------------------------------------------------------
-
-export interface RefundRequest {
-  orderId: number;
-  entryIds: number[];
-  /** Why (one refund per order, entry and reason): 'latePayment', 'notWon', 'request:<id>' … */
-  reason: string;
-  /** The fen to refund per entry id when less than its whole line (a refund request's share); default the line. */
-  amountsFen?: ReadonlyMap<number, number>;
-  now?: () => number;
-}
-
-/**
- * Refunds the lines of these entries of a paid order at the provider, once per order, entry and reason
- * (refunds_entry_reason): a refund row (pending), the provider's refund, then in one transaction the row done,
- * the order's refunded amount (refunded, 5, once all it was paid is refunded) and the entries: refund under
- * review (4) → refunded (5); not won (2) and cancelled (3) entries keep their status with a 'refunded' step.
- * A refund the provider leaves pending stays pending (a later call finishes it). Returns the fen refunded now.
- */
-export async function refundEntries(
-  repos: Repositories,
-  provider: PaymentProvider,
-  request: RefundRequest,
-): Promise<{ refundedFen: number; pending: number }> {
-  const now = request.now ?? Date.now;
-  const order = await repos.orders.findById(request.orderId);
-  if (!order) return { refundedFen: 0, pending: 0 };
-  const wanted = new Set(request.entryIds);
-  const lines = (await repos.orders.lines(order.id)).filter((l) => wanted.has(l.entryId));
-  const payment = await repos.payments.paidOf(order.id);
-
-  await repos.transaction(async (tx) => {
-    for (const line of lines) {
-      const amountFen = Math.min(line.amountFen, request.amountsFen?.get(line.entryId) ?? line.amountFen);
-      if (amountFen > 0 && payment) {
-        await tx.payments.addRefund({
-          orderId: order.id,
-          entryId: line.entryId,
-          amountFen,
-          reason: request.reason,
-          now: now(),
-        });
-      } else if (amountFen === 0) {
-        // Nothing was paid for this line: it is refunded without the provider.
-        await settleEntry(tx, line.entryId, now());
-      }
-    }
-  });
-
-  let refundedFen = 0;
-  let pending = 0;
-  const open = (await repos.payments.refundsOf(order.id)).filter(
-    (r) => r.status === 'pending' && r.reason === request.reason && r.entryId !== null && wanted.has(r.entryId),
-  );
-  for (const refund of open) {
-    if (!payment?.tradeNo) {
-      pending += 1;
-      continue;
-    }
-    const answer = await provider.refund({
-      refundNo: refund.refundNo,
-      paymentId: payment.paymentId,
-      tradeNo: payment.tradeNo,
-      amountFen: refund.amountFen,
-      reason: request.reason,
-    });
-    if (answer.status !== 'done') {
-      pending += 1;
-      continue;
-    }
-    const done = await repos.transaction(async (tx) => {
-      const at = now();
-      if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
-      if (!(await tx.orders.markRefunded(order.id, refund.amountFen, at))) {
-        throw new Error(`order ${order.orderNo}: the refund ${refund.refundNo} exceeds what was paid`);
-      }
-      if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
-      return true;
-    });
-    if (done) refundedFen += refund.amountFen;
-  }
-  return { refundedFen, pending };
-}
-
-/** An entry whose money went back: refund under review → refunded; not won and cancelled keep their status. */
-async function settleEntry(tx: Repositories, entryId: number, at: number): Promise<void> {
-  if (await tx.entries.setStatus(entryId, [refundReview], refunded, 'refunded', at)) return;
-  const entry = await tx.entries.findById(entryId);
-  if (entry && (entry.status === notWon || entry.status === cancelled))
-    await tx.entries.addEvent(entryId, 'refunded', at);
 }

@@ -1,0 +1,230 @@
+/**
+ * Refunds owed (issue 27 §1): every refund is a row of `refunds` before the provider is asked, written in the
+ * transaction that decided it (the draw's losers, a late payment, a double payment's second charge, an
+ * approved request), so a process that dies right after loses none. A pending row is carried out by
+ * `carryOutRefund`: the provider's refund under the row's number (the same number twice refunds once), then
+ * in one transaction the row done, the order's refunded amount and the entry. A call that throws, answers
+ * failure or leaves the refund pending is counted on the row (attempts, last error) and tried again after a
+ * backoff (30 s doubling, at most 1 h), for as long as it takes: the job runner's sweep (`carryOutDueRefunds`,
+ * routes/entry/payment.ts) runs the due ones every minute. The organiser sees what is still owed
+ * (`refundsOwed`: CLI refunds-owed, and the web console) and may retry one now (`retryRefund`).
+ *
+ * Amounts are integer fen.
+ */
+import { ENTRY_STATUSES } from '#contract/entry';
+import type { OwedRefund, RefundRecord } from '../../db/payments-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+import { redactLogText } from '../../lib/log-redaction.ts';
+import type { PaymentProvider } from '../../lib/payment/provider.ts';
+
+const { notWon, cancelled, refundReview, refunded } = ENTRY_STATUSES;
+
+/** Why money goes back: the reasons the server itself gives (a request's refund is `request:<id>`). */
+export const REFUND_REASONS = {
+  /** A loser of a pay-first draw. */
+  notWon: 'notWon',
+  /** A payment that arrived after its order was cancelled (deadline passed, or the draw closed it). */
+  latePayment: 'latePayment',
+  /** The second charge of an order already paid: the whole payment goes back, the order is untouched. */
+  duplicatePayment: 'duplicatePayment',
+} as const;
+
+export interface RefundDeps {
+  repos: Repositories;
+  provider: PaymentProvider;
+  now: () => number;
+}
+
+/** The wait before the next try of a refund whose `attempts`-th call did not confirm it: 30 s doubling, at most 1 h. */
+export const refundRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+
+export interface RefundRequest {
+  orderId: number;
+  entryIds: number[];
+  /** Why (one refund per order, entry and reason): REFUND_REASONS or 'request:<id>'. */
+  reason: string;
+  /** The fen to refund per entry id when less than its whole line (a refund request's share); default the line. */
+  amountsFen?: ReadonlyMap<number, number>;
+  now?: () => number;
+}
+
+/**
+ * Records the refunds of these entries' lines of an order, inside the caller's transaction: a pending row per
+ * line with money (once per order, entry and reason: a repeat adds nothing); a line of 0 fen is settled at
+ * once (nothing to give back). The rows are carried out later (refundEntries, the sweep).
+ */
+export async function recordRefunds(
+  tx: Repositories,
+  request: Omit<RefundRequest, 'now'> & { at: number },
+): Promise<void> {
+  const wanted = new Set(request.entryIds);
+  const lines = (await tx.orders.lines(request.orderId)).filter((l) => wanted.has(l.entryId));
+  if (lines.length === 0) return;
+  const payment = await tx.payments.paidOf(request.orderId);
+  for (const line of lines) {
+    const amountFen = Math.min(line.amountFen, request.amountsFen?.get(line.entryId) ?? line.amountFen);
+    if (amountFen > 0) {
+      await tx.payments.addRefund({
+        orderId: request.orderId,
+        entryId: line.entryId,
+        amountFen,
+        reason: request.reason,
+        paymentId: payment?.paymentId ?? null,
+        now: request.at,
+      });
+    } else {
+      await settleEntry(tx, line.entryId, request.at);
+    }
+  }
+}
+
+/**
+ * Refunds the lines of these entries of a paid order: recorded (recordRefunds, its own transaction), then
+ * carried out at once. A refund the provider does not confirm stays pending for the sweep. Returns the fen
+ * confirmed now and how many stay pending.
+ */
+export async function refundEntries(
+  repos: Repositories,
+  provider: PaymentProvider,
+  request: RefundRequest,
+): Promise<{ refundedFen: number; pending: number }> {
+  const now = request.now ?? Date.now;
+  if (!(await repos.orders.findById(request.orderId))) return { refundedFen: 0, pending: 0 };
+  await repos.transaction((tx) => recordRefunds(tx, { ...request, at: now() }));
+  const wanted = new Set(request.entryIds);
+  const open = (await repos.payments.refundsOf(request.orderId)).filter(
+    (r) => r.status === 'pending' && r.reason === request.reason && r.entryId !== null && wanted.has(r.entryId),
+  );
+  let refundedFen = 0;
+  let pending = 0;
+  for (const refund of open) {
+    const result = await carryOutRefund({ repos, provider, now }, refund);
+    if (result === 'done') refundedFen += refund.amountFen;
+    else if (result === 'pending') pending += 1;
+  }
+  return { refundedFen, pending };
+}
+
+/** What a failed call leaves as the refund's last error: masked (no personal numbers) and short. */
+function problemOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return redactLogText(text).slice(0, 300);
+}
+
+/**
+ * One pending refund at the provider. Confirmed: in one transaction the row done, the order's refunded amount
+ * (not for a double payment, which was never part of the order's amount) and the entry (refund under review →
+ * refunded; not won and cancelled keep their status with a 'refunded' step). Otherwise (the call threw,
+ * failed, left it pending, or there is no payment to refund) the attempt is counted with its answer and the
+ * next try set after the backoff. Answers 'done' when this call settled it, 'settled' when another did
+ * meanwhile (a parallel run). Never throws for the provider's sake.
+ */
+export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Promise<'done' | 'settled' | 'pending'> {
+  const { repos, provider, now } = deps;
+  let problem: string;
+  try {
+    const payment =
+      refund.paymentId !== null
+        ? await repos.payments.findByPaymentId(refund.paymentId)
+        : await repos.payments.paidOf(refund.orderId);
+    if (!payment || payment.status !== 'paid' || !payment.tradeNo) {
+      problem = 'no paid payment of the order to refund';
+    } else if (payment.provider !== provider.name) {
+      problem = `the payment was made with ${payment.provider}: only that provider can refund it`;
+    } else {
+      const answer = await provider.refund({
+        refundNo: refund.refundNo,
+        paymentId: payment.paymentId,
+        tradeNo: payment.tradeNo,
+        amountFen: refund.amountFen,
+        reason: refund.reason,
+      });
+      if (answer.status === 'done') return (await settleRefund(repos, refund, now())) ? 'done' : 'settled';
+      problem =
+        answer.status === 'failed'
+          ? `the provider refused it${answer.reason ? `: ${answer.reason}` : ''}`
+          : 'the provider has not confirmed it yet';
+    }
+  } catch (error) {
+    problem = problemOf(error);
+  }
+  const at = now();
+  await repos.payments.noteRefundAttempt(
+    refund.refundNo,
+    problem.slice(0, 300),
+    at + refundRetryMs(refund.attempts + 1),
+  );
+  return 'pending';
+}
+
+/** The row done with the order and the entry, in one transaction; false when another run settled it first. */
+async function settleRefund(repos: Repositories, refund: RefundRecord, at: number): Promise<boolean> {
+  return repos.transaction(async (tx) => {
+    if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
+    if (refund.reason === REFUND_REASONS.duplicatePayment) return true;
+    if (!(await tx.orders.markRefunded(refund.orderId, refund.amountFen, at))) {
+      throw new Error(`the refund ${refund.refundNo} exceeds what its order was paid`);
+    }
+    if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
+    return true;
+  });
+}
+
+/** An entry whose money went back: refund under review → refunded; not won and cancelled keep their status. */
+async function settleEntry(tx: Repositories, entryId: number, at: number): Promise<void> {
+  if (await tx.entries.setStatus(entryId, [refundReview], refunded, 'refunded', at)) return;
+  const entry = await tx.entries.findById(entryId);
+  if (entry && (entry.status === notWon || entry.status === cancelled)) {
+    await tx.entries.addEvent(entryId, 'refunded', at);
+  }
+}
+
+/**
+ * The sweep of the job runner: carries out every pending refund whose next try is due, in batches, until none
+ * is due (a refund that is not confirmed is due again only after its backoff, so each is tried once a sweep).
+ */
+export async function carryOutDueRefunds(
+  deps: RefundDeps,
+  batchSize = 100,
+): Promise<{ done: number; pending: number }> {
+  let done = 0;
+  let pending = 0;
+  for (;;) {
+    const due = await deps.repos.payments.dueRefunds(deps.now(), batchSize);
+    for (const refund of due) {
+      const result = await carryOutRefund(deps, refund);
+      if (result === 'done') done += 1;
+      else if (result === 'pending') pending += 1;
+    }
+    if (due.length < batchSize) return { done, pending };
+  }
+}
+
+/** Refunds not confirmed yet, oldest first (of one race when given): the organiser's list (CLI, web console). */
+export async function refundsOwed(repos: Repositories, raceId?: string): Promise<OwedRefund[]> {
+  return repos.payments.owedRefunds(raceId);
+}
+
+export type RetryOutcome =
+  { ok: true; refund: RefundRecord; result: 'done' | 'settled' | 'pending' } | { ok: false; problem: string };
+
+/**
+ * Tries one pending refund now, whatever its next try: the organiser's "retry" (CLI refund-retry, the web
+ * console). Without a provider (a command line that does not know the server's) the refund is only made due
+ * now, for the server's sweep.
+ */
+export async function retryRefund(
+  deps: Omit<RefundDeps, 'provider'> & { provider?: PaymentProvider },
+  refundNo: string,
+): Promise<RetryOutcome> {
+  const refund = await deps.repos.payments.findRefund(refundNo);
+  if (!refund) return { ok: false, problem: `No refund ${refundNo}.` };
+  if (refund.status !== 'pending')
+    return { ok: false, problem: `Refund ${refundNo} is ${refund.status}: nothing owed.` };
+  if (!deps.provider) {
+    await deps.repos.payments.refundDueAt(refundNo, deps.now());
+    return { ok: true, refund, result: 'pending' };
+  }
+  const result = await carryOutRefund({ ...deps, provider: deps.provider }, refund);
+  return { ok: true, refund: (await deps.repos.payments.findRefund(refundNo)) ?? refund, result };
+}
