@@ -555,9 +555,9 @@ describe('outbox', () => {
   });
 
   it('is not served in production unless DEV_OUTBOX=1', async () => {
-    const { app } = await fresh({ NODE_ENV: 'production' });
+    const { app } = await fresh({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' });
     expect((await app.inject({ method: 'GET', url: `${API_PATHS.devOutbox}?format=json` })).statusCode).toBe(404);
-    const { app: forced } = await fresh({ NODE_ENV: 'production', DEV_OUTBOX: '1' });
+    const { app: forced } = await fresh({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', DEV_OUTBOX: '1' });
     expect((await forced.inject({ method: 'GET', url: `${API_PATHS.devOutbox}?format=json` })).json().code).toBe(0);
   });
 
@@ -587,7 +587,7 @@ describe('codes outside development', () => {
     const sms: string[] = [];
     const app = await buildTestApp({
       now: fakeClock().now,
-      env: { RATE_LIMITS: 'off', NODE_ENV: 'production' },
+      env: { RATE_LIMITS: 'off', NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' },
       printOutbox: (line) => lines.push(line),
       smsSender: { send: async (_to, text) => void sms.push(text) },
     });

@@ -13,7 +13,7 @@ import type { Env } from '../lib/env.ts';
 import type { PaymentProvider } from '../lib/payment/provider.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
-import { BUILTIN_PAYMENT_PROVIDERS } from '../routes/entry/payment.ts';
+import { BUILTIN_PAYMENT_PROVIDERS } from '../lib/payment/providers.ts';
 import { refundEntries } from '../services/entry/order-transitions.ts';
 import { commitBallot, drawRound, revealBallot, type RefundLosers } from '../services/entry/ballot.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
