@@ -152,7 +152,12 @@ async function loadSecretsAfterMigrating(
     sqlite.function('keyed_cert_hash', { deterministic: true }, (digest: unknown) =>
       keyedCertHash(early.idNumber, String(digest)),
     );
-    await migrate(db, now);
+    const done = await migrate(db, now);
+    // A migration that removed personal data: the pages that held it are rewritten (and the WAL emptied).
+    if (MIGRATIONS.some((m) => m.vacuum && done.includes(m.id))) {
+      sqlite.exec('VACUUM');
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    }
     return early;
   }
   await migrate(db, now);
