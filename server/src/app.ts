@@ -9,6 +9,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyFormbody from '@fastify/formbody';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { isContention } from './db/engine.ts';
 import { fail, HttpError } from './lib/envelope.ts';
 import { maskPersonalData } from './lib/accounts.ts';
 import { serverLoggerOptions } from './lib/log-redaction.ts';
@@ -149,6 +150,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     const status =
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     void reply.header('cache-control', 'no-store');
+    if (status >= 500 && isContention(error)) {
+      // Contention (a deadlock, a lock held too long) is no defect: the client is told to try again.
+      request.log.warn({ code: error.code, method: request.method, url: maskPersonalData(request.url) }, 'busy');
+      return reply.code(503).header('retry-after', '1').send(fail(503, 'databaseUnavailable'));
+    }
     if (status >= 500) {
       request.log.error({ err: error, method: request.method, url: maskPersonalData(request.url) }, 'request failed');
       return reply.code(500).send(fail(500, 'internal'));

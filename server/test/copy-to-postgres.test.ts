@@ -159,7 +159,11 @@ describe('site copy-to-postgres', () => {
       expect(score.json().code).toBe(0);
       const me = await target.inject({ method: 'POST', url: API_PATHS.commonInfo, headers: { token }, payload: {} });
       expect(me.json()).toMatchObject({ code: 0, data: { userId } });
-      const file = await target.inject({ method: 'GET', url: `${API_PATHS.filesPrefix}uploads/copied.png` });
+      const file = await target.inject({
+        method: 'GET',
+        url: `${API_PATHS.filesPrefix}uploads/copied.png`,
+        headers: { token },
+      });
       expect(file.statusCode).toBe(200);
       expect(file.rawPayload.equals(PNG)).toBe(true);
       const lookup = await target.inject({

@@ -238,15 +238,15 @@ describe('any instance serves any file (FILE_STORAGE=database)', () => {
     expect(uploaded.statusCode).toBe(200);
     const { path: served } = uploaded.json().data as { path: string };
 
-    const res = await second.inject({ url: served });
+    // To its uploader only, never cached (issue 27).
+    const res = await second.inject({ url: served, headers: { token } });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(PNG)).toBe(true);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain('sandbox');
-    expect(res.headers['cache-control']).toBe('public, max-age=86400');
-    const again = await second.inject({ url: served, headers: { 'if-none-match': String(res.headers.etag) } });
-    expect(again.statusCode).toBe(304);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect((await second.inject({ url: served })).statusCode).toBe(404);
   });
 
   it('answers 404 envelopes for files no instance stored and for keys outside the store', async () => {

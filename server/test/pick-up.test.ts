@@ -191,6 +191,38 @@ describe('booking, changing and cancelling', () => {
     for (const pass of passes) expect(pass).toMatch(PASS_CODE_PATTERN);
   });
 
+  it('moves runners across two slots at once both ways without a server error, and keeps the counts', async () => {
+    // Issue 27: on PostgreSQL a move A→B beside a move B→A took the two slots' rows in opposite orders and
+    // deadlocked (HTTP 500 after long waits).
+    const ready = [];
+    for (let i = 0; i < 24; i += 1) ready.push(await readyRunner());
+    const [first0, second0] = [await booked(FIRST), await booked(SECOND)];
+    const slotOf = new Map<string, string>();
+    for (const [i, { who, entry }] of ready.entries()) {
+      const slot = i % 2 === 0 ? FIRST : SECOND;
+      expect((await book(who, entry.entryNo, slot)).json().code).toBe(0);
+      slotOf.set(entry.entryNo, slot);
+    }
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all(
+        ready.map(({ who, entry }) => book(who, entry.entryNo, slotOf.get(entry.entryNo) === FIRST ? SECOND : FIRST)),
+      );
+      for (const res of answers) {
+        expect(res.statusCode).toBeLessThan(500);
+        expect(res.json().code).toBe(0);
+      }
+      for (const { entry } of ready) slotOf.set(entry.entryNo, slotOf.get(entry.entryNo) === FIRST ? SECOND : FIRST);
+    }
+    expect([await booked(FIRST), await booked(SECOND)]).toEqual([first0 + 12, second0 + 12]);
+    const counts = await app.repos.pickup.counts(DEMO_RACE_ID);
+    expect((counts.get(FIRST)?.booked ?? 0) + (counts.get(FIRST)?.collected ?? 0)).toBe(await booked(FIRST));
+    expect((counts.get(SECOND)?.booked ?? 0) + (counts.get(SECOND)?.collected ?? 0)).toBe(await booked(SECOND));
+    for (const { who, entry } of ready) {
+      const mine = (await get(who)).data.entries.find((e) => e.entryNo === entry.entryNo)!;
+      expect(mine.booking!.slotId).toBe(slotOf.get(entry.entryNo));
+    }
+  }, 60_000);
+
   it('changes the slot keeping the pass and giving the old place back, and cancels', async () => {
     const { who, entry } = await readyRunner();
     const [first0, second0] = [await booked(FIRST), await booked(SECOND)];

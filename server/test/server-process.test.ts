@@ -68,6 +68,14 @@ describe('server process', () => {
     expect(await server.exited).toBe(1);
   }, 30_000);
 
+  it('refuses to start in production without PAYMENT_PROVIDER, naming the variable (issue 27)', async () => {
+    const server = start({ NODE_ENV: 'production', PAYMENT_PROVIDER: '', DATA_DIR: tempDir() }, /for free\)/);
+    expect(await server.exited).toBe(1);
+    expect(await server.ready).toContain(
+      'race-site could not start:\nPAYMENT_PROVIDER must be set when NODE_ENV=production',
+    );
+  }, 30_000);
+
   it.runIf(ON_POSTGRES)(
     'refuses to start on PostgreSQL without ID_NUMBER_SECRET, in one sentence',
     async () => {

@@ -54,13 +54,42 @@ describe('uploads', () => {
     expect(body).toMatchObject({ code: 0, msg: 'success', success: true });
     expect(body.data.url).toMatch(/^uploads\/[0-9a-f-]{36}\.png$/);
     expect(body.data.path).toBe(`/files/${body.data.url}`);
-    const served = await app.inject({ method: 'GET', url: body.data.path });
+    const served = await app.inject({ method: 'GET', url: body.data.path, headers: { token } });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(PNG)).toBe(true);
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     // Stored under a random name in the file store (the data folder, or the database on PostgreSQL).
     expect(await app.files.has(uploadKey(body.data.url))).toBe(true);
     expect(body.data.url).not.toContain('My Photo');
+  });
+
+  it('serves an upload to its owner only, never cached; the site images stay public (issue 27)', async () => {
+    const res = await upload(API_PATHS.uploadFile, 'medical.pdf', PDF);
+    const { path: url } = res.json().data as { path: string };
+    const mine = await app.inject({ method: 'GET', url, headers: { token } });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.rawPayload.equals(PDF)).toBe(true);
+    expect(mine.headers['cache-control']).toBe('private, no-store');
+    expect(mine.headers.etag).toBeUndefined();
+    // Without a token, with another runner's, with a revoked one: the 404 of a missing file, not cached.
+    const missing = await app.inject({ method: 'GET', url: '/files/uploads/00000000-0000-0000-0000-000000000000.pdf' });
+    const other = await newUserToken('13900000077');
+    const revoked = (await passwordLogin(app, DEMO.phone, DEMO.password)).json().data.token as string;
+    await app.inject({ method: 'POST', url: API_PATHS.logout, headers: { token: revoked } });
+    for (const headers of [{}, { token: other }, { token: revoked }, { token: 'forged' }]) {
+      const refused = await app.inject({ method: 'GET', url, headers });
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(404);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.json()).toMatchObject({ code: 404, msgCode: missing.json().msgCode, data: null });
+      expect(refused.body).not.toContain('%PDF');
+    }
+    // The owner's own missing file answers the same.
+    expect((await app.inject({ method: 'GET', url: `${url}x`, headers: { token } })).statusCode).toBe(404);
+    // Other files of the store (the organiser's images) stay public and cacheable.
+    await app.files.put(uploadKey('site/logo.png'), PNG);
+    const logo = await app.inject({ method: 'GET', url: '/files/site/logo.png' });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['cache-control']).toBe('public, max-age=86400');
   });
 
   it('accepts every image type and the document types on the file upload', async () => {

@@ -25,6 +25,7 @@ import {
   sendCode,
   sliderFields,
   verifySlider,
+  type CodeKind,
 } from './account-helpers.ts';
 import { buildTestApp, fakeClock, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
 
@@ -364,17 +365,13 @@ describe('verification codes', () => {
     expect(row?.code_hash).toBe(createHmac('sha256', key!).update(`${DEMO.phone}:${code}`).digest('hex'));
   });
 
-  it('answers account missing for an unknown phone, at send and at login', async () => {
+  it('answers an unknown phone like a known one, at send and at login, and sends it nothing', async () => {
     const { app } = await fresh();
     const phone = newPhone();
     const sent = await sendCode(app, 'login', phone);
-    expect(sent.json()).toEqual({
-      code: 404,
-      msg: 'Account information does not exist',
-      data: null,
-      msgCode: 'accountMissing',
-    });
-    expect((await codeLogin(app, phone, '123456')).json().msg).toBe('Account information does not exist');
+    expect(sent.json()).toEqual({ code: 0, msg: 'success', data: { verificationToken: expect.any(String) } });
+    expect(await outbox(app)).toEqual([]);
+    expect((await codeLogin(app, phone, '123456')).json()).toEqual(CODE_ERROR);
   });
 
   it('validates the phone number', async () => {
@@ -514,17 +511,19 @@ describe('verification codes', () => {
     expect(res.body).not.toContain(await latestCode(app, 'new.runner@example.com'));
   });
 
-  it('refuses a registration code for a registered email, and a reset code for an unknown one', async () => {
+  it('sends a registered email a notice instead of a registration code, and an unknown one no reset code', async () => {
     const { app } = await fresh();
-    expect((await sendCode(app, 'email', DEMO.email)).json()).toEqual({
-      code: 409,
-      msg: 'This email has been registered',
-      data: null,
-      msgCode: 'emailRegistered',
+    const taken = await sendCode(app, 'email', DEMO.email);
+    expect(taken.json()).toEqual({
+      code: 0,
+      msg: 'success',
+      data: { captchaCode: '', verificationToken: expect.any(String) },
     });
-    expect((await sendCode(app, 'email', 'ghost@example.com', { emailSendType: '2' })).json().msg).toBe(
-      'Account information does not exist',
-    );
+    const [notice] = await outbox(app);
+    expect(notice).toMatchObject({ destination: DEMO.email, subject: 'Your email already has an account' });
+    expect(notice?.body).not.toMatch(/\d{6}/);
+    expect((await sendCode(app, 'email', 'ghost@example.com', { emailSendType: '2' })).json().code).toBe(0);
+    expect((await outbox(app)).filter((item) => item.destination === 'ghost@example.com')).toEqual([]);
     expect((await sendCode(app, 'email', DEMO.email, { emailSendType: '2' })).json().code).toBe(0);
     expect((await outbox(app))[0]?.subject).toContain('reset');
   });
@@ -555,9 +554,9 @@ describe('outbox', () => {
   });
 
   it('is not served in production unless DEV_OUTBOX=1', async () => {
-    const { app } = await fresh({ NODE_ENV: 'production' });
+    const { app } = await fresh({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' });
     expect((await app.inject({ method: 'GET', url: `${API_PATHS.devOutbox}?format=json` })).statusCode).toBe(404);
-    const { app: forced } = await fresh({ NODE_ENV: 'production', DEV_OUTBOX: '1' });
+    const { app: forced } = await fresh({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', DEV_OUTBOX: '1' });
     expect((await forced.inject({ method: 'GET', url: `${API_PATHS.devOutbox}?format=json` })).json().code).toBe(0);
   });
 
@@ -581,18 +580,140 @@ describe('outbox', () => {
   });
 });
 
+describe('account enumeration (issue 27)', () => {
+  /** An answer with its one random part (the verificationToken) reduced to its type. */
+  const shape = (res: { statusCode: number; json(): { data: unknown } }) => {
+    const body = res.json();
+    const data = body.data as Record<string, unknown> | null;
+    return [
+      res.statusCode,
+      {
+        ...body,
+        data: data && typeof data === 'object' ? { ...data, verificationToken: typeof data.verificationToken } : data,
+      },
+    ];
+  };
+
+  it('answers every code send alike for a known and an unknown account, the resend wait too', async () => {
+    const { app } = await fresh();
+    const pairs: [CodeKind, string, string, Record<string, string>][] = [
+      ['login', DEMO.phone, newPhone(), {}],
+      ['reset-phone', DEMO.phone, newPhone(), {}],
+      ['email', DEMO.email, 'nobody@example.com', { emailSendType: '2' }],
+      // Registration: the taken address is the one "known".
+      ['email', DEMO.email, 'free@example.com', { emailSendType: '1' }],
+    ];
+    for (const [kind, known, unknown, extra] of pairs) {
+      const [a, b] = [await sendCode(app, kind, known, extra), await sendCode(app, kind, unknown, extra)];
+      expect(shape(a), `${kind} ${JSON.stringify(extra)}`).toEqual(shape(b));
+      expect(a.json().code).toBe(0);
+      const [a2, b2] = [await sendCode(app, kind, known, extra), await sendCode(app, kind, unknown, extra)];
+      expect(shape(a2)).toEqual(shape(b2));
+      expect(a2.statusCode).toBe(429);
+    }
+  });
+
+  it('answers code login, both resets and registration alike for a known and an unknown account', async () => {
+    const { app } = await fresh();
+    const ghostPhone = newPhone();
+    const pw = { encryptType: '1', loginPassword: enc('Changed2028'), confirmPassword: enc('Changed2028') };
+    const tokenOf = async (kind: CodeKind, to: string, extra: Record<string, string> = {}) =>
+      (await sendCode(app, kind, to, extra)).json().data.verificationToken as string;
+    const notTheCode = async (to: string) =>
+      (await latestCode(app, to).catch(() => '0')) === '000000' ? '111111' : '000000';
+
+    // Code login: the code is checked first, whatever the phone.
+    await tokenOf('login', DEMO.phone);
+    await tokenOf('login', ghostPhone);
+    const guess = await notTheCode(DEMO.phone);
+    expect(shape(await codeLogin(app, DEMO.phone, guess))).toEqual(shape(await codeLogin(app, ghostPhone, guess)));
+    expect((await codeLogin(app, ghostPhone, guess)).json()).toEqual(CODE_ERROR);
+
+    const resetPhone = async (phone: string) => {
+      const verificationToken = await tokenOf('reset-phone', phone);
+      const captcha = await notTheCode(phone);
+      return app.inject({
+        method: 'POST',
+        url: API_PATHS.resetByPhone,
+        payload: { phone, enterprise: 0, captcha, verificationToken, ...pw },
+      });
+    };
+    const [knownReset, ghostReset] = [await resetPhone(DEMO.phone), await resetPhone(ghostPhone)];
+    expect(shape(knownReset)).toEqual(shape(ghostReset));
+    expect(ghostReset.json()).toEqual(CODE_ERROR);
+
+    const resetEmail = async (accountEmail: string) => {
+      const verificationToken = await tokenOf('email', accountEmail, { emailSendType: '2' });
+      const captcha = await notTheCode(accountEmail);
+      return app.inject({
+        method: 'POST',
+        url: API_PATHS.resetByEmail,
+        payload: { accountEmail, captcha, verificationToken, ...pw },
+      });
+    };
+    const [knownEmail, ghostEmail] = [await resetEmail(DEMO.email), await resetEmail('ghost@example.com')];
+    expect(shape(knownEmail)).toEqual(shape(ghostEmail));
+    expect(ghostEmail.json()).toEqual(CODE_ERROR);
+
+    const register = async (accountEmail: string) => {
+      const verificationToken = await tokenOf('email', accountEmail, { emailSendType: '1' });
+      const captcha = await notTheCode(accountEmail);
+      return app.inject({
+        method: 'POST',
+        url: API_PATHS.register,
+        payload: {
+          accountEmail,
+          captcha,
+          verificationToken,
+          encryptType: '1',
+          machineCode: '',
+          loginPassword: enc('Fresh2027'),
+        },
+      });
+    };
+    const [taken, free] = [await register(DEMO.email), await register('free2@example.com')];
+    expect(shape(taken)).toEqual(shape(free));
+    expect(taken.json()).toEqual(CODE_ERROR);
+  });
+
+  it('answers a send before the SMS provider has (the same time for an account and for none)', async () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sms: string[] = [];
+    const app = await buildTestApp({
+      now: fakeClock().now,
+      env: { RATE_LIMITS: 'off' },
+      smsSender: {
+        send: async (_to, text) => {
+          await gate;
+          sms.push(text);
+        },
+      },
+    });
+    apps.push(app);
+    expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
+    expect(sms).toEqual([]);
+    release();
+    await app.delivery.idle();
+    expect(sms).toHaveLength(1);
+  });
+});
+
 describe('codes outside development', () => {
   it('never prints a code nor keeps it in the outbox table with NODE_ENV=production', async () => {
     const lines: string[] = [];
     const sms: string[] = [];
     const app = await buildTestApp({
       now: fakeClock().now,
-      env: { RATE_LIMITS: 'off', NODE_ENV: 'production' },
+      env: { RATE_LIMITS: 'off', NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' },
       printOutbox: (line) => lines.push(line),
       smsSender: { send: async (_to, text) => void sms.push(text) },
     });
     apps.push(app);
     expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
+    await app.delivery.idle();
     const code = /\b(\d{6})\b/.exec(sms[0] ?? '')?.[1];
     expect(code).toMatch(/^\d{6}$/);
     expect(lines).toEqual(['[codes] sms to 138****8000 (login): code sent (shown only in development)']);
@@ -635,14 +756,10 @@ describe('registration', () => {
 
   it('refuses a taken email, a weak password, a wrong code and a wrong verificationToken', async () => {
     const { app } = await fresh();
+    // A taken address answers like a wrong code (issue 27); only its owner's mailbox learns it is taken.
     expect(
       (await register(app, { accountEmail: DEMO.email, captcha: '123456', loginPassword: enc('Fresh2027') })).json(),
-    ).toEqual({
-      code: 409,
-      msg: 'This email has been registered',
-      data: null,
-      msgCode: 'emailRegistered',
-    });
+    ).toEqual(CODE_ERROR);
     const email = 'weak@example.com';
     const { verificationToken } = (await sendCode(app, 'email', email)).json().data;
     const captcha = await latestCode(app, email);
@@ -888,6 +1005,7 @@ describe('providers', () => {
     apps.push(app);
     await sendCode(app, 'login', DEMO.phone);
     await sendCode(app, 'email', 'mail@example.com');
+    await app.delivery.idle();
     expect(sms).toEqual([[DEMO.phone, expect.stringContaining(await latestCode(app, DEMO.phone))]]);
     expect(mail[0]?.[0]).toBe('mail@example.com');
     expect(mail[0]?.[2]).toContain(await latestCode(app, 'mail@example.com'));

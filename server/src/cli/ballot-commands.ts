@@ -15,7 +15,7 @@ import type { Env } from '../lib/env.ts';
 import type { PaymentProvider } from '../lib/payment/provider.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
-import { BUILTIN_PAYMENT_PROVIDERS } from '../routes/entry/payment.ts';
+import { BUILTIN_PAYMENT_PROVIDERS } from '../lib/payment/providers.ts';
 import { commitBallot, drawRound, revealBallot, waitListOf } from '../services/entry/ballot.ts';
 import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';

@@ -1,17 +1,19 @@
 /**
- * The files the organiser's CLI writes: exports of runners' data are readable by their owner only, also when
- * an older file of that name is overwritten; a table goes out as .csv or .xlsx by the file's name.
+ * The files the organiser's CLI writes: exports of runners' data and invitation codes (bearer passes) are
+ * readable by their owner only, also when an older file of that name is overwritten; a table goes out as .csv
+ * or .xlsx by the file's name.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { formatCsv } from '../lib/csv.ts';
+import { OWNER_FILE_MODE } from '../lib/owner-only.ts';
 import { xlsx } from '../lib/xlsx.ts';
 
-/** Writes the file (with `mode`, applied to an existing file too); the line to show when it cannot. */
-export function writeOutputFile(file: string, bytes: string | Buffer, mode?: number): string | undefined {
+/** Writes the file (with `mode`, owner-only unless told, applied to an existing file too); the line to show when it cannot. */
+export function writeOutputFile(file: string, bytes: string | Buffer, mode = OWNER_FILE_MODE): string | undefined {
   try {
-    writeFileSync(file, bytes, mode === undefined ? undefined : { mode });
+    writeFileSync(file, bytes, { mode });
     // The mode applies when the file is created: an older file of that name gets it too.
-    if (mode !== undefined) chmodSync(file, mode);
+    chmodSync(file, mode);
     return undefined;
   } catch (error) {
     return `Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
@@ -26,5 +28,5 @@ export function writeTableFile(
   now: number,
 ): string | undefined {
   const bytes = /\.csv$/i.test(file) ? formatCsv(table) : xlsx(sheet, table, new Date(now));
-  return writeOutputFile(file, bytes, 0o600);
+  return writeOutputFile(file, bytes);
 }

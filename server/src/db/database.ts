@@ -4,12 +4,12 @@
  * together), loads the secrets and seeds the demo event when the races table is empty. Shared by the server
  * (plugins/db.ts) and the organiser CLI.
  */
-import { mkdirSync } from 'node:fs';
 import type { Database as SqliteHandle } from 'better-sqlite3';
 import { dataPaths } from '../lib/paths.ts';
 import { createFileStore, type FileStore } from '../lib/file-store.ts';
 import { keyedCertHash } from '../lib/race-center.ts';
 import { parseServerEnv, type Env } from '../lib/env.ts';
+import { ownerOnlyDatabaseFile, ownerOnlyDirSync } from '../lib/owner-only.ts';
 import { loadSecrets, type ServerSecrets } from '../lib/secrets.ts';
 import { isPostgresUrl, openEngine, sql, type Db, type DbTarget } from './engine.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
@@ -98,8 +98,10 @@ export interface OpenedDatabase {
 export function databaseTarget(dataDir: string, env: Env): DbTarget {
   const { DATABASE_URL, DB_POOL_SIZE } = parseServerEnv(env, ['DATABASE_URL', 'DB_POOL_SIZE']);
   if (isPostgresUrl(DATABASE_URL)) return { engine: 'postgres', url: DATABASE_URL, poolSize: DB_POOL_SIZE };
-  mkdirSync(dataDir, { recursive: true });
-  return { engine: 'sqlite', file: dataPaths(dataDir).dbFile };
+  ownerOnlyDirSync(dataDir);
+  const file = dataPaths(dataDir).dbFile;
+  ownerOnlyDatabaseFile(file);
+  return { engine: 'sqlite', file };
 }
 
 export async function openDatabase(options: {
@@ -113,7 +115,8 @@ export async function openDatabase(options: {
   warn?: (line: string) => void;
 }): Promise<OpenedDatabase> {
   const env = options.env ?? process.env;
-  mkdirSync(options.dataDir, { recursive: true });
+  // The data folder holds the secrets, the database and uploads: the server's account only (issue 27).
+  ownerOnlyDirSync(options.dataDir);
   const { db, sqlite } = openEngine(databaseTarget(options.dataDir, env));
   try {
     const secrets = await loadSecretsAfterMigrating(db, sqlite, options.dataDir, env, options.now, options.warn);
@@ -149,7 +152,12 @@ async function loadSecretsAfterMigrating(
     sqlite.function('keyed_cert_hash', { deterministic: true }, (digest: unknown) =>
       keyedCertHash(early.idNumber, String(digest)),
     );
-    await migrate(db, now);
+    const done = await migrate(db, now);
+    // A migration that removed personal data: the pages that held it are rewritten (and the WAL emptied).
+    if (MIGRATIONS.some((m) => m.vacuum && done.includes(m.id))) {
+      sqlite.exec('VACUUM');
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    }
     return early;
   }
   await migrate(db, now);

@@ -166,6 +166,15 @@ function openKysely(target: DbTarget): { kysely: Kysely<unknown>; sqlite?: Sqlit
   return { kysely: new Kysely({ dialect: new PostgresDialect({ pool: namingStatements(pool) }) }) };
 }
 
+/**
+ * Whether an error is contention, not a defect: PostgreSQL's deadlock, serialization failure or lock timeout,
+ * SQLite's write lock held past busy_timeout. The app answers it 503 "busy, try again" (app.ts), never 500.
+ */
+export function isContention(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | null)?.code);
+  return code === '40P01' || code === '40001' || code === '55P03' || code.startsWith('SQLITE_BUSY');
+}
+
 /** How long a statement waits for another process's write lock on SQLite (busy_timeout). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 

@@ -25,7 +25,6 @@ export interface RegistrationRow {
   birthday: string;
   cert_type: number;
   cert_hash: string;
-  cert_masked: string;
   phone_masked: string;
   emergency_name: string;
   emergency_phone_masked: string;
@@ -112,7 +111,6 @@ const REG_COLUMNS = [
   'birthday',
   'cert_type',
   'cert_hash',
-  'cert_masked',
   'phone_masked',
   'emergency_name',
   'emergency_phone_masked',
@@ -165,7 +163,7 @@ const UPSERT_RESULT = sql`
 const UPSERT_REGISTRATION = sql`
   ON CONFLICT (race_id, cert_hash) DO UPDATE SET bib = excluded.bib, name = excluded.name,
     gender = excluded.gender, birthday = excluded.birthday, cert_type = excluded.cert_type,
-    cert_masked = excluded.cert_masked, phone_masked = excluded.phone_masked,
+    phone_masked = excluded.phone_masked,
     emergency_name = excluded.emergency_name, emergency_phone_masked = excluded.emergency_phone_masked,
     item = excluded.item, status = excluded.status, orders_json = excluded.orders_json,
     channel = excluded.channel, channel_name = excluded.channel_name, channel_name_en = excluded.channel_name_en`;

@@ -3,7 +3,7 @@
  * registration in the current race and, mostly, a result with splits in the past race, so the history and
  * PB lookups have data. Runs in one transaction with prepared statements (30,000 runners in ~1-2 s).
  */
-import { checkpointsFor, ITEMS, maskCertNo, maskMobile } from '../lib/race-center.ts';
+import { checkpointsFor, ITEMS, maskMobile } from '../lib/race-center.ts';
 import {
   unrankedResult,
   type OrderRow,
@@ -265,7 +265,6 @@ export async function seedRunners(
       birthday: runner.birthday,
       cert_type: runner.certType,
       cert_hash: hash,
-      cert_masked: maskCertNo(runner.certNo),
       phone_masked: maskMobile(runner.phone),
       emergency_name: `${runner.name.slice(0, 1)}${pick<string>(rnd() < 0.5 ? GIVEN_M : GIVEN_F)}${pick<string>(GIVEN_F)}`,
       emergency_phone_masked: maskMobile(`1${pick<string>('3456789')}${pad(Math.floor(rnd() * 1e9), 9)}`),

@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import proxyAddr from '@fastify/proxy-addr';
 import * as z from 'zod';
+import { DEFAULT_PAYMENT_PROVIDER, productionNeedsProvider } from './payment/providers.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -93,8 +94,12 @@ export const serverEnvSchema = z.object({
   ID_NUMBER_SECRET: z.string().min(16).optional(),
   /** Key of the sandbox payment provider's notification signatures; unset: kept like CERT_SECRET. */
   PAYMENT_SECRET: z.string().min(16).optional(),
-  /** The payment provider of sign-up orders (lib/payment/provider.ts): 'sandbox' (built in) or one given to buildApp. */
-  PAYMENT_PROVIDER: z.string().default('sandbox'),
+  /**
+   * The payment provider of sign-up orders (lib/payment/providers.ts): 'sandbox' (built in, takes no money) or
+   * one given to buildApp. Unset: the sandbox, except with NODE_ENV=production, where it must be set (a real
+   * provider, or 'sandbox' on purpose): parseServerEnv refuses it unset there.
+   */
+  PAYMENT_PROVIDER: z.string().optional(),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -124,7 +129,8 @@ export const serverEnvSchema = z.object({
     .default(true),
 });
 
-export type ServerEnv = z.infer<typeof serverEnvSchema>;
+/** PAYMENT_PROVIDER always has a value once parsed (its default depends on NODE_ENV: parseServerEnv). */
+export type ServerEnv = Omit<z.infer<typeof serverEnvSchema>, 'PAYMENT_PROVIDER'> & { PAYMENT_PROVIDER: string };
 export type ServerEnvKey = keyof ServerEnv;
 
 /** What each variable must be, for the message of a bad value. */
@@ -186,10 +192,19 @@ export function parseServerEnv(raw: Env, keys?: readonly ServerEnvKey[]): Partia
     : serverEnvSchema;
   const input = clean(raw, Object.keys(schema.shape));
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const seen = new Set<string>();
   const problems: { key: string; message: string }[] = [];
-  for (const issue of result.error.issues) {
+  // PAYMENT_PROVIDER unset: the sandbox, but never in production (issue 27: anyone could "pay" for free).
+  let defaults: Partial<ServerEnv> = {};
+  if ('PAYMENT_PROVIDER' in schema.shape && input.PAYMENT_PROVIDER === undefined) {
+    if (clean(raw, ['NODE_ENV']).NODE_ENV === 'production') {
+      problems.push({ key: 'PAYMENT_PROVIDER', message: productionNeedsProvider() });
+    } else {
+      defaults = { PAYMENT_PROVIDER: DEFAULT_PAYMENT_PROVIDER };
+    }
+  }
+  if (result.success && problems.length === 0) return { ...result.data, ...defaults };
+  const seen = new Set<string>(problems.map((p) => p.key));
+  for (const issue of result.error?.issues ?? []) {
     const key = String(issue.path[0]);
     if (seen.has(key)) continue;
     seen.add(key);

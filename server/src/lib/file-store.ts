@@ -9,11 +9,12 @@
  * A stored key never changes: `put` of a key that is already stored leaves it as it is.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, EngineName } from '../db/engine.ts';
 import { createStoredFilesRepository } from '../db/stored-files-repository.ts';
 import { parseServerEnv, type Env } from './env.ts';
+import { OWNER_FILE_MODE, ownerOnlyDir, ownerOnlyDirSync } from './owner-only.ts';
 
 export interface FileStore {
   readonly kind: 'folder' | 'database';
@@ -80,10 +81,11 @@ export function folderFileStore(root: string): FileStore {
     async put(key, bytes) {
       const file = fileOf(key);
       if (await isFile(file)) return;
-      await mkdir(path.dirname(file), { recursive: true });
+      // Owner-only (issue 27): uploads are ID photos and medical certificates.
+      await ownerOnlyDir(path.dirname(file));
       const temp = `${file}.${randomUUID()}.tmp`;
       try {
-        await writeFile(temp, bytes, { flag: 'wx' });
+        await writeFile(temp, bytes, { flag: 'wx', mode: OWNER_FILE_MODE });
         await rename(temp, file);
       } catch (error) {
         await unlink(temp).catch(() => undefined);
@@ -137,5 +139,8 @@ export function fileStorageFor(engine: EngineName, dataDir: string, env: Env): F
 
 export function createFileStore(options: { db: Db; dataDir: string; env: Env; now?: () => number }): FileStore {
   const storage = fileStorageFor(options.db.engine, options.dataDir, options.env);
-  return storage.kind === 'database' ? databaseFileStore(options.db, options.now) : folderFileStore(storage.root);
+  if (storage.kind === 'database') return databaseFileStore(options.db, options.now);
+  // Files kept before the folder was owner-only are closed to others by their root (issue 27).
+  ownerOnlyDirSync(storage.root);
+  return folderFileStore(storage.root);
 }

@@ -21,13 +21,33 @@ export interface EmailSender {
 }
 
 export interface Delivery {
+  /**
+   * Sends a code. The outbox (development) is written before it resolves; the SMS or e-mail provider is called
+   * after it, off the request (issue 27: a send answers in the same time whether or not anything goes out).
+   */
   sendCode(input: { channel: CodeChannel; destination: string; purpose: CodePurpose; code: string }): Promise<void>;
+  /**
+   * Tells the owner of an e-mail address that already has an account, instead of a registration code (issue 27:
+   * a registration send answers alike for a taken address; only its owner learns that it is taken).
+   */
+  sendAccountExists(email: string): Promise<void>;
+  /** Resolves once every provider call started so far has ended (tests; the app's close waits for them too). */
+  idle(): Promise<void>;
 }
 
 const SUBJECTS: Record<CodePurpose, string> = {
   login: 'Your login verification code',
   register: 'Your registration verification code',
   reset: 'Your password reset verification code',
+};
+
+/** The notice a registration send delivers to an address that already has an account. */
+export const ACCOUNT_EXISTS_MESSAGE = {
+  subject: 'Your email already has an account',
+  body:
+    'Someone asked to register with this email address, which already has an account. If it was you, log in ' +
+    'or reset your password; otherwise ignore this message. 有人尝试用此邮箱注册，但此邮箱已注册账号。如果是您本人，' +
+    '请直接登录或找回密码；否则请忽略此邮件。',
 };
 
 export function messageFor(purpose: CodePurpose, code: string) {
@@ -78,6 +98,25 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
     options.email ??
     (options.smtpUrl ? await createSmtpSender(options.smtpUrl, options.smtpFrom) : { send: async () => undefined });
 
+  /** Provider calls under way: started after the outbox write, never awaited by the request. */
+  const pending = new Set<Promise<void>>();
+  const deliver = (channel: CodeChannel, destination: string, subject: string, body: string) => {
+    const call = (async () => {
+      try {
+        if (channel === 'sms') await sms.send(destination, body);
+        else await email.send(destination, subject, body);
+      } catch (error) {
+        app.log.error({ err: error, channel, to: maskDestination(destination) }, 'delivery failed');
+      }
+    })();
+    pending.add(call);
+    void call.finally(() => pending.delete(call));
+  };
+  const idle = async () => {
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
+  app.addHook('onClose', idle);
+
   app.decorate('delivery', {
     async sendCode({ channel, destination, purpose, code }) {
       const { subject, body } = messageFor(purpose, code);
@@ -88,13 +127,20 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
       } else {
         print(`[codes] ${channel} to ${to} (${purpose}): code sent (shown only in development)`);
       }
-      try {
-        if (channel === 'sms') await sms.send(destination, body);
-        else await email.send(destination, subject, body);
-      } catch (error) {
-        app.log.error({ err: error, channel, to }, 'delivery failed');
-      }
+      deliver(channel, destination, subject, body);
     },
+    async sendAccountExists(destination) {
+      const { subject, body } = ACCOUNT_EXISTS_MESSAGE;
+      const to = maskDestination(destination);
+      if (options.development) {
+        await outbox.add({ channel: 'email', destination, subject, body, createdAt: app.config.now() });
+        print(`[outbox] email to ${to} (register): the address already has an account`);
+      } else {
+        print(`[codes] email to ${to} (register): account-exists notice sent`);
+      }
+      deliver('email', destination, subject, body);
+    },
+    idle,
   } satisfies Delivery);
 }
 

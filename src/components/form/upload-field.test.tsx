@@ -10,7 +10,7 @@ import { initI18n } from '@/app/i18n';
 import { AntdScope } from '@/components/ui/antd-scope';
 import { api } from '@/testing/mocks/base-url';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
-import { receivedUploads } from '@/testing/mocks/handlers/uploads';
+import { fetchedUploads, receivedUploads } from '@/testing/mocks/handlers/uploads';
 import { server } from '@/testing/mocks/server';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { AUTHENTICITY_DELAY_MS, UploadField, type UploadFieldProps } from './upload-field';
@@ -101,12 +101,21 @@ const byText = (label: string) => ({ name: (name: string) => name.replace(/\s/g,
 
 const cards = () => [...document.querySelectorAll('.ant-upload-list-item')] as HTMLElement[];
 
+/** jsdom has no object URLs: numbered stand-ins. */
+const realCreateObjectURL = URL.createObjectURL;
+const realRevokeObjectURL = URL.revokeObjectURL;
 beforeEach(() => {
   receivedUploads.length = 0;
+  fetchedUploads.length = 0;
+  let made = 0;
+  URL.createObjectURL = () => `blob:local-${++made}`;
+  URL.revokeObjectURL = () => undefined;
 });
 afterEach(() => {
   vi.useRealTimers();
   useAppStore.setState({ token: null });
+  URL.createObjectURL = realCreateObjectURL;
+  URL.revokeObjectURL = realRevokeObjectURL;
 });
 
 describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
@@ -144,8 +153,16 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     await user.upload(input(), image('3x2.png', 'PHOTO.PNG'));
     await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
     expect(receivedUploads.map((upload) => upload.path)).toEqual([API_PATHS.uploadImageUserCentre]);
-    // The card previews the image through the file host rules (VITE_IMAGE_HOST '/files/').
-    await waitFor(() => expect(cards()[0]!.querySelector('img')).toHaveAttribute('src', '/files/uploads/file-1'));
+    // A runner's upload is private (issue 27): the card shows the chosen file itself, never its server URL.
+    await waitFor(() => expect(cards()[0]!.querySelector('img')?.getAttribute('src')).toMatch(/^blob:local-\d+$/));
+    expect(fetchedUploads).toEqual([]);
+  });
+
+  it('shows an upload it did not choose from its bytes, fetched with the token (private, issue 27)', async () => {
+    await renderField(language, { kind: 'image' }, { initial: 'uploads/kept.png' });
+    await waitFor(() => expect(cards()[0]!.querySelector('img')).toHaveAttribute('src', 'blob:local-1'));
+    expect(fetchedUploads).toEqual([{ path: 'uploads/kept.png', token: VALID_TOKEN }]);
+    expect(document.querySelector('img[src*="/files/"]')).toBeNull();
   });
 
   it('refuses a file over the size limit, and 0 is no limit', async () => {

@@ -14,7 +14,9 @@
  * '此操作将删除该文件, 是否继续?' first.
  *
  * The value (spec §3) is the comma-separated list of the URLs the server answered (data.url) of the files
- * that finished uploading; images are previewed through the file host rules (lib/url.ts). In a Form.Item
+ * that finished uploading; images are previewed through the file host rules (lib/url.ts). A runner's upload
+ * is private (issue 27: the server serves it to its owner's token only, never cached), so its card shows a
+ * blob URL: of the chosen file itself, or of its bytes fetched with the token header. In a Form.Item
  * it puts the item's id and aria-describedby on its choose button, so the label names the button and the
  * message is read with it.
  */
@@ -33,7 +35,8 @@ import {
   type ImageSize,
   type SizeLimit,
 } from '#contract/rules';
-import { joinUploadValue, splitUploadValue } from '#contract/upload-value';
+import { isPrivateUploadUrl, joinUploadValue, splitUploadValue } from '#contract/upload-value';
+import { fetchBinary } from '@/lib/api-client';
 import { formatFileSize } from '@/lib/file-size';
 import { refusalText } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
@@ -119,7 +122,8 @@ export function UploadField({
       uid: `url:${url}`,
       name: nameOf(url),
       status: 'done',
-      url: resolve(url),
+      // A private upload is shown once its bytes are here (`shown`).
+      url: isPrivateUploadUrl(url) ? undefined : resolve(url),
       response: { url },
     }),
     [resolve],
@@ -154,6 +158,44 @@ export function UploadField({
     const urls = objectUrls.current;
     return () => urls.forEach((url) => URL.revokeObjectURL(url));
   }, []);
+
+  /** Private uploads by their URL: the blob URL their card shows (the chosen file, or the bytes fetched). */
+  const [shown, setShown] = useState<ReadonlyMap<string, string>>(() => new Map());
+  const loading = useRef(new Set<string>());
+  useEffect(() => {
+    if (typeof URL.createObjectURL !== 'function') return;
+    for (const item of items) {
+      const url = item.response?.url;
+      if (item.status !== 'done' || !url || !isPrivateUploadUrl(url) || shown.has(url) || loading.current.has(url))
+        continue;
+      loading.current.add(url);
+      const bytes: Promise<Blob> = item.originFileObj
+        ? Promise.resolve(item.originFileObj)
+        : fetchBinary({ method: 'GET', url: resolve(url), silent: true }).then((answer) => answer.data);
+      bytes
+        .then(
+          (blob) => {
+            const blobUrl = URL.createObjectURL(blob);
+            objectUrls.current.add(blobUrl);
+            setShown((map) => new Map(map).set(url, blobUrl));
+          },
+          // Not shown (gone, or the login expired): the card keeps its name.
+          () => undefined,
+        )
+        .finally(() => loading.current.delete(url));
+    }
+  }, [items, resolve, shown]);
+
+  /** The cards as shown: a private upload with its blob URL once there. */
+  const shownItems = useMemo(
+    () =>
+      items.map((item): Item => {
+        const url = item.response?.url;
+        const blobUrl = url && isPrivateUploadUrl(url) ? shown.get(url) : undefined;
+        return blobUrl ? { ...item, url: blobUrl, thumbUrl: blobUrl } : item;
+      }),
+    [items, shown],
+  );
 
   const report = (next: Item[]) => {
     const joined = joinUploadValue(
@@ -245,6 +287,8 @@ export function UploadField({
   const onUploadChange: UploadProps<{ url: string }>['onChange'] = ({ file, fileList }) => {
     const next = fileList.map((item): Item => {
       if (item.status !== 'done' || !item.response?.url || item.url) return item;
+      // A private upload keeps its local preview until `shown` has its blob URL.
+      if (isPrivateUploadUrl(item.response.url)) return item;
       if (item.thumbUrl?.startsWith('blob:')) {
         URL.revokeObjectURL(item.thumbUrl);
         objectUrls.current.delete(item.thumbUrl);
@@ -300,7 +344,7 @@ export function UploadField({
       <ConfigProvider theme={CARD_THEME}>
         <Upload<{ url: string }>
           listType="picture-card"
-          fileList={items}
+          fileList={shownItems}
           multiple={maxCount !== 1}
           disabled={disabled}
           openFileDialogOnClick={false}

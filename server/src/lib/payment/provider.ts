@@ -7,8 +7,8 @@
  * The built-in provider is the sandbox (lib/payment/sandbox.ts: a cashier page on this server where the tester
  * pays or fails). PAYMENT_PROVIDER selects one by name (default 'sandbox'). An organiser plugs a real provider
  * by writing a PaymentProviderFactory (its keys from its own variables, its notifications verified with the
- * provider's public key or API key) and adding it under its name to BUILTIN_PAYMENT_PROVIDERS
- * (routes/entry/payment.ts) or to the payment plugin's `providers` option; its notifications then arrive at
+ * provider's public key or API key) and adding it under its name to PAYMENT_PROVIDERS
+ * (lib/payment/providers.ts, which also says whether it takes real money) or to the payment plugin's `providers` option; its notifications then arrive at
  * `${API_PATHS.payNotifyPrefix}<name>` (contract/api.ts) and are answered in its form (notifyAnswer).
  *
  * Amounts are integer fen, never floats.
@@ -114,7 +114,7 @@ export interface PaymentProviderContext {
   state: (paymentId: string) => Promise<PaymentState>;
 }
 
-/** Makes a provider; registered by name (routes/entry/payment.ts BUILTIN_PAYMENT_PROVIDERS, or buildApp's option). */
+/** Makes a provider; registered by name (lib/payment/providers.ts, or buildApp's option). */
 export type PaymentProviderFactory = (context: PaymentProviderContext) => PaymentProvider;
 
 /** The provider PAYMENT_PROVIDER names among those available; an unknown name stops the start with a clear message. */

@@ -144,6 +144,7 @@ const TEXTS = {
   zh: {
     title: '沙箱收银台',
     banner: '沙箱 · 测试环境，不会真实扣款',
+    production: '警告：正式环境正在使用沙箱收银台，任何人都可以免费“支付”。请主办方立即配置真实的支付渠道。',
     subject: '商品',
     orderNo: '订单号',
     amount: '金额',
@@ -158,6 +159,8 @@ const TEXTS = {
   en: {
     title: 'Sandbox cashier',
     banner: 'Sandbox · test only, no real money is taken',
+    production:
+      'Warning: this live site is using the sandbox cashier; anyone can "pay" for free. The organiser must set up a real payment provider.',
     subject: 'Item',
     orderNo: 'Order number',
     amount: 'Amount',
@@ -179,6 +182,7 @@ export function escapeHtml(text: string): string {
 const STYLE = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f2f4f7;color:#1f2329}
 .banner{background:#b54708;color:#fff;text-align:center;padding:8px 12px;font-weight:600;letter-spacing:.02em}
+.live{background:#b42318;font-size:18px;padding:16px 12px;border-bottom:4px solid #7a271a}
 main{max-width:440px;margin:32px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:24px}
 h1{font-size:20px;margin:0 0 16px}
 dl{margin:0 0 20px;display:grid;grid-template-columns:auto 1fr;gap:8px 16px}
@@ -221,13 +225,15 @@ function formatDeadline(at: number): string {
 
 /**
  * The cashier page (or its "no such payment" page when `view` is undefined) for a runner paying from `site`,
- * which its language link and its form carry on.
+ * which its language link and its form carry on. `inProduction`: the sandbox runs on a production server
+ * (PAYMENT_PROVIDER=sandbox chosen on purpose), said by a red banner in both languages above everything.
  */
 export function renderCashier(
   language: CashierLanguage,
   view: CashierView | undefined,
   paymentId: string,
   site: PaySite = 'desktop',
+  inProduction = false,
 ): string {
   const t = TEXTS[language];
   const other: CashierLanguage = language === 'zh' ? 'en' : 'zh';
@@ -258,7 +264,7 @@ export function renderCashier(
 <html lang="${language === 'zh' ? 'zh-CN' : 'en'}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${e(t.title)}</title><style>${STYLE}</style></head>
-<body><div class="banner" role="note">${e(t.banner)}</div>
+<body>${inProduction ? `<div class="banner live" role="alert"><p lang="zh-CN">${e(TEXTS.zh.production)}</p><p lang="en">${e(TEXTS.en.production)}</p></div>` : ''}<div class="banner" role="note">${e(t.banner)}</div>
 <main><a class="lang" href="${e(langHref)}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${e(t.otherLanguage)}</a>
 <h1>${e(t.title)}</h1>
 ${content}

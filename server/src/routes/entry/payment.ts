@@ -22,9 +22,13 @@ import {
   type PaymentState,
 } from '../../lib/payment/provider.ts';
 import {
+  BUILTIN_PAYMENT_PROVIDERS,
+  isTestProvider,
+  testProviderInProductionWarning,
+} from '../../lib/payment/providers.ts';
+import {
   cashierCsp,
   checkDecisionToken,
-  createSandboxProvider,
   renderCashier,
   SANDBOX_PROVIDER,
   sandboxCashierUrl,
@@ -43,11 +47,6 @@ declare module 'fastify' {
     paymentProvider: PaymentProvider;
   }
 }
-
-/** The built-in providers by name. */
-export const BUILTIN_PAYMENT_PROVIDERS: Record<string, PaymentProviderFactory> = {
-  [SANDBOX_PROVIDER]: createSandboxProvider,
-};
 
 export interface PaymentPluginOptions {
   env: Env;
@@ -130,10 +129,14 @@ function cashierLanguage(lang: string | undefined, cookie: string | undefined): 
 }
 
 async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions) {
-  const { PAYMENT_PROVIDER, PAYMENT_SWEEP_SECONDS } = parseServerEnv(options.env, [
+  const { PAYMENT_PROVIDER, PAYMENT_SWEEP_SECONDS, NODE_ENV } = parseServerEnv(options.env, [
     'PAYMENT_PROVIDER',
     'PAYMENT_SWEEP_SECONDS',
+    'NODE_ENV',
   ]);
+  /** A production server running a provider that takes no money (chosen on purpose): said loudly. */
+  const testInProduction = NODE_ENV === 'production' && isTestProvider(PAYMENT_PROVIDER);
+  if (testInProduction) app.log.warn(testProviderInProductionWarning(PAYMENT_PROVIDER));
   const now = () => app.config.now();
   const context: PaymentProviderContext = {
     secret: app.secrets.payment,
@@ -282,7 +285,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
       const site = paySite(request.query.site);
       const language = cashierLanguage(lang, request.headers.cookie);
       const found = await cashierView(paymentId, site);
-      return html(reply, found ? 200 : 404, renderCashier(language, found?.view, paymentId, site));
+      return html(reply, found ? 200 : 404, renderCashier(language, found?.view, paymentId, site, testInProduction));
     },
   );
 

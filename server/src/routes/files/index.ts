@@ -1,15 +1,19 @@
 /**
  * /files: the demo event's images (from the seed) and uploaded files (from the file store, lib/file-store.ts:
  * /files/<rest> is the key uploads/<rest>, in a folder store the file <dataDir>/uploads/<rest>). One route
- * for both kinds of store, so any instance on a shared database serves any upload.
+ * for both kinds of store, so any instance on a shared database serves any upload. The site's own images are
+ * public and cached; runners' uploads (/files/uploads/, ID photos and certificates) are private: served to
+ * their readers (UPLOAD_READERS) with `Cache-Control: private, no-store`, and 404 to anyone else.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { extensionOf } from '#contract/rules';
 import { isFileKey, uploadKey } from '../../lib/file-store.ts';
+import { storedNameOf } from '../../lib/upload-value.ts';
+import { UPLOAD_SUBDIR } from '../uploads/index.ts';
 
 /** The demo images live in <seedDir>/files/demo and are served at /files/demo/. */
 export const DEMO_FILES_DIR = path.join('files', 'demo');
@@ -57,6 +61,29 @@ function safeFileHeaders(reply: FastifyReply, cacheControl: string) {
 /** The stored name after /files/: a file key's segments, none of them hidden (dot files are never served). */
 const servable = (rest: string) => isFileKey(rest) && !rest.split('/').some((segment) => segment.startsWith('.'));
 
+/** A runner's upload, when it may be read: by nobody but its readers, and kept by no cache. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * Who may read a runner's upload (issue 27): its owner, by the `token` header of the account that uploaded it.
+ * The organiser reads uploads with the CLI (direct-pass review), straight from the file store. A staff session
+ * of the organiser's web console (issue 32) is added here as another reader: a check of the request and the
+ * stored name, true when that reader may see it.
+ */
+export type UploadReader = (app: FastifyInstance, request: FastifyRequest, storedName: string) => Promise<boolean>;
+
+const ownerReads: UploadReader = async (app, request, storedName) => {
+  const user = await app.userFromToken(request);
+  return user !== undefined && (await app.repos.uploads.findForUser(user.id, storedName)) !== undefined;
+};
+
+export const UPLOAD_READERS: readonly UploadReader[] = [ownerReads];
+
+async function mayRead(app: FastifyInstance, request: FastifyRequest, storedName: string): Promise<boolean> {
+  for (const reader of UPLOAD_READERS) if (await reader(app, request, storedName)) return true;
+  return false;
+}
+
 export default async function filesRoutes(app: FastifyInstance) {
   await app.register(fastifyStatic, {
     decorateReply: false,
@@ -71,7 +98,18 @@ export default async function filesRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { '*': string } }>(`${API_PATHS.filesPrefix}*`, async (request, reply) => {
     const rest = request.params['*'];
-    const bytes = servable(rest) ? await app.files.get(uploadKey(rest)) : undefined;
+    if (!servable(rest)) return reply.callNotFound();
+    // A runner's upload: to its readers only, never kept by any cache; to anyone else the 404 of a missing file.
+    const storedName = storedNameOf(rest);
+    if (storedName !== null || rest.startsWith(`${UPLOAD_SUBDIR}/`)) {
+      void reply.header('vary', 'token');
+      if (storedName === null || !(await mayRead(app, request, storedName))) return reply.callNotFound();
+      const bytes = await app.files.get(uploadKey(rest));
+      if (bytes === undefined) return reply.callNotFound();
+      safeFileHeaders(reply, PRIVATE_CACHE_CONTROL);
+      return reply.type(contentTypeOf(rest)).send(bytes);
+    }
+    const bytes = await app.files.get(uploadKey(rest));
     if (bytes === undefined) return reply.callNotFound();
     safeFileHeaders(reply, 'public, max-age=86400');
     const etag = `"${createHash('md5').update(bytes).digest('hex')}"`;

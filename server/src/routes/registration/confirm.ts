@@ -63,7 +63,10 @@ export default async function confirmRoutes(app: FastifyInstance) {
     };
     const answer = async () => {
       const confirmedAt = await app.repos.runnerChoices.confirmedAt(row.race_id, certHash);
-      return { ...toRegistrationInfo(row, facts, row.channel as 2 | 3 | 5), ...(confirmedAt ? { confirmedAt } : {}) };
+      return {
+        ...toRegistrationInfo(row, facts, row.channel as 2 | 3 | 5, body.certificateNumber),
+        ...(confirmedAt ? { confirmedAt } : {}),
+      };
     };
     return { certHash, answer };
   }

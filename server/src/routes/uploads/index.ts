@@ -6,7 +6,7 @@
  * and bytes in any 24 hours; over it HTTP 429 with Retry-After), and every stored file is recorded with its
  * uploader (uploads table: user, stored and original name, size, SHA-256, IP, time). Files are stored in the
  * file store (lib/file-store.ts) under uploads/uploads/<random name> (in a folder store that is
- * <dataDir>/uploads/uploads/) and served at /files/uploads/<name>. The answer's data.url
+ * <dataDir>/uploads/uploads/) and served at /files/uploads/<name> to their uploader only (routes/files). The answer's data.url
  * is relative to the file host (VITE_FILE_HOST, '/files/' for the bundled server): 'uploads/<name>';
  * data.path is the absolute path on this server.
  */
@@ -15,6 +15,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { MessageCode, MessageParams } from '#contract/messages';
+import { PRIVATE_UPLOAD_DIR } from '#contract/upload-value';
 import {
   checkUploadExtension,
   checkUploadSize,
@@ -34,7 +35,8 @@ export const UPLOAD_SIZE_LIMIT: SizeLimit = { size: 10, unit: 'MB' };
 export const MAX_UPLOAD_BYTES = UPLOAD_SIZE_LIMIT.size * SIZE_UNITS[UPLOAD_SIZE_LIMIT.unit];
 /** What one user may upload in any 24 hours. */
 export const UPLOAD_QUOTA = { files: 50, bytes: 200 * 1024 * 1024, windowMs: 24 * 3_600_000 } as const;
-export const UPLOAD_SUBDIR = 'uploads';
+/** The folder of runners' uploads, private (routes/files: served to their owner only). */
+export const UPLOAD_SUBDIR = PRIVATE_UPLOAD_DIR;
 
 const bytes = (...values: number[]) => Buffer.from(values);
 const ascii = (text: string) => Buffer.from(text, 'latin1');

@@ -8,6 +8,9 @@
  * otherwise it replaces the previous code. At most 5 codes per destination and 20 per IP (IPv6: per /64) an
  * hour.
  *
+ * A send answers the same for known and unknown accounts (issue 27); see `send`. The spec's own "email
+ * registered" check (API_PATHS.emailRegistered, the registration form's field check) still tells, rate-limited.
+ *
  * Email purpose rule: emailSendType 1 → 'register', 2 → 'reset'; without emailSendType, a body carrying
  * raceAppBusinessType (the reset form) is 'reset', otherwise 'register'.
  */
@@ -93,11 +96,12 @@ export default async function codeRoutes(app: FastifyInstance) {
     const pass = { token: body.nc_token!, sig: body.sig!, sessionId: body.sessionId!, scene: body.scene! };
     if (!(await app.captcha.redeem(pass))) return reject(400, 'verificationFailed');
 
-    if (purpose === 'register' && (await users.findByEmail(destination))) return reject(409, 'emailRegistered');
-    if (purpose !== 'register') {
-      const user = await (channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination));
-      if (!user) return reject(404, 'accountMissing');
-    }
+    // Known and unknown accounts are answered alike (issue 27: no account enumeration): the same answer, rate
+    // limits and stored code either way, and the provider is called off the request. Only what is delivered
+    // differs: a login or reset code goes to an account's phone or address only; a registration code to a free
+    // address only (a taken one gets a notice instead). A code never delivered can only be answered codeError.
+    const account = await (channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination));
+    const delivered = purpose === 'register' ? account === undefined : account !== undefined;
 
     const now = app.config.now();
     const source = rateLimitKey(ip);
@@ -128,7 +132,8 @@ export default async function codeRoutes(app: FastifyInstance) {
       now,
       ttlMs: CODE_RULES.ttlMs,
     });
-    await app.delivery.sendCode({ channel, destination, purpose, code });
+    if (delivered) await app.delivery.sendCode({ channel, destination, purpose, code });
+    else if (purpose === 'register') await app.delivery.sendAccountExists(destination);
     return { verificationToken };
   }
 

@@ -52,8 +52,8 @@ export default async function userCenterRoutes(app: FastifyInstance) {
     const { loginType, phone } = body;
 
     if (loginType === '1') {
-      const user = await users.findByPhone(phone);
-      if (!user) return reject(404, 'accountMissing');
+      // The code first: an unknown phone's code went to no one (codes.ts), so it answers codeError like a
+      // wrong code for a known one (issue 27: no account enumeration).
       const checked = await checkCode(app, {
         purpose: 'login',
         destination: phone,
@@ -61,6 +61,8 @@ export default async function userCenterRoutes(app: FastifyInstance) {
         ip: request.ip,
       });
       if (checked !== true) return checked;
+      const user = await users.findByPhone(phone);
+      if (!user) return reject(400, 'codeError');
       request.log.info({ user: user.id, phone: maskDestination(phone) }, 'login by code');
       return issue(user.id, 1);
     }

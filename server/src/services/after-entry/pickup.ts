@@ -198,15 +198,20 @@ export async function bookPickup(
         });
       }
       if (live && live.slotId === slotId) return live;
-      await take(tx);
       if (live) {
+        // A move writes two slot rows: always in slot order (the one given back first when it sorts first),
+        // so a move A→B beside a move B→A waits instead of deadlocking on PostgreSQL (issue 27). A full new
+        // slot rolls the give-back back with the rest.
+        if (live.slotId < slotId) await tx.pickup.giveBackSlot(race.raceId, live.slotId);
+        await take(tx);
+        if (live.slotId > slotId) await tx.pickup.giveBackSlot(race.raceId, live.slotId);
         if (!(await tx.pickup.moveBooking(live.id, live.slotId, slotId, now))) {
           throw new Error('pick-up booking changed under the entry lock');
         }
-        await tx.pickup.giveBackSlot(race.raceId, live.slotId);
         await tx.entries.addEvent(entry.id, 'pickupBooked', now, slotId);
         return { ...live, slotId, updatedAt: now };
       }
+      await take(tx);
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const made = await tx.pickup.insertBooking({
           raceId: race.raceId,

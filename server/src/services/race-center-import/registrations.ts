@@ -3,7 +3,7 @@ import { isCertificateType } from '#contract/enums';
 import { checkCertificateNumber, isValidPhone } from '#contract/rules';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import type { OrderRow, RaceCenterRepository, RegistrationRow } from '../../db/race-center-repository.ts';
-import { ITEMS, maskCertNo, maskMobile, normalizeBib, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
+import { ITEMS, maskMobile, normalizeBib, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import { DATE_TIME, parseGender, validDate, type Importer } from './import-table.ts';
 
 /** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
@@ -98,7 +98,6 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
         birthday,
         cert_type: certType,
         cert_hash: repo.certHash(certNo),
-        cert_masked: maskCertNo(certNo),
         phone_masked: maskMobile(phone),
         emergency_name: emergencyName,
         emergency_phone_masked: maskMobile(emergencyPhone),

@@ -9,6 +9,7 @@ import {
   formatDuration,
   formatPace,
   ITEMS,
+  maskCertNo,
   maskName,
   REGISTRATION_STATUS_KEYS,
   type RegistrationChannel,
@@ -138,11 +139,16 @@ export const toRegistrationStatus = (row: RegistrationRow, race: RaceFacts | und
   participant: { name: maskName(row.name) },
 });
 
-/** Query types 2, 3, 5: the registration info, personal numbers masked. */
+/**
+ * Query types 2, 3, 5: the registration info, personal numbers masked. The certificate number is masked from
+ * `certNo`, the one the lookup gave (its hash found the row): the table keeps no mask of it beside the
+ * birthday, which together would rebuild the number (issue 27, migration 17).
+ */
 export function toRegistrationInfo(
   row: RegistrationRow,
   race: RaceFacts | undefined,
   queryType: RegistrationQueryType,
+  certNo: string,
 ) {
   const age = ageOn(row.birthday, race?.raceDate || row.birthday);
   return {
@@ -152,7 +158,7 @@ export function toRegistrationInfo(
       name: row.name,
       gender: row.gender,
       certificateType: row.cert_type,
-      certificateNumber: row.cert_masked,
+      certificateNumber: maskCertNo(certNo),
       phone: row.phone_masked,
       emergencyName: row.emergency_name,
       emergencyPhone: row.emergency_phone_masked,

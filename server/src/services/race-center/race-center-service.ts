@@ -97,7 +97,7 @@ export function createRaceCenterService({
       if (queryType === 1) return toRegistrationStatus(row, race);
       // The info of one channel answers only for a registration made through it.
       if (row.channel !== queryType) return undefined;
-      return toRegistrationInfo(row, race, queryType);
+      return toRegistrationInfo(row, race, queryType, person.certificateNumber);
     },
 
     /** The result of a bib (public): a list of one, or undefined. */

@@ -28,8 +28,25 @@ const upload = (path: string) =>
     return HttpResponse.json({ code: 0, msg: 'success', success: true, data: { url, path: `/files/${url}` } });
   });
 
+/** The file fetches of the private uploads (tests read and clear it): the token each came with. */
+export const fetchedUploads: { path: string; token: string | null }[] = [];
+
+/**
+ * A runner's upload served back (issue 27): only with the runner's token (a few bytes), else the 404 of a
+ * missing file, as the reference server answers.
+ */
+const uploadedFile = http.get(api(`${API_PATHS.filesPrefix}uploads/:name`), ({ request, params }) => {
+  const token = request.headers.get('token');
+  fetchedUploads.push({ path: `uploads/${String(params.name)}`, token });
+  if (token !== VALID_TOKEN) return HttpResponse.json({ code: 404, msg: 'Not Found', data: null }, { status: 404 });
+  return new HttpResponse(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
+    headers: { 'cache-control': 'private, no-store' },
+  });
+});
+
 export const uploadHandlers = [
   upload(API_PATHS.uploadImageUserCentre),
   upload(API_PATHS.uploadImage),
   upload(API_PATHS.uploadFile),
+  uploadedFile,
 ];
