@@ -1287,4 +1287,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refunds_due ON refunds (status, next_at);
     `,
   },
+  {
+    id: 17,
+    name: "registration lookup: a race's entries by certificate hash, whatever their status",
+    // The public registration lookup and /confirm find entries made on the site as well as imported
+    // registrations (race-center-repository.ts registration); entries_person covers live entries only.
+    sqlite: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
+    postgres: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
+  },
 ];
