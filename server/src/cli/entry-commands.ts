@@ -16,7 +16,7 @@ import { checkCertificateNumber, checkName } from '#contract/rules';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import { randomText } from '../db/entries-repository.ts';
-import { assignBibs, type BibsOutcome } from '../services/entry/bibs.ts';
+import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
 import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { CsvSyntaxError, formatCsv, parseCsv } from '../lib/csv.ts';
@@ -428,13 +428,16 @@ async function bibsAssign(
   now: number,
 ): Promise<CommandOutcome> {
   const prefix = (options.prefix ?? '').trim().toUpperCase();
-  if (options.prefix === undefined || !/^[A-Z0-9]{0,10}$/.test(prefix)) {
+  if (options.prefix === undefined || !BIB_SERIES.prefix.test(prefix)) {
     return refused('bibs-assign needs --prefix <letters or digits> (at most 10; --prefix "" for numbers only).');
   }
-  const from = options.from === undefined ? 1 : wholeNumber(options.from, 1, 999_999_999);
-  if (from === undefined) return refused('--from must be a whole number of at least 1.');
-  const width = options.width === undefined ? 5 : wholeNumber(options.width, 1, 10);
-  if (width === undefined) return refused('--width must be a whole number from 1 to 10.');
+  const { from: fromRange, width: widthRange } = BIB_SERIES;
+  const from = options.from === undefined ? fromRange.default : wholeNumber(options.from, fromRange.min, fromRange.max);
+  if (from === undefined) return refused(`--from must be a whole number of at least ${fromRange.min}.`);
+  const width =
+    options.width === undefined ? widthRange.default : wholeNumber(options.width, widthRange.min, widthRange.max);
+  if (width === undefined)
+    return refused(`--width must be a whole number from ${widthRange.min} to ${widthRange.max}.`);
   const race = await raceContext(repos, raceId);
   if (!race) return noRace(raceId);
   const itemCode = findItem(race, itemText);

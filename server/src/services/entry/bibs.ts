@@ -10,6 +10,13 @@ import { checkBib } from '#contract/rules';
 import { bibLock } from '../../db/race-center-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 
+/** What a series may be: its prefix (upper case), its first number and its width (the CLI's options). */
+export const BIB_SERIES = {
+  prefix: /^[A-Z0-9]{0,10}$/,
+  from: { min: 1, max: 999_999_999, default: 1 },
+  width: { min: 1, max: 10, default: 5 },
+} as const;
+
 export interface BibSeries {
   raceId: string;
   itemCode: string;
