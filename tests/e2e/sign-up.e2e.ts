@@ -5,7 +5,7 @@
  * with its code; E enters the 10 km with a single-use invitation code and F is refused the same code. The window
  * closes, the CLI draws and reveals, and the public ballot page shows the seed and re-runs the draw in the
  * browser. A pays in the sandbox cashier and reads "registered successfully" and the order paid in the personal
- * centre; B does not pay and the job runner cancels the order at its deadline. Seen in Chinese and English,
+ * centre, and finds the registration (masked) in the public registration search; B does not pay and the job runner cancels the order at its deadline. Seen in Chinese and English,
  * with screenshots and axe (no serious or critical finding) on the sign-up and the ballot pages.
  */
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
+import { maskCertNo, maskMobile, maskName } from '../../server/src/lib/race-center';
 import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
@@ -299,6 +300,41 @@ describe('sign-up end to end', () => {
     await screenshot(page, 'sign-up-centre-paid-en');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('A, who entered and paid on the site, finds the registration in 报名查询 / Registration Search (zh, en)', async () => {
+    for (const language of ['zh', 'en'] as const) {
+      const { context, page, errors } = await newPage(browser());
+      await context.addCookies([{ name: 'language', value: language, url: siteUrl() }]);
+      await page.goto(siteUrl('localhost', '/registration-search'));
+      const zh = language === 'zh';
+      await page.getByPlaceholder(zh ? '请输入姓名' : 'Enter your name').fill(A.name);
+      await page.getByPlaceholder(zh ? '请输入证件号码' : 'Enter your certificate number').fill(A.id);
+      await page.getByRole('button', { name: zh ? '查询' : 'Search', exact: true }).click();
+      // Query type 1: the status of the entry made on the site (won the draw and paid), the name masked.
+      const result = page.getByTestId('registration-result');
+      await result.waitFor();
+      await expect(page.getByTestId('registration-status').textContent()).resolves.toMatch(
+        zh ? /中签|报名成功/ : /won|registered/i,
+      );
+      await expect(page.getByTestId('registration-channel').textContent()).resolves.toBe(zh ? '官网' : 'Website');
+      const status = (await result.textContent()) ?? '';
+      expect(status).toContain(maskName(A.name));
+      expect(status).not.toContain(A.id);
+      await screenshot(page, `sign-up-lookup-status-${language}`);
+      // The website registration info: the participant with the numbers masked, and the paid order.
+      await page.getByRole('button', { name: zh ? '查看报名信息' : 'View registration details' }).click();
+      await page.getByTestId('participant').waitFor();
+      const info = (await result.textContent()) ?? '';
+      expect(info).toContain(maskCertNo(A.id));
+      expect(info).toContain(maskMobile(A.phone));
+      for (const secret of [A.id, A.phone, A.emergencyPhone]) expect(info).not.toContain(secret);
+      await expect(page.getByTestId('order').count()).resolves.toBe(1);
+      expect(await rawKeysOn(page)).toEqual([]);
+      await screenshot(page, `sign-up-lookup-info-${language}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 
   it('the ballot page shows the seed, and the check in the browser says the draw matches; the team is one unit', async () => {

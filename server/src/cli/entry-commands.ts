@@ -12,10 +12,11 @@ import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings }
 import { isCertificateType, ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { messageText } from '#contract/messages';
 import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
-import { checkBib, checkCertificateNumber, checkName } from '#contract/rules';
+import { checkCertificateNumber, checkName } from '#contract/rules';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import { randomText } from '../db/entries-repository.ts';
+import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
 import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { CsvSyntaxError, formatCsv, parseCsv } from '../lib/csv.ts';
@@ -427,62 +428,36 @@ async function bibsAssign(
   now: number,
 ): Promise<CommandOutcome> {
   const prefix = (options.prefix ?? '').trim().toUpperCase();
-  if (options.prefix === undefined || !/^[A-Z0-9]{0,10}$/.test(prefix)) {
+  if (options.prefix === undefined || !BIB_SERIES.prefix.test(prefix)) {
     return refused('bibs-assign needs --prefix <letters or digits> (at most 10; --prefix "" for numbers only).');
   }
-  const from = options.from === undefined ? 1 : wholeNumber(options.from, 1, 999_999_999);
-  if (from === undefined) return refused('--from must be a whole number of at least 1.');
-  const width = options.width === undefined ? 5 : wholeNumber(options.width, 1, 10);
-  if (width === undefined) return refused('--width must be a whole number from 1 to 10.');
+  const { from: fromRange, width: widthRange } = BIB_SERIES;
+  const from = options.from === undefined ? fromRange.default : wholeNumber(options.from, fromRange.min, fromRange.max);
+  if (from === undefined) return refused(`--from must be a whole number of at least ${fromRange.min}.`);
+  const width =
+    options.width === undefined ? widthRange.default : wholeNumber(options.width, widthRange.min, widthRange.max);
+  if (width === undefined)
+    return refused(`--width must be a whole number from ${widthRange.min} to ${widthRange.max}.`);
   const race = await raceContext(repos, raceId);
   if (!race) return noRace(raceId);
   const itemCode = findItem(race, itemText);
   if (!itemCode) return unknownItem(race, itemText);
-  const bibOf = (n: number) => `${prefix}${String(n).padStart(width, '0')}`;
-
-  type Outcome = { ok: true; given: { entryNo: string; bib: string }[] } | { ok: false; lines: string[] };
-  let outcome: Outcome;
+  let outcome: BibsOutcome;
   try {
-    outcome = await repos.transaction(async (tx): Promise<Outcome> => {
-      await tx.db.lock(`entry-bibs:${raceId}`);
-      const waiting = await tx.entryAdmin.entriesAwaitingBib(raceId, itemCode);
-      const held = await tx.entryAdmin.bibs(raceId);
-      const plan: { id: number; entryNo: string; bib: string }[] = [];
-      let n = from;
-      for (const entry of waiting) {
-        // Bibs of this item's series already given (an earlier run) are skipped; another item's bib is a clash.
-        while (held.get(bibOf(n)) === itemCode) n += 1;
-        const bib = bibOf(n);
-        const other = held.get(bib);
-        if (other !== undefined) {
-          return {
-            ok: false,
-            lines: [
-              `Bib ${bib} is already given to an entry of item ${other}; no bib assigned.`,
-              `Choose another --prefix or --from for item ${itemCode}.`,
-            ],
-          };
-        }
-        if (String(n).length > width || checkBib(bib)) {
-          return {
-            ok: false,
-            lines: [`Bib ${bib} does not fit --width ${width} (or is not a valid bib); no bib assigned.`],
-          };
-        }
-        plan.push({ ...entry, bib });
-        n += 1;
-      }
-      const given: { entryNo: string; bib: string }[] = [];
-      for (const entry of plan) {
-        if (await tx.entryAdmin.assignBib(entry.id, entry.bib, now)) given.push(entry);
-      }
-      return { ok: true, given };
-    });
+    outcome = await assignBibs(repos, { raceId, itemCode, prefix, from, width, now });
   } catch (error) {
     // The unique index entries_bib: another run gave one of these bibs meanwhile.
     return refused(`No bib assigned: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!outcome.ok) return refused(...outcome.lines);
+  if (!outcome.ok && outcome.reason === 'otherItem') {
+    return refused(
+      `Bib ${outcome.bib} is already given to an entry of item ${outcome.itemCode}; no bib assigned.`,
+      `Choose another --prefix or --from for item ${itemCode}.`,
+    );
+  }
+  if (!outcome.ok) {
+    return refused(`Bib ${outcome.bib} does not fit --width ${width} (or is not a valid bib); no bib assigned.`);
+  }
   if (outcome.given.length === 0) {
     return done(
       `No entry of ${raceId} item ${itemCode} awaits a bib (won or registered, paid or free, without a bib).`,

@@ -1306,4 +1306,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE registrations DROP COLUMN cert_masked;
     `,
   },
+  {
+    id: 18,
+    name: "registration lookup: a race's entries by certificate hash, whatever their status",
+    // The public registration lookup and /confirm find entries made on the site as well as imported
+    // registrations (race-center-repository.ts registration); entries_person covers live entries only.
+    sqlite: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
+    postgres: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
+  },
 ];

@@ -1,7 +1,13 @@
 /**
  * Registrations, results (with splits) and photos of the race centre. All SQL of these lookups lives here.
  * Rows hold the certificate number only as a keyed hash (lookups) and a masked form (answers).
+ *
+ * A registration is either imported (the registrations table, from the organiser's CSV) or an entry made on
+ * the site (the entries table, numbers kept encrypted): the registration lookup reads both in one statement
+ * (`registration`), and one bib belongs to one runner across both (`bibLock`, `saveRegistrations`).
  */
+import type { EntryStatus } from '#contract/entry';
+import { personalCipher } from '../lib/personal-data.ts';
 import { sql, type Db } from './engine.ts';
 import { ageGroupLabel, ageOn, certDigest, keyedCertHash } from '../lib/race-center.ts';
 
@@ -37,6 +43,55 @@ export interface RegistrationRow {
   channel_name: string | null;
   channel_name_en: string | null;
 }
+
+/** An order line of an entry made on the site, as the registration lookup reads it (times epoch ms). */
+export interface OnlineOrderLine {
+  orderNo: string;
+  subOrderNo: string;
+  /** contract/entry.ts ORDER_STATUSES. */
+  status: number;
+  createdAt: number;
+  paidAt: number | null;
+  serialNo: string | null;
+  amountFen: number;
+}
+
+/** An entry made on the site, as the registration lookup reads it: personal numbers decrypted ('' unreadable). */
+export interface OnlineRegistration {
+  entryNo: string;
+  raceId: string;
+  itemCode: string;
+  status: EntryStatus;
+  bib: string | null;
+  name: string;
+  gender: number;
+  birthday: string;
+  certType: number;
+  certNumber: string;
+  phone: string;
+  /** The form's values ({} when unreadable): the emergency contact is among them. */
+  values: Record<string, unknown>;
+  /** Its orders, oldest first (none for a free entry). */
+  orders: OnlineOrderLine[];
+}
+
+/** What the registration lookup found: an imported registration or an entry made on the site. */
+export type FoundRegistration =
+  { source: 'imported'; row: RegistrationRow } | { source: 'online'; entry: OnlineRegistration };
+
+/** A registration that holds a bib (registrationsHoldingBibs). */
+export interface BibHolder {
+  bib: string;
+  certHash: string;
+  /** The entry's number. */
+  entryNo: string;
+}
+
+/**
+ * The lock that orders every giving of a race's bibs: entries' bibs (services/entry/bibs.ts) and imported
+ * registrations' (saveRegistrations), so one bib never goes to two runners.
+ */
+export const bibLock = (raceId: string) => `entry-bibs:${raceId}`;
 
 export interface SplitRow {
   checkpoint: string;
@@ -168,8 +223,29 @@ const UPSERT_REGISTRATION = sql`
     item = excluded.item, status = excluded.status, orders_json = excluded.orders_json,
     channel = excluded.channel, channel_name = excluded.channel_name, channel_name_en = excluded.channel_name_en`;
 
-/** `certKey`: the secret of the stored certificate-number hashes (lib/secrets.ts). */
+/** One row of the registration lookup's statement: an imported registration, or an entry with one order line. */
+interface LookupRow extends RegistrationRow {
+  /** -1 a live entry, 0 an imported registration, 1 an entry no longer live: the lowest answers. */
+  rank: number;
+  entry_no: string | null;
+  cert_enc: string | null;
+  phone_enc: string | null;
+  values_enc: string | null;
+  order_no: string | null;
+  sub_order_no: string | null;
+  order_status: number | null;
+  order_created_at: number | null;
+  paid_at: number | null;
+  serial_no: string | null;
+  line_fen: number | null;
+}
+
+/**
+ * `certKey`: the secret of the stored certificate-number hashes (lib/secrets.ts), which is also the key of the
+ * entries' encrypted numbers (lib/personal-data.ts).
+ */
 export function createRaceCenterRepository(db: Db, certKey: string) {
+  const cipher = personalCipher(certKey);
   /** What in-process listeners hear after a write commits (the data version poll tells other instances). */
   const changeListeners = new Set<() => void>();
   const changed = () => {
@@ -233,10 +309,73 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
   return {
     /** What the database keeps of a certificate number (lib/race-center.ts keyedCertHash). */
     certHash: (certNo: string) => keyedCertHash(certKey, certDigest(certNo)),
-    registration: (raceId: string, certHash: string, name: string) =>
-      db.get<RegistrationRow>(
-        sql`SELECT ${REG_COLS} FROM registrations WHERE race_id = ${raceId} AND cert_hash = ${certHash} AND name = ${name}`,
-      ),
+    /**
+     * The registration of a person (certificate hash and name) in a race, imported or made on the site, in one
+     * statement over two indexed reads (registrations_cert, entries_race_cert). A person with several answers
+     * this one: their live entry (submitted, won, refund under review), else their imported registration,
+     * else their latest entry no longer live (not won, cancelled, refunded).
+     */
+    async registration(raceId: string, certHash: string, name: string): Promise<FoundRegistration | undefined> {
+      const rows = await db.all<LookupRow>(sql`
+        SELECT 0 AS rank, ${REG_COLS}, NULL AS entry_no, NULL AS cert_enc, NULL AS phone_enc, NULL AS values_enc,
+          NULL AS order_no, NULL AS sub_order_no, NULL AS order_status, NULL AS order_created_at, NULL AS paid_at,
+          NULL AS serial_no, NULL AS line_fen, 0 AS entry_id
+        FROM registrations WHERE race_id = ${raceId} AND cert_hash = ${certHash} AND name = ${name}
+        UNION ALL
+        SELECT CASE WHEN e.status IN (0, 1, 4) THEN -1 ELSE 1 END AS rank, e.race_id, e.bib, e.name, e.gender,
+          e.birthday, e.cert_type, e.cert_hash, '' AS phone_masked, '' AS emergency_name,
+          '' AS emergency_phone_masked, e.item_code AS item, e.status, '[]' AS orders_json, 3 AS channel,
+          NULL AS channel_name, NULL AS channel_name_en, e.entry_no, e.cert_enc, e.phone_enc, e.values_enc,
+          o.order_no, l.sub_order_no, o.status AS order_status, o.created_at AS order_created_at, o.paid_at,
+          o.serial_no, l.amount_fen AS line_fen, e.id AS entry_id
+        FROM entries e
+          LEFT JOIN order_lines l ON l.entry_id = e.id
+          LEFT JOIN orders o ON o.id = l.order_id
+        WHERE e.race_id = ${raceId} AND e.cert_hash = ${certHash} AND e.name = ${name}
+        ORDER BY rank, entry_id DESC, order_created_at, order_no`);
+      const first = rows[0];
+      if (!first) return undefined;
+      if (first.entry_no === null) {
+        const row = Object.fromEntries(REG_COLUMNS.map((c) => [c, first[c]])) as unknown as RegistrationRow;
+        return { source: 'imported', row };
+      }
+      const values = (() => {
+        try {
+          return JSON.parse(cipher.decrypt(first.values_enc ?? '') ?? '{}') as Record<string, unknown>;
+        } catch {
+          return {};
+        }
+      })();
+      const orders = rows
+        .filter((r) => r.entry_no === first.entry_no && r.order_no !== null)
+        .map((r): OnlineOrderLine => ({
+          orderNo: r.order_no ?? '',
+          subOrderNo: r.sub_order_no ?? '',
+          status: Number(r.order_status),
+          createdAt: Number(r.order_created_at),
+          paidAt: r.paid_at === null ? null : Number(r.paid_at),
+          serialNo: r.serial_no,
+          amountFen: Number(r.line_fen),
+        }));
+      return {
+        source: 'online',
+        entry: {
+          entryNo: first.entry_no,
+          raceId: first.race_id,
+          itemCode: first.item,
+          status: Number(first.status) as EntryStatus,
+          bib: first.bib,
+          name: first.name,
+          gender: Number(first.gender),
+          birthday: first.birthday,
+          certType: Number(first.cert_type),
+          certNumber: cipher.decrypt(first.cert_enc ?? '') ?? '',
+          phone: cipher.decrypt(first.phone_enc ?? '') ?? '',
+          values,
+          orders,
+        },
+      };
+    },
     resultByBib: (raceId: string, bib: string) =>
       db.get<ResultRow>(sql`SELECT ${RES_COLS} FROM results WHERE race_id = ${raceId} AND bib = ${bib}`),
     resultsByCert: (certHash: string, name: string, raceId?: string): Promise<ResultRow[]> =>
@@ -283,9 +422,44 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
         await recomputeRanks(raceId, tx);
         await bumpVersions(tx, [{ race_id: raceId }]);
       }),
-    /** An imported file's registrations, in one transaction. */
-    saveRegistrations: (rows: readonly RegistrationRow[]): Promise<void> =>
-      write((tx) => upsertRegistrations(tx, rows)),
+    /**
+     * An imported file's registrations, in one transaction, unless one of their bibs is held by another
+     * runner's entry made on the site (under bibLock, as bibs are given to entries): then nothing is written
+     * and the answer is those entries (empty: written).
+     */
+    async saveRegistrations(rows: readonly RegistrationRow[]): Promise<BibHolder[]> {
+      const clashes = await db.transaction(async (tx) => {
+        const taken: BibHolder[] = [];
+        for (const raceId of new Set(rows.map((row) => row.race_id))) {
+          const ofRace = rows.filter((row) => row.race_id === raceId && row.bib !== null);
+          if (ofRace.length === 0) continue;
+          await tx.lock(bibLock(raceId));
+          const runnerOf = new Map(ofRace.map((row) => [row.bib, row.cert_hash]));
+          for (const batch of batches(ofRace)) {
+            const held = await tx.all<{ bib: string; cert_hash: string; entry_no: string }>(sql`
+              SELECT bib, cert_hash, entry_no FROM entries
+              WHERE race_id = ${raceId} AND bib IN (${sql.join(batch.map((row) => row.bib))})`);
+            for (const h of held) {
+              if (runnerOf.get(h.bib) !== h.cert_hash)
+                taken.push({ bib: h.bib, certHash: h.cert_hash, entryNo: h.entry_no });
+            }
+          }
+        }
+        if (taken.length === 0) await upsertRegistrations(tx, rows);
+        return taken;
+      });
+      if (clashes.length === 0) changed();
+      return clashes;
+    },
+    /** The bibs the race's imported registrations hold. */
+    registrationBibs: async (raceId: string): Promise<Set<string>> =>
+      new Set(
+        (
+          await db.all<{ bib: string }>(
+            sql`SELECT bib FROM registrations WHERE race_id = ${raceId} AND bib IS NOT NULL`,
+          )
+        ).map((row) => row.bib),
+      ),
     /** An imported file's photos, in one transaction. */
     savePhotos: (rows: readonly PhotoRow[]): Promise<void> => write((tx) => insertPhotos(tx, rows)),
 

@@ -3,15 +3,14 @@
  * check (confirmSearch: the captcha pass is redeemed once, as the code sends do), then confirms the details
  * (confirm: only within CONFIRM_AFTER_SEARCH_MS of this account's search of that registration). Both need
  * login and count against the lookups' per-IP limit. The registration is answered as the registration lookup
- * answers it (numbers masked), with `confirmedAt` once confirmed.
+ * answers it (numbers masked; imported or made on the site), with `confirmedAt` once confirmed.
  */
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { ConfirmRequest, ConfirmSearchRequest } from '#contract/registration-screens';
 import { fail, ok } from '../../lib/envelope.ts';
-import { normalizeName } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
-import { toRegistrationInfo } from '../../services/race-center/mappers.ts';
+import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
 import {
   loggedInUser,
   raceIdSchema,
@@ -50,23 +49,24 @@ const searchBody = {
 export default async function confirmRoutes(app: FastifyInstance) {
   const limited = { onRequest: app.rateLimit(LIMITS.lookup) };
 
-  /** The registration of a runner key and its answer, or undefined. */
+  const raceCenter = createRaceCenterService({
+    raceCenter: app.repos.raceCenter,
+    races: app.repos.races,
+    certificateSecret: app.secrets.cert,
+    now: app.config.now,
+  });
+
+  /**
+   * The registration of a runner key (imported or made on the site, as the registration lookup finds it) and
+   * its answer, or undefined.
+   */
   async function findRegistration(body: ConfirmRequest) {
-    const certHash = app.repos.raceCenter.certHash(body.certificateNumber);
-    const row = await app.repos.raceCenter.registration(body.raceId, certHash, normalizeName(body.name));
-    if (!row) return undefined;
-    const race = await app.repos.races.findById(row.race_id);
-    const facts = race && {
-      raceName: race.raceName,
-      raceNameEn: race.raceNameEn ?? '',
-      raceDate: (race.startTime ?? '').slice(0, 10),
-    };
+    const found = await raceCenter.registrationInfo(body.raceId, body);
+    if (!found) return undefined;
+    const { certHash, info } = found;
     const answer = async () => {
-      const confirmedAt = await app.repos.runnerChoices.confirmedAt(row.race_id, certHash);
-      return {
-        ...toRegistrationInfo(row, facts, row.channel as 2 | 3 | 5, body.certificateNumber),
-        ...(confirmedAt ? { confirmedAt } : {}),
-      };
+      const confirmedAt = await app.repos.runnerChoices.confirmedAt(info.raceId, certHash);
+      return { ...info, ...(confirmedAt ? { confirmedAt } : {}) };
     };
     return { certHash, answer };
   }

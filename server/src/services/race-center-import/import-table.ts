@@ -47,8 +47,11 @@ export interface Importer<Row> {
   columns: ImportColumns;
   /** The row to store, or undefined; a row with any problem is never stored. */
   toRow(row: ImportRow, target: ImportTarget): Row | undefined;
-  /** Writes every row of a good file at once (one transaction). */
-  write(rows: Row[], raceId: string): Promise<void>;
+  /**
+   * Writes every row of a good file at once (one transaction); or writes nothing and answers the problems
+   * (`line N: field: problem`) of rows the stored data refuses.
+   */
+  write(rows: Row[], raceId: string): Promise<void | string[]>;
 }
 
 /** Runs an import: every row is checked first, and the rows are written only when none has a problem. */
@@ -95,7 +98,8 @@ export async function runImport<Row>(
     if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
     return { ok: false, problems: shown };
   }
-  await importer.write(good, raceId);
+  const refused = await importer.write(good, raceId);
+  if (refused && refused.length > 0) return { ok: false, problems: refused.slice(0, MAX_PROBLEMS) };
   return {
     ok: true,
     rows: good.length,

@@ -9,8 +9,13 @@ import { DATE_TIME, parseGender, validDate, type Importer } from './import-table
 /** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
 const CHANNELS: Record<string, number> = { web: 3, '3': 3, app: 5, '5': 5, 'third-party': 2, '2': 2 };
 
-/** Registrations replace those of the same certificate number; numbers are stored hashed and masked only. */
+/**
+ * Registrations replace those of the same certificate number; numbers are stored hashed and masked only. A bib
+ * held by another runner's entry made on the site refuses the file.
+ */
 export function registrationsImporter(repo: RaceCenterRepository): Importer<RegistrationRow> {
+  /** The line of each bib of the file (a bib is on one line only: the `unique` check). */
+  const lineOfBib = new Map<string, number>();
   return {
     kind: 'registrations',
     columns: {
@@ -28,7 +33,7 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
       ],
       optional: ['bib', ...ORDER_FIELDS, 'channel', 'channelName', 'channelNameEn'],
     },
-    toRow({ get, has, required, unique, problem }, { raceId }) {
+    toRow({ line, get, has, required, unique, problem }, { raceId }) {
       const name = normalizeName(required('name'));
       const gender = parseGender(get('gender'));
       if (gender === null) problem('gender', 'must be 1/M/男 or 2/F/女');
@@ -56,7 +61,10 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
       const status = Number(get('status'));
       if (!/^[0-5]$/.test(get('status'))) problem('status', 'must be 0..5');
       const bib = has('bib') ? normalizeBib(get('bib')) : null;
-      if (bib) unique(`bib:${bib}`, 'bib');
+      if (bib) {
+        unique(`bib:${bib}`, 'bib');
+        if (!lineOfBib.has(bib)) lineOfBib.set(bib, line);
+      }
       const money = (field: string) => {
         if (!has(field)) return 0;
         const n = Number(get(field));
@@ -109,6 +117,13 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
         channel_name_en: channelNameEn || null,
       };
     },
-    write: (rows) => repo.saveRegistrations(rows),
+    // One bib, one runner: a bib an entry made on the site already holds is refused (bibs-assign skips the
+    // imported ones in turn).
+    write: async (rows) =>
+      (await repo.saveRegistrations(rows)).map(
+        (held) =>
+          `line ${lineOfBib.get(held.bib) ?? '?'}: bib: ${held.bib} is already given to another runner ` +
+          `(entry ${held.entryNo}, made on the site); choose another bib or leave it blank`,
+      ),
   };
 }

@@ -2,7 +2,15 @@
  * race-center answers: a database row turned into the shape a lookup answers. Pure functions: the race's
  * names and date and the certificate's signature come in as arguments (race-center-service.ts finds them).
  */
-import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
+import { PARTICIPANT_KEYS, type EntryModel } from '#contract/entry';
+import { formatRaceTime } from '#contract/race-clock';
+import type {
+  OnlineRegistration,
+  OrderRow,
+  RegistrationRow,
+  ResultRow,
+  SplitRow,
+} from '../../db/race-center-repository.ts';
 import {
   ageOn,
   CHANNEL_KEYS,
@@ -10,6 +18,7 @@ import {
   formatPace,
   ITEMS,
   maskCertNo,
+  maskMobile,
   maskName,
   REGISTRATION_STATUS_KEYS,
   type RegistrationChannel,
@@ -21,6 +30,10 @@ export interface RaceFacts {
   raceName: string;
   raceNameEn: string;
   raceDate: string;
+  /** Its time zone (contract/time-zone.ts raceTimeZone): the times of its orders are shown in it. */
+  zone?: string;
+  /** The items of its sign-up (race.json `entry`) by code: their names and how places are given. */
+  items?: Record<string, { name: string; nameEn: string; model: EntryModel }>;
 }
 
 /** The link of a result's certificate: `raceId:bib` and its signature. */
@@ -114,7 +127,9 @@ export const toCertificateFacts = (r: ResultAnswer) => ({
 
 /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
 function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
-  const def = ITEMS[row.item];
+  // The race's own name of its item first (the items of its sign-up), then the race centre's.
+  const own = race?.items?.[row.item];
+  const def = own ?? ITEMS[row.item];
   return {
     raceId: row.race_id,
     raceName: race?.raceName ?? row.race_id,
@@ -124,6 +139,8 @@ function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
     item: row.item,
     itemName: def?.name ?? row.item,
     itemNameEn: def?.nameEn ?? row.item,
+    /** How the item gives its places (first come, ballot…), when the race's sign-up has the item. */
+    ...(own ? { model: own.model } : {}),
     bib: row.bib ?? '',
     channel: row.channel,
     channelKey: CHANNEL_KEYS[row.channel as RegistrationChannel] ?? 'web',
@@ -168,4 +185,47 @@ export function toRegistrationInfo(
     },
     orders: JSON.parse(row.orders_json) as unknown[],
   };
+}
+
+/** A value of an entry's form as text ('' when absent). */
+const formText = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/**
+ * An entry made on the site as the row of an imported registration, so that both answer alike: made on the
+ * website (channel 3), its numbers masked as an import masks them, its orders' times in the race's clock and
+ * amounts in yuan as an import's orders have them.
+ */
+export function onlineRegistrationRow(entry: OnlineRegistration, certHash: string, race: RaceFacts | undefined) {
+  const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, undefined, race?.zone));
+  const paid = (status: number) => status === 3 || status === 5;
+  const orders = entry.orders.map((o): OrderRow => ({
+    orderNo: o.orderNo,
+    subOrderNo: o.subOrderNo,
+    createTime: time(o.createdAt),
+    serialNo: o.serialNo ?? '',
+    payTime: time(o.paidAt),
+    amountPaid: paid(o.status) ? o.amountFen / 100 : 0,
+    orderAmount: o.amountFen / 100,
+    coupon: '',
+    discount: 0,
+  }));
+  const row: RegistrationRow = {
+    race_id: entry.raceId,
+    bib: entry.bib,
+    name: entry.name,
+    gender: entry.gender,
+    birthday: entry.birthday,
+    cert_type: entry.certType,
+    cert_hash: certHash,
+    phone_masked: maskMobile(entry.phone),
+    emergency_name: formText(entry.values[PARTICIPANT_KEYS.emergencyName]),
+    emergency_phone_masked: maskMobile(formText(entry.values[PARTICIPANT_KEYS.emergencyPhone])),
+    item: entry.itemCode,
+    status: entry.status,
+    orders_json: JSON.stringify(orders),
+    channel: 3,
+    channel_name: null,
+    channel_name_en: null,
+  };
+  return row;
 }

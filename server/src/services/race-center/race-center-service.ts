@@ -5,6 +5,8 @@
  */
 import type { RaceCenterRepository, ResultRow } from '../../db/race-center-repository.ts';
 import type { RacesRepository } from '../../db/races-repository.ts';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
 import {
   ITEMS,
   normalizeBib,
@@ -15,6 +17,7 @@ import {
 } from '../../lib/race-center.ts';
 import {
   byResultOrder,
+  onlineRegistrationRow,
   toCertificateFacts,
   toPersonalBest,
   toRegistrationInfo,
@@ -34,6 +37,22 @@ export interface RaceCenterServiceDeps {
   certificateSecret: string;
   /** The app's clock (epoch ms, `app.config.now`): the race memo expires by it. */
   now: () => number;
+}
+
+/** What the answers say of a race (mappers.ts RaceFacts). */
+export function raceFactsOf(race: RaceInfo): RaceFacts {
+  return {
+    raceName: race.raceName,
+    raceNameEn: race.raceNameEn ?? '',
+    raceDate: (race.startTime ?? '').slice(0, 10),
+    zone: raceTimeZone(race),
+    items: Object.fromEntries(
+      (race.entry?.items ?? []).map((item) => [
+        item.code,
+        { name: item.name.zh, nameEn: item.name.en || item.name.zh, model: item.model },
+      ]),
+    ),
+  };
 }
 
 /** How long the race memo keeps a race's names and date. */
@@ -58,9 +77,7 @@ export function createRaceCenterService({
     const hit = raceCache.get(id);
     if (hit && now - hit.at < RACE_MEMO_MS) return hit.facts;
     const race = await races.findById(id);
-    const facts = race
-      ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
-      : undefined;
+    const facts = race ? raceFactsOf(race) : undefined;
     if (raceCache.size > 1000) raceCache.clear();
     raceCache.set(id, { at: now, facts });
     return facts;
@@ -81,6 +98,19 @@ export function createRaceCenterService({
       sig: signCertificate(secret, signedFacts(row)),
     });
 
+  /**
+   * A person's registration in a race as the row of the lookups, imported or made on the site alike (the
+   * repository's `registration` says which answers when there are both), with its race's facts.
+   */
+  const registrationOf = async (raceId: string, person: PersonKey) => {
+    const certHash = repo.certHash(person.certificateNumber);
+    const found = await repo.registration(raceId, certHash, normalizeName(person.name));
+    if (!found) return undefined;
+    const race = await raceFacts(raceId);
+    const row = found.source === 'imported' ? found.row : onlineRegistrationRow(found.entry, certHash, race);
+    return { row, race, certHash };
+  };
+
   /** A person's results (every race, or one), matched by certificate number and name. */
   const resultsOf = (person: PersonKey, raceId?: string) =>
     repo.resultsByCert(repo.certHash(person.certificateNumber), normalizeName(person.name), raceId);
@@ -91,13 +121,27 @@ export function createRaceCenterService({
      * only for a registration made through that channel. Undefined: nothing to answer.
      */
     async registration(raceId: string, person: PersonKey, queryType: RegistrationQueryType) {
-      const row = await repo.registration(raceId, repo.certHash(person.certificateNumber), normalizeName(person.name));
-      if (!row) return undefined;
-      const race = await raceFacts(row.race_id);
+      const found = await registrationOf(raceId, person);
+      if (!found) return undefined;
+      const { row, race } = found;
       if (queryType === 1) return toRegistrationStatus(row, race);
-      // The info of one channel answers only for a registration made through it.
+      // The info of one channel answers only for a registration made through it (entries on the site: web, 3).
       if (row.channel !== queryType) return undefined;
       return toRegistrationInfo(row, race, queryType, person.certificateNumber);
+    },
+
+    /**
+     * A person's registration info of whatever channel it came through (/confirm), with the certificate hash
+     * it is kept under; undefined: no registration.
+     */
+    async registrationInfo(raceId: string, person: PersonKey) {
+      const found = await registrationOf(raceId, person);
+      if (!found) return undefined;
+      const { row, race, certHash } = found;
+      return {
+        certHash,
+        info: toRegistrationInfo(row, race, row.channel as RegistrationQueryType, person.certificateNumber),
+      };
     },
 
     /** The result of a bib (public): a list of one, or undefined. */

@@ -1,4 +1,6 @@
 /** Shapes of the search calls' answers (server contract of the race-center search routes). */
+import type { EntryModel } from '#contract/entry';
+
 export interface Split {
   checkpoint: string;
   distanceKm: number;
@@ -89,6 +91,8 @@ export interface RegistrationFacts {
   raceNameEn?: string;
   itemName?: string;
   itemNameEn?: string;
+  /** How the item gives its places, when the race's sign-up has the item (an entry made on the site). */
+  model?: EntryModel;
   bib?: string;
   /** 2 third-party, 3 web, 5 app; web when the server does not say. */
   channel?: number;
