@@ -114,7 +114,7 @@ describe('site CLI', () => {
     expect(res.err).toContain('$.signUpMaxNumber');
   });
 
-  it('answers usage errors with exit code 2 and the help', async () => {
+  it("answers usage errors with exit code 2, the command's usage and where the help is (not the whole help)", async () => {
     const run = siteCli(tempDir());
     for (const argv of [
       [],
@@ -122,11 +122,32 @@ describe('site CLI', () => {
       ['bind', 'only-domain'],
       ['bind', '127.0.0.1', FIXTURE_RACE_ID],
       ['bind', 'bad_domain!', 'x'],
+      ['codes-list', FIXTURE_RACE_ID, 'extra'],
+      ['entry-close'],
+      ['ballot-draw', FIXTURE_RACE_ID, 'M', '--round'],
     ]) {
       const res = await run(...argv);
       expect(res.code, argv.join(' ')).toBe(2);
-      expect(res.err).toContain('Usage: site <command>');
+      expect(res.err).toContain('See `npm run site -- help` for every command.');
+      expect(res.err).not.toContain('Commands:');
+      expect(res.err.split('\n').length, res.err).toBeLessThan(15);
     }
+    expect((await run('bind', 'only-domain')).err).toBe(
+      [
+        '"bind" takes 2 arguments, got 1.',
+        '',
+        'Usage:',
+        '  bind <domain> <raceId>        bind a domain to a race (replaces an existing binding)',
+        '',
+        'See `npm run site -- help` for every command.',
+      ].join('\n'),
+    );
+    expect((await run('entry-close')).err).toContain(
+      '  entry-open <raceId> / entry-close <raceId>\n      open or close',
+    );
+    expect((await run('ballot-draw', FIXTURE_RACE_ID, 'M', '--round')).err).toContain(
+      '  ballot-draw <raceId> <itemCode>',
+    );
     expect(await run('help')).toMatchObject({ code: 0 });
     expect((await run('help')).out).toContain('publish <domain> <file.json>');
   });

@@ -480,10 +480,24 @@ describe('invitation codes', () => {
     // The certificate number itself is nowhere in the row.
     expect(JSON.stringify(row)).not.toContain(CERTS.first.slice(0, 10));
 
-    // The same code again: refused with its line, nothing added.
+    // The same file again: every row skipped and reported (the generated code too), nothing added.
     const again = await run('codes-import', RACE, good);
-    expect(again.code).toBe(1);
-    expect(again.err).toContain(`line 2: code: VIPCODE01 already exists in ${RACE}`);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain(`imported 0 named codes into ${RACE}`);
+    expect(again.out).toContain('skipped 2 rows whose person already has a named code for the item');
+    expect(again.out).toContain('line 2: VIPCODE01  M  张*');
+    expect(again.out).toContain(`line 3: ${generated![1]}  FUN  S***h`);
+    expect(await opened.repos.entryAdmin.listCodes(RACE)).toHaveLength(before + 2);
+
+    // A code of the file that belongs to someone else: refused with its line, nothing added.
+    const taken = path.join(dataDir, 'taken-codes.csv');
+    writeFileSync(
+      taken,
+      ['itemCode,name,certificateType,certificateNumber,code', `M,李娜,1,${CERTS.fourth},VIPCODE01`].join('\n'),
+    );
+    const clash = await run('codes-import', RACE, taken);
+    expect(clash.code).toBe(1);
+    expect(clash.err).toContain(`line 2: code: VIPCODE01 already exists in ${RACE} for another person or item`);
     expect(await opened.repos.entryAdmin.listCodes(RACE)).toHaveLength(before + 2);
 
     expect((await run('codes-import', RACE, path.join(dataDir, 'none.csv'))).err).toContain('no such file');
@@ -527,6 +541,10 @@ describe('invitation codes', () => {
       'imported from good-codes.csv',
     ]);
     expect(table).toContainEqual(['OLDCODE01', 'M', 'multi', '0/3', '3', '2025-06-16 09:59:59 (expired)', '-', '-']);
+    // codes-issue without --uses (or --uses 1): single use, and listed so.
+    expect(table.filter((row) => row[1] === 'FUN' && row[7] === '-')).toEqual(
+      Array(2).fill([expect.stringMatching(/^[2-9A-Z]{10}$/), 'FUN', 'single', '0/1', '1', 'no expiry', '-', '-']),
+    );
     // Aligned: every row's columns start where the header's do.
     const lines = res.out.split('\n').filter((line) => line.startsWith('  '));
     const itemAt = lines[0]!.indexOf('item');
@@ -546,6 +564,47 @@ describe('invitation codes', () => {
     );
     expect(Number(stored?.n)).toBe(250);
   });
+});
+
+describe('invitation codes by the hundred thousand', () => {
+  const BIG = 'entry-admin-big';
+  const ROWS = 130_000;
+
+  it('issues, imports again and lists 130,000 codes (no call takes them all as arguments)', async () => {
+    await opened.repos.races.save({ raceId: BIG, raceName: 'Big', entry: ENTRY } as RaceInfo, NOW);
+    const out = path.join(dataDir, 'big-issue.csv');
+    const issued = await run('codes-issue', BIG, 'FUN', '--count', String(ROWS), '--out', out);
+    expect(issued.code, issued.err).toBe(0);
+    expect(issued.out).toContain(`issued ${ROWS} codes for ${BIG} item FUN: single-use`);
+    expect(readFileSync(out, 'utf8').trim().split('\r\n')).toHaveLength(ROWS + 1);
+
+    // Named codes for 130,000 people (passport numbers), half with a code of the file, half generated.
+    const file = path.join(dataDir, 'big-import.csv');
+    const lines = ['itemCode,name,certificateType,certificateNumber,code'];
+    for (let i = 0; i < ROWS; i += 1) {
+      lines.push(`M,Runner,2,E${String(i).padStart(8, '0')},${i % 2 === 0 ? `BIG${String(i).padStart(7, '0')}` : ''}`);
+    }
+    writeFileSync(file, lines.join('\n'));
+    const imported = await run('codes-import', BIG, file);
+    expect(imported.code, imported.err.slice(0, 500)).toBe(0);
+    expect(imported.out).toContain(`imported ${ROWS} named codes into ${BIG}`);
+    const count = async () =>
+      Number(
+        (await opened.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM invitation_codes WHERE race_id = ${BIG}`))?.n,
+      );
+    expect(await count()).toBe(2 * ROWS);
+
+    // The same file again: nothing added, every row reported as skipped.
+    const again = await run('codes-import', BIG, file);
+    expect(again.code, again.err.slice(0, 500)).toBe(0);
+    expect(again.out).toContain(`imported 0 named codes into ${BIG}`);
+    expect(again.out).toContain(`skipped ${ROWS} rows whose person already has a named code`);
+    expect(await count()).toBe(2 * ROWS);
+
+    const listed = await run('codes-list', BIG);
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toContain(`${2 * ROWS} invitation codes for ${BIG}, ${2 * ROWS} still usable`);
+  }, 300_000);
 });
 
 describe('bibs-assign', () => {

@@ -88,13 +88,15 @@ ${MAILING_USAGE}
       open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
   codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
       [--note <text>] [--out codes.csv]
-      N random invitation codes (10 letters and digits, no look-alikes) for an item: single use, or
-      K uses each; expiry on the race clock; printed, or written to the CSV file
+      N (up to 500000) random invitation codes (10 letters and digits, no look-alikes) for an item:
+      single use, or K uses each; expiry on the race clock; printed, or written to the CSV file
   codes-import <raceId> <file.csv>
       named single-use codes, one per person: columns itemCode,name,certificateType(1-4),
       certificateNumber[,code][,expires]; a blank code is generated; the certificate is kept only
-      as a keyed hash (the code works for that person only)
-  codes-list <raceId>           the race's codes: item, kind, used/uses, left, expiry, named person
+      as a keyed hash (the code works for that person only). A person who already has a named
+      code for the item is skipped and reported: the same file again imports nothing twice
+  codes-list <raceId>           the race's codes: item, kind (named, single or multi use),
+                                used/uses, left, expiry, named person
   bibs-assign <raceId> <itemCode> --prefix <A> [--from 1] [--width 5]
       bibs (prefix + number, e.g. A00001) for the item's registered entries (status 1) that are
       paid or free, in entry order; entries with a bib keep it, so a second run only adds; refused
@@ -147,7 +149,34 @@ class CliExit extends Error {
   }
 }
 
-const usageError = (message: string) => new CliExit(EXIT.usage, [message, '', USAGE]);
+/** A usage error: its message, then the usage of the command that was run (added where it is caught). */
+const usageError = (message: string) => new CliExit(EXIT.usage, [message]);
+
+/**
+ * The help's lines of one command: its usage line and the lines under it (more indented), from USAGE, so a
+ * usage error shows what the command takes without the whole help. Empty for an unknown command.
+ */
+export function commandUsage(command: string): string[] {
+  const lines = USAGE.split('\n');
+  const names = (line: string) =>
+    line
+      .trim()
+      .split(' / ')
+      .map((part) => part.split(/\s/)[0]);
+  const at = lines.findIndex((line) => /^ {2}\S/.test(line) && names(line).includes(command));
+  if (at < 0) return [];
+  const block = [lines[at]!];
+  for (let i = at + 1; i < lines.length && /^ {3,}\S/.test(lines[i]!); i += 1) block.push(lines[i]!);
+  return block;
+}
+
+export const HELP_HINT = 'See `npm run site -- help` for every command.';
+
+/** What a usage error prints after its message: the command's usage (when it is one), then the hint. */
+const usageLines = (command: string | undefined) => {
+  const usage = command === undefined ? [] : commandUsage(command);
+  return ['', ...(usage.length > 0 ? ['Usage:', ...usage, ''] : []), HELP_HINT];
+};
 const failure = (...lines: string[]) => new CliExit(EXIT.failed, lines);
 
 const ARITY: Record<string, number> = {
@@ -645,6 +674,7 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
   } catch (error) {
     if (error instanceof CliExit) {
       for (const line of error.lines) io.stderr(line);
+      if (error.exitCode === EXIT.usage) for (const line of usageLines(command)) io.stderr(line);
       return error.exitCode;
     }
     io.stderr(`Failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -35,6 +35,13 @@ export interface InvitationCodeRow {
   createdAt: number;
 }
 
+/** A stored code and whom it is for (a named code: the keyed hash of the person's certificate). */
+export interface StoredCodeOwner {
+  code: string;
+  itemCode: string;
+  namedCertHash: string | null;
+}
+
 /** One entry as the organiser's list and export read it (the latest order of the entry joined). */
 export interface AdminEntryRow {
   id: number;
@@ -127,13 +134,37 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
       return found;
     },
 
+    /** The race's codes among `codes`, with the item and the person (keyed certificate hash) they are for. */
+    async codesByValue(raceId: string, codes: readonly string[]): Promise<Map<string, StoredCodeOwner>> {
+      const found = new Map<string, StoredCodeOwner>();
+      for (let i = 0; i < codes.length; i += 500) {
+        const batch = codes.slice(i, i + 500);
+        if (batch.length === 0) continue;
+        const rows = await db.all<{ code: string; item_code: string; named_cert_hash: string | null }>(sql`
+          SELECT code, item_code, named_cert_hash FROM invitation_codes
+          WHERE race_id = ${raceId} AND code IN (${sql.join(batch)})`);
+        for (const row of rows) {
+          found.set(row.code, { code: row.code, itemCode: row.item_code, namedCertHash: row.named_cert_hash });
+        }
+      }
+      return found;
+    },
+
+    /** The race's named codes (one read: the certificate hashes are not indexed), oldest first. */
+    async namedCodes(raceId: string): Promise<StoredCodeOwner[]> {
+      const rows = await db.all<{ code: string; item_code: string; named_cert_hash: string | null }>(sql`
+        SELECT code, item_code, named_cert_hash FROM invitation_codes
+        WHERE race_id = ${raceId} AND kind = 'named' ORDER BY id`);
+      return rows.map((row) => ({ code: row.code, itemCode: row.item_code, namedCertHash: row.named_cert_hash }));
+    },
+
     /** Inserts the codes; a code the race already has is left as it is. Answers how many were inserted. */
     async insertCodes(codes: readonly NewInvitationCode[]): Promise<number> {
       let inserted = 0;
-      // 100 rows a statement (11 parameters each: within SQLite's and PostgreSQL's limits).
-      for (let i = 0; i < codes.length; i += 100) {
+      // 500 rows a statement (11 parameters each: 5,500, within SQLite's 32,766 and PostgreSQL's 65,535).
+      for (let i = 0; i < codes.length; i += 500) {
         const rows = codes
-          .slice(i, i + 100)
+          .slice(i, i + 500)
           .map(
             (c) =>
               sql`(${c.raceId}, ${c.code}, ${c.itemCode}, ${c.kind}, ${c.namedName}, ${c.namedCertHash}, ${c.maxUses}, 0, ${c.expiresAt}, ${c.note}, ${c.createdAt})`,
