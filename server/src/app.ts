@@ -79,7 +79,7 @@ export interface BuildAppOptions {
    * plugins/delivery.ts); default console.log, silent in tests.
    */
   printOutbox?: (line: string) => void;
-  /** Create the demo account on start (default true). */
+  /** Create the demo account on start when the seed asks for it (race.json "demoAccount"; default true). */
   seedDemoAccount?: boolean;
   /**
    * How often the cached public lookups are checked against the races' data versions, for writes made by
