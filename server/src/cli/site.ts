@@ -62,7 +62,8 @@ Commands:
                                 YYYY-MM-DD HH:mm:ss, China time)
   import-results <raceId> <file.csv>
       results with splits; columns bib,name,gender,certificateNumber,birthday,item,chipTime
-      [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, item M/H/10K, times H:MM:SS.
+      [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, times H:MM:SS; item: one of the
+      race's items (race.json entry.items: 5K, 30K, HM, a trail…; M/H/10K when it has none).
       Rows replace results with the same bib; ranks are recomputed.
   import-registrations <raceId> <file.csv>
       columns name,gender,birthday,certificateType(1-4),certificateNumber,phone,emergencyName,

@@ -10,17 +10,25 @@ import {
   formatPace,
   ITEMS,
   maskName,
+  type ItemCatalog,
+  type ItemDef,
   REGISTRATION_STATUS_KEYS,
   type RegistrationChannel,
   type RegistrationQueryType,
 } from '../../lib/race-center.ts';
 
-/** What the answers say of a race: its names and its date (YYYY-MM-DD, from the start time). */
+/** What the answers say of a race: its names, its date (YYYY-MM-DD, from the start time) and its items. */
 export interface RaceFacts {
   raceName: string;
   raceNameEn: string;
   raceDate: string;
+  /** The race's items (lib/race-center.ts itemCatalog): names and distance of any item code it has. */
+  items?: ItemCatalog;
 }
+
+/** The item of a row: the race's own, else the standard M, H, 10K. */
+const itemOf = (race: RaceFacts | undefined, code: string): ItemDef | undefined =>
+  race?.items?.get(code) ?? ITEMS[code];
 
 /** The link of a result's certificate: `raceId:bib` and its signature. */
 export interface CertificateLink {
@@ -33,7 +41,7 @@ const wholeSeconds = (ms: number) => Math.round(ms / 1000) * 1000;
 
 /** One result as the score and history lookups answer it. */
 export function toResult(row: ResultRow, race: RaceFacts | undefined, certificate: CertificateLink) {
-  const def = ITEMS[row.item];
+  const def = itemOf(race, row.item);
   const splits = (JSON.parse(row.splits_json) as SplitRow[]).map((s, i, all) => {
     const prev = i > 0 ? all[i - 1] : undefined;
     return {
@@ -113,7 +121,7 @@ export const toCertificateFacts = (r: ResultAnswer) => ({
 
 /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
 function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
-  const def = ITEMS[row.item];
+  const def = itemOf(race, row.item);
   return {
     raceId: row.race_id,
     raceName: race?.raceName ?? row.race_id,

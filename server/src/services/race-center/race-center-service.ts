@@ -6,6 +6,8 @@
 import type { RaceCenterRepository, ResultRow } from '../../db/race-center-repository.ts';
 import type { RacesRepository } from '../../db/races-repository.ts';
 import {
+  ITEM_CODES,
+  itemCatalog,
   ITEMS,
   normalizeBib,
   normalizeName,
@@ -59,7 +61,12 @@ export function createRaceCenterService({
     if (hit && now - hit.at < RACE_MEMO_MS) return hit.facts;
     const race = await races.findById(id);
     const facts = race
-      ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
+      ? {
+          raceName: race.raceName,
+          raceNameEn: race.raceNameEn ?? '',
+          raceDate: (race.startTime ?? '').slice(0, 10),
+          items: itemCatalog(race as Parameters<typeof itemCatalog>[0]),
+        }
       : undefined;
     if (raceCache.size > 1000) raceCache.clear();
     raceCache.set(id, { at: now, facts });
@@ -118,8 +125,9 @@ export function createRaceCenterService({
         const seen = best.get(row.item);
         if (!seen || row.chip_ms < seen.chip_ms) best.set(row.item, row);
       }
-      const order = Object.keys(ITEMS);
-      const rows = [...best.values()].sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item));
+      // M, H, 10K first, then any other item code (a race's own: 5K, 30K, a trail) in code order.
+      const order = (item: string) => (item in ITEMS ? Object.keys(ITEMS).indexOf(item) : ITEM_CODES.length);
+      const rows = [...best.values()].sort((a, b) => order(a.item) - order(b.item) || a.item.localeCompare(b.item));
       return (await Promise.all(rows.map(result))).map(toPersonalBest);
     },
 
@@ -171,7 +179,8 @@ export function createRaceCenterService({
     async scoreSheet(raceId: string, item: string | undefined) {
       const rows = await repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
       if (rows.length === 0) return undefined;
-      return spreadsheetXml((await raceFacts(raceId))?.raceName ?? raceId, rows);
+      const facts = await raceFacts(raceId);
+      return spreadsheetXml(facts?.raceName ?? raceId, rows, facts?.items);
     },
   };
 }
