@@ -16,6 +16,12 @@ import type { Repositories } from '../db/repositories.ts';
 import { formatCsv } from '../lib/csv.ts';
 import { maskCertNo, maskMobile, maskName } from '../lib/race-center.ts';
 import {
+  entriesExportTable,
+  entryStatusText,
+  EXPORT_LANGUAGES,
+  type ExportLanguage,
+} from '../services/organiser/entries-export.ts';
+import {
   CODE_LENGTH,
   CODE_NOTE_MAX,
   CODE_USES_MAX,
@@ -33,7 +39,6 @@ import {
   type RaceContext,
 } from '../services/organiser/race-items.ts';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
-import zhCommon from '../../../src/locales/zh/common.json' with { type: 'json' };
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { writeOutputFile, writeTableFile } from './output-file.ts';
 
@@ -74,9 +79,9 @@ export const ENTRY_COMMANDS = {
   'codes-list': { arity: 1, options: [] },
   'bibs-assign': { arity: 2, options: ['--prefix', '--from', '--width'] },
   'entries-list': { arity: 1, options: ['--item', '--status'] },
-  'entries-export': { arity: 1, options: ['--out'] },
+  'entries-export': { arity: 1, options: ['--out', '--lang', '--item', '--status'], flags: ['--whole-numbers'] },
   'race-figures': { arity: 1, options: [] },
-} as const satisfies Record<string, { arity: number; options: readonly string[] }>;
+} as const satisfies Record<string, { arity: number; options: readonly string[]; flags?: readonly string[] }>;
 export type EntryCommand = keyof typeof ENTRY_COMMANDS;
 export const isEntryCommand = (command: string): command is EntryCommand => Object.hasOwn(ENTRY_COMMANDS, command);
 
@@ -86,19 +91,10 @@ export interface EntryCommandContext {
   cwd: string;
 }
 
-/** The status texts of the SPA (enums of src/locales/{en,zh}/common.json): one wording everywhere. */
-const entryStatusText = (status: number, language: 'en' | 'zh') =>
-  (language === 'en' ? enCommon : zhCommon).enums.registrationStatuses[
-    String(status) as keyof typeof enCommon.enums.registrationStatuses
-  ] ?? String(status);
 const orderStatusText = (status: number | null) => {
   const key = status === null ? undefined : ORDER_STATUS_KEYS[status];
   return key ? enCommon.enums.orderStatuses[key] : '';
 };
-const certificateTypeText = (type: number) =>
-  enCommon.enums.certificateTypes[String(type) as keyof typeof enCommon.enums.certificateTypes] ?? String(type);
-const genderText = (gender: number) =>
-  enCommon.enums.genders[String(gender) as keyof typeof enCommon.enums.genders] ?? String(gender);
 
 /** Short names of the entry statuses for the figures. */
 const FIGURE_STATUS_NAMES: Record<(typeof REGISTRATION_STATUS_KEYS)[number], string> = {
@@ -428,75 +424,47 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
   };
 }
 
-/** The export's columns (bilingual headers: the organiser's staff read either). */
-export const EXPORT_HEADERS = [
-  'Entry no 报名号',
-  'Item 项目',
-  'Item name 项目名称',
-  'Channel 渠道',
-  'Status 状态',
-  'Status (zh) 状态',
-  'Name 姓名',
-  'Gender 性别',
-  'Birthday 出生日期',
-  'Certificate type 证件类型',
-  'Certificate number 证件号码',
-  'Phone 手机号',
-  'Team 团队',
-  'Bib 号码布',
-  'Order no 订单号',
-  'Paid (yuan) 实付金额（元）',
-  'Paid at 支付时间',
-  'Created at 报名时间',
-] as const;
+export interface EntriesExportOptions {
+  out?: string;
+  lang?: string;
+  wholeNumbers?: boolean;
+  item?: string;
+  status?: string;
+}
 
 async function entriesExport(
   repos: Repositories,
   raceId: string,
-  outText: string | undefined,
+  options: EntriesExportOptions,
   context: EntryCommandContext,
 ): Promise<CommandOutcome> {
-  if (outText === undefined || !/\.xlsx$/i.test(outText)) return refused('entries-export needs --out <file.xlsx>.');
-  const race = await raceContext(repos, raceId);
-  if (!race) return noRace(raceId);
-  const items = new Map((entrySettings(race.race)?.items ?? []).map((i) => [i.code, i]));
-  const entries = await repos.entryAdmin.listEntries(raceId);
-  const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, undefined, race.zone));
-  let unreadable = 0;
-  const rows = entries.map((e) => {
-    const cert = repos.entryAdmin.decrypt(e.certEnc);
-    const phone = repos.entryAdmin.decrypt(e.phoneEnc);
-    if (!cert) unreadable += 1;
-    const item = items.get(e.itemCode);
-    return [
-      e.entryNo,
-      e.itemCode,
-      item ? `${item.name.zh} / ${item.name.en}` : '',
-      e.channel,
-      entryStatusText(e.status, 'en'),
-      entryStatusText(e.status, 'zh'),
-      e.name,
-      genderText(e.gender),
-      e.birthday,
-      certificateTypeText(e.certType),
-      cert,
-      phone,
-      e.teamCode ? `${e.teamCode} ${e.teamName ?? ''}`.trim() : '',
-      e.bib ?? '',
-      e.orderNo ?? '',
-      e.paidAt === null ? '' : formatFen(e.paidFen),
-      time(e.paidAt),
-      time(e.createdAt),
-    ];
+  if (options.out === undefined || !/\.(xlsx|csv)$/i.test(options.out))
+    return refused('entries-export needs --out <file.xlsx|file.csv>.');
+  const language = options.lang ?? 'zh';
+  if (!EXPORT_LANGUAGES.includes(language as ExportLanguage)) return refused('--lang must be zh or en.');
+  const status = options.status === undefined ? undefined : wholeNumber(options.status, 0, 5);
+  if (options.status !== undefined && status === undefined) return refused('--status must be 0, 1, 2, 3, 4 or 5.');
+  const built = await entriesExportTable(repos, {
+    raceId,
+    item: options.item,
+    status,
+    language: language as ExportLanguage,
+    wholeNumbers: options.wholeNumbers,
   });
-  const file = path.resolve(context.cwd, outText);
-  const problem = writeTableFile(file, [[...EXPORT_HEADERS], ...rows], `${raceId} entries`, context.now);
+  if (!built.ok) return refused(built.problem);
+  const file = path.resolve(context.cwd, options.out);
+  const problem = writeTableFile(file, built.table, `${raceId} entries`, context.now);
   if (problem) return refused(problem);
   const lines = [
-    `wrote ${plural(entries.length, 'entry', 'entries')} of ${raceId} to ${file}`,
-    'the file holds WHOLE certificate numbers and phones: keep it private and delete it when done',
+    `wrote ${plural(built.entries, 'entry', 'entries')} of ${raceId} to ${file}, with every answer of the registration form (${plural(built.formFields.length, 'field')}, ${language} labels); readable by you only`,
+    built.wholeNumbers
+      ? 'the file holds WHOLE certificate numbers and phones (--whole-numbers): keep it private and delete it when done'
+      : 'certificate numbers and phones are masked; --whole-numbers writes them whole',
   ];
-  if (unreadable > 0) lines.push(`note: ${unreadable} certificate number(s) could not be read with this server's key`);
+  if (built.unreadable > 0)
+    lines.push(
+      `note: ${built.unreadable} entr${built.unreadable === 1 ? 'y' : 'ies'} could not be read whole with this server's key`,
+    );
   return done(...lines);
 }
 
@@ -593,7 +561,18 @@ export function entryCommand(
     case 'entries-list':
       return entriesList(repos, a, { item: options['--item'], status: options['--status'] });
     case 'entries-export':
-      return entriesExport(repos, a, options['--out'], context);
+      return entriesExport(
+        repos,
+        a,
+        {
+          out: options['--out'],
+          lang: options['--lang'],
+          wholeNumbers: options['--whole-numbers'] !== undefined,
+          item: options['--item'],
+          status: options['--status'],
+        },
+        context,
+      );
     case 'race-figures':
       return raceFigures(repos, a);
   }

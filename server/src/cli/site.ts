@@ -105,9 +105,13 @@ ${MAILING_USAGE}
   entries-list <raceId> [--item <code>] [--status 0-5]
       the entries: number, item, channel, status, name, certificate and phone MASKED, team, bib,
       order, paid amount, created time
-  entries-export <raceId> --out <file.xlsx>
-      every entry as an Excel workbook with WHOLE certificate numbers and phones (nowhere else are
-      they shown whole): created readable by you only; keep it private
+  entries-export <raceId> --out <file.xlsx|file.csv> [--lang zh|en] [--whole-numbers]
+      [--item <code>] [--status 0-5]
+      every entry with EVERY answer of its registration form (shirt size, e-mail, emergency
+      contact, any custom field), one column per field headed by the form's own label (zh, or
+      --lang en), each entry read with the form version it was filled on; created readable by you
+      only. Certificate numbers and phones are masked; --whole-numbers writes them whole (nowhere
+      else are they shown whole: keep that file private)
   race-figures <raceId>
       per item and pool: places (capacity, taken), entries by status, orders by status, money paid
       and refunded (yuan); the race's order totals
@@ -609,7 +613,13 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     }
     const entryOptions: Record<string, string | undefined> = {};
     if (isEntryCommand(command)) {
-      for (const option of ENTRY_COMMANDS[command].options) entryOptions[option] = takeOption(args, option);
+      const spec: { options: readonly string[]; flags?: readonly string[] } = ENTRY_COMMANDS[command];
+      for (const option of spec.options) entryOptions[option] = takeOption(args, option);
+      // A flag (no value) is '' when given.
+      for (const flag of spec.flags ?? []) {
+        const at = args.indexOf(flag);
+        if (at >= 0) entryOptions[flag] = args.splice(at, 1)[0] === flag ? '' : undefined;
+      }
     }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);

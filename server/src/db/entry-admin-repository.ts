@@ -55,6 +55,8 @@ export interface AdminEntryRow {
   certType: number;
   certEnc: string;
   phoneEnc: string;
+  /** The form's answers, JSON, encrypted (decryptValues). */
+  valuesEnc: string;
   feeFen: number;
   bib: string | null;
   createdAt: number;
@@ -100,6 +102,18 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
   return {
     /** The whole text of an encrypted personal number ('' when this server's key cannot read it). */
     decrypt: (stored: string): string => cipher.decrypt(stored) ?? '',
+
+    /** An entry's form answers (undefined when this server's key cannot read them). */
+    decryptValues(stored: string): Record<string, unknown> | undefined {
+      const plain = cipher.decrypt(stored);
+      if (plain === undefined) return undefined;
+      try {
+        const parsed = JSON.parse(plain) as unknown;
+        return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
 
     /**
      * Raises the race's data version (race_data_versions, as the race-center writes do): every server instance
@@ -234,7 +248,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
       const byStatus = filter.status === undefined ? sql`` : sql`AND e.status = ${filter.status}`;
       const rows = await db.all<Record<string, unknown>>(sql`
         SELECT e.id, e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender, e.birthday, e.cert_type,
-          e.cert_enc, e.phone_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
+          e.cert_enc, e.phone_enc, e.values_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
           o.order_no, o.status AS order_status, o.paid_at,
           CASE WHEN o.paid_at IS NOT NULL THEN l.amount_fen ELSE 0 END AS paid_fen
         FROM entries e
@@ -256,6 +270,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
         certType: num(r.cert_type),
         certEnc: String(r.cert_enc),
         phoneEnc: String(r.phone_enc),
+        valuesEnc: String(r.values_enc),
         feeFen: num(r.fee_fen),
         bib: (r.bib as string | null) ?? null,
         createdAt: num(r.created_at),
