@@ -1,9 +1,13 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { advisoryLockNumber, sql } from '../src/db/engine.ts';
 import { spawnSync } from 'node:child_process';
 import { DEMO_ACCOUNT } from '../src/plugins/accounts.ts';
-import { buildTestApp, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, FIXTURE_SEED, ON_POSTGRES, removeTempDirs, tempDir, testEnv } from './helpers.ts';
+import { testDatabaseUrl } from './pg-test-database.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -51,4 +55,50 @@ describe('the demo runner account (its password is in the README)', () => {
       removeTempDirs();
     }
   }, 60_000);
+});
+
+describe('the first start on an empty PostgreSQL database', () => {
+  it.skipIf(!ON_POSTGRES)(
+    'seeds outside the plugin timeout: a seed slower than Fastify’s 10 s per plugin still starts the server',
+    async () => {
+      const url = (await testDatabaseUrl())!;
+      // Another instance holds the seed lock: this start waits for it inside its seed, as long as that takes.
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      await holder.query(`SELECT pg_advisory_lock(${advisoryLockNumber('seed')})`);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let started: Promise<Awaited<ReturnType<typeof buildApp>>> | undefined;
+      try {
+        started = buildApp({ dataDir: tempDir(), seedDir: FIXTURE_SEED, env: await testEnv({}, url) }).then(
+          async (app) => {
+            await app.ready();
+            return app;
+          },
+        );
+        started.catch(() => undefined);
+        // Until the start waits for the seed lock (a condition, not a time)…
+        for (;;) {
+          const waiting = await holder.query(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          if (waiting.rows[0].n > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        // …then Fastify's plugin clock passes its 10 s: a plugin seeding now would fail the start.
+        vi.advanceTimersByTime(11_000);
+      } finally {
+        vi.useRealTimers();
+        await holder.query(`SELECT pg_advisory_unlock(${advisoryLockNumber('seed')})`);
+        await holder.end();
+      }
+      const app = await started!;
+      try {
+        const races = await app.db.all<{ race_id: string }>(sql`SELECT race_id FROM races`);
+        expect(races.map((r) => r.race_id)).toContain('fixture-race-2025');
+      } finally {
+        await app.close();
+      }
+    },
+    60_000,
+  );
 });
