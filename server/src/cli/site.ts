@@ -28,6 +28,7 @@ import { isLetterCommand, LETTER_USAGE, runLetterCommand } from './letter-comman
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
+import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import {
   isMailingCommand,
   MAILING_COMMANDS,
@@ -125,6 +126,7 @@ ${BALLOT_USAGE}
 ${REFUND_USAGE}
 ${PICKUP_USAGE}
 ${LETTER_USAGE}
+${ASSET_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -487,6 +489,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isLetterCommand, runLetterCommand),
   commandFamily(isPickupCommand, runPickupCommand),
   commandFamily(isMailingCommand, runMailingCommand),
+  commandFamily(isAssetCommand, runAssetCommand),
 ];
 
 async function screensCommand(io: CliIo, work: (repos: Repositories) => Promise<CommandOutcome>): Promise<void> {
