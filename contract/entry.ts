@@ -65,6 +65,8 @@ export interface EntryItemSettings {
   teams?: { minSize: number; maxSize: number };
   /** Hidden from the public: only an invitation code opens it. */
   codeOnly?: boolean;
+  /** The course's length in km (results: checkpoints and pace); M, H and 10K have theirs by default. */
+  distanceKm?: number;
 }
 
 export interface EntrySettings {

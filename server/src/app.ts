@@ -29,6 +29,7 @@ import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
 import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
 import dbPlugin from './plugins/db.ts';
+import { openDatabase } from './db/database.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
@@ -80,7 +81,7 @@ export interface BuildAppOptions {
    * plugins/delivery.ts); default console.log, silent in tests.
    */
   printOutbox?: (line: string) => void;
-  /** Create the demo account on start (default true). */
+  /** Create the demo account on start when the seed asks for it (race.json "demoAccount"; default true). */
   seedDemoAccount?: boolean;
   /**
    * How often the cached public lookups are checked against the races' data versions, for writes made by
@@ -206,7 +207,21 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     now,
     dataVersionPollMs: options.dataVersionPollMs ?? 5000,
   });
-  await app.register(dbPlugin, { dataDir, seedDir, now, env: options.env ?? process.env });
+  // The database is opened (migrated, and seeded on the first start) here, not inside a plugin: Fastify gives
+  // each plugin 10 s, and seeding the demo into an empty PostgreSQL database may take longer (plugins/db.ts).
+  const opened = await openDatabase({
+    dataDir,
+    seedDir,
+    now: now(),
+    env: options.env ?? process.env,
+    warn: (line) => app.log.warn(line),
+  });
+  try {
+    await app.register(dbPlugin, { opened, seedDir });
+  } catch (error) {
+    await opened.db.close();
+    throw error;
+  }
   await app.register(jobsPlugin, { env: options.env ?? process.env });
   await app.register(fastifyFormbody);
   await app.register(rateLimitPlugin, { enabled: settings.rateLimits, now });

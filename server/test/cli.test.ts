@@ -114,7 +114,7 @@ describe('site CLI', () => {
     expect(res.err).toContain('$.signUpMaxNumber');
   });
 
-  it('answers usage errors with exit code 2 and the help', async () => {
+  it("answers usage errors with exit code 2, the command's usage and where the help is (not the whole help)", async () => {
     const run = siteCli(tempDir());
     for (const argv of [
       [],
@@ -122,14 +122,101 @@ describe('site CLI', () => {
       ['bind', 'only-domain'],
       ['bind', '127.0.0.1', FIXTURE_RACE_ID],
       ['bind', 'bad_domain!', 'x'],
+      ['codes-list', FIXTURE_RACE_ID, 'extra'],
+      ['entry-close'],
+      ['ballot-draw', FIXTURE_RACE_ID, 'M', '--round'],
     ]) {
       const res = await run(...argv);
       expect(res.code, argv.join(' ')).toBe(2);
-      expect(res.err).toContain('Usage: site <command>');
+      expect(res.err).toContain('See `npm run site -- help` for every command.');
+      expect(res.err).not.toContain('Commands:');
+      expect(res.err.split('\n').length, res.err).toBeLessThan(15);
     }
+    expect((await run('bind', 'only-domain')).err).toBe(
+      [
+        '"bind" takes 2 arguments, got 1.',
+        '',
+        'Usage:',
+        '  bind <domain> <raceId>        bind a domain to a race (replaces an existing binding)',
+        '',
+        'See `npm run site -- help` for every command.',
+      ].join('\n'),
+    );
+    expect((await run('entry-close')).err).toContain(
+      '  entry-open <raceId> / entry-close <raceId>\n      open or close',
+    );
+    expect((await run('ballot-draw', FIXTURE_RACE_ID, 'M', '--round')).err).toContain(
+      '  ballot-draw <raceId> <itemCode>',
+    );
     expect(await run('help')).toMatchObject({ code: 0 });
     expect((await run('help')).out).toContain('publish <domain> <file.json>');
   });
+
+  it("stores the event's own images through the file store, served by the site, removed only when unused", async () => {
+    const dataDir = tempDir();
+    const run = siteCli(dataDir);
+    const png = path.join(FIXTURES, 'images', '3x2.png');
+    const added = await run('asset-add', FIXTURE_RACE_ID, png, '--name', 'logo.png');
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toContain('3×2 px');
+    expect(added.out).toContain(`use in the site configuration: "assets/${FIXTURE_RACE_ID}/logo.png"`);
+    const dir = tempDir();
+    const svg = path.join(dir, 'Route Map.SVG');
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
+    expect((await run('asset-add', FIXTURE_RACE_ID, svg)).out).toContain(`"assets/${FIXTURE_RACE_ID}/route-map.svg"`);
+
+    // Checks: the content must be of its type, a known type, within the size; a name is added once.
+    const fake = path.join(dir, 'fake.png');
+    writeFileSync(fake, 'not a png');
+    expect((await run('asset-add', FIXTURE_RACE_ID, fake)).err).toContain('fake.png: the content is not a .png file');
+    const script = path.join(dir, 'x.html');
+    writeFileSync(script, '<script>alert(1)</script>');
+    expect((await run('asset-add', FIXTURE_RACE_ID, script)).err).toContain('the type must be one of');
+    const big = path.join(dir, 'big.png');
+    writeFileSync(big, Buffer.concat([readFileSync(png), Buffer.alloc(6 * 1024 * 1024)]));
+    expect((await run('asset-add', FIXTURE_RACE_ID, big)).err).toContain('more than the 5 MB');
+    expect((await run('asset-add', FIXTURE_RACE_ID, png, '--name', 'logo.png')).err).toContain(
+      'already has an asset logo.png',
+    );
+    expect((await run('asset-add', 'no-such-race', png)).code).toBe(1);
+    expect((await run('asset-add', FIXTURE_RACE_ID)).code).toBe(2);
+
+    // The published site configuration uses the logo: the site serves it, and removing it is refused.
+    const config = JSON.parse(readFileSync(path.join(FIXTURES, 'valid-site-config.json'), 'utf8'));
+    const withLogo = path.join(dir, 'with-logo.json');
+    writeFileSync(withLogo, JSON.stringify({ ...config, logo: `assets/${FIXTURE_RACE_ID}/logo.png` }));
+    expect((await run('publish', 'localhost', withLogo)).code).toBe(0);
+    const listed = await run('asset-list', FIXTURE_RACE_ID);
+    expect(listed.out).toContain('2 assets of fixture-race-2025');
+    expect(listed.out).toMatch(/logo\.png +assets\/fixture-race-2025\/logo\.png +\S+ B +3×2 +localhost/);
+    expect(listed.out).toMatch(/route-map\.svg .* - +-$/m);
+    const refused = await run('asset-remove', FIXTURE_RACE_ID, 'logo.png');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('is used by the published site configuration of localhost');
+
+    const app = await buildTestApp({ dataDir, seedDir: FIXTURE_SEED });
+    try {
+      const served = await app.inject({ method: 'GET', url: `/files/assets/${FIXTURE_RACE_ID}/logo.png` });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(served.rawPayload.equals(readFileSync(png))).toBe(true);
+    } finally {
+      await app.close();
+    }
+
+    // Published again without it: removed, and no longer served.
+    expect((await run('publish', 'localhost', 'valid-site-config.json')).code).toBe(0);
+    expect(await run('asset-remove', FIXTURE_RACE_ID, 'logo.png')).toMatchObject({ code: 0 });
+    expect((await run('asset-list', FIXTURE_RACE_ID)).out).not.toContain('logo.png');
+    const after = await buildTestApp({ dataDir, seedDir: FIXTURE_SEED });
+    try {
+      expect((await after.inject({ method: 'GET', url: `/files/assets/${FIXTURE_RACE_ID}/logo.png` })).statusCode).toBe(
+        404,
+      );
+    } finally {
+      await after.close();
+    }
+  }, 60_000);
 
   it('reports a missing file clearly', async () => {
     const res = await siteCli(tempDir())('validate', 'no-such-file.json');

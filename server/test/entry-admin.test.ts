@@ -16,7 +16,9 @@ import type { OpenedDatabase } from '../src/db/database.ts';
 import { sql } from '../src/db/engine.ts';
 import { maskCertNo, maskMobile } from '../src/lib/race-center.ts';
 import { personalCipher } from '../src/lib/personal-data.ts';
+import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { columnName, zip } from '../src/lib/xlsx.ts';
+import { parseCsv } from '../src/lib/csv.ts';
 import { buildTestApp, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 /** The CLI's clock in siteCli: 2025-06-16 10:00:00 China time. */
@@ -306,7 +308,7 @@ describe('site help', () => {
       'codes-list <raceId>',
       'bibs-assign <raceId> <itemCode> --prefix',
       'entries-list <raceId> [--item <code>] [--status 0-5]',
-      'entries-export <raceId> --out <file.xlsx>',
+      'entries-export <raceId> --out <file.xlsx|file.csv>',
       'race-figures <raceId>',
     ]) {
       expect(help.out).toContain(command);
@@ -480,10 +482,24 @@ describe('invitation codes', () => {
     // The certificate number itself is nowhere in the row.
     expect(JSON.stringify(row)).not.toContain(CERTS.first.slice(0, 10));
 
-    // The same code again: refused with its line, nothing added.
+    // The same file again: every row skipped and reported (the generated code too), nothing added.
     const again = await run('codes-import', RACE, good);
-    expect(again.code).toBe(1);
-    expect(again.err).toContain(`line 2: code: VIPCODE01 already exists in ${RACE}`);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain(`imported 0 named codes into ${RACE}`);
+    expect(again.out).toContain('skipped 2 rows whose person already has a named code for the item');
+    expect(again.out).toContain('line 2: VIPCODE01  M  张*');
+    expect(again.out).toContain(`line 3: ${generated![1]}  FUN  S***h`);
+    expect(await opened.repos.entryAdmin.listCodes(RACE)).toHaveLength(before + 2);
+
+    // A code of the file that belongs to someone else: refused with its line, nothing added.
+    const taken = path.join(dataDir, 'taken-codes.csv');
+    writeFileSync(
+      taken,
+      ['itemCode,name,certificateType,certificateNumber,code', `M,李娜,1,${CERTS.fourth},VIPCODE01`].join('\n'),
+    );
+    const clash = await run('codes-import', RACE, taken);
+    expect(clash.code).toBe(1);
+    expect(clash.err).toContain(`line 2: code: VIPCODE01 already exists in ${RACE} for another person or item`);
     expect(await opened.repos.entryAdmin.listCodes(RACE)).toHaveLength(before + 2);
 
     expect((await run('codes-import', RACE, path.join(dataDir, 'none.csv'))).err).toContain('no such file');
@@ -527,6 +543,10 @@ describe('invitation codes', () => {
       'imported from good-codes.csv',
     ]);
     expect(table).toContainEqual(['OLDCODE01', 'M', 'multi', '0/3', '3', '2025-06-16 09:59:59 (expired)', '-', '-']);
+    // codes-issue without --uses (or --uses 1): single use, and listed so.
+    expect(table.filter((row) => row[1] === 'FUN' && row[7] === '-')).toEqual(
+      Array(2).fill([expect.stringMatching(/^[2-9A-Z]{10}$/), 'FUN', 'single', '0/1', '1', 'no expiry', '-', '-']),
+    );
     // Aligned: every row's columns start where the header's do.
     const lines = res.out.split('\n').filter((line) => line.startsWith('  '));
     const itemAt = lines[0]!.indexOf('item');
@@ -546,6 +566,47 @@ describe('invitation codes', () => {
     );
     expect(Number(stored?.n)).toBe(250);
   });
+});
+
+describe('invitation codes by the hundred thousand', () => {
+  const BIG = 'entry-admin-big';
+  const ROWS = 130_000;
+
+  it('issues, imports again and lists 130,000 codes (no call takes them all as arguments)', async () => {
+    await opened.repos.races.save({ raceId: BIG, raceName: 'Big', entry: ENTRY } as RaceInfo, NOW);
+    const out = path.join(dataDir, 'big-issue.csv');
+    const issued = await run('codes-issue', BIG, 'FUN', '--count', String(ROWS), '--out', out);
+    expect(issued.code, issued.err).toBe(0);
+    expect(issued.out).toContain(`issued ${ROWS} codes for ${BIG} item FUN: single-use`);
+    expect(readFileSync(out, 'utf8').trim().split('\r\n')).toHaveLength(ROWS + 1);
+
+    // Named codes for 130,000 people (passport numbers), half with a code of the file, half generated.
+    const file = path.join(dataDir, 'big-import.csv');
+    const lines = ['itemCode,name,certificateType,certificateNumber,code'];
+    for (let i = 0; i < ROWS; i += 1) {
+      lines.push(`M,Runner,2,E${String(i).padStart(8, '0')},${i % 2 === 0 ? `BIG${String(i).padStart(7, '0')}` : ''}`);
+    }
+    writeFileSync(file, lines.join('\n'));
+    const imported = await run('codes-import', BIG, file);
+    expect(imported.code, imported.err.slice(0, 500)).toBe(0);
+    expect(imported.out).toContain(`imported ${ROWS} named codes into ${BIG}`);
+    const count = async () =>
+      Number(
+        (await opened.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM invitation_codes WHERE race_id = ${BIG}`))?.n,
+      );
+    expect(await count()).toBe(2 * ROWS);
+
+    // The same file again: nothing added, every row reported as skipped.
+    const again = await run('codes-import', BIG, file);
+    expect(again.code, again.err.slice(0, 500)).toBe(0);
+    expect(again.out).toContain(`imported 0 named codes into ${BIG}`);
+    expect(again.out).toContain(`skipped ${ROWS} rows whose person already has a named code`);
+    expect(await count()).toBe(2 * ROWS);
+
+    const listed = await run('codes-list', BIG);
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toContain(`${2 * ROWS} invitation codes for ${BIG}, ${2 * ROWS} still usable`);
+  }, 300_000);
 });
 
 describe('bibs-assign', () => {
@@ -645,10 +706,10 @@ describe('entries-list and entries-export', () => {
     const out = path.join(dataDir, 'entries.xlsx');
     // An older file of that name, readable by all: replaced, and then readable by its owner only.
     writeFileSync(out, 'old', { mode: 0o644 });
-    const res = await run('entries-export', RACE, '--out', out);
+    const res = await run('entries-export', RACE, '--out', out, '--whole-numbers');
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain(`wrote 8 entries of ${RACE} to ${out}`);
-    expect(res.out).toContain('WHOLE certificate numbers');
+    expect(res.out).toContain('WHOLE certificate numbers and phones (--whole-numbers)');
     if (process.platform !== 'win32') expect(statSync(out).mode & 0o777).toBe(0o600);
 
     const bytes = readFileSync(out);
@@ -709,12 +770,157 @@ describe('entries-list and entries-export', () => {
       expect(names).toContain('xl/worksheets/sheet1.xml');
     }
 
-    expect((await run('entries-export', RACE)).err).toContain('needs --out <file.xlsx>');
-    expect((await run('entries-export', RACE, '--out', path.join(dataDir, 'x.csv'))).code).toBe(1);
+    expect((await run('entries-export', RACE)).err).toContain('needs --out <file.xlsx|file.csv>');
+    expect((await run('entries-export', RACE, '--out', path.join(dataDir, 'x.txt'))).code).toBe(1);
+    expect((await run('entries-export', RACE, '--out', out, '--lang', 'fr')).err).toContain('--lang must be zh or en');
     expect((await run('entries-export', 'no-such-race', '--out', out)).code).toBe(1);
     const unwritable = await run('entries-export', RACE, '--out', path.join(dataDir, 'no-dir', 'x.xlsx'));
     expect(unwritable.code).toBe(1);
     expect(unwritable.err).toContain('Cannot write');
+  });
+
+  it("exports every answer of the registration form by the form's own labels, in .csv and .xlsx, numbers masked unless asked", async () => {
+    const field = (key: string, type: string, zh: string, en: string, extra: Record<string, unknown> = {}) => ({
+      key,
+      type,
+      label: { zh, en },
+      ...extra,
+    });
+    const form = (shirtZh: string, extraFields: unknown[] = []) => ({
+      version: 1,
+      raceId: RACE,
+      fields: [
+        field('name', 'input', '姓名', 'Name', { required: true }),
+        field('certificateType', 'certificateType', '证件类型', 'ID type', { required: true }),
+        field('certificateNumber', 'certificateNumber', '证件号码', 'ID number', {
+          required: true,
+          typeField: 'certificateType',
+        }),
+        field('phone', 'phone', '手机号码', 'Mobile phone', { required: true }),
+        field('email', 'email', '电子邮箱', 'E-mail'),
+        field('emergencyName', 'input', '紧急联系人', 'Emergency contact'),
+        field('emergencyPhone', 'phone', '紧急联系人电话', 'Emergency contact phone'),
+        field('shirt', 'clothingSize', shirtZh, 'Shirt size', {
+          sizes: [
+            { code: 'S', label: { zh: '小号', en: 'Small' } },
+            { code: 'M', label: { zh: '中号', en: 'Medium' } },
+          ],
+        }),
+        ...extraFields,
+      ],
+    });
+    const publish = async (doc: unknown, at: number) => {
+      const result = await publishRegistrationForm({
+        repos: opened.repos,
+        raceId: RACE,
+        channel: undefined,
+        bytes: Buffer.from(JSON.stringify(doc)),
+        now: at,
+        source: 'test',
+      });
+      expect(result.unchanged).toBe(false);
+    };
+    // Version 1 before every entry; version 2 (a renamed label, a new custom field) after the fourth.
+    await publish(form('服装尺码'), NOW - 2 * 86_400_000);
+    await publish(
+      form('T恤尺码', [
+        field('diet', 'radio', '饮食', 'Diet', {
+          options: [
+            { value: 'veg', label: { zh: '素食', en: 'Vegetarian' } },
+            { value: 'any', label: { zh: '不限', en: 'Anything' } },
+          ],
+        }),
+      ]),
+      NOW - 86_400_000 + 4.5 * 60_000,
+    );
+    const cipher = personalCipher(opened.secrets.idNumber);
+    const answer = async (id: number, values: Record<string, unknown>) =>
+      opened.db.run(sql`UPDATE entries SET values_enc = ${cipher.encrypt(JSON.stringify(values))} WHERE id = ${id}`);
+    await answer(entries.first!.id, {
+      name: '张伟',
+      certificateType: 1,
+      certificateNumber: CERTS.first,
+      phone: '13800138001',
+      email: 'zhang@example.com',
+      emergencyName: '张父',
+      emergencyPhone: '13900139001',
+      shirt: 'M',
+    });
+    await answer(entries.charity!.id, {
+      name: '陈静',
+      certificateType: 1,
+      certificateNumber: CERTS.charity,
+      phone: '13800138005',
+      email: 'chen@example.com',
+      emergencyName: '陈母',
+      emergencyPhone: '13900139005',
+      shirt: 'S',
+      diet: 'veg',
+    });
+
+    // .csv, zh labels (the default), numbers masked.
+    const csvFile = path.join(dataDir, 'answers.csv');
+    const csv = await run('entries-export', RACE, '--out', csvFile);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out).toContain('with every answer of the registration form (9 fields, zh labels); readable by you only');
+    expect(csv.out).toContain('certificate numbers and phones are masked; --whole-numbers writes them whole');
+    if (process.platform !== 'win32') expect(statSync(csvFile).mode & 0o777).toBe(0o600);
+    const table = parseCsv(readFileSync(csvFile, 'utf8')).map((record) => record.fields);
+    const header = table[0]!;
+    const at = (name: string) => header.indexOf(name);
+    expect(header.slice(-9)).toEqual([
+      '姓名',
+      '证件类型',
+      '证件号码',
+      '手机号码',
+      '电子邮箱',
+      '紧急联系人',
+      '紧急联系人电话',
+      'T恤尺码',
+      '饮食',
+    ]);
+    const rowOf = (entryNo: string) => table.find((row) => row[0] === entryNo)!;
+    const first = rowOf(entries.first!.entryNo);
+    expect(first[at('Form version 报名表版本')]).toBe('1');
+    expect(first[at('电子邮箱')]).toBe('zhang@example.com');
+    expect(first[at('紧急联系人')]).toBe('张父');
+    expect(first[at('紧急联系人电话')]).toBe(maskMobile('13900139001'));
+    expect(first[at('证件号码')]).toBe(maskCertNo(CERTS.first));
+    expect(first[at('证件类型')]).toBe('身份证（二代）');
+    expect(first[at('Certificate number 证件号码')]).toBe(maskCertNo(CERTS.first));
+    expect(first[at('T恤尺码')]).toBe('中号');
+    const charity = rowOf(entries.charity!.entryNo);
+    expect(charity[at('Form version 报名表版本')]).toBe('2');
+    expect(charity[at('饮食')]).toBe('素食');
+    expect(charity[at('T恤尺码')]).toBe('小号');
+    const text = readFileSync(csvFile, 'utf8');
+    for (const cert of Object.values(CERTS)) expect(text).not.toContain(cert);
+    expect(text).not.toContain('13900139001');
+
+    // .xlsx, en labels, whole numbers when asked.
+    const xlsxFile = path.join(dataDir, 'answers.xlsx');
+    const whole = await run(
+      'entries-export',
+      RACE,
+      '--out',
+      xlsxFile,
+      '--lang',
+      'en',
+      '--whole-numbers',
+      '--item',
+      'm',
+    );
+    expect(whole.code, whole.err).toBe(0);
+    expect(whole.out).toContain(`wrote 7 entries of ${RACE}`);
+    expect(whole.out).toContain('WHOLE certificate numbers and phones (--whole-numbers)');
+    const sheet = cells(unzip(readFileSync(xlsxFile)).get('xl/worksheets/sheet1.xml')!);
+    const headerCells = [...sheet.entries()].filter(([ref]) => /^[A-Z]+1$/.test(ref)).map(([, c]) => c.text);
+    expect(headerCells.slice(-4)).toEqual(['Emergency contact', 'Emergency contact phone', 'Shirt size', 'Diet']);
+    const values = [...sheet.values()].map((c) => c.text);
+    expect(values).toContain('13900139001');
+    expect(values).toContain('Vegetarian');
+    expect(values).toContain('Medium');
+    expect(values).toContain(CERTS.first);
   });
 
   it('zips what a standard reader reads back', () => {

@@ -116,7 +116,7 @@ describe('site import-*', () => {
       'line 3: name: is required',
       'line 3: gender: must be 1/M/男 or 2/F/女',
       'line 3: birthday: must be a date YYYY-MM-DD',
-      'line 3: item: must be one of M, H, 10K',
+      `line 3: item: no item "5K" in race ${FIXTURE_RACE_ID} (its items: M, H, 10K)`,
       'line 3: chipTime: must be a time H:MM:SS',
       'line 4: bib: duplicate of line 2',
       'line 4: 5K: must be less than the chip time',
@@ -126,6 +126,95 @@ describe('site import-*', () => {
     }
     expect(res.err).not.toContain('line 2:');
     expect(await count('results')).toBe(0);
+  });
+
+  it("imports results of any item of the race (race.json entry.items: 5K, 30K, HM, a trail), by the race's names", async () => {
+    const { run, file, dataDir } = setup();
+    const item = (code: string, zh: string, en: string, distanceKm?: number) => ({
+      code,
+      name: { zh, en },
+      capacity: 100,
+      feeFen: 0,
+      model: 'firstCome',
+      ...(distanceKm === undefined ? {} : { distanceKm }),
+    });
+    const race = {
+      raceId: 'own-items-2027',
+      raceName: '2027 自有项目赛',
+      startTime: '2027-04-18 07:30:00',
+      entry: {
+        allowMultiple: false,
+        items: [
+          item('5K', '5公里', '5 km', 5),
+          item('30K', '30公里', '30 km', 30),
+          item('HM', '半程马拉松', 'Half marathon'),
+          item('TRAIL-50', '50公里越野', '50 km trail', 50),
+        ],
+      },
+    };
+    const added = await run('add-race', file('race.json', JSON.stringify(race)));
+    expect(added.code, added.err).toBe(0);
+
+    // An item the race does not have (M is not one of its items): a clear error on its line, nothing written.
+    const header = 'bib,name,gender,certificateNumber,birthday,item,chipTime,10K,25K';
+    const rows = [
+      '501,跑者甲,1,E50000001,1990-01-01,5K,0:21:30,,',
+      '502,跑者乙,2,E50000002,1991-01-01,30k,2:30:00,0:48:00,2:05:00',
+      '503,跑者丙,1,E50000003,1992-01-01,HM,1:40:00,0:47:00,',
+      '504,跑者丁,2,E50000004,1993-01-01,trail-50,6:10:00,1:05:00,2:55:00',
+    ];
+    const bad = await run(
+      'import-results',
+      race.raceId,
+      file('bad.csv', [header, ...rows, '505,跑者戊,1,E50000005,1990-01-01,M,3:10:00,,'].join('\n')),
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(`line 6: item: no item "M" in race ${race.raceId} (its items: 5K, 30K, HM, TRAIL-50)`);
+    expect(bad.err).not.toContain('line 2:');
+
+    // A checkpoint beyond the item's distance (race.json distanceKm) is still refused.
+    const beyond = await run(
+      'import-results',
+      race.raceId,
+      file('beyond.csv', [header, '506,跑者己,1,E50000006,1990-01-01,5K,0:25:00,0:20:00,'].join('\n')),
+    );
+    expect(beyond.err).toContain('line 2: 10K: is beyond the 5 km distance');
+
+    const good = await run('import-results', race.raceId, file('good.csv', [header, ...rows].join('\n')));
+    expect(good).toMatchObject({ code: 0, out: `imported 4 results into ${race.raceId} (2027 自有项目赛)` });
+
+    const app = await buildTestApp({
+      dataDir,
+      seedDir: FIXTURE_SEED,
+      seedDemoAccount: false,
+      env: { RATE_LIMITS: 'off' },
+    });
+    try {
+      const score = async (bib: string) =>
+        (await app.inject({ method: 'POST', url: API_PATHS.searchScore, payload: { raceId: race.raceId, bib } })).json()
+          .data[0];
+      expect(await score('502')).toMatchObject({
+        item: '30K',
+        itemName: '30公里',
+        itemNameEn: '30 km',
+        distanceKm: 30,
+        chipTime: '2:30:00',
+        pace: '5:00',
+        ranks: { overall: 1, finishers: 1 },
+      });
+      expect(await score('504')).toMatchObject({ item: 'TRAIL-50', itemNameEn: '50 km trail', distanceKm: 50 });
+      expect(await score('503')).toMatchObject({ item: 'HM', itemName: '半程马拉松' });
+      const sheet = await app.inject({
+        method: 'POST',
+        url: API_PATHS.exportScores,
+        payload: { raceId: race.raceId, item: 'TRAIL-50' },
+      });
+      expect(sheet.statusCode).toBe(200);
+      expect(sheet.body).toContain('50公里越野');
+      expect(sheet.body).not.toContain('跑者甲');
+    } finally {
+      await app.close();
+    }
   });
 
   it('imports registrations masked and hashed, and rejects bad phones and certificate numbers', async () => {

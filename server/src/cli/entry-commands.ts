@@ -8,21 +8,37 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings } from '#contract/entry';
-import { isCertificateType, ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
-import { messageText } from '#contract/messages';
-import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
-import { checkCertificateNumber, checkName } from '#contract/rules';
-import type { RaceInfo } from '#contract/site-config/race-types';
-import { raceTimeZone } from '#contract/time-zone';
-import { randomText } from '../db/entries-repository.ts';
+import { formatFen } from '#contract/entry';
+import { ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
+import { formatRaceTime } from '#contract/race-clock';
 import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
-import type { NewInvitationCode } from '../db/entry-admin-repository.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { CsvSyntaxError, formatCsv, parseCsv } from '../lib/csv.ts';
-import { maskCertNo, maskMobile, maskName, normalizeCertNo, normalizeName } from '../lib/race-center.ts';
+import { formatCsv } from '../lib/csv.ts';
+import { maskCertNo, maskMobile, maskName } from '../lib/race-center.ts';
+import {
+  entriesExportTable,
+  entryStatusText,
+  EXPORT_LANGUAGES,
+  type ExportLanguage,
+} from '../services/organiser/entries-export.ts';
+import {
+  CODE_LENGTH,
+  CODE_NOTE_MAX,
+  CODE_USES_MAX,
+  codeKindLabel,
+  CODES_PER_ISSUE_MAX,
+  importNamedCodes,
+  issueCodes,
+  newInvitationCode,
+} from '../services/organiser/invitation-codes.ts';
+import {
+  entrySettings,
+  raceContext,
+  findItem,
+  unknownItemText,
+  type RaceContext,
+} from '../services/organiser/race-items.ts';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
-import zhCommon from '../../../src/locales/zh/common.json' with { type: 'json' };
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { writeOutputFile, writeTableFile } from './output-file.ts';
 
@@ -43,7 +59,12 @@ const displayWidth = (text: string) =>
 
 /** Rows as an aligned table (two spaces between columns, indented by two). */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i] ?? ''))));
+  // A loop, not Math.max(...rows): a list of a hundred thousand codes is more arguments than a call takes.
+  const widths = header.map((h, i) => {
+    let width = displayWidth(h);
+    for (const row of rows) width = Math.max(width, displayWidth(row[i] ?? ''));
+    return width;
+  });
   const line = (cells: readonly string[]) =>
     `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat(widths[i]! - displayWidth(cell)))).join('  ')}`.trimEnd();
   return [line(header), ...rows.map(line)];
@@ -58,9 +79,9 @@ export const ENTRY_COMMANDS = {
   'codes-list': { arity: 1, options: [] },
   'bibs-assign': { arity: 2, options: ['--prefix', '--from', '--width'] },
   'entries-list': { arity: 1, options: ['--item', '--status'] },
-  'entries-export': { arity: 1, options: ['--out'] },
+  'entries-export': { arity: 1, options: ['--out', '--lang', '--item', '--status'], flags: ['--whole-numbers'] },
   'race-figures': { arity: 1, options: [] },
-} as const satisfies Record<string, { arity: number; options: readonly string[] }>;
+} as const satisfies Record<string, { arity: number; options: readonly string[]; flags?: readonly string[] }>;
 export type EntryCommand = keyof typeof ENTRY_COMMANDS;
 export const isEntryCommand = (command: string): command is EntryCommand => Object.hasOwn(ENTRY_COMMANDS, command);
 
@@ -70,19 +91,10 @@ export interface EntryCommandContext {
   cwd: string;
 }
 
-/** The status texts of the SPA (enums of src/locales/{en,zh}/common.json): one wording everywhere. */
-const entryStatusText = (status: number, language: 'en' | 'zh') =>
-  (language === 'en' ? enCommon : zhCommon).enums.registrationStatuses[
-    String(status) as keyof typeof enCommon.enums.registrationStatuses
-  ] ?? String(status);
 const orderStatusText = (status: number | null) => {
   const key = status === null ? undefined : ORDER_STATUS_KEYS[status];
   return key ? enCommon.enums.orderStatuses[key] : '';
 };
-const certificateTypeText = (type: number) =>
-  enCommon.enums.certificateTypes[String(type) as keyof typeof enCommon.enums.certificateTypes] ?? String(type);
-const genderText = (gender: number) =>
-  enCommon.enums.genders[String(gender) as keyof typeof enCommon.enums.genders] ?? String(gender);
 
 /** Short names of the entry statuses for the figures. */
 const FIGURE_STATUS_NAMES: Record<(typeof REGISTRATION_STATUS_KEYS)[number], string> = {
@@ -102,40 +114,9 @@ const FIGURE_ORDER_STATUSES = [
   [5, 'refunded'],
 ] as const;
 
-const entrySettings = (race: RaceInfo): EntrySettings | undefined => (race as { entry?: EntrySettings }).entry;
-
-interface RaceContext {
-  race: RaceInfo;
-  zone: string;
-  /** The race's item codes: race.json `entry.items`, and any item that has places. */
-  items: string[];
-}
-
-async function raceContext(repos: Repositories, raceId: string): Promise<RaceContext | undefined> {
-  const race = await repos.races.findById(raceId);
-  if (!race) return undefined;
-  const items = [
-    ...new Set([
-      ...(entrySettings(race)?.items.map((i) => i.code) ?? []),
-      ...(await repos.entryAdmin.placeItems(raceId)),
-    ]),
-  ];
-  return { race, zone: raceTimeZone(race), items };
-}
-
 const noRace = (raceId: string) => refused(`No race "${raceId}". Add it first with: site add-race <race.json>`);
 
-/** The race's item code for `text` (item codes compare without case), or undefined. */
-const findItem = (context: RaceContext, text: string) =>
-  context.items.find((code) => code === text) ??
-  context.items.find((code) => code.toUpperCase() === text.toUpperCase());
-
-const unknownItem = (context: RaceContext, text: string) =>
-  refused(
-    context.items.length === 0
-      ? `Race ${context.race.raceId} has no sign-up items (race.json "entry.items").`
-      : `No item "${text}" in race ${context.race.raceId} (items: ${context.items.join(', ')}).`,
-  );
+const unknownItem = (context: RaceContext, text: string) => refused(unknownItemText(context, text));
 
 /** A whole number within bounds, or undefined. */
 function wholeNumber(text: string | undefined, min: number, max: number): number | undefined {
@@ -144,34 +125,9 @@ function wholeNumber(text: string | undefined, min: number, max: number): number
   return n >= min && n <= max ? n : undefined;
 }
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+export { CODE_LENGTH, newInvitationCode };
 
-/** An expiry (race clock, YYYY-MM-DD HH:mm:ss) after `now`: its instant, or the problem. */
-function expiry(text: string, zone: string, now: number): { at: number } | { problem: string } {
-  const at = DATE_TIME.test(text) ? parseRaceTime(text, zone) : null;
-  if (at === null) return { problem: `"${text}" is not a time YYYY-MM-DD HH:mm:ss (race clock, ${zone})` };
-  if (at <= now) return { problem: `${text} is already past` };
-  return { at };
-}
-
-/** Invitation codes: 10 letters or digits without look-alikes (0/O, 1/I/L), crypto random (entries' randomText). */
-export const CODE_LENGTH = 10;
-export const newInvitationCode = () => randomText(CODE_LENGTH);
-
-/** `count` new codes that the race does not have yet. */
-async function freshCodes(repos: Repositories, raceId: string, count: number, taken: Set<string> = new Set()) {
-  const codes = new Set<string>();
-  for (let attempt = 0; codes.size < count && attempt < 5; attempt += 1) {
-    const batch = new Set<string>();
-    while (batch.size < count - codes.size) {
-      const code = newInvitationCode();
-      if (!codes.has(code) && !taken.has(code)) batch.add(code);
-    }
-    const existing = await repos.entryAdmin.existingCodes(raceId, [...batch]);
-    for (const code of batch) if (!existing.has(code)) codes.add(code);
-  }
-  return [...codes];
-}
+const MAX_PROBLEMS = 200;
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -206,9 +162,6 @@ export interface CodesIssueOptions {
   out?: string;
 }
 
-export const CODE_NOTE_MAX = 200;
-export const CODES_PER_ISSUE_MAX = 10_000;
-
 async function codesIssue(
   repos: Repositories,
   raceId: string,
@@ -218,59 +171,38 @@ async function codesIssue(
 ): Promise<CommandOutcome> {
   const count = wholeNumber(options.count, 1, CODES_PER_ISSUE_MAX);
   if (count === undefined) return refused(`codes-issue needs --count N (1-${CODES_PER_ISSUE_MAX}).`);
-  const uses = options.uses === undefined ? 1 : wholeNumber(options.uses, 1, 1_000_000);
-  if (uses === undefined) return refused('--uses must be a whole number from 1 to 1000000.');
-  const note = (options.note ?? '').trim();
-  if (note.length > CODE_NOTE_MAX) return refused(`--note may have at most ${CODE_NOTE_MAX} characters.`);
-  const race = await raceContext(repos, raceId);
-  if (!race) return noRace(raceId);
-  const itemCode = findItem(race, itemText);
-  if (!itemCode) return unknownItem(race, itemText);
-  let expiresAt: number | null = null;
-  if (options.expires !== undefined) {
-    const parsed = expiry(options.expires.trim(), race.zone, context.now);
-    if ('problem' in parsed) return refused(`--expires: ${parsed.problem}.`);
-    expiresAt = parsed.at;
-  }
+  const uses = options.uses === undefined ? 1 : wholeNumber(options.uses, 1, CODE_USES_MAX);
+  if (uses === undefined) return refused(`--uses must be a whole number from 1 to ${CODE_USES_MAX}.`);
+  if ((options.note ?? '').trim().length > CODE_NOTE_MAX)
+    return refused(`--note may have at most ${CODE_NOTE_MAX} characters.`);
   const out = options.out === undefined ? undefined : path.resolve(context.cwd, options.out);
-  const codes = await freshCodes(repos, raceId, count);
-  if (codes.length < count) return refused('Could not draw enough new codes; nothing issued. Try again.');
-  const rows: NewInvitationCode[] = codes.map((code) => ({
+  const issued = await issueCodes(repos, {
     raceId,
-    code,
-    itemCode,
-    kind: 'multi',
-    namedName: null,
-    namedCertHash: null,
-    maxUses: uses,
-    expiresAt,
-    note,
-    createdAt: context.now,
-  }));
-  const inserted = await repos.transaction((tx) => tx.entryAdmin.insertCodes(rows));
-  const expiresText = expiresAt === null ? '' : formatRaceTime(expiresAt, undefined, race.zone);
+    item: itemText,
+    count,
+    uses,
+    expires: options.expires,
+    note: options.note,
+    now: context.now,
+  });
+  if (!issued.ok) return refused(issued.problem.replace(/^expiry: /, '--expires: ').replace(/([^.])$/, '$1.'));
+  const { codes, itemCode, expiresAt, note } = issued;
+  const expiresText = expiresAt === null ? '' : formatRaceTime(expiresAt, undefined, issued.race.zone);
   const lines = [
-    `issued ${plural(inserted, 'code')} for ${raceId} item ${itemCode}: ${uses === 1 ? 'single-use' : `${uses} uses each`}, ${expiresAt === null ? 'no expiry' : `expire ${expiresText} (race clock)`}`,
+    `issued ${plural(codes.length, 'code')} for ${raceId} item ${itemCode}: ${uses === 1 ? 'single-use' : `${uses} uses each`}, ${expiresAt === null ? 'no expiry' : `expire ${expiresText} (race clock)`}`,
   ];
   if (out !== undefined) {
-    const text = formatCsv([
-      ['code', 'itemCode', 'uses', 'expires', 'note'],
-      ...codes.map((code) => [code, itemCode, String(uses), expiresText, note]),
-    ]);
+    const table: string[][] = [['code', 'itemCode', 'uses', 'expires', 'note']];
+    for (const code of codes) table.push([code, itemCode, String(uses), expiresText, note]);
+    const text = formatCsv(table);
     const problem = writeOutputFile(out, text);
     if (problem) return refused(`${problem} (the codes ARE issued; list them with: site codes-list ${raceId})`);
     lines.push(`wrote the codes to ${out}`);
   } else {
-    lines.push(...codes.map((code) => `  ${code}`));
+    for (const code of codes) lines.push(`  ${code}`);
   }
-  return done(...lines);
+  return { ok: true, lines };
 }
-
-const IMPORT_COLUMNS = {
-  required: ['itemCode', 'name', 'certificateType', 'certificateNumber'],
-  optional: ['code', 'expires'],
-};
-const MAX_PROBLEMS = 200;
 
 async function codesImport(
   repos: Repositories,
@@ -285,100 +217,27 @@ async function codesImport(
     const code = (error as NodeJS.ErrnoException).code;
     return refused(`Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
   }
-  const race = await raceContext(repos, raceId);
-  if (!race) return noRace(raceId);
-  const nothing = (...problems: string[]) =>
-    refused(`Nothing imported from ${file}:`, ...problems.map((p) => `  ${p}`));
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return nothing(error.message);
-    throw error;
+  const outcome = await importNamedCodes(repos, { raceId, text, source: path.basename(file), now: context.now });
+  if (!outcome.ok) {
+    if ('noRace' in outcome) return refused(...outcome.problems);
+    const shown = outcome.problems.slice(0, MAX_PROBLEMS).map((p) => `  ${p}`);
+    if (outcome.problems.length > MAX_PROBLEMS)
+      shown.push(`  … and ${outcome.problems.length - MAX_PROBLEMS} more problems`);
+    return { ok: false, lines: [`Nothing imported from ${file}:`, ...shown] };
   }
-  const [header, ...rows] = records;
-  if (!header) return nothing('the file is empty (expected a header row)');
-  const columns = header.fields.map((f) => f.trim());
-  const missing = IMPORT_COLUMNS.required.filter((c) => !columns.includes(c));
-  if (missing.length > 0) return nothing(`line ${header.line}: missing column(s): ${missing.join(', ')}`);
-  const unknown = columns.filter((c) => !IMPORT_COLUMNS.required.includes(c) && !IMPORT_COLUMNS.optional.includes(c));
-  if (unknown.length > 0) return nothing(`line ${header.line}: unknown column(s): ${unknown.join(', ')}`);
-  if (rows.length === 0) return nothing('the file has no data rows');
-
-  const problems: string[] = [];
-  const good: (NewInvitationCode & { line: number })[] = [];
-  const codeLines = new Map<string, number>();
-  for (const record of rows) {
-    const problem = (field: string, message: string) => problems.push(`line ${record.line}: ${field}: ${message}`);
-    if (record.fields.length !== columns.length) {
-      problems.push(`line ${record.line}: expected ${columns.length} fields, found ${record.fields.length}`);
-      continue;
-    }
-    const get = (name: string) => (columns.includes(name) ? (record.fields[columns.indexOf(name)] ?? '').trim() : '');
-    const before = problems.length;
-    const code = get('code') === '' ? '' : normalizeCode(get('code'));
-    if (code !== '') {
-      if (!INVITATION_CODE_PATTERN.test(code)) problem('code', 'must be 6-32 letters or digits');
-      else if (codeLines.has(code)) problem('code', `duplicate of line ${codeLines.get(code)}`);
-      else codeLines.set(code, record.line);
-    }
-    const itemCode = findItem(race, get('itemCode'));
-    if (!itemCode)
-      problem('itemCode', `no item "${get('itemCode')}" in the race (items: ${race.items.join(', ') || 'none'})`);
-    const name = normalizeName(get('name'));
-    const nameRefusal = checkName(name);
-    if (nameRefusal) problem('name', messageText(nameRefusal.code, nameRefusal.params));
-    const typeText = get('certificateType');
-    const certType = /^[1-4]$/.test(typeText) ? Number(typeText) : NaN;
-    const certNo = normalizeCertNo(get('certificateNumber'));
-    if (!isCertificateType(certType)) problem('certificateType', 'must be 1 (ID card), 2 (passport), 3 or 4 (permits)');
-    else {
-      const refusal = checkCertificateNumber(certType, certNo);
-      if (refusal) problem('certificateNumber', messageText(refusal.code, refusal.params));
-    }
-    let expiresAt: number | null = null;
-    if (get('expires') !== '') {
-      const parsed = expiry(get('expires'), race.zone, context.now);
-      if ('problem' in parsed) problem('expires', parsed.problem);
-      else expiresAt = parsed.at;
-    }
-    if (problems.length > before || !itemCode) continue;
-    good.push({
-      line: record.line,
-      raceId,
-      code,
-      itemCode,
-      kind: 'named',
-      namedName: name,
-      namedCertHash: repos.raceCenter.certHash(certNo),
-      maxUses: 1,
-      expiresAt,
-      note: `imported from ${path.basename(file)}`,
-      createdAt: context.now,
-    });
+  const { imported, skipped } = outcome;
+  const lines = [
+    `imported ${plural(imported.length, 'named code')} into ${raceId} (single use, each for the person named; certificates kept only as keyed hashes)${imported.length > 0 ? ':' : ''}`,
+  ];
+  for (const row of imported) lines.push(`  line ${row.line}: ${row.code}  ${row.itemCode}  ${maskName(row.name)}`);
+  if (skipped.length > 0) {
+    lines.push(
+      `skipped ${plural(skipped.length, 'row')} whose person already has a named code for the item (imported before; nothing changed):`,
+    );
+    for (const row of skipped)
+      lines.push(`  line ${row.line}: ${row.existing}  ${row.itemCode}  ${maskName(row.name)}`);
   }
-  const given = [...codeLines.keys()];
-  const existing = await repos.entryAdmin.existingCodes(raceId, given);
-  for (const code of existing) problems.push(`line ${codeLines.get(code)}: code: ${code} already exists in ${raceId}`);
-  if (problems.length > 0) {
-    problems.sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]));
-    const shown = problems.slice(0, MAX_PROBLEMS);
-    if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
-    return nothing(...shown);
-  }
-  const generated = await freshCodes(repos, raceId, good.filter((g) => g.code === '').length, new Set(given));
-  for (const row of good) if (row.code === '') row.code = generated.pop() ?? '';
-  if (good.some((row) => row.code === '')) return nothing('could not draw enough new codes; try again');
-  const inserted = await repos.transaction(async (tx) => {
-    const n = await tx.entryAdmin.insertCodes(good);
-    // A code made between the check and now: nothing of the file is kept.
-    if (n !== good.length) throw new Error('a code of the file was created meanwhile');
-    return n;
-  });
-  return done(
-    `imported ${plural(inserted, 'named code')} into ${raceId} (single use, each for the person named; certificates kept only as keyed hashes):`,
-    ...good.map((row) => `  line ${row.line}: ${row.code}  ${row.itemCode}  ${maskName(row.namedName ?? '')}`),
-  );
+  return { ok: true, lines };
 }
 
 async function codesList(repos: Repositories, raceId: string, now: number): Promise<CommandOutcome> {
@@ -388,30 +247,33 @@ async function codesList(repos: Repositories, raceId: string, now: number): Prom
   if (codes.length === 0)
     return done(`No invitation code for ${raceId}. Issue some with: site codes-issue ${raceId} <itemCode> --count N`);
   const open = codes.filter((c) => c.used < c.maxUses && (c.expiresAt === null || c.expiresAt > now)).length;
-  return done(
-    `${plural(codes.length, 'invitation code')} for ${raceId}, ${open} still usable (times: race clock, ${race.zone}):`,
-    ...formatTable(
-      ['code', 'item', 'kind', 'used/uses', 'left', 'expires', 'named for', 'note'],
-      codes.map((c) => {
-        const expired = c.expiresAt !== null && c.expiresAt <= now;
-        const expires =
-          c.expiresAt === null
-            ? 'no expiry'
-            : `${formatRaceTime(c.expiresAt, undefined, race.zone)}${expired ? ' (expired)' : ''}`;
-        const named = c.kind === 'named' ? maskName(c.namedName ?? '') : '-';
-        return [
-          c.code,
-          c.itemCode,
-          c.kind === 'named' ? 'named' : 'multi',
-          `${c.used}/${c.maxUses}`,
-          String(Math.max(0, c.maxUses - c.used)),
-          expires,
-          named,
-          c.note || '-',
-        ];
-      }),
-    ),
+  const table = formatTable(
+    ['code', 'item', 'kind', 'used/uses', 'left', 'expires', 'named for', 'note'],
+    codes.map((c) => {
+      const expired = c.expiresAt !== null && c.expiresAt <= now;
+      const expires =
+        c.expiresAt === null
+          ? 'no expiry'
+          : `${formatRaceTime(c.expiresAt, undefined, race.zone)}${expired ? ' (expired)' : ''}`;
+      const named = c.kind === 'named' ? maskName(c.namedName ?? '') : '-';
+      return [
+        c.code,
+        c.itemCode,
+        codeKindLabel(c),
+        `${c.used}/${c.maxUses}`,
+        String(Math.max(0, c.maxUses - c.used)),
+        expires,
+        named,
+        c.note || '-',
+      ];
+    }),
   );
+  return {
+    ok: true,
+    lines: [
+      `${plural(codes.length, 'invitation code')} for ${raceId}, ${open} still usable (times: race clock, ${race.zone}):`,
+    ].concat(table),
+  };
 }
 
 export interface BibOptions {
@@ -465,10 +327,12 @@ async function bibsAssign(
   }
   const first = outcome.given[0]!.bib;
   const last = outcome.given[outcome.given.length - 1]!.bib;
-  return done(
-    `assigned ${plural(outcome.given.length, 'bib')} to ${raceId} item ${itemCode}: ${first}${first === last ? '' : ` to ${last}`}`,
-    ...outcome.given.map((g) => `  ${g.entryNo}  ${g.bib}`),
-  );
+  return {
+    ok: true,
+    lines: [
+      `assigned ${plural(outcome.given.length, 'bib')} to ${raceId} item ${itemCode}: ${first}${first === last ? '' : ` to ${last}`}`,
+    ].concat(outcome.given.map((g) => `  ${g.entryNo}  ${g.bib}`)),
+  };
 }
 
 export interface EntriesListOptions {
@@ -491,114 +355,90 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
     .filter(Boolean)
     .join(', ');
   if (entries.length === 0) return done(`No entry for ${raceId}${filter ? ` with ${filter}` : ''}.`);
-  return done(
-    `${plural(entries.length, 'entry', 'entries')} for ${raceId}${filter ? ` (${filter})` : ''}; certificate numbers and phones masked (times: race clock, ${race.zone}):`,
-    ...formatTable(
-      [
-        'entry no',
-        'item',
-        'channel',
-        'status',
-        'name',
-        'certificate',
-        'phone',
-        'team',
-        'bib',
-        'order',
-        'paid',
-        'created',
-      ],
-      entries.map((e) => {
-        const cert = repos.entryAdmin.decrypt(e.certEnc);
-        const phone = repos.entryAdmin.decrypt(e.phoneEnc);
-        return [
-          e.entryNo,
-          e.itemCode,
-          e.channel,
-          `${e.status} ${entryStatusText(e.status, 'en')}`,
-          e.name,
-          cert ? maskCertNo(cert) : '(unreadable)',
-          phone ? maskMobile(phone) : '-',
-          e.teamCode ?? '-',
-          e.bib ?? '-',
-          e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
-          e.paidAt === null ? '-' : formatFen(e.paidFen),
-          formatRaceTime(e.createdAt, undefined, race.zone),
-        ];
-      }),
+  return {
+    ok: true,
+    lines: [
+      `${plural(entries.length, 'entry', 'entries')} for ${raceId}${filter ? ` (${filter})` : ''}; certificate numbers and phones masked (times: race clock, ${race.zone}):`,
+    ].concat(
+      formatTable(
+        [
+          'entry no',
+          'item',
+          'channel',
+          'status',
+          'name',
+          'certificate',
+          'phone',
+          'team',
+          'bib',
+          'order',
+          'paid',
+          'created',
+        ],
+        entries.map((e) => {
+          const cert = repos.entryAdmin.decrypt(e.certEnc);
+          const phone = repos.entryAdmin.decrypt(e.phoneEnc);
+          return [
+            e.entryNo,
+            e.itemCode,
+            e.channel,
+            `${e.status} ${entryStatusText(e.status, 'en')}`,
+            e.name,
+            cert ? maskCertNo(cert) : '(unreadable)',
+            phone ? maskMobile(phone) : '-',
+            e.teamCode ?? '-',
+            e.bib ?? '-',
+            e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
+            e.paidAt === null ? '-' : formatFen(e.paidFen),
+            formatRaceTime(e.createdAt, undefined, race.zone),
+          ];
+        }),
+      ),
     ),
-  );
+  };
 }
 
-/** The export's columns (bilingual headers: the organiser's staff read either). */
-export const EXPORT_HEADERS = [
-  'Entry no 报名号',
-  'Item 项目',
-  'Item name 项目名称',
-  'Channel 渠道',
-  'Status 状态',
-  'Status (zh) 状态',
-  'Name 姓名',
-  'Gender 性别',
-  'Birthday 出生日期',
-  'Certificate type 证件类型',
-  'Certificate number 证件号码',
-  'Phone 手机号',
-  'Team 团队',
-  'Bib 号码布',
-  'Order no 订单号',
-  'Paid (yuan) 实付金额（元）',
-  'Paid at 支付时间',
-  'Created at 报名时间',
-] as const;
+export interface EntriesExportOptions {
+  out?: string;
+  lang?: string;
+  wholeNumbers?: boolean;
+  item?: string;
+  status?: string;
+}
 
 async function entriesExport(
   repos: Repositories,
   raceId: string,
-  outText: string | undefined,
+  options: EntriesExportOptions,
   context: EntryCommandContext,
 ): Promise<CommandOutcome> {
-  if (outText === undefined || !/\.xlsx$/i.test(outText)) return refused('entries-export needs --out <file.xlsx>.');
-  const race = await raceContext(repos, raceId);
-  if (!race) return noRace(raceId);
-  const items = new Map((entrySettings(race.race)?.items ?? []).map((i) => [i.code, i]));
-  const entries = await repos.entryAdmin.listEntries(raceId);
-  const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, undefined, race.zone));
-  let unreadable = 0;
-  const rows = entries.map((e) => {
-    const cert = repos.entryAdmin.decrypt(e.certEnc);
-    const phone = repos.entryAdmin.decrypt(e.phoneEnc);
-    if (!cert) unreadable += 1;
-    const item = items.get(e.itemCode);
-    return [
-      e.entryNo,
-      e.itemCode,
-      item ? `${item.name.zh} / ${item.name.en}` : '',
-      e.channel,
-      entryStatusText(e.status, 'en'),
-      entryStatusText(e.status, 'zh'),
-      e.name,
-      genderText(e.gender),
-      e.birthday,
-      certificateTypeText(e.certType),
-      cert,
-      phone,
-      e.teamCode ? `${e.teamCode} ${e.teamName ?? ''}`.trim() : '',
-      e.bib ?? '',
-      e.orderNo ?? '',
-      e.paidAt === null ? '' : formatFen(e.paidFen),
-      time(e.paidAt),
-      time(e.createdAt),
-    ];
+  if (options.out === undefined || !/\.(xlsx|csv)$/i.test(options.out))
+    return refused('entries-export needs --out <file.xlsx|file.csv>.');
+  const language = options.lang ?? 'zh';
+  if (!EXPORT_LANGUAGES.includes(language as ExportLanguage)) return refused('--lang must be zh or en.');
+  const status = options.status === undefined ? undefined : wholeNumber(options.status, 0, 5);
+  if (options.status !== undefined && status === undefined) return refused('--status must be 0, 1, 2, 3, 4 or 5.');
+  const built = await entriesExportTable(repos, {
+    raceId,
+    item: options.item,
+    status,
+    language: language as ExportLanguage,
+    wholeNumbers: options.wholeNumbers,
   });
-  const file = path.resolve(context.cwd, outText);
-  const problem = writeTableFile(file, [[...EXPORT_HEADERS], ...rows], `${raceId} entries`, context.now);
+  if (!built.ok) return refused(built.problem);
+  const file = path.resolve(context.cwd, options.out);
+  const problem = writeTableFile(file, built.table, `${raceId} entries`, context.now);
   if (problem) return refused(problem);
   const lines = [
-    `wrote ${plural(entries.length, 'entry', 'entries')} of ${raceId} to ${file}`,
-    'the file holds WHOLE certificate numbers and phones: keep it private and delete it when done',
+    `wrote ${plural(built.entries, 'entry', 'entries')} of ${raceId} to ${file}, with every answer of the registration form (${plural(built.formFields.length, 'field')}, ${language} labels); readable by you only`,
+    built.wholeNumbers
+      ? 'the file holds WHOLE certificate numbers and phones (--whole-numbers): keep it private and delete it when done'
+      : 'certificate numbers and phones are masked; --whole-numbers writes them whole',
   ];
-  if (unreadable > 0) lines.push(`note: ${unreadable} certificate number(s) could not be read with this server's key`);
+  if (built.unreadable > 0)
+    lines.push(
+      `note: ${built.unreadable} entr${built.unreadable === 1 ? 'y' : 'ies'} could not be read whole with this server's key`,
+    );
   return done(...lines);
 }
 
@@ -695,7 +535,18 @@ export function entryCommand(
     case 'entries-list':
       return entriesList(repos, a, { item: options['--item'], status: options['--status'] });
     case 'entries-export':
-      return entriesExport(repos, a, options['--out'], context);
+      return entriesExport(
+        repos,
+        a,
+        {
+          out: options['--out'],
+          lang: options['--lang'],
+          wholeNumbers: options['--whole-numbers'] !== undefined,
+          item: options['--item'],
+          status: options['--status'],
+        },
+        context,
+      );
     case 'race-figures':
       return raceFigures(repos, a);
   }

@@ -28,6 +28,7 @@ import { isLetterCommand, LETTER_USAGE, runLetterCommand } from './letter-comman
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
+import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import {
   isMailingCommand,
   MAILING_COMMANDS,
@@ -62,7 +63,8 @@ Commands:
                                 YYYY-MM-DD HH:mm:ss, China time)
   import-results <raceId> <file.csv>
       results with splits; columns bib,name,gender,certificateNumber,birthday,item,chipTime
-      [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, item M/H/10K, times H:MM:SS.
+      [,gunTime][,5K,10K,...,HALF]; gender 1/M/男 or 2/F/女, times H:MM:SS; item: one of the
+      race's items (race.json entry.items: 5K, 30K, HM, a trail…; M/H/10K when it has none).
       Rows replace results with the same bib; ranks are recomputed.
   import-registrations <raceId> <file.csv>
       columns name,gender,birthday,certificateType(1-4),certificateNumber,phone,emergencyName,
@@ -88,13 +90,15 @@ ${MAILING_USAGE}
       open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
   codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
       [--note <text>] [--out codes.csv]
-      N random invitation codes (10 letters and digits, no look-alikes) for an item: single use, or
-      K uses each; expiry on the race clock; printed, or written to the CSV file
+      N (up to 500000) random invitation codes (10 letters and digits, no look-alikes) for an item:
+      single use, or K uses each; expiry on the race clock; printed, or written to the CSV file
   codes-import <raceId> <file.csv>
       named single-use codes, one per person: columns itemCode,name,certificateType(1-4),
       certificateNumber[,code][,expires]; a blank code is generated; the certificate is kept only
-      as a keyed hash (the code works for that person only)
-  codes-list <raceId>           the race's codes: item, kind, used/uses, left, expiry, named person
+      as a keyed hash (the code works for that person only). A person who already has a named
+      code for the item is skipped and reported: the same file again imports nothing twice
+  codes-list <raceId>           the race's codes: item, kind (named, single or multi use),
+                                used/uses, left, expiry, named person
   bibs-assign <raceId> <itemCode> --prefix <A> [--from 1] [--width 5]
       bibs (prefix + number, e.g. A00001) for the item's registered entries (status 1) that are
       paid or free, in entry order; entries with a bib keep it, so a second run only adds; refused
@@ -102,9 +106,13 @@ ${MAILING_USAGE}
   entries-list <raceId> [--item <code>] [--status 0-5]
       the entries: number, item, channel, status, name, certificate and phone MASKED, team, bib,
       order, paid amount, created time
-  entries-export <raceId> --out <file.xlsx>
-      every entry as an Excel workbook with WHOLE certificate numbers and phones (nowhere else are
-      they shown whole): created readable by you only; keep it private
+  entries-export <raceId> --out <file.xlsx|file.csv> [--lang zh|en] [--whole-numbers]
+      [--item <code>] [--status 0-5]
+      every entry with EVERY answer of its registration form (shirt size, e-mail, emergency
+      contact, any custom field), one column per field headed by the form's own label (zh, or
+      --lang en), each entry read with the form version it was filled on; created readable by you
+      only. Certificate numbers and phones are masked; --whole-numbers writes them whole (nowhere
+      else are they shown whole: keep that file private)
   race-figures <raceId>
       per item and pool: places (capacity, taken), entries by status, orders by status, money paid
       and refunded (yuan); the race's order totals
@@ -118,6 +126,7 @@ ${BALLOT_USAGE}
 ${REFUND_USAGE}
 ${PICKUP_USAGE}
 ${LETTER_USAGE}
+${ASSET_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -147,7 +156,34 @@ class CliExit extends Error {
   }
 }
 
-const usageError = (message: string) => new CliExit(EXIT.usage, [message, '', USAGE]);
+/** A usage error: its message, then the usage of the command that was run (added where it is caught). */
+const usageError = (message: string) => new CliExit(EXIT.usage, [message]);
+
+/**
+ * The help's lines of one command: its usage line and the lines under it (more indented), from USAGE, so a
+ * usage error shows what the command takes without the whole help. Empty for an unknown command.
+ */
+export function commandUsage(command: string): string[] {
+  const lines = USAGE.split('\n');
+  const names = (line: string) =>
+    line
+      .trim()
+      .split(' / ')
+      .map((part) => part.split(/\s/)[0]);
+  const at = lines.findIndex((line) => /^ {2}\S/.test(line) && names(line).includes(command));
+  if (at < 0) return [];
+  const block = [lines[at]!];
+  for (let i = at + 1; i < lines.length && /^ {3,}\S/.test(lines[i]!); i += 1) block.push(lines[i]!);
+  return block;
+}
+
+export const HELP_HINT = 'See `npm run site -- help` for every command.';
+
+/** What a usage error prints after its message: the command's usage (when it is one), then the hint. */
+const usageLines = (command: string | undefined) => {
+  const usage = command === undefined ? [] : commandUsage(command);
+  return ['', ...(usage.length > 0 ? ['Usage:', ...usage, ''] : []), HELP_HINT];
+};
 const failure = (...lines: string[]) => new CliExit(EXIT.failed, lines);
 
 const ARITY: Record<string, number> = {
@@ -453,6 +489,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isLetterCommand, runLetterCommand),
   commandFamily(isPickupCommand, runPickupCommand),
   commandFamily(isMailingCommand, runMailingCommand),
+  commandFamily(isAssetCommand, runAssetCommand),
 ];
 
 async function screensCommand(io: CliIo, work: (repos: Repositories) => Promise<CommandOutcome>): Promise<void> {
@@ -579,7 +616,13 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     }
     const entryOptions: Record<string, string | undefined> = {};
     if (isEntryCommand(command)) {
-      for (const option of ENTRY_COMMANDS[command].options) entryOptions[option] = takeOption(args, option);
+      const spec: { options: readonly string[]; flags?: readonly string[] } = ENTRY_COMMANDS[command];
+      for (const option of spec.options) entryOptions[option] = takeOption(args, option);
+      // A flag (no value) is '' when given.
+      for (const flag of spec.flags ?? []) {
+        const at = args.indexOf(flag);
+        if (at >= 0) entryOptions[flag] = args.splice(at, 1)[0] === flag ? '' : undefined;
+      }
     }
     if (args.length !== arity) {
       throw usageError(`"${command}" takes ${arity} argument${arity === 1 ? '' : 's'}, got ${args.length}.`);
@@ -645,6 +688,7 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
   } catch (error) {
     if (error instanceof CliExit) {
       for (const line of error.lines) io.stderr(line);
+      if (error.exitCode === EXIT.usage) for (const line of usageLines(command)) io.stderr(line);
       return error.exitCode;
     }
     io.stderr(`Failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -35,6 +35,13 @@ export interface InvitationCodeRow {
   createdAt: number;
 }
 
+/** A stored code and whom it is for (a named code: the keyed hash of the person's certificate). */
+export interface StoredCodeOwner {
+  code: string;
+  itemCode: string;
+  namedCertHash: string | null;
+}
+
 /** One entry as the organiser's list and export read it (the latest order of the entry joined). */
 export interface AdminEntryRow {
   id: number;
@@ -48,6 +55,8 @@ export interface AdminEntryRow {
   certType: number;
   certEnc: string;
   phoneEnc: string;
+  /** The form's answers, JSON, encrypted (decryptValues). */
+  valuesEnc: string;
   feeFen: number;
   bib: string | null;
   createdAt: number;
@@ -94,6 +103,18 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
     /** The whole text of an encrypted personal number ('' when this server's key cannot read it). */
     decrypt: (stored: string): string => cipher.decrypt(stored) ?? '',
 
+    /** An entry's form answers (undefined when this server's key cannot read them). */
+    decryptValues(stored: string): Record<string, unknown> | undefined {
+      const plain = cipher.decrypt(stored);
+      if (plain === undefined) return undefined;
+      try {
+        const parsed = JSON.parse(plain) as unknown;
+        return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+
     /**
      * Raises the race's data version (race_data_versions, as the race-center writes do): every server instance
      * drops the public answers it cached from the race's data at its next poll, even when the race's
@@ -127,13 +148,37 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
       return found;
     },
 
+    /** The race's codes among `codes`, with the item and the person (keyed certificate hash) they are for. */
+    async codesByValue(raceId: string, codes: readonly string[]): Promise<Map<string, StoredCodeOwner>> {
+      const found = new Map<string, StoredCodeOwner>();
+      for (let i = 0; i < codes.length; i += 500) {
+        const batch = codes.slice(i, i + 500);
+        if (batch.length === 0) continue;
+        const rows = await db.all<{ code: string; item_code: string; named_cert_hash: string | null }>(sql`
+          SELECT code, item_code, named_cert_hash FROM invitation_codes
+          WHERE race_id = ${raceId} AND code IN (${sql.join(batch)})`);
+        for (const row of rows) {
+          found.set(row.code, { code: row.code, itemCode: row.item_code, namedCertHash: row.named_cert_hash });
+        }
+      }
+      return found;
+    },
+
+    /** The race's named codes (one read: the certificate hashes are not indexed), oldest first. */
+    async namedCodes(raceId: string): Promise<StoredCodeOwner[]> {
+      const rows = await db.all<{ code: string; item_code: string; named_cert_hash: string | null }>(sql`
+        SELECT code, item_code, named_cert_hash FROM invitation_codes
+        WHERE race_id = ${raceId} AND kind = 'named' ORDER BY id`);
+      return rows.map((row) => ({ code: row.code, itemCode: row.item_code, namedCertHash: row.named_cert_hash }));
+    },
+
     /** Inserts the codes; a code the race already has is left as it is. Answers how many were inserted. */
     async insertCodes(codes: readonly NewInvitationCode[]): Promise<number> {
       let inserted = 0;
-      // 100 rows a statement (11 parameters each: within SQLite's and PostgreSQL's limits).
-      for (let i = 0; i < codes.length; i += 100) {
+      // 500 rows a statement (11 parameters each: 5,500, within SQLite's 32,766 and PostgreSQL's 65,535).
+      for (let i = 0; i < codes.length; i += 500) {
         const rows = codes
-          .slice(i, i + 100)
+          .slice(i, i + 500)
           .map(
             (c) =>
               sql`(${c.raceId}, ${c.code}, ${c.itemCode}, ${c.kind}, ${c.namedName}, ${c.namedCertHash}, ${c.maxUses}, 0, ${c.expiresAt}, ${c.note}, ${c.createdAt})`,
@@ -203,7 +248,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
       const byStatus = filter.status === undefined ? sql`` : sql`AND e.status = ${filter.status}`;
       const rows = await db.all<Record<string, unknown>>(sql`
         SELECT e.id, e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender, e.birthday, e.cert_type,
-          e.cert_enc, e.phone_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
+          e.cert_enc, e.phone_enc, e.values_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
           o.order_no, o.status AS order_status, o.paid_at,
           CASE WHEN o.paid_at IS NOT NULL THEN l.amount_fen ELSE 0 END AS paid_fen
         FROM entries e
@@ -225,6 +270,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
         certType: num(r.cert_type),
         certEnc: String(r.cert_enc),
         phoneEnc: String(r.phone_enc),
+        valuesEnc: String(r.values_enc),
         feeFen: num(r.fee_fen),
         bib: (r.bib as string | null) ?? null,
         createdAt: num(r.created_at),

@@ -100,6 +100,7 @@ const entryItemSchema = z
       })
       .optional(),
     codeOnly: z.boolean().optional(),
+    distanceKm: z.number().positive().max(1000).optional(),
   })
   .superRefine((item, ctx) => {
     if (item.minAge !== undefined && item.maxAge !== undefined && item.minAge > item.maxAge) {

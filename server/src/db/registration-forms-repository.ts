@@ -36,6 +36,15 @@ export function createRegistrationFormsRepository(db: Db) {
       return row ? toRecord(row) : undefined;
     },
 
+    /** Every publication of a race and channel, oldest first (an entry was filled on the one of its time). */
+    async versions(raceId: string, channel: string): Promise<PublishedForm[]> {
+      const rows = await db.all<FormRow>(sql`
+        SELECT race_id, channel, version, document_json, md5, published_at FROM registration_forms
+        WHERE race_id = ${raceId} AND channel = ${channel} ORDER BY version
+      `);
+      return rows.map(toRecord);
+    },
+
     /** The published form of every race and channel, by race and channel. */
     async listLatest(): Promise<Omit<PublishedForm, 'form'>[]> {
       const rows = await db.all<Omit<FormRow, 'document_json'>>(sql`

@@ -1,6 +1,7 @@
 /**
  * The demo event, loaded on first start (empty races table) from the seed directory:
- *   race.json                      { "race": RaceInfo, "bindings": [{ "domainName", "raceId" }] }
+ *   race.json                      { "race": RaceInfo, "bindings": [{ "domainName", "raceId" }],
+ *                                    "demoAccount"?: true, "demoRunners"?: { count, pastRace } }
  *   site-configs/<domainName>.json the site configuration published for each binding
  * Everything is validated before anything is written; an invalid seed stops start-up with every problem.
  */
@@ -148,4 +149,20 @@ export async function seedRunnersIfEmpty(input: { repos: Repositories; seedDir: 
       count,
     });
   });
+}
+
+/**
+ * The race of a demo seed that asks for the demo runner account (race.json `"demoAccount": true`), when that
+ * race is in the database: the account (a password printed in the README) belongs to the demo event only,
+ * never to a server started with the organiser's own seed or none.
+ */
+export async function demoAccountRace(input: { repos: Repositories; seedDir: string }): Promise<string | undefined> {
+  const raceFile = path.join(input.seedDir, 'race.json');
+  if (!existsSync(raceFile)) return undefined;
+  const parsed = parseJsonText(readFileSync(raceFile, 'utf8'));
+  if (!parsed.ok) return undefined;
+  const doc = parsed.value as { race?: { raceId?: unknown }; demoAccount?: unknown } | null;
+  const raceId = doc?.race?.raceId;
+  if (doc?.demoAccount !== true || typeof raceId !== 'string') return undefined;
+  return (await input.repos.races.findById(raceId)) === undefined ? undefined : raceId;
 }

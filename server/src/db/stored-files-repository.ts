@@ -23,6 +23,13 @@ export function createStoredFilesRepository(db: Db) {
     async has(key: string): Promise<boolean> {
       return (await db.get(sql`SELECT 1 AS found FROM stored_files WHERE file_key = ${key}`)) !== undefined;
     },
+    /** The keys that start with `prefix`, sorted. */
+    async keys(prefix: string): Promise<string[]> {
+      const rows = await db.all<{ file_key: string }>(sql`
+        SELECT file_key FROM stored_files WHERE substr(file_key, 1, ${prefix.length}) = ${prefix} ORDER BY file_key
+      `);
+      return rows.map((row) => row.file_key);
+    },
     async remove(key: string): Promise<void> {
       await db.run(sql`DELETE FROM stored_files WHERE file_key = ${key}`);
     },

@@ -9,7 +9,7 @@
  * A stored key never changes: `put` of a key that is already stored leaves it as it is.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, EngineName } from '../db/engine.ts';
 import { createStoredFilesRepository } from '../db/stored-files-repository.ts';
@@ -25,6 +25,8 @@ export interface FileStore {
   has(key: string): Promise<boolean>;
   /** Forgets `key`; nothing happens when it is not stored. */
   remove(key: string): Promise<void>;
+  /** The stored keys under the folder `prefix` (ending in '/'), at any depth, sorted. */
+  list(prefix: string): Promise<string[]>;
 }
 
 /** The keys of a published site-config document and of its brotli copy. */
@@ -110,6 +112,23 @@ export function folderFileStore(root: string): FileStore {
         if (!NOT_STORED.has(errorCode(error) ?? '')) throw error;
       }
     },
+    async list(prefix) {
+      const folder = fileOf(checkedKey(prefix.replace(/\/$/, '')));
+      let names: string[];
+      try {
+        names = await readdir(folder, { recursive: true });
+      } catch (error) {
+        if (NOT_STORED.has(errorCode(error) ?? '')) return [];
+        throw error;
+      }
+      const keys: string[] = [];
+      for (const name of names) {
+        const key = `${prefix}${name.split(path.sep).join('/')}`;
+        // Temporary names of a put in progress and folders are not stored keys.
+        if (!name.endsWith('.tmp') && (await isFile(path.join(folder, name)))) keys.push(key);
+      }
+      return keys.sort();
+    },
   };
 }
 
@@ -122,6 +141,7 @@ export function databaseFileStore(db: Db, now: () => number = Date.now): FileSto
     get: async (key) => files.get(checkedKey(key)),
     has: async (key) => files.has(checkedKey(key)),
     remove: async (key) => files.remove(checkedKey(key)),
+    list: async (prefix) => files.keys(checkedKey(prefix.replace(/\/$/, '')) + '/'),
   };
 }
 

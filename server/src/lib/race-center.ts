@@ -20,6 +20,44 @@ export const ITEMS: Record<string, ItemDef> = {
 };
 export const ITEM_CODES = Object.keys(ITEMS);
 
+/** What a race's items are for its results: code → names and distance (0 when the race does not say). */
+export type ItemCatalog = ReadonlyMap<string, ItemDef>;
+
+/**
+ * The items of a race (race.json `entry.items`: any code, 5 km, 30 km, trail…, with their names and
+ * `distanceKm`; M, H and 10K know their distance), or the standard M, H and 10K when the race has no
+ * sign-up items (an older race.json, a race whose results alone are kept).
+ */
+export function itemCatalog(race: { entry?: { items?: readonly ItemSettingsLike[] } } | undefined): ItemCatalog {
+  const items = race?.entry?.items ?? [];
+  if (items.length === 0) return new Map(Object.entries(ITEMS));
+  return new Map(
+    items.map((item) => [
+      item.code,
+      {
+        code: item.code,
+        name: item.name.zh,
+        nameEn: item.name.en,
+        distanceKm: item.distanceKm ?? ITEMS[item.code]?.distanceKm ?? 0,
+      },
+    ]),
+  );
+}
+interface ItemSettingsLike {
+  code: string;
+  name: { zh: string; en: string };
+  distanceKm?: number;
+}
+
+/** The catalogue's item for `text` (item codes compare without case), or undefined. */
+export function catalogItem(catalog: ItemCatalog, text: string): ItemDef | undefined {
+  const exact = catalog.get(text);
+  if (exact) return exact;
+  const upper = text.toUpperCase();
+  for (const [code, item] of catalog) if (code.toUpperCase() === upper) return item;
+  return undefined;
+}
+
 /** Checkpoints of an item: every 5 km, plus HALF on the marathon (the finish is the chip time itself). */
 export function checkpointsFor(item: string): { checkpoint: string; distanceKm: number }[] {
   const def = ITEMS[item];

@@ -1,10 +1,13 @@
 /**
  * Account settings (env), the token check of authenticated calls, and the demo account, created on start
- * when neither its phone nor its email exists: phone 13800138000, email runner@example.com, password
- * Runner2027 (quick login in the debug build and the browser tests).
+ * with the demo seed only (SEED_DIR's race.json says "demoAccount": true and its race is in the database;
+ * db/seed.ts demoAccountRace) when neither its phone nor its email exists: phone 13800138000, email
+ * runner@example.com, password Runner2027 (quick login in the debug build and the browser tests). A server
+ * started with the organiser's own seed, or none, never has it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { demoAccountRace } from '../db/seed.ts';
 import { hashToken, MAX_TOKEN_LENGTH } from '../db/tokens-repository.ts';
 import type { UserRecord } from '../db/users-repository.ts';
 import { hashPassword } from '../lib/password-hash.ts';
@@ -34,7 +37,7 @@ async function accountsPlugin(app: FastifyInstance, options: { settings: Account
     return app.repos.users.findByValidToken(hashToken(token), app.config.now());
   });
 
-  if (options.seedDemo) {
+  if (options.seedDemo && (await demoAccountRace({ repos: app.repos, seedDir: app.config.seedDir })) !== undefined) {
     const { users } = app.repos;
     const exists = async () =>
       (await users.findByPhone(DEMO_ACCOUNT.phone)) !== undefined ||

@@ -2,7 +2,8 @@
  * The request and answer schemas of the race-center routes. The hot path's shape checks
  * (hot-path-shapes.ts) must stay no looser than these.
  */
-import { ITEMS, REGISTRATION_QUERY_TYPES } from '../../lib/race-center.ts';
+import { ITEM_CODE_PATTERN } from '#contract/entry';
+import { REGISTRATION_QUERY_TYPES } from '../../lib/race-center.ts';
 
 const str = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
 export const raceId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\w.-]+$' } as const;
@@ -51,7 +52,8 @@ export const certificateQuery = {
 export const exportBody = {
   type: 'object',
   required: ['raceId'],
-  properties: { raceId, item: { type: 'string', enum: Object.keys(ITEMS) } },
+  // Any item code of the race (race.json entry.items: 5K, 30K, a trail…), not only M, H and 10K.
+  properties: { raceId, item: { type: 'string', pattern: ITEM_CODE_PATTERN.source } },
 } as const;
 
 export const resultSchema = {

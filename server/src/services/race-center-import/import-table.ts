@@ -6,6 +6,7 @@
  */
 import type { RacesRepository } from '../../db/races-repository.ts';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from '../../lib/csv.ts';
+import { itemCatalog, type ItemCatalog } from '../../lib/race-center.ts';
 
 export type ImportKind = 'results' | 'registrations' | 'photos';
 
@@ -39,7 +40,13 @@ export interface ImportTarget {
   raceId: string;
   /** Its date (YYYY-MM-DD) for ages; 2000-01-01 when it has no start time. */
   raceDate: string;
+  /** Its items (race.json `entry.items`, else M, H and 10K): a row's item must be one of them. */
+  items: ItemCatalog;
 }
+
+/** The problem of an item that is not the race's: the race's own codes listed. */
+export const unknownItemProblem = (target: ImportTarget, text: string) =>
+  `${text === '' ? 'is required' : `no item "${text}" in race ${target.raceId}`} (its items: ${[...target.items.keys()].join(', ')})`;
 
 /** One kind of import: its columns, how a row becomes the row it stores, and how the rows are stored. */
 export interface Importer<Row> {
@@ -78,7 +85,11 @@ export async function runImport<Row>(
   if (missing.length > 0) return { ok: false, problems: [`line 1: missing column(s): ${missing.join(', ')}`] };
   if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
 
-  const target = { raceId, raceDate: (race.startTime ?? '').slice(0, 10) || '2000-01-01' };
+  const target: ImportTarget = {
+    raceId,
+    raceDate: (race.startTime ?? '').slice(0, 10) || '2000-01-01',
+    items: itemCatalog(race as Parameters<typeof itemCatalog>[0]),
+  };
   const problems: string[] = [];
   const seen = new Map<string, number>();
   const good: Row[] = [];

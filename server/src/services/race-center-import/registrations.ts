@@ -3,8 +3,14 @@ import { isCertificateType } from '#contract/enums';
 import { checkCertificateNumber, isValidPhone } from '#contract/rules';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import type { OrderRow, RaceCenterRepository, RegistrationRow } from '../../db/race-center-repository.ts';
-import { ITEMS, maskMobile, normalizeBib, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
-import { DATE_TIME, parseGender, validDate, type Importer } from './import-table.ts';
+import {
+  catalogItem,
+  maskMobile,
+  normalizeBib,
+  normalizeCertNo,
+  normalizeName,
+} from '../../lib/race-center.ts';
+import { DATE_TIME, parseGender, unknownItemProblem, validDate, type Importer } from './import-table.ts';
 
 /** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
 const CHANNELS: Record<string, number> = { web: 3, '3': 3, app: 5, '5': 5, 'third-party': 2, '2': 2 };
@@ -33,7 +39,8 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
       ],
       optional: ['bib', ...ORDER_FIELDS, 'channel', 'channelName', 'channelNameEn'],
     },
-    toRow({ line, get, has, required, unique, problem }, { raceId }) {
+    toRow({ line, get, has, required, unique, problem }, target) {
+      const { raceId } = target;
       const name = normalizeName(required('name'));
       const gender = parseGender(get('gender'));
       if (gender === null) problem('gender', 'must be 1/M/男 or 2/F/女');
@@ -56,8 +63,9 @@ export function registrationsImporter(repo: RaceCenterRepository): Importer<Regi
       if (!isValidPhone(emergencyPhone)) problem('emergencyPhone', 'must be 11 digits starting with 1');
       if (emergencyPhone === phone) problem('emergencyPhone', "must differ from the runner's phone");
       if (emergencyName && emergencyName === name) problem('emergencyName', "must differ from the runner's name");
-      const item = get('item').toUpperCase();
-      if (!ITEMS[item]) problem('item', `must be one of ${Object.keys(ITEMS).join(', ')}`);
+      const def = catalogItem(target.items, get('item'));
+      if (!def) problem('item', unknownItemProblem(target, get('item')));
+      const item = def?.code ?? '';
       const status = Number(get('status'));
       if (!/^[0-5]$/.test(get('status'))) problem('status', 'must be 0..5');
       const bib = has('bib') ? normalizeBib(get('bib')) : null;

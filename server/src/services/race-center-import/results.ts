@@ -5,8 +5,8 @@ import {
   type ResultRow,
   type SplitRow,
 } from '../../db/race-center-repository.ts';
-import { ITEMS, normalizeBib, normalizeCertNo, normalizeName, parseDuration } from '../../lib/race-center.ts';
-import { parseGender, validDate, type Importer } from './import-table.ts';
+import { catalogItem, normalizeBib, normalizeCertNo, normalizeName, parseDuration } from '../../lib/race-center.ts';
+import { parseGender, unknownItemProblem, validDate, type Importer } from './import-table.ts';
 
 const CHECKPOINT = /^(\d{1,2}K|HALF)$/;
 
@@ -22,7 +22,7 @@ export function resultsImporter(repo: RaceCenterRepository): Importer<ResultRow>
       required: ['bib', 'name', 'gender', 'certificateNumber', 'birthday', 'item', 'chipTime'],
       optional: ['gunTime', '<checkpoint columns: 5K, 10K, …, HALF, as H:MM:SS>'],
     },
-    toRow({ columns, get, has, required, unique, problem }, { raceId, raceDate }) {
+    toRow({ columns, get, has, required, unique, problem }, { raceId, raceDate, items }) {
       const bib = normalizeBib(required('bib'));
       if (bib.length > 20) problem('bib', 'at most 20 characters');
       if (bib) unique(bib, 'bib');
@@ -32,9 +32,9 @@ export function resultsImporter(repo: RaceCenterRepository): Importer<ResultRow>
       const certNo = normalizeCertNo(required('certificateNumber'));
       const birthday = get('birthday');
       if (!validDate(birthday)) problem('birthday', 'must be a date YYYY-MM-DD');
-      const item = get('item').toUpperCase();
-      const def = ITEMS[item];
-      if (!def) problem('item', `must be one of ${Object.keys(ITEMS).join(', ')}`);
+      const def = catalogItem(items, get('item'));
+      if (!def) problem('item', unknownItemProblem({ raceId, raceDate, items }, get('item')));
+      const item = def?.code ?? '';
       const chipMs = parseDuration(get('chipTime'));
       if (chipMs === null || chipMs <= 0) problem('chipTime', 'must be a time H:MM:SS');
       const gunMs = has('gunTime') ? parseDuration(get('gunTime')) : chipMs;
@@ -46,7 +46,8 @@ export function resultsImporter(repo: RaceCenterRepository): Importer<ResultRow>
         const ms = parseDuration(get(col));
         const km = checkpointKm(col);
         if (ms === null) problem(col, 'must be a time H:MM:SS');
-        else if (def && km >= def.distanceKm) problem(col, `is beyond the ${def.nameEn} distance`);
+        else if (def && def.distanceKm > 0 && km >= def.distanceKm)
+          problem(col, `is beyond the ${def.nameEn} distance`);
         else if (chipMs !== null && ms >= chipMs) problem(col, 'must be less than the chip time');
         else splits.push({ checkpoint: col, distanceKm: km, chipMs: ms });
       }
@@ -54,7 +55,7 @@ export function resultsImporter(repo: RaceCenterRepository): Importer<ResultRow>
       if (splits.some((s, i) => i > 0 && s.chipMs <= (splits[i - 1]?.chipMs ?? 0))) {
         problem('splits', 'checkpoint times must increase with distance');
       }
-      if (gender === null || chipMs === null || gunMs === null) return undefined;
+      if (!def || gender === null || chipMs === null || gunMs === null) return undefined;
       return unrankedResult({
         raceId,
         bib,

@@ -20,21 +20,29 @@ import {
   maskCertNo,
   maskMobile,
   maskName,
+  type ItemCatalog,
+  type ItemDef,
   REGISTRATION_STATUS_KEYS,
   type RegistrationChannel,
   type RegistrationQueryType,
 } from '../../lib/race-center.ts';
 
-/** What the answers say of a race: its names and its date (YYYY-MM-DD, from the start time). */
+/** What the answers say of a race: its names, its date (YYYY-MM-DD, from the start time) and its items. */
 export interface RaceFacts {
   raceName: string;
   raceNameEn: string;
   raceDate: string;
   /** Its time zone (contract/time-zone.ts raceTimeZone): the times of its orders are shown in it. */
   zone?: string;
-  /** The items of its sign-up (race.json `entry`) by code: their names and how places are given. */
-  items?: Record<string, { name: string; nameEn: string; model: EntryModel }>;
+  /** The race's items (lib/race-center.ts itemCatalog): names and distance of any item code it has. */
+  items?: ItemCatalog;
+  /** How each item of its sign-up (race.json `entry`) gives its places, by code. */
+  models?: Record<string, EntryModel>;
 }
+
+/** The item of a row: the race's own, else the standard M, H, 10K. */
+const itemOf = (race: RaceFacts | undefined, code: string): ItemDef | undefined =>
+  race?.items?.get(code) ?? ITEMS[code];
 
 /** The link of a result's certificate: `raceId:bib` and its signature. */
 export interface CertificateLink {
@@ -47,7 +55,7 @@ const wholeSeconds = (ms: number) => Math.round(ms / 1000) * 1000;
 
 /** One result as the score and history lookups answer it. */
 export function toResult(row: ResultRow, race: RaceFacts | undefined, certificate: CertificateLink) {
-  const def = ITEMS[row.item];
+  const def = itemOf(race, row.item);
   const splits = (JSON.parse(row.splits_json) as SplitRow[]).map((s, i, all) => {
     const prev = i > 0 ? all[i - 1] : undefined;
     return {
@@ -127,9 +135,8 @@ export const toCertificateFacts = (r: ResultAnswer) => ({
 
 /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
 function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
-  // The race's own name of its item first (the items of its sign-up), then the race centre's.
-  const own = race?.items?.[row.item];
-  const def = own ?? ITEMS[row.item];
+  const def = itemOf(race, row.item);
+  const model = race?.models?.[row.item];
   return {
     raceId: row.race_id,
     raceName: race?.raceName ?? row.race_id,
@@ -140,7 +147,7 @@ function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
     itemName: def?.name ?? row.item,
     itemNameEn: def?.nameEn ?? row.item,
     /** How the item gives its places (first come, ballot…), when the race's sign-up has the item. */
-    ...(own ? { model: own.model } : {}),
+    ...(model ? { model } : {}),
     bib: row.bib ?? '',
     channel: row.channel,
     channelKey: CHANNEL_KEYS[row.channel as RegistrationChannel] ?? 'web',

@@ -8,6 +8,8 @@ import type { RacesRepository } from '../../db/races-repository.ts';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import {
+  ITEM_CODES,
+  itemCatalog,
   ITEMS,
   normalizeBib,
   normalizeName,
@@ -46,12 +48,8 @@ export function raceFactsOf(race: RaceInfo): RaceFacts {
     raceNameEn: race.raceNameEn ?? '',
     raceDate: (race.startTime ?? '').slice(0, 10),
     zone: raceTimeZone(race),
-    items: Object.fromEntries(
-      (race.entry?.items ?? []).map((item) => [
-        item.code,
-        { name: item.name.zh, nameEn: item.name.en || item.name.zh, model: item.model },
-      ]),
-    ),
+    items: itemCatalog(race),
+    models: Object.fromEntries((race.entry?.items ?? []).map((item) => [item.code, item.model])),
   };
 }
 
@@ -162,8 +160,9 @@ export function createRaceCenterService({
         const seen = best.get(row.item);
         if (!seen || row.chip_ms < seen.chip_ms) best.set(row.item, row);
       }
-      const order = Object.keys(ITEMS);
-      const rows = [...best.values()].sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item));
+      // M, H, 10K first, then any other item code (a race's own: 5K, 30K, a trail) in code order.
+      const order = (item: string) => (item in ITEMS ? Object.keys(ITEMS).indexOf(item) : ITEM_CODES.length);
+      const rows = [...best.values()].sort((a, b) => order(a.item) - order(b.item) || a.item.localeCompare(b.item));
       return (await Promise.all(rows.map(result))).map(toPersonalBest);
     },
 
@@ -215,7 +214,8 @@ export function createRaceCenterService({
     async scoreSheet(raceId: string, item: string | undefined) {
       const rows = await repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
       if (rows.length === 0) return undefined;
-      return spreadsheetXml((await raceFacts(raceId))?.raceName ?? raceId, rows);
+      const facts = await raceFacts(raceId);
+      return spreadsheetXml(facts?.raceName ?? raceId, rows, facts?.items);
     },
   };
 }

@@ -1,12 +1,12 @@
 /** The score export (.xls): SpreadsheetML 2003, written without a library. */
 import type { ResultRow } from '../../db/race-center-repository.ts';
-import { formatDuration, formatPace, ITEMS } from '../../lib/race-center.ts';
+import { formatDuration, formatPace, ITEMS, type ItemCatalog } from '../../lib/race-center.ts';
 
 const xmlEscape = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 /** SpreadsheetML 2003: opens in Excel, WPS and LibreOffice without a library. No personal numbers. */
-export function spreadsheetXml(title: string, rows: ResultRow[]): string {
+export function spreadsheetXml(title: string, rows: ResultRow[], items?: ItemCatalog): string {
   const head = [
     '项目',
     '号码',
@@ -25,7 +25,7 @@ export function spreadsheetXml(title: string, rows: ResultRow[]): string {
       ? `<Cell><Data ss:Type="Number">${v}</Data></Cell>`
       : `<Cell><Data ss:Type="String">${xmlEscape(v)}</Data></Cell>`;
   const lines = rows.map((r) => {
-    const def = ITEMS[r.item];
+    const def = items?.get(r.item) ?? ITEMS[r.item];
     return `<Row>${[
       def?.name ?? r.item,
       r.bib,

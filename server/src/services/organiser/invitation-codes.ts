@@ -1,0 +1,310 @@
+/**
+ * Invitation codes, the organiser's side (issue 14 §6; the CLI's codes-issue, codes-import and codes-list, and
+ * the console's codes page): random codes issued for an item, named single-use codes imported from a file,
+ * and the list. Any number of codes (hundreds of thousands) is handled in batches, never by spreading a whole
+ * list into one call. An import is idempotent: a person who already has a named code for the item (the same
+ * code, or a generated one) is skipped and reported, so running the same file again adds nothing.
+ */
+import { INVITATION_CODE_PATTERN, normalizeCode } from '#contract/entry';
+import { isCertificateType } from '#contract/enums';
+import { messageText } from '#contract/messages';
+import { parseRaceTime } from '#contract/race-clock';
+import { checkCertificateNumber, checkName } from '#contract/rules';
+import { randomText } from '../../db/entries-repository.ts';
+import type { InvitationCodeRow, NewInvitationCode } from '../../db/entry-admin-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+import { CsvSyntaxError, parseCsv } from '../../lib/csv.ts';
+import { normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
+import { findItem, raceContext, unknownItemText, type RaceContext } from './race-items.ts';
+
+/** Invitation codes: 10 letters or digits without look-alikes (0/O, 1/I/L), crypto random (entries' randomText). */
+export const CODE_LENGTH = 10;
+export const newInvitationCode = () => randomText(CODE_LENGTH);
+
+export const CODE_NOTE_MAX = 200;
+export const CODES_PER_ISSUE_MAX = 500_000;
+export const CODE_USES_MAX = 1_000_000;
+
+/** How a code is shown in lists: for one named person, single use for anyone, or several uses for anyone. */
+export type CodeKindLabel = 'named' | 'single' | 'multi';
+export const codeKindLabel = (code: Pick<InvitationCodeRow, 'kind' | 'maxUses'>): CodeKindLabel =>
+  code.kind === 'named' ? 'named' : code.maxUses === 1 ? 'single' : 'multi';
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** An expiry (race clock, YYYY-MM-DD HH:mm:ss) after `now`: its instant, or the problem. */
+export function expiry(text: string, zone: string, now: number): { at: number } | { problem: string } {
+  const at = DATE_TIME.test(text) ? parseRaceTime(text, zone) : null;
+  if (at === null) return { problem: `"${text}" is not a time YYYY-MM-DD HH:mm:ss (race clock, ${zone})` };
+  if (at <= now) return { problem: `${text} is already past` };
+  return { at };
+}
+
+/** `count` new codes that the race does not have yet (and that are not in `taken`). */
+export async function freshCodes(
+  repos: Repositories,
+  raceId: string,
+  count: number,
+  taken: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const codes = new Set<string>();
+  for (let attempt = 0; codes.size < count && attempt < 5; attempt += 1) {
+    const batch = new Set<string>();
+    while (batch.size < count - codes.size) {
+      const code = newInvitationCode();
+      if (!codes.has(code) && !taken.has(code)) batch.add(code);
+    }
+    const existing = await repos.entryAdmin.existingCodes(raceId, [...batch]);
+    for (const code of batch) if (!existing.has(code)) codes.add(code);
+  }
+  return [...codes];
+}
+
+type Refused = { ok: false; problem: string };
+
+export interface IssueCodesInput {
+  raceId: string;
+  item: string;
+  count: number;
+  /** Uses of each code (default 1: single use). */
+  uses?: number;
+  /** Race clock, YYYY-MM-DD HH:mm:ss. */
+  expires?: string;
+  note?: string;
+  now: number;
+}
+
+export interface IssuedCodes {
+  ok: true;
+  race: RaceContext;
+  itemCode: string;
+  uses: number;
+  expiresAt: number | null;
+  note: string;
+  codes: string[];
+}
+
+/** Issues `count` random codes for an item of the race, in one transaction. */
+export async function issueCodes(repos: Repositories, input: IssueCodesInput): Promise<IssuedCodes | Refused> {
+  const { raceId, count, now } = input;
+  const uses = input.uses ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > CODES_PER_ISSUE_MAX) {
+    return { ok: false, problem: `the count must be a whole number from 1 to ${CODES_PER_ISSUE_MAX}` };
+  }
+  if (!Number.isInteger(uses) || uses < 1 || uses > CODE_USES_MAX) {
+    return { ok: false, problem: `the uses must be a whole number from 1 to ${CODE_USES_MAX}` };
+  }
+  const note = (input.note ?? '').trim();
+  if (note.length > CODE_NOTE_MAX)
+    return { ok: false, problem: `the note may have at most ${CODE_NOTE_MAX} characters` };
+  const race = await raceContext(repos, raceId);
+  if (!race) return { ok: false, problem: `No race "${raceId}". Add it first with: site add-race <race.json>` };
+  const itemCode = findItem(race, input.item);
+  if (!itemCode) return { ok: false, problem: unknownItemText(race, input.item) };
+  let expiresAt: number | null = null;
+  if (input.expires !== undefined) {
+    const parsed = expiry(input.expires.trim(), race.zone, now);
+    if ('problem' in parsed) return { ok: false, problem: `expiry: ${parsed.problem}` };
+    expiresAt = parsed.at;
+  }
+  const codes = await freshCodes(repos, raceId, count);
+  if (codes.length < count)
+    return { ok: false, problem: 'Could not draw enough new codes; nothing issued. Try again.' };
+  const rows: NewInvitationCode[] = codes.map((code) => ({
+    raceId,
+    code,
+    itemCode,
+    kind: 'multi',
+    namedName: null,
+    namedCertHash: null,
+    maxUses: uses,
+    expiresAt,
+    note,
+    createdAt: now,
+  }));
+  const inserted = await repos.transaction(async (tx) => {
+    const n = await tx.entryAdmin.insertCodes(rows);
+    // A code drawn meanwhile by another issue: nothing of this one is kept (the organiser runs it again).
+    if (n !== rows.length) throw new Error('a code was issued meanwhile; nothing issued, try again');
+    return n;
+  });
+  return { ok: true, race, itemCode, uses, expiresAt, note, codes: codes.slice(0, inserted) };
+}
+
+export const CODE_IMPORT_COLUMNS = {
+  required: ['itemCode', 'name', 'certificateType', 'certificateNumber'],
+  optional: ['code', 'expires'],
+} as const;
+
+/** A row of the file that becomes a code. */
+export interface ImportedCode {
+  line: number;
+  code: string;
+  itemCode: string;
+  name: string;
+}
+
+/** A row of the file whose person already has a named code for the item: left as it is. */
+export interface SkippedCode extends ImportedCode {
+  /** The code the person already has. */
+  existing: string;
+}
+
+export type CodesImportOutcome =
+  { ok: true; imported: ImportedCode[]; skipped: SkippedCode[] } | { ok: false; problems: string[] };
+
+/**
+ * Imports named single-use codes from a CSV file's text (columns CODE_IMPORT_COLUMNS). Every row is checked
+ * first; any bad row means nothing is written, and the problems come back as `line N: field: problem`.
+ * A row whose person (certificate) already has a named code for that item is skipped and reported, so a
+ * re-run of the same file adds nothing; a code that belongs to someone else is a problem.
+ */
+export async function importNamedCodes(
+  repos: Repositories,
+  input: { raceId: string; text: string; source: string; now: number },
+): Promise<CodesImportOutcome | { ok: false; noRace: true; problems: string[] }> {
+  const { raceId, now } = input;
+  const race = await raceContext(repos, raceId);
+  if (!race) {
+    return { ok: false, noRace: true, problems: [`No race "${raceId}". Add it first with: site add-race <race.json>`] };
+  }
+  let records;
+  try {
+    records = parseCsv(input.text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { ok: false, problems: [error.message] };
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (!header) return { ok: false, problems: ['the file is empty (expected a header row)'] };
+  const columns = header.fields.map((f) => f.trim());
+  const known: readonly string[] = [...CODE_IMPORT_COLUMNS.required, ...CODE_IMPORT_COLUMNS.optional];
+  const missing = CODE_IMPORT_COLUMNS.required.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    return { ok: false, problems: [`line ${header.line}: missing column(s): ${missing.join(', ')}`] };
+  const unknown = columns.filter((c) => !known.includes(c));
+  if (unknown.length > 0)
+    return { ok: false, problems: [`line ${header.line}: unknown column(s): ${unknown.join(', ')}`] };
+  if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
+
+  const problems: { line: number; text: string }[] = [];
+  const good: (NewInvitationCode & { line: number })[] = [];
+  const codeLines = new Map<string, number>();
+  const personLines = new Map<string, number>();
+  for (const record of rows) {
+    const problem = (field: string, message: string) =>
+      problems.push({ line: record.line, text: `line ${record.line}: ${field}: ${message}` });
+    if (record.fields.length !== columns.length) {
+      problems.push({
+        line: record.line,
+        text: `line ${record.line}: expected ${columns.length} fields, found ${record.fields.length}`,
+      });
+      continue;
+    }
+    const get = (name: string) => (columns.includes(name) ? (record.fields[columns.indexOf(name)] ?? '').trim() : '');
+    const before = problems.length;
+    const code = get('code') === '' ? '' : normalizeCode(get('code'));
+    if (code !== '') {
+      if (!INVITATION_CODE_PATTERN.test(code)) problem('code', 'must be 6-32 letters or digits');
+      else if (codeLines.has(code)) problem('code', `duplicate of line ${codeLines.get(code)}`);
+      else codeLines.set(code, record.line);
+    }
+    const itemCode = findItem(race, get('itemCode'));
+    if (!itemCode)
+      problem('itemCode', `no item "${get('itemCode')}" in the race (items: ${race.items.join(', ') || 'none'})`);
+    const name = normalizeName(get('name'));
+    const nameRefusal = checkName(name);
+    if (nameRefusal) problem('name', messageText(nameRefusal.code, nameRefusal.params));
+    const typeText = get('certificateType');
+    const certType = /^[1-4]$/.test(typeText) ? Number(typeText) : NaN;
+    const certNo = normalizeCertNo(get('certificateNumber'));
+    let certOk = false;
+    if (!isCertificateType(certType)) problem('certificateType', 'must be 1 (ID card), 2 (passport), 3 or 4 (permits)');
+    else {
+      const refusal = checkCertificateNumber(certType, certNo);
+      if (refusal) problem('certificateNumber', messageText(refusal.code, refusal.params));
+      else certOk = true;
+    }
+    const certHash = certOk ? repos.raceCenter.certHash(certNo) : '';
+    if (certOk && itemCode) {
+      const person = `${itemCode}\u0000${certHash}`;
+      const first = personLines.get(person);
+      if (first !== undefined) problem('certificateNumber', `the same person and item as line ${first}`);
+      else personLines.set(person, record.line);
+    }
+    let expiresAt: number | null = null;
+    if (get('expires') !== '') {
+      const parsed = expiry(get('expires'), race.zone, now);
+      if ('problem' in parsed) problem('expires', parsed.problem);
+      else expiresAt = parsed.at;
+    }
+    if (problems.length > before || !itemCode) continue;
+    good.push({
+      line: record.line,
+      raceId,
+      code,
+      itemCode,
+      kind: 'named',
+      namedName: name,
+      namedCertHash: certHash,
+      maxUses: 1,
+      expiresAt,
+      note: `imported from ${input.source}`,
+      createdAt: now,
+    });
+  }
+
+  // The people who already have a named code for the item, and the codes of the file the race already has.
+  const held = new Map<string, string>();
+  for (const owned of await repos.entryAdmin.namedCodes(raceId)) {
+    const key = `${owned.itemCode}\u0000${owned.namedCertHash}`;
+    if (!held.has(key)) held.set(key, owned.code);
+  }
+  const stored = await repos.entryAdmin.codesByValue(raceId, [...codeLines.keys()]);
+  const skipped: SkippedCode[] = [];
+  const fresh: typeof good = [];
+  for (const row of good) {
+    const existing = held.get(`${row.itemCode}\u0000${row.namedCertHash}`);
+    const owner = row.code === '' ? undefined : stored.get(row.code);
+    if (owner && (owner.namedCertHash !== row.namedCertHash || owner.itemCode !== row.itemCode)) {
+      problems.push({
+        line: row.line,
+        text: `line ${row.line}: code: ${row.code} already exists in ${raceId} for another person or item`,
+      });
+    } else if (existing !== undefined) {
+      skipped.push({
+        line: row.line,
+        code: row.code || existing,
+        itemCode: row.itemCode,
+        name: row.namedName ?? '',
+        existing,
+      });
+    } else fresh.push(row);
+  }
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line).map((p) => p.text) };
+
+  const generated = await freshCodes(
+    repos,
+    raceId,
+    fresh.filter((row) => row.code === '').length,
+    new Set(codeLines.keys()),
+  );
+  for (const row of fresh) if (row.code === '') row.code = generated.pop() ?? '';
+  if (fresh.some((row) => row.code === ''))
+    return { ok: false, problems: ['could not draw enough new codes; try again'] };
+  await repos.transaction(async (tx) => {
+    const n = await tx.entryAdmin.insertCodes(fresh);
+    // A code made between the check and now: nothing of the file is kept.
+    if (n !== fresh.length) throw new Error('a code of the file was created meanwhile; nothing imported, try again');
+  });
+  return {
+    ok: true,
+    imported: fresh.map((row) => ({
+      line: row.line,
+      code: row.code,
+      itemCode: row.itemCode,
+      name: row.namedName ?? '',
+    })),
+    skipped,
+  };
+}
