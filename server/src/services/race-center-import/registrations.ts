@@ -3,13 +3,7 @@ import { isCertificateType } from '#contract/enums';
 import { checkCertificateNumber, isValidPhone } from '#contract/rules';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import type { OrderRow, RaceCenterRepository, RegistrationRow } from '../../db/race-center-repository.ts';
-import {
-  catalogItem,
-  maskMobile,
-  normalizeBib,
-  normalizeCertNo,
-  normalizeName,
-} from '../../lib/race-center.ts';
+import { catalogItem, maskMobile, normalizeBib, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import { DATE_TIME, parseGender, unknownItemProblem, validDate, type Importer } from './import-table.ts';
 
 /** Registration channel: web|app|third-party or its code 3|5|2 (the spec's query-type numbers); blank is web. */
