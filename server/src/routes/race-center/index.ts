@@ -45,25 +45,59 @@ const PUBLIC = 'public, max-age=60';
  */
 const PUBLIC_ANSWER_TTL_MS = 15 * 60_000;
 
+/** A reading of the races' data versions (race-center-repository.ts dataVersions): `key=version` pairs. */
+const versionsOf = (reading: string) =>
+  new Map(
+    reading
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.lastIndexOf('=');
+        return [pair.slice(0, at), Number(pair.slice(at + 1))] as const;
+      }),
+  );
+
 /**
  * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
- * when the races' data versions read from the database differ from the last reading (every
- * `app.config.dataVersionPollMs`): writes by another instance or by the CLI.
+ * when a reading of the races' data versions from the database (every `app.config.dataVersionPollMs`) holds a
+ * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions only grow, so a reading that
+ * is not newer (one taken before this instance's own write, answered after it) changes nothing, and this
+ * instance's own writes are folded into what has been seen as soon as they are read back: a poll does not drop
+ * the cache a second time for a write that has already dropped it.
  */
 async function watchDataVersions(app: FastifyInstance, changed: () => void) {
   const raceCenter = app.repos.raceCenter;
-  const unsubscribe = raceCenter.onChange(changed);
-  let seen = await raceCenter.dataVersions();
+  const seen = new Map<string, number>();
+  /** Folds a reading into what has been seen; true when it held anything newer. */
+  const fold = (reading: string) => {
+    let newer = false;
+    const versions = versionsOf(reading);
+    for (const [key, version] of versions) {
+      if (version > (seen.get(key) ?? -Infinity)) {
+        seen.set(key, version);
+        newer = true;
+      }
+    }
+    // A race removed: its answers go too.
+    for (const key of seen.keys()) {
+      if (!versions.has(key)) {
+        seen.delete(key);
+        newer = true;
+      }
+    }
+    return newer;
+  };
+  // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
+  const read = (then: (reading: string) => void) => raceCenter.dataVersions().then(then, () => undefined);
+  const unsubscribe = raceCenter.onChange(() => {
+    changed();
+    void read(fold);
+  });
+  fold(await raceCenter.dataVersions());
   const poll = setInterval(() => {
-    raceCenter.dataVersions().then(
-      (versions) => {
-        if (versions === seen) return;
-        seen = versions;
-        changed();
-      },
-      // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
-      () => undefined,
-    );
+    void read((reading) => {
+      if (fold(reading)) changed();
+    });
   }, app.config.dataVersionPollMs);
   poll.unref();
   app.addHook('onClose', async () => {
