@@ -60,10 +60,10 @@ const versionsOf = (reading: string) =>
 /**
  * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
  * when a reading of the races' data versions from the database (every `app.config.dataVersionPollMs`) holds a
- * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions only grow, so a reading that
- * is not newer (one taken before this instance's own write, answered after it) changes nothing, and this
- * instance's own writes are folded into what has been seen as soon as they are read back: a poll does not drop
- * the cache a second time for a write that has already dropped it.
+ * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions
+ * only grow, so a reading that is not newer (one taken before this instance's own write, answered after it)
+ * changes nothing, and this instance's own writes are folded into what has been seen as soon as they are read
+ * back: a poll does not drop the cache a second time for a write that has already dropped it.
  */
 async function watchDataVersions(app: FastifyInstance, changed: () => void) {
   const raceCenter = app.repos.raceCenter;
