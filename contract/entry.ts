@@ -9,6 +9,7 @@
 import type { LocalText } from '#contract/registration-form';
 import type { EntryService, RefundSettings } from '#contract/after-entry';
 import type { CertificateType } from '#contract/enums';
+import type { CaptchaPass } from '#contract/registration-screens';
 
 // ---------------------------------------------------------------------------------------------------------
 // The organiser's settings (race.json `entry`; docs/site-config.md)
@@ -38,6 +39,12 @@ export type EntryChannel = (typeof ENTRY_CHANNELS)[number];
 export const TEAM_SIZE = { min: 2, max: 7 } as const;
 /** At most this many people in one submission when the race allows registering several. */
 export const MAX_PEOPLE_PER_SUBMISSION = 10;
+/**
+ * Where the race allows registering several people: how many besides themselves one account may register for
+ * the race when `othersPerAccount` is not set (docs/entry-limits.md), and the most it may be set to.
+ */
+export const DEFAULT_OTHERS_PER_ACCOUNT = 4;
+export const MAX_OTHERS_PER_ACCOUNT = 49;
 /** Default payment windows (minutes): a held first-come or pay-first place; a ballot winner's window. */
 export const DEFAULT_PAYMENT_MINUTES = { firstCome: 30, payThenDraw: 15, ballot: 48 * 60 } as const;
 /** The order shows "cancelled automatically soon" in its last minutes (ORDER_STATUS_KEYS 'cancelSoon'). */
@@ -73,6 +80,11 @@ export interface EntrySettings {
   items: EntryItemSettings[];
   /** One account may register several people in one submission (spec §5: an event may not allow it). */
   allowMultiple: boolean;
+  /**
+   * With allowMultiple: how many people besides themselves one account may have registered for the race at a
+   * time (live entries; default DEFAULT_OTHERS_PER_ACCOUNT, 0–MAX_OTHERS_PER_ACCOUNT). Without it: none.
+   */
+  othersPerAccount?: number;
   /** The registration form's channel the entries are filled on (default 'public'). */
   formChannel?: string;
   /** Direct-pass applicants approved on /direct may enter without the ballot (default true when /direct is set). */
@@ -90,6 +102,16 @@ export const ENTRY_STATUSES = { submitted: 0, won: 1, notWon: 2, cancelled: 3, r
 export type EntryStatus = (typeof ENTRY_STATUSES)[keyof typeof ENTRY_STATUSES];
 /** Statuses that hold the person's one registration of the race (a cancelled, refunded or lost entry does not). */
 export const LIVE_ENTRY_STATUSES: readonly EntryStatus[] = [0, 1, 4];
+
+/**
+ * The most live entries one account may hold in a race (docs/entry-limits.md): its own plus othersPerAccount
+ * where the race allows registering several people, otherwise exactly one. The one place this rule is decided;
+ * the server counts the account's live entries against it under the account's lock.
+ */
+export function peoplePerAccount(settings: Pick<EntrySettings, 'allowMultiple' | 'othersPerAccount'> | undefined) {
+  if (!settings?.allowMultiple) return 1;
+  return 1 + (settings.othersPerAccount ?? DEFAULT_OTHERS_PER_ACCOUNT);
+}
 
 /** Order statuses: 1 awaiting payment, 3 paid, 4 cancelled, 5 refunded (0 submitted and 2 cancel-soon are shown, not stored). */
 export const ORDER_STATUSES = {
@@ -217,6 +239,8 @@ export interface EntryInfo {
   signUpEndTime?: string;
   windowState: 'notYet' | 'open' | 'ended' | 'closed';
   allowMultiple: boolean;
+  /** The most people one account may have registered for the race at a time (contract peoplePerAccount). */
+  peoplePerAccount: number;
   formChannel: string;
   /** The public items (codeOnly ones are left out). */
   items: EntryItemInfo[];
@@ -284,6 +308,11 @@ export interface EntrySubmitRequest {
   participants: Record<string, unknown>[];
   /** The SPA's random key for this submission: the same key twice gives the first answer again. */
   idempotencyKey: string;
+  /**
+   * A passed slider check (the provider of the login codes), redeemed once when the submission is written;
+   * required (slideFirst without it), except that a key already answered answers without one.
+   */
+  captcha?: CaptchaPass;
 }
 export interface EntrySubmitAnswer {
   entries: MyEntry[];

@@ -133,6 +133,7 @@ export const MESSAGES = {
   entryItemMissing: 'This race has no such item open for registration',
   entryItemMismatch: 'The item must be the one chosen for this registration',
   entryTooManyPeople: 'At most {{max}} people can be registered in one submission',
+  entryAccountLimit: 'One account may register at most {{max}} people for this event, yourself included',
   entryFormMissing: 'This race has no registration form for sign-up',
   entryCodeNotYours: 'This code is issued to another person',
   entryCodeItem: 'This code opens another item',

@@ -17,7 +17,15 @@ import { idCard } from '../src/db/seed-runners.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { newEntryNo, type SubmissionWrite } from '../src/db/entries-repository.ts';
 import { newOrderNo } from '../src/db/orders-repository.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
+import {
+  buildTestApp,
+  fakeClock,
+  FIXTURE_RACE_ID,
+  ON_POSTGRES,
+  passedSlider,
+  removeTempDirs,
+  tempDir,
+} from './helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;
 // The app's clock stands at 2025-06-16 10:00 China time; the race is on 2025-11-02.
@@ -120,6 +128,7 @@ function person(item: string, birthday = '1990-05-20', extra: Record<string, unk
 
 const newKey = () => `key-${++keySeq}-${Date.now()}`;
 
+/** A submission with a passed slider check of its own (as the SPA sends it). */
 async function submit(
   who: Account,
   body: { itemCode: string; channel?: string; code?: string; participants: unknown[]; idempotencyKey?: string },
@@ -128,7 +137,7 @@ async function submit(
     method: 'POST',
     url: API_PATHS.entrySubmit,
     headers: { token: who.token },
-    payload: { raceId: RACE, channel: 'public', idempotencyKey: newKey(), ...body },
+    payload: { raceId: RACE, channel: 'public', idempotencyKey: newKey(), captcha: await passedSlider(app), ...body },
   });
 }
 
@@ -322,6 +331,7 @@ describe('entrySubmit', () => {
       order: { orderNo, subOrderNos: [`${orderNo}-1`], amountFen: 8000, deadlineAt: clock.now() + 1_800_000 },
       usesCode: false,
       takesPlaces: 'main',
+      account: { lock: `entry-account:${RACE}:${who.id}`, limit: 10 },
       ...change,
     });
     const before = await counts();

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { runSiteCli } from '../src/cli/site.ts';
 import type { Env } from '../src/lib/env.ts';
+import type { SliderPass } from '../src/plugins/captcha.ts';
 import { testDatabaseUrl } from './pg-test-database.ts';
 
 export const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -117,4 +119,17 @@ export function multipart(filename: string, content: Buffer, field = 'file') {
     payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/**
+ * A passed slider check of the app's provider (the built-in one), got as a browser gets it: a challenge, then a
+ * drag onto its target. What entrySubmit and the code sends redeem once.
+ */
+export async function passedSlider(app: FastifyInstance): Promise<SliderPass> {
+  const challenge = await app.captcha.issue();
+  const x = Number(challenge.targetX);
+  const trail: [number, number][] = [0, 0.25, 0.5, 0.75, 1].map((share, k) => [k * 70, Math.round(x * share)]);
+  const pass = await app.captcha.verify({ sessionId: String(challenge.sessionId), x, trail });
+  if (!pass) throw new Error('the slider check was not passed');
+  return pass;
 }

@@ -24,7 +24,7 @@ import {
   payInSandbox,
   type TestRunner,
 } from './after-entry-helpers.ts';
-import { databaseFor, FIXTURE_SEED, FIXTURES, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
+import { databaseFor, FIXTURE_SEED, FIXTURES, passedSlider, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
 
 const clock = afterEntryClock();
 const dataDir = tempDir();
@@ -115,6 +115,7 @@ async function signUp(runner: TestRunner, who: Person): Promise<EntrySubmitAnswe
       channel: 'public',
       idempotencyKey: `lookup-${who.certificateNumber}-${clock.now()}`,
       participants: [who],
+      captcha: await passedSlider(app),
     },
   });
   expect(res.json().code, res.body).toBe(0);

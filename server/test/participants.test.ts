@@ -15,7 +15,7 @@ import { sql } from '../src/db/engine.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { idCard } from '../src/db/seed-runners.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, passedSlider, removeTempDirs, tempDir } from './helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;
 // The app's clock stands at 2025-06-16 10:00 China time; the race is on 2025-11-02.
@@ -264,7 +264,7 @@ describe('saved participants', () => {
 });
 
 describe('sign-up with a saved participant', () => {
-  const submit = (who: Account, participants: Record<string, unknown>[]) =>
+  const submit = async (who: Account, participants: Record<string, unknown>[]) =>
     app.inject({
       method: 'POST',
       url: API_PATHS.entrySubmit,
@@ -275,6 +275,7 @@ describe('sign-up with a saved participant', () => {
         channel: 'public',
         participants,
         idempotencyKey: `participants-${++keySeq}-${Date.now()}`,
+        captcha: await passedSlider(app),
       },
     });
 

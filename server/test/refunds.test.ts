@@ -28,7 +28,7 @@ import {
   type TestEntry,
   type TestRunner,
 } from './after-entry-helpers.ts';
-import { databaseFor, FIXTURE_SEED, FIXTURES, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
+import { databaseFor, FIXTURE_SEED, FIXTURES, passedSlider, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
 
 const NEXT_RACE_ID = 'qc-marathon-2028';
 const clock = afterEntryClock();
@@ -283,7 +283,7 @@ describe('deferral', () => {
     });
   });
 
-  const submitNext = (who: TestRunner, code: string, person: TestEntry) =>
+  const submitNext = async (who: TestRunner, code: string, person: TestEntry) =>
     app.inject({
       method: 'POST',
       url: API_PATHS.entrySubmit,
@@ -294,6 +294,7 @@ describe('deferral', () => {
         channel: 'code',
         code,
         idempotencyKey: `deferral-${person.entryNo}-${code}`,
+        captcha: await passedSlider(app),
         participants: [
           {
             item: '10K',

@@ -1,4 +1,4 @@
-/** Helpers of the login drawer tests: open the drawer, switch tabs, drag the slider, open a sub-screen. */
+/** Helpers of the login drawer tests (open the drawer, switch tabs, open a sub-screen) and of any slider check. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
@@ -27,6 +27,12 @@ export async function dragSliderTo(x: number) {
   fireEvent.mouseDown(handle, { clientX: 100, button: 0 });
   for (const share of [0.2, 0.45, 0.7, 0.9, 1]) fireEvent.mouseMove(document, { clientX: 100 + x * share });
   fireEvent.mouseUp(document, { clientX: 100 + x });
+}
+
+/** Passes the page's slider check (the sign-up's, the login drawer's): dragged onto its target, then passed. */
+export async function passSlider() {
+  await dragSliderTo(SLIDER.targetX);
+  await waitFor(() => expect(screen.getByTestId('slider-captcha')).toHaveAttribute('data-phase', 'passed'));
 }
 
 export async function openScreen(user: User, lang: 'zh' | 'en', which: 'register' | 'resetEmail' | 'resetPhone') {

@@ -100,3 +100,13 @@ export async function solveSlider(page: Page, scope: Locator) {
   }
   await page.mouse.up();
 }
+
+/** Passes the sign-up page's slider check (shown above its submit button), as a runner does before submitting. */
+export async function passEntrySlider(page: Page) {
+  const slider = page.getByTestId('entry-slider');
+  await slider.locator('[data-testid="slider-captcha"][data-phase="ready"]').waitFor();
+  // In the middle of the screen: the mouse drags what it sees, never under the sticky menu bar.
+  await slider.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await solveSlider(page, slider);
+  await slider.locator('[data-testid="slider-captcha"][data-phase="passed"]').waitFor();
+}

@@ -14,7 +14,7 @@ import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser, passEntrySlider } from './browser';
 import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -135,6 +135,7 @@ async function registerAndPay(page: Page, runner: Runner): Promise<string> {
     },
     '10K',
   );
+  await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
   await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
   const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);

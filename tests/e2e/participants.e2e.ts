@@ -14,7 +14,7 @@ import seed from '../../server/seed/race.json';
 import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { loginInDrawer, newPage, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser, passEntrySlider } from './browser';
 import { expectAccessible, fromNow, PHOTO, pickMainlandChina, pickRegion, switchLanguage, upload } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -137,6 +137,7 @@ describe('saved participants', () => {
     await upload(page, item(page, 'photo'), PHOTO);
     await people.getByRole('button', { name: '保存此参赛者' }).click();
     await people.getByTestId('entry-person-0').getByText(PERSON.name).waitFor();
+    await passEntrySlider(page);
     await page.getByTestId('entry-submit').click();
     await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
 

@@ -15,7 +15,7 @@ import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { maskCertNo, maskMobile, maskName } from '../../server/src/lib/race-center';
-import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
+import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser, passEntrySlider } from './browser';
 import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -129,6 +129,7 @@ const fillPerson = (page: Page, r: Runner, itemCode: 'M' | '10K') =>
 
 /** Submits the saved person and answers the entry numbers of the ballot entry's success panel. */
 async function submitBallotEntry(page: Page): Promise<string> {
+  await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
   const done = page.getByTestId('entry-done');
   await done.waitFor({ timeout: 20_000 });
@@ -166,6 +167,16 @@ describe('sign-up end to end', () => {
     await expectAccessible(page, 'sign-up form (en)');
     await switchLanguage(page, 'zh');
     await fillPerson(page, A, 'M');
+    // The human check before submitting (the login codes' slider), in both languages.
+    const slider = page.getByTestId('entry-slider');
+    await slider.locator('[data-phase="ready"]').waitFor();
+    await slider.getByText('提交前请先拖动滑块完成验证').waitFor();
+    await screenshot(page, 'sign-up-slider-zh');
+    await switchLanguage(page, 'en');
+    await slider.getByText('Slide the slider to verify before submitting').waitFor();
+    expect(await rawKeysOn(page)).toEqual([]);
+    await screenshot(page, 'sign-up-slider-en');
+    await switchLanguage(page, 'zh');
     made.a = await submitBallotEntry(page);
     await screenshot(page, 'sign-up-ballot-done-zh');
     await expectAccessible(page, 'sign-up ballot entry made (zh)');
@@ -176,13 +187,46 @@ describe('sign-up end to end', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const b = await signUpPage(B);
-    await b.page.getByTestId('entry-choose-M').click();
-    await fillPerson(b.page, B, 'M');
-    made.b = await submitBallotEntry(b.page);
+    // Runner B on a 360 px phone, on the mobile site: the slider step fits the screen, in both languages.
+    const phone = await newPage(browser(), {
+      viewport: { width: 360, height: 740 },
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+      isMobile: true,
+      hasTouch: true,
+    });
+    await phone.page.goto(`http://localhost:${inject('port')}/m/#/my/signup`);
+    await loginInDrawer(phone.page, 'zh', { phone: B.phone, password: PASSWORD });
+    await phone.page.getByTestId('entry-items').waitFor();
+    await phone.page.getByTestId('entry-choose-M').click();
+    // The phone's date picker is tap-only (a read-only input); the helper types the date, as on a desktop.
+    await phone.page
+      .getByTestId('entry-people')
+      .getByLabel('出生日期', { exact: true })
+      .evaluate((input) => input.removeAttribute('readonly'));
+    await fillPerson(phone.page, B, 'M');
+    const phoneSlider = phone.page.getByTestId('entry-slider');
+    await phoneSlider.locator('[data-phase="ready"]').waitFor();
+    await phoneSlider.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    const track = (await phoneSlider.getByTestId('slider-track').boundingBox())!;
+    expect(track.x).toBeGreaterThanOrEqual(0);
+    expect(track.x + track.width).toBeLessThanOrEqual(360);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(phone.page, 'sign-up-slider-phone-zh');
+    await switchLanguage(phone.page, 'en');
+    await phoneSlider.getByText('Slide the slider to verify before submitting').waitFor();
+    await screenshot(phone.page, 'sign-up-slider-phone-en');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+
+    // Runner B then enters on a desktop (and does not pay, below).
+    const desktop = await signUpPage(B);
+    await desktop.page.getByTestId('entry-choose-M').click();
+    await fillPerson(desktop.page, B, 'M');
+    made.b = await submitBallotEntry(desktop.page);
     expect(made.b).not.toBe(made.a);
-    expect(b.errors).toEqual([]);
-    runnerB = b;
+    expect(desktop.errors).toEqual([]);
+    runnerB = desktop;
   });
 
   it('runner C creates a team on the marathon, runner D joins it with its code; both enter the ballot', async () => {
@@ -233,6 +277,7 @@ describe('sign-up end to end', () => {
       .waitFor();
     await screenshot(e.page, 'sign-up-code-ok-zh');
     await fillPerson(e.page, E, '10K');
+    await passEntrySlider(e.page);
     await e.page.getByTestId('entry-submit').click();
     await e.page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
     await e.page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });

@@ -10,16 +10,22 @@
  * the entries_person index).
  */
 import { randomInt } from 'node:crypto';
-import type { EntryChannel, EntrySettings, EntryStatus, TimelineStep } from '#contract/entry';
+import {
+  LIVE_ENTRY_STATUSES,
+  type EntryChannel,
+  type EntrySettings,
+  type EntryStatus,
+  type TimelineStep,
+} from '#contract/entry';
 import { personalCipher } from '../lib/personal-data.ts';
-import { sql, type Db } from './engine.ts';
+import { advisoryLockNumber, sql, type Db } from './engine.ts';
 
 export type PlacePool = 'main' | 'charity';
 
 /** The pool an entry of a channel counts in. */
 export const poolOf = (channel: EntryChannel): PlacePool => (channel === 'charity' ? 'charity' : 'main');
 
-const LIVE = sql.raw('(0, 1, 4)');
+const LIVE = sql.raw(`(${LIVE_ENTRY_STATUSES.join(', ')})`);
 
 interface EntryRow {
   id: number;
@@ -114,11 +120,19 @@ export interface SubmissionWrite {
   usesCode: boolean;
   /** Take one place of this pool per person. */
   takesPlaces?: PlacePool;
+  /**
+   * The account's rule (contract/entry.ts peoplePerAccount): with the lock of this key held (the one the
+   * step-by-step write takes), its live entries in the race and these people together at most `limit`.
+   */
+  account: { lock: string; limit: number };
 }
 
 /** What writeSubmission did; anything but 'written' wrote nothing. */
 export type SubmissionWritten =
-  /** The key has an answer, or a person a live entry, already (the caller asks submitChecks which). */
+  /**
+   * The key has an answer, a person a live entry, or the account its most live entries, already (the caller
+   * asks submitChecks which).
+   */
   | 'checksFailed'
   /** An entry or order number was taken meanwhile: try again with new ones. */
   | 'numberClash'
@@ -467,10 +481,12 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       input: EntryInsert,
       /** The timeline's first steps, all at input.now ('submitted', then e.g. 'orderCreated' in the same transaction). */
       steps: readonly TimelineStep[] = ['submitted'],
+      /** Draws the entry numbers tried (tests give their own to force a clash). */
+      drawEntryNo: () => string = newEntryNo,
     ): Promise<{ id: number; entryNo: string }> {
       const { certEnc, phoneEnc, valuesEnc } = sealed(input);
       for (let attempt = 0; attempt < 8; attempt += 1) {
-        const entryNo = newEntryNo();
+        const entryNo = drawEntryNo();
         const insert = sql`
           INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
             name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
@@ -673,12 +689,12 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
 
     // ---- idempotency -------------------------------------------------------------------------------------
 
-    /** The stored answer (JSON text) of an account's idempotency key, if any. */
     /**
      * What a submission reads before its checks, in one query: the stored answer of its idempotency key (JSON
      * text), the race's version (races.version; null when there is no such race) with its information only
-     * when it is not the version the caller has (`knownRaceVersion`), and the version of the race's published
-     * form of `channel` (null when none, or no channel given).
+     * when it is not the version the caller has (`knownRaceVersion`), the version of the race's published
+     * form of `channel` (null when none, or no channel given) and how many live entries the account has in
+     * the race (read again under the account's lock before writing: submitChecks, writeSubmission).
      */
     async submissionStart(
       userId: number,
@@ -691,24 +707,28 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       raceVersion: number | null;
       raceJson: string | null;
       formVersion: number | null;
+      accountLive: number;
     }> {
       const row = await db.get<{
         answer: string | null;
         race_version: number | null;
         race_json: string | null;
         form_version: number | null;
+        account_live: number | null;
       }>(sql`
         SELECT
           (SELECT answer_json FROM submissions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}) AS answer,
           r.version AS race_version,
           CASE WHEN r.version = ${knownRaceVersion} THEN NULL ELSE r.info_json END AS race_json,
-          (SELECT max(version) FROM registration_forms WHERE race_id = ${raceId} AND channel = ${channel}) AS form_version
+          (SELECT max(version) FROM registration_forms WHERE race_id = ${raceId} AND channel = ${channel}) AS form_version,
+          (SELECT count(*) FROM entries WHERE user_id = ${userId} AND race_id = ${raceId} AND status IN ${LIVE}) AS account_live
         FROM (SELECT 1 AS one) AS start LEFT JOIN races AS r ON r.race_id = ${raceId}`);
       return {
         answer: row?.answer ?? null,
         raceVersion: row?.race_version ?? null,
         raceJson: row?.race_json ?? null,
         formVersion: row?.form_version ?? null,
+        accountLive: Number(row?.account_live ?? 0),
       };
     },
 
@@ -720,23 +740,31 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
 
     /**
      * The checks a submission makes under its locks, in one query: the stored answer of its idempotency key
-     * (JSON text) and which of these people already have a live entry in the race.
+     * (JSON text), which of these people already have a live entry in the race, and how many live entries the
+     * account has in the race (`accountLive`).
      */
     async submitChecks(
       userId: number,
       idempotencyKey: string,
       raceId: string,
       certHashes: readonly string[],
-    ): Promise<{ answer: string | undefined; live: Set<string> }> {
-      const rows = await db.all<{ answer_json: string | null; cert_hash: string | null }>(sql`
-        SELECT answer_json, NULL AS cert_hash FROM submissions
+    ): Promise<{ answer: string | undefined; live: Set<string>; accountLive: number }> {
+      const rows = await db.all<{ answer_json: string | null; cert_hash: string | null; n: number | null }>(sql`
+        SELECT answer_json, NULL AS cert_hash, CAST(NULL AS BIGINT) AS n FROM submissions
         WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}
         UNION ALL
-        SELECT NULL AS answer_json, cert_hash FROM entries
+        SELECT NULL AS answer_json, cert_hash, CAST(NULL AS BIGINT) AS n FROM entries
         WHERE race_id = ${raceId} AND cert_hash IN (${sql.join(certHashes.length > 0 ? [...certHashes] : [''])})
-          AND status IN ${LIVE}`);
+          AND status IN ${LIVE}
+        UNION ALL
+        SELECT NULL AS answer_json, NULL AS cert_hash, count(*) AS n FROM entries
+        WHERE user_id = ${userId} AND race_id = ${raceId} AND status IN ${LIVE}`);
       const answer = rows.find((row) => row.answer_json !== null)?.answer_json ?? undefined;
-      return { answer, live: new Set(rows.flatMap((row) => (row.cert_hash === null ? [] : [row.cert_hash]))) };
+      return {
+        answer,
+        live: new Set(rows.flatMap((row) => (row.cert_hash === null ? [] : [row.cert_hash]))),
+        accountLive: Number(rows.find((row) => row.n !== null)?.n ?? 0),
+      };
     },
 
     /**
@@ -770,7 +798,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
      * PostgreSQL only: every write of a submission in one statement, outside any transaction (SubmissionWrite):
      * one round trip, and PostgreSQL commits it by itself, so the contended rows (the code's uses, the item's
      * places, updated last) stay locked only until that commit, never while an answer travels. The checks of
-     * submitChecks gate every insert; when they fail, or a count comes short, the statement raises
+     * submitChecks gate every insert, the account's count read under the account's lock (held until the
+     * statement commits: race_site_account_entries, migration 19); when they fail, or a count comes short, the statement raises
      * (race_site_refuse, migration 15) and nothing of it is kept. A unique index meeting a submission of the
      * same person or key running at the same time does the same: the caller asks submitChecks then.
      */
@@ -788,7 +817,10 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
               SELECT 1 FROM submissions WHERE user_id = ${input.userId} AND idempotency_key = ${input.idempotencyKey})
             AND NOT EXISTS (
               SELECT 1 FROM entries WHERE race_id = ${entry.raceId} AND cert_hash IN (${sql.join(column('certHash'))})
-                AND status IN ${LIVE}) AS ok
+                AND status IN ${LIVE})
+            AND race_site_account_entries(CAST(${advisoryLockNumber(input.account.lock)} AS BIGINT), ${entry.raceId},
+              CAST(${input.userId} AS BIGINT), CAST(${[...LIVE_ENTRY_STATUSES]} AS BIGINT[])) + ${n} <= ${input.account.limit}
+            AS ok
         ), p AS (
           SELECT * FROM unnest(CAST(${entryNos} AS TEXT[]), CAST(${column('name')} AS TEXT[]),
             CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),

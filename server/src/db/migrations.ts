@@ -1314,4 +1314,23 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
     postgres: `CREATE INDEX entries_race_cert ON entries (race_id, cert_hash);`,
   },
+  {
+    id: 19,
+    name: "sign-up in one statement: an account's live entries counted under its lock (PostgreSQL only)",
+    sqlite: '',
+    // The one-statement write of a submission (entries-repository.ts writeSubmission) takes the account's lock
+    // (the advisory lock the step-by-step write takes by the same key) and then counts the account's live
+    // entries in the race. VOLATILE: the count is read with a snapshot taken after the lock is held, so it sees
+    // every entry a submission that held the lock before has committed (the statement's own snapshot, taken
+    // before it waited, would not). The limit itself is the caller's (contract/entry.ts peoplePerAccount).
+    postgres: `
+      CREATE FUNCTION race_site_account_entries(lock_number BIGINT, race TEXT, account BIGINT, live BIGINT[])
+        RETURNS BIGINT LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(lock_number);
+        RETURN (SELECT count(*) FROM entries WHERE race_id = race AND user_id = account AND status = ANY (live));
+      END
+      $$;
+    `,
+  },
 ];

@@ -57,6 +57,8 @@ export interface OrderCreate {
   deadlineAt: number | null;
   createdAt: number;
   lines: { entryId: number; amountFen: number }[];
+  /** Draws the order numbers tried (default newOrderNo; tests give their own to force a clash). */
+  drawOrderNo?: (at: number) => string;
 }
 
 export interface PaidFacts {
@@ -189,7 +191,7 @@ export function createOrdersRepository(db: Db) {
     /** A new order awaiting payment (status 1) with its lines; retried on an order-number clash. */
     async create(input: OrderCreate): Promise<{ id: number; orderNo: string; subOrderNos: string[] }> {
       for (let attempt = 0; attempt < 8; attempt += 1) {
-        const orderNo = newOrderNo(input.createdAt);
+        const orderNo = (input.drawOrderNo ?? newOrderNo)(input.createdAt);
         const subOrderNos = input.lines.map((_, k) => `${orderNo}-${k + 1}`);
         const insert = sql`
           INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at)

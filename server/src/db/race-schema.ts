@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { MAX_SLOT_CAPACITY, pickupSlotId, SLOT_TIME_PATTERN } from '#contract/after-entry';
-import { ENTRY_MODELS, ITEM_CODE_PATTERN, TEAM_SIZE } from '#contract/entry';
+import { ENTRY_MODELS, ITEM_CODE_PATTERN, MAX_OTHERS_PER_ACCOUNT, TEAM_SIZE } from '#contract/entry';
 import { linkProblem } from '#contract/link-safety';
 import { CHANNEL_PATTERN } from '#contract/registration-form';
 import { timeZoneProblem } from '#contract/time-zone';
@@ -118,6 +118,7 @@ const entrySchema = z
   .strictObject({
     items: z.array(entryItemSchema).min(1).max(50),
     allowMultiple: z.boolean(),
+    othersPerAccount: z.number().int().min(0).max(MAX_OTHERS_PER_ACCOUNT).optional(),
     formChannel: z.string().regex(CHANNEL_PATTERN).optional(),
     directPass: z.boolean().optional(),
     refunds: z

@@ -1,7 +1,8 @@
 /**
  * Per-IP sliding-window rate limits (IPv6 addresses grouped by /64, `rateLimitKey`). A route opts in with `onRequest: app.rateLimit(LIMITS.login)`; over the
  * limit it answers HTTP 429, the envelope `{ code: 429, msg: 'Too many requests, please try again in N seconds', msgCode: 'tooManyRequestsWait', msgParams: { seconds: N } }`
- * and Retry-After (seconds). Disabled with RATE_LIMITS=off.
+ * and Retry-After (seconds). A call may also count the logged-in account (`rateLimitAccount`). Disabled with
+ * RATE_LIMITS=off.
  *
  * Account buckets (login, codes, registration, reset, uploads…) are counted in the database under a per-key
  * lock, so every worker process and every instance on the same database shares one window per IP. The
@@ -52,6 +53,12 @@ export const LIMITS = {
   lookup: { name: 'lookup', max: 60, windowMs: MINUTE, local: true },
   certificate: { name: 'certificate', max: 60, windowMs: MINUTE, local: true },
   export: { name: 'export', max: 10, windowMs: MINUTE },
+  /**
+   * Sign-up submissions (docs/entry-limits.md): per address generous, so that hundreds of runners behind one
+   * campus or office NAT all get in at a registration opening; per account (`rateLimitAccount`) tight.
+   */
+  entrySubmit: { name: 'entry-submit', max: 600, windowMs: MINUTE },
+  entrySubmitAccount: { name: 'entry-submit-account', max: 10, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 /**
@@ -222,6 +229,12 @@ declare module 'fastify' {
     rateLimitCounter(limit: RateLimit & { local: true }): ((ip: string) => number) | undefined;
     /** Shares the local limits' hits with the other instances now (done every second; tests call it). */
     rateLimitSync(): Promise<void>;
+    /**
+     * Counts a hit of an account (not an address) on a shared limit, for calls whose caller is known only once
+     * logged in: 0 when allowed, otherwise the seconds to wait (answer with `tooManyRequests`). Always 0 when
+     * limits are off.
+     */
+    rateLimitAccount(limit: RateLimit, accountId: number): Promise<number>;
   }
 }
 
@@ -251,6 +264,9 @@ async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean
   }
   const shared = new SharedWindowLimiter(app.repos.rateHits, options.now);
   const bucket = (limit: RateLimit, ip: string) => `${limit.name}|${rateLimitKey(ip)}`;
+  app.decorate('rateLimitAccount', async (limit: RateLimit, accountId: number) =>
+    options.enabled ? shared.hit(`${limit.name}|account:${accountId}`, limit) : 0,
+  );
   app.decorate('rateLimitCounter', (limit: RateLimit & { local: true }) =>
     options.enabled ? (ip: string) => local.hit(bucket(limit, ip), limit) : undefined,
   );

@@ -1,7 +1,8 @@
 /**
  * Sign-up calls (issue 14 §1, §2, §5; paths in contract/api.ts, shapes in contract/entry.ts): entryInfo
  * (public, cached 5 s), entryCodeCheck (login, rate-limited like the lookups), teamCreate and teamGet (login),
- * entrySubmit (login; rules in services/entry/submit.ts), myEntries and orderGet (login, the owner only).
+ * entrySubmit (login, the slider's pass, per-address and per-account limits; rules in services/entry/submit.ts and
+ * docs/entry-limits.md), myEntries and orderGet (login, the owner only).
  * Payment and the ballot have their own files in this folder.
  */
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +14,7 @@ import {
   MAX_PEOPLE_PER_SUBMISSION,
   normalizeCode,
   paymentMinutes,
+  peoplePerAccount,
   type CodeCheckAnswer,
   type CodeCheckRequest,
   type EntryInfo,
@@ -25,10 +27,11 @@ import type { TeamRecord } from '../../db/entries-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import { maskName } from '../../lib/race-center.ts';
-import { LIMITS } from '../../plugins/rate-limit.ts';
+import { LIMITS, tooManyRequests } from '../../plugins/rate-limit.ts';
 import { createEntrySubmission } from '../../services/entry/submit.ts';
 import { toSummary } from '../../services/entry/ballot.ts';
 import { formChannelOf, itemOf, myEntryViews, signUpWindow } from '../../services/entry/views.ts';
+import { captchaSchema } from '../registration/confirm.ts';
 import { loggedInUser, raceIdQuery, raceIdSchema, refuseFields } from '../registration/screen-common.ts';
 
 export const ENTRY_INFO_CACHE_CONTROL = 'public, max-age=5';
@@ -52,6 +55,8 @@ const submitBody = {
       items: { type: 'object', maxProperties: 200, additionalProperties: true },
     },
     idempotencyKey: { type: 'string', minLength: 8, maxLength: 64, pattern: '^[\\w-]+$' },
+    // Optional here so that a submission without it is answered the slider's own message (slideFirst).
+    captcha: captchaSchema,
   },
 } as const;
 
@@ -97,7 +102,12 @@ async function teamInfo(repos: Repositories, team: TeamRecord, userId: number): 
 }
 
 export default async function entryRoutes(app: FastifyInstance) {
-  const submission = createEntrySubmission({ repos: app.repos, files: app.files, now: app.config.now });
+  const submission = createEntrySubmission({
+    repos: app.repos,
+    files: app.files,
+    now: app.config.now,
+    captcha: app.captcha,
+  });
 
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.entryInfo,
@@ -148,6 +158,7 @@ export default async function entryRoutes(app: FastifyInstance) {
         ...(race.signUpEndTime ? { signUpEndTime: race.signUpEndTime } : {}),
         windowState: signUpWindow(race, now),
         allowMultiple: settings?.allowMultiple ?? false,
+        peoplePerAccount: peoplePerAccount(settings),
         formChannel: formChannelOf(settings),
         items,
         now,
@@ -225,10 +236,12 @@ export default async function entryRoutes(app: FastifyInstance) {
 
   app.post<{ Body: EntrySubmitRequest }>(
     API_PATHS.entrySubmit,
-    { schema: { body: submitBody } },
+    { onRequest: app.rateLimit(LIMITS.entrySubmit), schema: { body: submitBody } },
     async (request, reply) => {
       const user = await loggedInUser(app, request, reply);
       if (!user) return fail(401, 'loginExpired');
+      const wait = await app.rateLimitAccount(LIMITS.entrySubmitAccount, user.id);
+      if (wait > 0) return tooManyRequests(reply, wait);
       const outcome = await submission.submit(user.id, request.body);
       if (outcome.ok) return ok(outcome.answer);
       const { refusal } = outcome;

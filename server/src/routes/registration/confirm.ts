@@ -23,7 +23,8 @@ import {
 /** How long after a search its runner may confirm without sliding again. */
 export const CONFIRM_AFTER_SEARCH_MS = 30 * 60_000;
 
-const captchaSchema = {
+/** A passed slider check (contract CaptchaPass) in a request body; entrySubmit takes the same. */
+export const captchaSchema = {
   type: 'object',
   required: ['token', 'sig', 'sessionId', 'scene'],
   properties: {

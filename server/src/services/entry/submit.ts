@@ -5,16 +5,21 @@
  * Checked before any write: the window (race clock, signUpOpenStatus 1; an invitation code works while public
  * entry is closed), the item (codeOnly items only by code), the channel's conditions, each person's values
  * against the published form of the entry's form channel (the same check as /direct), the item's age bounds on
- * race day and one certificate per person. Then in one transaction: the stored answer of the idempotency key,
- * one live entry per person and race (under the person's lock, backed by the entries_person index), the code's
- * uses and the places by conditional updates (never read then written), the team's size under the team's
- * lock, the entries and their order. A refusal inside the transaction rolls back everything it wrote.
+ * race day and one certificate per person, and the account's limit (contract peoplePerAccount: its live entries
+ * in the race, these people included; docs/entry-limits.md). A submission carries a passed slider check (the
+ * login codes' provider), redeemed once just before writing. Then in one transaction: the stored answer of the
+ * idempotency key, the account's count again (under the account's lock), one live entry per person and race
+ * (under the person's lock, backed by the entries_person index), the code's uses and the places by conditional
+ * updates (never read then written), the team's size under the team's lock, the entries and their order. A
+ * refusal inside the transaction rolls back everything it wrote. A unique index met is a person's refusal only
+ * when that person now has a live entry; otherwise (a number drawn meanwhile) the submission is written again.
  *
  * On PostgreSQL a submission without a team and with an order to pay (or none) skips the transaction: its writes
  * are one statement that commits by itself (EntriesRepository.writeSubmission), so the item's places row, which
  * every submission of a registration opening updates, is locked only while PostgreSQL commits and never while an
  * answer travels to this process and back. Two submissions of the same person or key then meet in the unique
- * indexes instead of the locks, and the later one answers as it would after the lock.
+ * indexes instead of the locks, and the later one answers as it would after the lock; the account's count is
+ * read in that statement under the account's lock, which it holds until it commits.
  *
  * Places and orders by model and channel: first-come, charity, direct and code entries take a place now and
  * get an order to pay within the item's payment minutes; pay-then-draw entries get an order and no place; ballot
@@ -27,6 +32,7 @@ import {
   MAX_PEOPLE_PER_SUBMISSION,
   normalizeCode,
   PARTICIPANT_KEYS,
+  peoplePerAccount,
   type EntryItemSettings,
   type EntrySubmitAnswer,
   type EntrySubmitRequest,
@@ -47,6 +53,7 @@ import {
 import { newOrderNo, orderView, type OrderRecord } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
+import type { CaptchaProvider } from '../../plugins/captcha.ts';
 import { fillSavedNumbers } from '../after-entry/participants.ts';
 import { checkRegistrationSubmission } from '../registration/check-submission.ts';
 import { ownResults } from '../registration/own-results.ts';
@@ -58,7 +65,14 @@ export interface SubmitDeps {
   repos: Repositories;
   files: FileStore;
   now: () => number;
+  /** The human check of the login codes: a submission redeems a passed check once before it writes. */
+  captcha: Pick<CaptchaProvider, 'redeem'>;
+  /** Draw the entry and order numbers (default newEntryNo, newOrderNo; tests give their own to force a clash). */
+  numbers?: { entryNo: () => string; orderNo: (at: number) => string };
 }
+
+/** How many times a submission that met a number taken meanwhile (or a rolled-back one) is written again. */
+const ATTEMPTS = 8;
 
 export type SubmitRefusal =
   | { kind: 'call'; status: number; code: MessageCode; params?: MessageParams }
@@ -103,7 +117,7 @@ interface Person {
 const firstOfType = (form: RegistrationForm, type: FormField['type']) => form.fields.find((f) => f.type === type);
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-/** True when the error is a unique-index violation (the entries_person backstop), on either engine. */
+/** True when the error is a unique-index violation (a person's entry, or a number taken meanwhile), on either engine. */
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -141,7 +155,13 @@ async function takePlaces(
   return entries.takePlace(raceId, item.code, pool, n);
 }
 
-export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
+export function createEntrySubmission({
+  repos,
+  files,
+  now,
+  captcha,
+  numbers = { entryNo: newEntryNo, orderNo: newOrderNo },
+}: SubmitDeps) {
   // This process's copies of races (by races.version) and of published forms (by version: a published
   // version never changes), read only: frozen, so no caller can change what the next submission reads.
   const seenRaces = new Map<string, { version: number; race: RaceInfo }>();
@@ -264,6 +284,9 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
         kept?.version ?? null,
       );
       if (start.answer !== null) return { ok: true, answer: JSON.parse(start.answer) as EntrySubmitAnswer };
+      // The human check: a pass is needed (redeemed below, once the submission is ready to be written).
+      const pass = request.captcha;
+      if (!pass) return refused(call(400, 'slideFirst'));
       if (start.raceVersion === null) return refused(call(404, 'raceNotFound'));
       // No text: the version this process has (raceJson is only left out for the version it named).
       const race = start.raceJson === null ? kept!.race : keepRace(raceId, start.raceVersion, start.raceJson);
@@ -294,6 +317,13 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       if (n > MAX_PEOPLE_PER_SUBMISSION) {
         return refused(call(400, 'entryTooManyPeople', { max: MAX_PEOPLE_PER_SUBMISSION }));
       }
+      // The account's live entries in the race, these people included, at most `limit` (docs/entry-limits.md):
+      // read here first, then again under the account's lock where the entries are written.
+      const limit = peoplePerAccount(settings);
+      const accountFull = settings.allowMultiple
+        ? call(400, 'entryAccountLimit', { max: limit })
+        : call(400, 'alreadyRegistered');
+      if (start.accountLive + n > limit) return refused(accountFull);
 
       let team: Awaited<ReturnType<EntriesRepository['findTeamByCode']>>;
       if (channel === 'team') {
@@ -410,20 +440,39 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           order,
         };
       };
-      /** The refusal of a person who has a live entry in the race already. */
-      const alreadyIn = (live: Set<string>) => {
-        const person = people.find((p) => live.has(p.certHash));
-        return person
-          ? new Refused({
-              kind: 'fields',
-              fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
-            })
-          : undefined;
+      /**
+       * The refusal the checks read under the locks give: a person who has a live entry in the race already, or
+       * the account holding its most live entries.
+       */
+      const refusalOf = (checks: { live: Set<string>; accountLive: number }) => {
+        const person = people.find((p) => checks.live.has(p.certHash));
+        if (person) {
+          return new Refused({
+            kind: 'fields',
+            fields: { [`${person.index}.${person.certKey}`]: { code: 'alreadyRegistered' } },
+          });
+        }
+        return checks.accountLive + n > limit ? new Refused(accountFull) : undefined;
       };
-      // For writeStepByStep: the key's lock, then (one live entry per person and race) each person's lock in one
-      // order, so no two submissions deadlock; taken with BEGIN (one round trip on PostgreSQL).
+      /**
+       * After meeting another submission (a check failing in the one statement, or a unique index): the checks
+       * read again tell what happened. The key's answer; a refusal (thrown); or undefined: nothing of it stands
+       * (a number taken meanwhile, a submission since rolled back), to be tried again.
+       */
+      const settle = async (): Promise<EntrySubmitAnswer | undefined> => {
+        const checks = await repos.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
+        if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
+        const refusal = refusalOf(checks);
+        if (refusal) throw refusal;
+        return undefined;
+      };
+      // The account's lock: taken by both ways of writing, so the account's count cannot be passed by a burst.
+      const accountLock = `entry-account:${raceId}:${userId}`;
+      // For writeStepByStep: the key's lock, the account's, then (one live entry per person and race) each
+      // person's lock in one order, so no two submissions deadlock; taken with BEGIN (one round trip on PostgreSQL).
       const locks = [
         `entry-submit:${userId}:${idempotencyKey}`,
+        accountLock,
         ...[...seen].sort().map((hash) => `entry-person:${raceId}:${hash}`),
       ];
 
@@ -433,8 +482,8 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
        * of the item are missing (a race saved before sign-up existed), for writeStepByStep to make.
        */
       const writeAtOnce = async (): Promise<EntrySubmitAnswer | undefined> => {
-        const records = people.map((person, k) => recordOf(person, -(k + 1), newEntryNo()));
-        const orderNo = ordered ? newOrderNo(at) : undefined;
+        const records = people.map((person, k) => recordOf(person, -(k + 1), numbers.entryNo()));
+        const orderNo = ordered ? numbers.orderNo(at) : undefined;
         const placed =
           orderNo === undefined
             ? undefined
@@ -466,6 +515,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           order: placed && { ...placed, amountFen: fee * n },
           usesCode: code !== undefined,
           takesPlaces: holds ? pool : undefined,
+          account: { lock: accountLock, limit },
         });
         switch (written) {
           case 'written':
@@ -480,10 +530,10 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
             throw new Refused(call(400, 'entryFull'));
           }
           case 'checksFailed': {
-            const checks = await repos.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
-            if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
             // The submission met has since been rolled back: this one is tried again.
-            throw alreadyIn(checks.live) ?? new TryAgain();
+            const settled = await settle();
+            if (settled === undefined) throw new TryAgain();
+            return settled;
           }
         }
       };
@@ -492,7 +542,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       const writeStepByStep = async (tx: Repositories): Promise<EntrySubmitAnswer> => {
         const checks = await tx.entries.submitChecks(userId, idempotencyKey, raceId, [...seen]);
         if (checks.answer !== undefined) return JSON.parse(checks.answer) as EntrySubmitAnswer;
-        const refusal = alreadyIn(checks.live);
+        const refusal = refusalOf(checks);
         if (refusal) throw refusal;
         if (team) {
           await tx.db.lock(`entry-team:${team.id}`);
@@ -503,6 +553,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
           const made = await tx.entries.insertEntry(
             { ...recordOf(person, 0, ''), values: person.values, now: at },
             steps,
+            numbers.entryNo,
           );
           records.push(recordOf(person, made.id, made.entryNo));
         }
@@ -516,6 +567,7 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
             deadlineAt,
             createdAt: at,
             lines: records.map((entry) => ({ entryId: entry.id, amountFen: fee })),
+            drawOrderNo: numbers.orderNo,
           });
           let paid = false;
           if (fee === 0 && (await tx.orders.markPaid(created.id, { paidFen: 0, paidAt: at, serialNo: null }))) {
@@ -545,27 +597,34 @@ export function createEntrySubmission({ repos, files, now }: SubmitDeps) {
       };
       const atOnce = repos.db.engine === 'postgres' && !team && !(ordered && fee === 0);
 
-      try {
-        // The transaction is kept short: every read it does not need was done above, the answer is built from
-        // what it writes (not read back), and the contended rows (the code's uses, the item's places) are
-        // updated last, so their row locks (PostgreSQL) are held only until the commit that follows.
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            const answer =
-              (atOnce ? await writeAtOnce() : undefined) ?? (await repos.transaction(writeStepByStep, { locks }));
-            return { ok: true, answer };
-          } catch (error) {
-            // Nothing kept (TryAgain): tried again, with new numbers.
-            if (!(error instanceof TryAgain) || attempt >= 8) throw error;
-          }
+      // The human check, once: a pass redeemed here is spent whatever the write then answers.
+      if (!(await captcha.redeem(pass))) return refused(call(400, 'verificationFailed'));
+
+      // The transaction is kept short: every read it does not need was done above, the answer is built from
+      // what it writes (not read back), and the contended rows (the code's uses, the item's places) are
+      // updated last, so their row locks (PostgreSQL) are held only until the commit that follows.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const answer =
+            (atOnce ? await writeAtOnce() : undefined) ?? (await repos.transaction(writeStepByStep, { locks }));
+          return { ok: true, answer };
+        } catch (error) {
+          if (error instanceof Refused) return refused(error.refusal);
+          // A unique index met: only a person who now has a live entry is refused as registered (a submission
+          // of the same person committed between the checks and the insert); anything else (a number drawn
+          // meanwhile by another submission) kept nothing and is tried again, with new numbers.
+          if (isUniqueViolation(error)) {
+            try {
+              const settled = await settle();
+              if (settled !== undefined) return { ok: true, answer: settled };
+            } catch (refusal) {
+              if (refusal instanceof Refused) return refused(refusal.refusal);
+              throw refusal;
+            }
+          } else if (!(error instanceof TryAgain)) throw error;
+          // Nothing kept: tried again, with new numbers; after ATTEMPTS, the runner is asked to try again.
+          if (attempt >= ATTEMPTS) return refused(call(503, 'databaseUnavailable'));
         }
-      } catch (error) {
-        if (error instanceof Refused) return refused(error.refusal);
-        if (isUniqueViolation(error)) {
-          // Another submission of the same person committed between our check and our insert.
-          return refused(call(400, 'alreadyRegistered'));
-        }
-        throw error;
       }
     },
   };

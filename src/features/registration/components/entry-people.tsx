@@ -5,10 +5,11 @@
  * submission. Each person's age is checked against the item's limits on race day before anything is sent;
  * the server's refusals (keyed `${person}.${field}`) open that person's form with the messages on its fields.
  * Each person may be picked from the account's saved participants (saved-participant-picker.tsx): the form
- * opens filled with them, and their id goes with the person's values.
+ * opens filled with them, and their id goes with the person's values. The page's slider check (`slider`) is
+ * shown just above the submit button. At most `maxPeople` people (the account's limit for the race).
  */
 import { Alert, Button, Tag } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAVED_PARTICIPANT_KEY } from '#contract/after-entry';
 import { MAX_PEOPLE_PER_SUBMISSION, PARTICIPANT_KEYS, ageProblem, type EntryItemInfo } from '#contract/entry';
@@ -58,14 +59,20 @@ export function EntryPeople({
   raceId,
   itemCode,
   allowMultiple,
+  maxPeople,
   refusals,
   submitting,
   onSubmit,
+  slider,
 }: {
   form: RegistrationForm;
   raceId: string;
   itemCode: string;
   allowMultiple: boolean;
+  /** The most people this account may enter (MAX_PEOPLE_PER_SUBMISSION at most). */
+  maxPeople: number;
+  /** The human check, shown above the submit button. */
+  slider: ReactNode;
   /** Refusals to show (the age check's or the server's), by person. */
   refusals: PeopleRefusals;
   submitting: boolean;
@@ -120,6 +127,7 @@ export function EntryPeople({
           fieldErrors={refusals[0]}
           submitting={submitting}
           submitLabel={t('entry.signUp.submit')}
+          beforeActions={slider}
           onSubmit={(values) => send([withSavedId(0, values)])}
         />
       </div>
@@ -206,25 +214,32 @@ export function EntryPeople({
           ) : null}
         </section>
       ) : (
-        <div className="rs-actions en-people__actions">
-          {people.length < MAX_PEOPLE_PER_SUBMISSION ? (
-            <Button onClick={() => setEditing(people.length)} data-testid="entry-add-person" disabled={submitting}>
-              {t('entry.signUp.addPerson')}
+        <>
+          {people.length ? slider : null}
+          <div className="rs-actions en-people__actions">
+            {people.length < Math.min(maxPeople, MAX_PEOPLE_PER_SUBMISSION) ? (
+              <Button onClick={() => setEditing(people.length)} data-testid="entry-add-person" disabled={submitting}>
+                {t('entry.signUp.addPerson')}
+              </Button>
+            ) : (
+              <Alert
+                type="info"
+                showIcon
+                title={t('entry.signUp.maxPeople', { max: Math.min(maxPeople, MAX_PEOPLE_PER_SUBMISSION) })}
+              />
+            )}
+            <Button
+              type="primary"
+              size="large"
+              loading={submitting}
+              disabled={!people.length}
+              onClick={() => void send(people)}
+              data-testid="entry-submit"
+            >
+              {t('entry.signUp.submitPeople', { count: people.length })}
             </Button>
-          ) : (
-            <Alert type="info" showIcon title={t('entry.signUp.maxPeople', { max: MAX_PEOPLE_PER_SUBMISSION })} />
-          )}
-          <Button
-            type="primary"
-            size="large"
-            loading={submitting}
-            disabled={!people.length}
-            onClick={() => void send(people)}
-            data-testid="entry-submit"
-          >
-            {t('entry.signUp.submitPeople', { count: people.length })}
-          </Button>
-        </div>
+          </div>
+        </>
       )}
     </div>
   );

@@ -12,7 +12,7 @@
  */
 import { Button, Checkbox, ConfigProvider, DatePicker, Form, Input, Radio, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CERTIFICATE_TYPE_LABELS,
@@ -74,6 +74,8 @@ export interface RegistrationFormViewProps {
   onSaveDraft?: (values: FormValues) => void | Promise<void>;
   submitting?: boolean;
   submitLabel?: string;
+  /** Shown between the fields and the buttons (the sign-up's slider check). */
+  beforeActions?: ReactNode;
 }
 
 /** Text types are checked on blur (spec §5), choices as they change. */
@@ -117,6 +119,7 @@ export function RegistrationFormView({
   onSaveDraft,
   submitting = false,
   submitLabel,
+  beforeActions,
 }: RegistrationFormViewProps) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
@@ -207,6 +210,7 @@ export function RegistrationFormView({
               getValues={() => instance.getFieldsValue(true) as FormValues}
             />
           ))}
+          {beforeActions}
           <div className="rs-form__actions">
             {onSaveDraft ? (
               <Button size="large" onClick={() => void saveDraft()} disabled={submitting} data-testid="save-draft">

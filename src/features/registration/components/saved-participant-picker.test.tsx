@@ -5,6 +5,7 @@ import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { entryMock, resetEntryMock } from '@/testing/mocks/handlers/entry';
 import { PARTICIPANT_ADULT, PARTICIPANT_MINOR, resetParticipantsMock } from '@/testing/mocks/handlers/participants';
 import type { Language } from '@/stores/app-store';
+import { passSlider } from '@/testing/auth-drawer';
 import { renderApp } from '@/testing/test-utils';
 
 // Whole pages with antd in jsdom: several seconds a test.
@@ -37,6 +38,7 @@ describe.each(['zh', 'en'] as const)('choose from my participants in %s', (langu
     expect(await screen.findByDisplayValue('李娜')).toBeInTheDocument();
     expect(screen.getByDisplayValue('1101**********0022')).toBeInTheDocument();
     expect(screen.getByDisplayValue('1990-05-20')).toBeInTheDocument();
+    await passSlider();
     await user.click(screen.getByRole('button', { name: i18n.t('entry.signUp.submit') }));
     await waitFor(() => expect(entryMock.submitted).toHaveLength(1));
     expect(entryMock.submitted[0]?.participants).toEqual([
@@ -62,6 +64,7 @@ it('picks a saved participant for a person of the list when the race allows seve
   await screen.findByDisplayValue('李娜');
   await user.click(screen.getByRole('button', { name: i18n.t('entry.signUp.savePerson') }));
   expect(await screen.findByTestId('entry-person-0')).toHaveTextContent('李娜');
+  await passSlider();
   await user.click(screen.getByTestId('entry-submit'));
   await waitFor(() => expect(entryMock.submitted).toHaveLength(1));
   expect(entryMock.submitted[0]?.participants).toEqual([

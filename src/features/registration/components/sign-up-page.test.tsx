@@ -6,6 +6,7 @@ import { type Language } from '@/stores/app-store';
 import { RUNNER } from '@/testing/fixtures/registration';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { ENTRY_NOW, entryMock, resetEntryMock } from '@/testing/mocks/handlers/entry';
+import { passSlider } from '@/testing/auth-drawer';
 import { renderApp } from '@/testing/test-utils';
 
 // Whole pages with antd in jsdom: several seconds a test.
@@ -192,6 +193,11 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
       certificateNumber: RUNNER.certificateNumber,
       birthday: '1990-05-01',
     });
+    // Not sent before the slider check is passed; then sent with its pass.
+    await user.click(screen.getByRole('button', { name: t.submit }));
+    expect(await screen.findByTestId('entry-submit-error')).toHaveTextContent(i18n.t('entry.signUp.sliderFirst'));
+    expect(entryMock.submitted).toHaveLength(0);
+    await passSlider();
     await user.click(screen.getByRole('button', { name: t.submit }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/my/order/O2027011000001'));
     expect(entryMock.submitted).toHaveLength(1);
@@ -210,6 +216,12 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
       ],
     });
     expect(entryMock.submitted[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(entryMock.submitted[0]?.captcha).toEqual({
+      token: 'nc-token-1',
+      sig: 'sig-1',
+      sessionId: 'slider-session-1',
+      scene: 'message_h5',
+    });
   });
 
   it('checks the age on race day before sending, and keeps the idempotency key when the same entry is retried', async () => {
@@ -228,8 +240,12 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
 
     await typeDate(user, screen.getByLabelText(t.birthday), '2009-04-18');
     entryMock.refuseFields = { '0.certificateNumber': { code: 'alreadyRegistered' } };
+    await passSlider();
     await user.click(screen.getByRole('button', { name: t.submit }));
     expect(await screen.findByText(message('alreadyRegistered'))).toBeInTheDocument();
+    // A pass serves one try: the slider is shown anew.
+    await waitFor(() => expect(screen.getByTestId('slider-captcha')).not.toHaveAttribute('data-phase', 'passed'));
+    await passSlider();
     await user.click(screen.getByRole('button', { name: t.submit }));
     // A ballot entry: no order, the entry number and where the draw will be seen.
     const done = await screen.findByTestId('entry-done');
@@ -243,6 +259,7 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
 
   it('registers several people when the race allows it, and shows a refusal on the right field of the right person', async () => {
     entryMock.info.allowMultiple = true;
+    entryMock.info.peoplePerAccount = 5;
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     await open(language);
     await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: t.choose }));
@@ -256,7 +273,9 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
     await fillPerson(user, t, { name: '李娜', certificateNumber: '110105199001010010', birthday: '1991-06-02' });
     await user.click(screen.getByRole('button', { name: t.savePerson }));
     expect(await screen.findByTestId('entry-person-1')).toHaveTextContent('李娜');
+    expect(screen.getByTestId('entry-per-account')).toHaveTextContent(i18n.t('entry.signUp.perAccount', { max: 5 }));
     entryMock.refuseFields = { '1.certificateNumber': { code: 'alreadyRegistered' } };
+    await passSlider();
     await user.click(screen.getByTestId('entry-submit'));
     // The second person's form opens with the message on the certificate number.
     const field = await screen.findByDisplayValue('110105199001010010');
@@ -264,6 +283,26 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
     expect(screen.getByDisplayValue('李娜')).toBeInTheDocument();
     expect(entryMock.submitted[0]?.participants).toHaveLength(2);
   });
+});
+
+it('offers no more people than the account may register for the race', async () => {
+  entryMock.info.allowMultiple = true;
+  entryMock.info.peoplePerAccount = 2;
+  const user = userEvent.setup({ pointerEventsCheck: 0 });
+  await open('en');
+  await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: T.en.choose }));
+  await fillPerson(user, T.en, {
+    name: RUNNER.name,
+    certificateNumber: RUNNER.certificateNumber,
+    birthday: '1990-05-01',
+  });
+  await user.click(screen.getByRole('button', { name: T.en.savePerson }));
+  await user.click(await screen.findByTestId('entry-add-person'));
+  await fillPerson(user, T.en, { name: '李娜', certificateNumber: '110105199001010010', birthday: '1991-06-02' });
+  await user.click(screen.getByRole('button', { name: T.en.savePerson }));
+  await screen.findByTestId('entry-person-1');
+  expect(screen.queryByTestId('entry-add-person')).toBeNull();
+  expect(screen.getByText(i18n.t('entry.signUp.maxPeople', { max: 2 }))).toBeInTheDocument();
 });
 
 it('does not leave a countdown timer running past the opening: the page asks again', async () => {
@@ -281,6 +320,7 @@ it('does not leave a countdown timer running past the opening: the page asks aga
 
 it('sends every saved person with the item chosen last (a person saved before another item was chosen)', async () => {
   entryMock.info.allowMultiple = true;
+  entryMock.info.peoplePerAccount = 5;
   const user = userEvent.setup({ pointerEventsCheck: 0 });
   await open('en');
   await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: T.en.choose }));
@@ -291,7 +331,9 @@ it('sends every saved person with the item chosen last (a person saved before an
   });
   await user.click(screen.getByRole('button', { name: T.en.savePerson }));
   await user.click(within(screen.getByTestId('entry-item-5K')).getByRole('button', { name: T.en.choose }));
-  await user.click(await screen.findByTestId('entry-submit'));
+  await screen.findByTestId('entry-submit');
+  await passSlider();
+  await user.click(screen.getByTestId('entry-submit'));
   await waitFor(() => expect(entryMock.submitted).toHaveLength(1));
   expect(entryMock.submitted[0]).toMatchObject({ itemCode: '5K', participants: [{ item: '5K', name: RUNNER.name }] });
 });

@@ -3,8 +3,9 @@
  * opens), the items as cards, the channel (public; an invitation code; a team, created or joined with its
  * code; charity places; the direct pass where the race has /direct), then the participants on the published
  * registration form (EntryInfo.formChannel) with the item fixed. The submission carries a random
- * idempotency key, kept while the same submission is retried. An order goes on to its page to pay; a
- * ballot entry shows its entry number and where the draw will be seen.
+ * idempotency key, kept while the same submission is retried, and a passed slider check (the login codes'
+ * human check, shown above the submit button; a pass serves one submission, so every try asks for a new one).
+ * An order goes on to its page to pay; a ballot entry shows its entry number and where the draw will be seen.
  */
 import { Alert, Button, Input, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -20,7 +21,9 @@ import type {
 } from '#contract/entry';
 import { normalizeCode } from '#contract/entry';
 import type { RegistrationForm } from '#contract/registration-form';
+import { SliderCaptcha } from '@/components/captcha/slider-captcha';
 import { PATHS } from '@/config/paths';
+import type { SliderPass } from '@/lib/captcha';
 import { useRaceId } from '@/lib/use-race-id';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
@@ -92,6 +95,8 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
   const [submitting, setSubmitting] = useState(false);
   const [done, setDone] = useState<EntrySubmitAnswer>();
   const attempt = useRef<{ fingerprint: string; key: string }>(undefined);
+  const [pass, setPass] = useState<SliderPass | null>(null);
+  const [sliderKey, setSliderKey] = useState(0);
 
   const selectable = (item: EntryItemInfo): boolean => {
     if (channel === 'charity') return !!item.charity && item.charity.left > 0;
@@ -130,11 +135,19 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
       ...(channel === 'team' && team ? { code: team.teamCode } : {}),
       participants: people,
     };
+    if (!pass) {
+      setSubmitError(t('entry.signUp.sliderFirst'));
+      return;
+    }
     const fingerprint = JSON.stringify(request);
     if (attempt.current?.fingerprint !== fingerprint) attempt.current = { fingerprint, key: randomKey() };
     setSubmitting(true);
     try {
-      const answer = await submitEntry({ ...request, idempotencyKey: attempt.current.key });
+      const answer = await submitEntry({
+        ...request,
+        idempotencyKey: attempt.current.key,
+        captcha: { token: pass.nc_token, sig: pass.sig, sessionId: pass.sessionId, scene: pass.scene },
+      });
       setRefusals({});
       if (answer.order) {
         navigate(PATHS.order.replace(':orderNo', encodeURIComponent(answer.order.orderNo)));
@@ -148,6 +161,8 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
       setSubmitError(errorMessage(error));
     } finally {
       setSubmitting(false);
+      // A pass serves one submission: a fresh slider for the next try.
+      setSliderKey((n) => n + 1);
     }
   };
 
@@ -218,17 +233,39 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
           {submitError ? (
             <Alert type="error" showIcon title={submitError} className="en-alert" data-testid="entry-submit-error" />
           ) : null}
+          {info.allowMultiple ? (
+            <p className="en-hint" data-testid="entry-per-account">
+              {t('entry.signUp.perAccount', { max: info.peoplePerAccount })}
+            </p>
+          ) : null}
           <EntryPeople
             form={form}
             raceId={raceId}
             itemCode={itemCode}
             allowMultiple={info.allowMultiple}
+            maxPeople={info.peoplePerAccount}
             refusals={refusals}
             submitting={submitting}
             onSubmit={submit}
+            slider={<EntrySlider key={sliderKey} pass={pass} onPass={setPass} />}
           />
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The human check before submitting: the login codes' slider. A slider shown anew (after a try, or when the
+ * list of people is shown again) starts without a pass.
+ */
+function EntrySlider({ pass, onPass }: { pass: SliderPass | null; onPass: (pass: SliderPass | null) => void }) {
+  const { t } = useTranslation();
+  useEffect(() => onPass(null), [onPass]);
+  return (
+    <div className="en-slider" data-testid="entry-slider">
+      <SliderCaptcha onPass={onPass} />
+      {!pass ? <p className="en-hint">{t('entry.signUp.sliderFirst')}</p> : null}
     </div>
   );
 }

@@ -65,6 +65,7 @@ export const ENTRY_INFO: EntryInfo = {
   signUpEndTime: '2027-01-31 18:00:00',
   windowState: 'open',
   allowMultiple: false,
+  peoplePerAccount: 1,
   formChannel: ENTRY_FORM_CHANNEL,
   now: ENTRY_NOW,
   items: [
@@ -257,6 +258,7 @@ export const entryHandlers = [
     if (!loggedIn(request)) return expired();
     const body = (await request.json()) as EntrySubmitRequest;
     entryMock.submitted.push(body);
+    if (!body.captcha) return refuse(400, 'Please slide the slider to verify first', 'slideFirst');
     if (entryMock.refuseFields) {
       const fields = entryMock.refuseFields;
       entryMock.refuseFields = undefined;
