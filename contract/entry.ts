@@ -9,6 +9,9 @@
 import type { LocalText } from '#contract/registration-form';
 import type { EntryService, RefundSettings } from '#contract/after-entry';
 import type { CertificateType } from '#contract/enums';
+import { windowState } from '#contract/registration-screens';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
 
 // ---------------------------------------------------------------------------------------------------------
 // The organiser's settings (race.json `entry`; docs/site-config.md)
@@ -138,6 +141,30 @@ export const TIMELINE_STEPS = [
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
 
 // ---------------------------------------------------------------------------------------------------------
+// Whether entry is open: the one rule of the server's sign-up, the sign-up page and the home page
+// ---------------------------------------------------------------------------------------------------------
+
+/** Where the race's public sign-up stands: not yet, open, past its end, or closed by the organiser. */
+export type SignUpWindowState = 'notYet' | 'open' | 'ended' | 'closed';
+
+/**
+ * The race's public sign-up at `now` (race clock): 'closed' while signUpOpenStatus is not 1 (`site entry-close`
+ * sets 0), else where `now` stands in signUpStartTime–signUpEndTime (a race without both times: 'ended'). The
+ * server refuses public submissions outside 'open'; every screen that says whether entry is open reads this.
+ */
+export function signUpWindow(
+  race: Pick<RaceInfo, 'signUpOpenStatus' | 'signUpStartTime' | 'signUpEndTime' | 'timeZone'>,
+  now: number,
+): SignUpWindowState {
+  if (race.signUpOpenStatus !== 1) return 'closed';
+  return windowState(
+    { startTime: race.signUpStartTime ?? '', endTime: race.signUpEndTime ?? '' },
+    now,
+    raceTimeZone(race),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Calculations shared by the SPA and the server
 // ---------------------------------------------------------------------------------------------------------
 
@@ -213,7 +240,7 @@ export interface EntryInfo {
   /** The race's sign-up window (race clock texts) and its state at `now`. */
   signUpStartTime?: string;
   signUpEndTime?: string;
-  windowState: 'notYet' | 'open' | 'ended' | 'closed';
+  windowState: SignUpWindowState;
   allowMultiple: boolean;
   formChannel: string;
   /** The public items (codeOnly ones are left out). */
