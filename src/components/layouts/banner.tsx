@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getEnv } from '@/config/env';
 import { UserIcon } from '@/components/ui/icons';
-import { REG_AREA_MY_INDEX } from '@/config/paths';
+import { PATHS, REG_AREA_MY_INDEX } from '@/config/paths';
 import { switchLanguage } from '@/lib/language';
 import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
@@ -76,6 +76,24 @@ export function Banner({ config, title, onLogout }: BannerProps) {
           >
             {toEnglish ? t('layout.banner.toggleToEn') : t('layout.banner.toggleToZh')}
           </button>
+          {/* The language selector helper (spec §2: the I18NDemos route is reached from it). */}
+          <Link
+            to={PATHS.i18NDemos}
+            className="banner__lang-more"
+            data-testid="language-page-link"
+            aria-label={t('layout.banner.languagePage')}
+            title={t('layout.banner.languagePage')}
+          >
+            <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden focusable="false">
+              <path
+                d="M2.5 4.5 6 8l3.5-3.5"
+                stroke="currentColor"
+                strokeWidth="1.5"
+                fill="none"
+                strokeLinecap="round"
+              />
+            </svg>
+          </Link>
           <button type="button" className="banner__account" data-testid="login-entry" onClick={onAccount}>
             <UserIcon />
             <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>

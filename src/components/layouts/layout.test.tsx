@@ -102,6 +102,16 @@ describe('layout shell', () => {
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
   });
 
+  it('leads from the language toggle to the language page (I18NDemos, spec §2)', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderApp({ language: 'en' });
+    const link = await screen.findByTestId('language-page-link');
+    expect(link).toHaveAccessibleName('Language options');
+    await user.click(link);
+    expect(router.state.location.pathname).toBe('/i18NDemos');
+    expect(await screen.findByTestId('i18n-page')).toBeInTheDocument();
+  });
+
   it('switches language: cookie, labels, toggle and a success message', async () => {
     const user = userEvent.setup();
     await renderApp();
