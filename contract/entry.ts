@@ -8,7 +8,7 @@
  */
 import type { LocalText } from '#contract/registration-form';
 import type { EntryService, RefundSettings } from '#contract/after-entry';
-import type { CertificateType } from '#contract/enums';
+import { registrationStatusLabel, type CertificateType } from '#contract/enums';
 import { windowState } from '#contract/registration-screens';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
@@ -91,6 +91,26 @@ export const ENTRY_STATUSES = { submitted: 0, won: 1, notWon: 2, cancelled: 3, r
 export type EntryStatus = (typeof ENTRY_STATUSES)[keyof typeof ENTRY_STATUSES];
 /** Statuses that hold the person's one registration of the race (a cancelled, refunded or lost entry does not). */
 export const LIVE_ENTRY_STATUSES: readonly EntryStatus[] = [0, 1, 4];
+
+/**
+ * Whether an entry's place is given by a draw: ballot and pay-first items entered publicly or as a team. A
+ * first-come item, and the guaranteed channels of any item (direct, code, charity), take a place at submission.
+ */
+export const placeByDraw = (model: EntryModel, channel?: EntryChannel): boolean =>
+  model !== 'firstCome' && (channel === undefined || channel === 'public' || channel === 'team');
+
+/**
+ * The i18n key of a registration status as runners and the organiser read it, by how its place is given: a
+ * place by draw reads 'submitted, awaiting the draw' / 'won the lottery (registered)' (spec §4); a place taken at
+ * submission 'submitted, awaiting payment' / 'registered'. Without a model (a registration imported for an
+ * item the race's sign-up does not list) the spec's wording.
+ */
+export function entryStatusLabel(status: number, model?: EntryModel, channel?: EntryChannel) {
+  if (model !== undefined && !placeByDraw(model, channel) && (status === 0 || status === 1)) {
+    return `enums.registrationStatusesPlaced.${status}` as const;
+  }
+  return registrationStatusLabel(status);
+}
 
 /** Order statuses: 1 awaiting payment, 3 paid, 4 cancelled, 5 refunded (0 submitted and 2 cancel-soon are shown, not stored). */
 export const ORDER_STATUSES = {

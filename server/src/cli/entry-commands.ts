@@ -8,7 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatFen, INVITATION_CODE_PATTERN, normalizeCode, type EntrySettings } from '#contract/entry';
+import {
+  entryStatusLabel,
+  formatFen,
+  INVITATION_CODE_PATTERN,
+  normalizeCode,
+  type EntryChannel,
+  type EntryModel,
+  type EntrySettings,
+} from '#contract/entry';
 import { isCertificateType, ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { messageText } from '#contract/messages';
 import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
@@ -69,11 +77,19 @@ export interface EntryCommandContext {
   cwd: string;
 }
 
-/** The status texts of the SPA (enums of src/locales/{en,zh}/common.json): one wording everywhere. */
-const entryStatusText = (status: number, language: 'en' | 'zh') =>
-  (language === 'en' ? enCommon : zhCommon).enums.registrationStatuses[
-    String(status) as keyof typeof enCommon.enums.registrationStatuses
-  ] ?? String(status);
+/**
+ * The status texts of the SPA (contract entryStatusLabel: by the item's model and the entry's channel; enums of
+ * src/locales/{en,zh}/common.json): one wording everywhere.
+ */
+const entryStatusText = (status: number, language: 'en' | 'zh', model?: EntryModel, channel?: string) => {
+  const [, group, code] = entryStatusLabel(status, model, channel as EntryChannel).split('.') as [
+    'enums',
+    'registrationStatuses' | 'registrationStatusesPlaced',
+    string,
+  ];
+  const texts: Record<string, string> = (language === 'en' ? enCommon : zhCommon).enums[group];
+  return texts[code] ?? String(status);
+};
 const orderStatusText = (status: number | null) => {
   const key = status === null ? undefined : ORDER_STATUS_KEYS[status];
   return key ? enCommon.enums.orderStatuses[key] : '';
@@ -516,6 +532,7 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
     .filter(Boolean)
     .join(', ');
   if (entries.length === 0) return done(`No entry for ${raceId}${filter ? ` with ${filter}` : ''}.`);
+  const models = new Map((entrySettings(race.race)?.items ?? []).map((i) => [i.code, i.model]));
   return done(
     `${plural(entries.length, 'entry', 'entries')} for ${raceId}${filter ? ` (${filter})` : ''}; certificate numbers and phones masked (times: race clock, ${race.zone}):`,
     ...formatTable(
@@ -540,7 +557,7 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
           e.entryNo,
           e.itemCode,
           e.channel,
-          `${e.status} ${entryStatusText(e.status, 'en')}`,
+          `${e.status} ${entryStatusText(e.status, 'en', models.get(e.itemCode), e.channel)}`,
           e.name,
           cert ? maskCertNo(cert) : '(unreadable)',
           phone ? maskMobile(phone) : '-',
@@ -600,8 +617,8 @@ async function entriesExport(
       e.itemCode,
       item ? `${item.name.zh} / ${item.name.en}` : '',
       e.channel,
-      entryStatusText(e.status, 'en'),
-      entryStatusText(e.status, 'zh'),
+      entryStatusText(e.status, 'en', item?.model, e.channel),
+      entryStatusText(e.status, 'zh', item?.model, e.channel),
       e.name,
       genderText(e.gender),
       e.birthday,

@@ -11,7 +11,7 @@ import type { ConfirmRequest, ConfirmSearchRequest } from '#contract/registratio
 import { fail, ok } from '../../lib/envelope.ts';
 import { normalizeName } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
-import { toRegistrationInfo } from '../../services/race-center/mappers.ts';
+import { raceFactsOf, toRegistrationInfo } from '../../services/race-center/mappers.ts';
 import {
   loggedInUser,
   raceIdSchema,
@@ -56,11 +56,7 @@ export default async function confirmRoutes(app: FastifyInstance) {
     const row = await app.repos.raceCenter.registration(body.raceId, certHash, normalizeName(body.name));
     if (!row) return undefined;
     const race = await app.repos.races.findById(row.race_id);
-    const facts = race && {
-      raceName: race.raceName,
-      raceNameEn: race.raceNameEn ?? '',
-      raceDate: (race.startTime ?? '').slice(0, 10),
-    };
+    const facts = race && raceFactsOf(race);
     const answer = async () => {
       const confirmedAt = await app.repos.runnerChoices.confirmedAt(row.race_id, certHash);
       return { ...toRegistrationInfo(row, facts, row.channel as 2 | 3 | 5), ...(confirmedAt ? { confirmedAt } : {}) };

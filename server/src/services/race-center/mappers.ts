@@ -2,6 +2,8 @@
  * race-center answers: a database row turned into the shape a lookup answers. Pure functions: the race's
  * names and date and the certificate's signature come in as arguments (race-center-service.ts finds them).
  */
+import type { EntryModel } from '#contract/entry';
+import type { RaceInfo } from '#contract/site-config/race-types';
 import type { RegistrationRow, ResultRow, SplitRow } from '../../db/race-center-repository.ts';
 import {
   ageOn,
@@ -20,6 +22,18 @@ export interface RaceFacts {
   raceName: string;
   raceNameEn: string;
   raceDate: string;
+  /** How each sign-up item gives its places (race.json `entry`), for the status's wording. */
+  itemModels?: Readonly<Record<string, EntryModel>>;
+}
+
+/** The facts of a race as the answers use them. */
+export function raceFactsOf(race: RaceInfo): RaceFacts {
+  return {
+    raceName: race.raceName,
+    raceNameEn: race.raceNameEn ?? '',
+    raceDate: (race.startTime ?? '').slice(0, 10),
+    itemModels: Object.fromEntries((race.entry?.items ?? []).map((item) => [item.code, item.model])),
+  };
 }
 
 /** The link of a result's certificate: `raceId:bib` and its signature. */
@@ -114,12 +128,15 @@ export const toCertificateFacts = (r: ResultAnswer) => ({
 /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
 function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
   const def = ITEMS[row.item];
+  const model = race?.itemModels && Object.hasOwn(race.itemModels, row.item) ? race.itemModels[row.item] : undefined;
   return {
     raceId: row.race_id,
     raceName: race?.raceName ?? row.race_id,
     raceNameEn: race?.raceNameEn ?? '',
     status: row.status,
     statusKey: REGISTRATION_STATUS_KEYS[row.status] ?? 'submitted',
+    // The item's entry model (contract entryStatusLabel words the status by it); absent for an item sign-up does not list.
+    ...(model ? { model } : {}),
     item: row.item,
     itemName: def?.name ?? row.item,
     itemNameEn: def?.nameEn ?? row.item,

@@ -20,6 +20,7 @@ import {
   toRegistrationInfo,
   toRegistrationStatus,
   toResult,
+  raceFactsOf,
   type RaceFacts,
 } from './mappers.ts';
 import { spreadsheetXml } from './score-export.ts';
@@ -58,9 +59,7 @@ export function createRaceCenterService({
     const hit = raceCache.get(id);
     if (hit && now - hit.at < RACE_MEMO_MS) return hit.facts;
     const race = await races.findById(id);
-    const facts = race
-      ? { raceName: race.raceName, raceNameEn: race.raceNameEn ?? '', raceDate: (race.startTime ?? '').slice(0, 10) }
-      : undefined;
+    const facts = race ? raceFactsOf(race) : undefined;
     if (raceCache.size > 1000) raceCache.clear();
     raceCache.set(id, { at: now, facts });
     return facts;

@@ -2,7 +2,17 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
-import { APP_PASSPORT, THIRD_PARTY_PASSPORT, THIRD_PARTY_ZH_ONLY_PASSPORT, VALID_ID } from '@/testing/fixtures/search';
+import { http, HttpResponse } from 'msw';
+import { API_PATHS } from '#contract/api';
+import {
+  APP_PASSPORT,
+  registrationStatusAnswer,
+  THIRD_PARTY_PASSPORT,
+  THIRD_PARTY_ZH_ONLY_PASSPORT,
+  VALID_ID,
+} from '@/testing/fixtures/search';
+import { api } from '@/testing/mocks/base-url';
+import { server } from '@/testing/mocks/server';
 
 async function search(
   user: ReturnType<typeof userEvent.setup>,
@@ -81,6 +91,37 @@ describe('registration search page', () => {
     });
     expect(await screen.findByTestId('registration-status')).toHaveTextContent(en);
   });
+
+  it.each([
+    [0, '已提交，待支付', 'Submitted, awaiting payment'],
+    [1, '报名成功', 'Registered successfully'],
+  ])(
+    'labels status %i of a first-come item as a place taken, not a ballot, in both languages',
+    async (status, zh, en) => {
+      server.use(
+        http.post(api(API_PATHS.searchRegistration), () =>
+          HttpResponse.json({
+            code: 0,
+            msg: 'success',
+            data: { ...registrationStatusAnswer(status, 3), model: 'firstCome' },
+          }),
+        ),
+      );
+      const user = userEvent.setup();
+      const view = await renderApp({ path: '/registration-search' });
+      await search(user, '张三', '2', `P1234${status}`);
+      expect((await screen.findByTestId('registration-status')).textContent).toBe(zh);
+      view.unmount();
+      await renderApp({ path: '/registration-search', language: 'en' });
+      await search(user, '张三', '2', `P1234${status}`, {
+        name: 'Name',
+        type: 'Certificate type',
+        number: 'Certificate number',
+        submit: 'Search',
+      });
+      expect((await screen.findByTestId('registration-status')).textContent).toBe(en);
+    },
+  );
 
   it('shows English order labels and the 4 certificate types in English', async () => {
     const user = userEvent.setup();

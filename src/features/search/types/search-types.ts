@@ -1,4 +1,6 @@
 /** Shapes of the search calls' answers (server contract of the race-center search routes). */
+import type { EntryModel } from '#contract/entry';
+
 export interface Split {
   checkpoint: string;
   distanceKm: number;
@@ -85,6 +87,8 @@ export type RegistrationInfoType = RegistrationChannel;
 export interface RegistrationFacts {
   /** 0 submitted awaiting draw … 5 refunded (spec §4). */
   status: number;
+  /** How the item gives its places (contract entryStatusLabel words the status by it); absent when unknown. */
+  model?: EntryModel;
   raceName?: string;
   raceNameEn?: string;
   itemName?: string;
