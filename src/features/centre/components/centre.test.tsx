@@ -161,6 +161,12 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
     expect(await status(ENTRY_WON.entryNo)).toBe(t.won);
     expect(await status('E1010')).toBe(t.placed);
     expect(await status(ENTRY_WAITING.entryNo)).toBe(t.submitted);
+    // The public ballot page is linked from the entries by draw only.
+    const ballotLink = async (entryNo: string) =>
+      within(await within(page).findByTestId(`entry-${entryNo}`)).queryByTestId('entry-ballot-link');
+    expect(await ballotLink(ENTRY_WON.entryNo)).not.toBeNull();
+    expect(await ballotLink('E1010')).toBeNull();
+    expect(await ballotLink('E1009')).toBeNull();
   });
 
   it('pays: orderPay, then the browser goes to the cashier page', async () => {

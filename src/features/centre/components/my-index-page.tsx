@@ -7,7 +7,14 @@
  */
 import { Link, generatePath } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { entryStatusLabel, type MyEntriesAnswer, type MyEntry, type OrderView, formatFen } from '#contract/entry';
+import {
+  entryStatusLabel,
+  placeByDraw,
+  type MyEntriesAnswer,
+  type MyEntry,
+  type OrderView,
+  formatFen,
+} from '#contract/entry';
 import { CERTIFICATE_TYPE_LABELS } from '#contract/enums';
 import { PATHS } from '@/config/paths';
 import { pickLang } from '@/lib/pick-lang';
@@ -126,7 +133,7 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
         </dl>
         <EntryTimeline steps={entry.timeline} />
       </div>
-      {entry.model === 'ballot' || entry.model === 'payThenDraw' ? (
+      {placeByDraw(entry.model, entry.channel) ? (
         <p className="centre-entry__ballot">
           <Link to={PATHS.ballot} data-testid="entry-ballot-link">
             {t('centre.entry.ballotLink')}

@@ -123,6 +123,26 @@ describe('registration search page', () => {
     },
   );
 
+  it('links the public ballot page from an entry by draw, and not from a first-come one', async () => {
+    const answer = (model: string) => () =>
+      HttpResponse.json({ code: 0, msg: 'success', data: { ...registrationStatusAnswer(0, 3), model } });
+    server.use(http.post(api(API_PATHS.searchRegistration), answer('ballot')));
+    const user = userEvent.setup();
+    const { router, unmount } = await renderApp({ path: '/registration-search', language: 'en' });
+    const english = { name: 'Name', type: 'Certificate type', number: 'Certificate number', submit: 'Search' };
+    await search(user, '张三', '2', 'P12340', english);
+    const link = await screen.findByTestId('registration-ballot-link');
+    expect(link).toHaveTextContent('See the ballot');
+    await user.click(link);
+    expect(router.state.location.pathname).toBe('/ballot');
+    unmount();
+    server.use(http.post(api(API_PATHS.searchRegistration), answer('firstCome')));
+    await renderApp({ path: '/registration-search' });
+    await search(user, '张三', '2', 'P12340');
+    expect(await screen.findByTestId('registration-status')).toHaveTextContent('已提交，待支付');
+    expect(screen.queryByTestId('registration-ballot-link')).toBeNull();
+  });
+
   it('shows English order labels and the 4 certificate types in English', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/registration-search', language: 'en' });

@@ -1,8 +1,10 @@
 import { CERTIFICATE_TYPE_LABELS, isCertificateType } from '#contract/enums';
-import { entryStatusLabel, type EntryModel } from '#contract/entry';
+import { entryStatusLabel, placeByDraw, type EntryModel } from '#contract/entry';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { PATHS } from '@/config/paths';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { searchRegistration, type RegistrationAnswer } from '../api/search-registration';
@@ -117,7 +119,7 @@ export default function RegistrationSearchPage() {
   );
 }
 
-/** The status line every answer starts with. */
+/** The status line every answer starts with; an entry by draw links the public ballot page. */
 function StatusBanner({ status, model }: { status: number; model?: EntryModel }) {
   const { t } = useTranslation();
   const code = status >= 0 && status <= 5 ? status : 0;
@@ -125,6 +127,11 @@ function StatusBanner({ status, model }: { status: number; model?: EntryModel })
     <div className={`reg-status reg-status--${STATUS_TONE[code]}`}>
       <span className="reg-status__label">{t('search.registration.status')}</span>
       <strong data-testid="registration-status">{t(entryStatusLabel(code, model))}</strong>
+      {model && placeByDraw(model) && code <= 2 ? (
+        <Link className="reg-status__ballot" to={PATHS.ballot} data-testid="registration-ballot-link">
+          {t('search.registration.ballotLink')}
+        </Link>
+      ) : null}
     </div>
   );
 }
