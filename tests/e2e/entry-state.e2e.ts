@@ -63,6 +63,14 @@ async function expectHome(view: Awaited<ReturnType<typeof openHome>>, state: 'op
   expect(await page.getByTestId('signup-state').textContent()).toBe(TEXTS[lang][state]);
   const module = page.getByTestId('search-module-1');
   expect(await module.getAttribute('data-closed')).toBe(String(state === 'closed'));
+  // The demo's banner ad announcing sign-up (whileSignUpOpen) shows only while it is open (the desktop banner).
+  if (view.site === 'desktop') {
+    const ad = page.locator(
+      '.banner__ads img[alt="报名进行中，1月24日截止"], .banner__ads img[alt="Entries open until Jan 24"]',
+    );
+    await page.locator('.banner__ads img').first().waitFor();
+    expect(await ad.count()).toBe(state === 'open' ? 1 : 0);
+  }
   if (state === 'closed') expect(await module.textContent()).toContain(TEXTS[lang].closed);
   if (shot) await shotOf(page, shot);
 }

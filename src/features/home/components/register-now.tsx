@@ -7,7 +7,8 @@ import { useAppStore } from '@/stores/app-store';
 import { useNow } from '../hooks/use-now';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction, type ActionSource } from '../utils/module-action';
-import { signUpAction, signUpState, type SignUpInfo } from '../utils/sign-up';
+import { signUpState, type SignUpInfo } from '@/lib/sign-up-state';
+import { signUpAction } from '../utils/sign-up';
 
 const loadSignUpDialog = () => import('./sign-up-dialog');
 const SignUpDialog = lazy(loadSignUpDialog);

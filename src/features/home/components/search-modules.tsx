@@ -9,7 +9,8 @@ import type { SearchConfig } from '#contract/site-config/schema';
 import { useModuleAction } from '../hooks/use-module-action';
 import { useNow } from '../hooks/use-now';
 import { moduleAction } from '../utils/module-action';
-import { getSignUpInfo, signUpAction, signUpState } from '../utils/sign-up';
+import { getSignUpInfo, signUpState } from '@/lib/sign-up-state';
+import { signUpAction } from '../utils/sign-up';
 import { Notice } from './notice';
 
 const ICONS = { 1: 'signup', 2: 'registration', 3: 'score', 4: 'photo' } as const;

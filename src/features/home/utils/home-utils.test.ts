@@ -3,7 +3,7 @@ import { testConfig, testRace } from '@/testing/fixtures/site';
 import { moduleAction, searchEntry } from './module-action';
 import { pickHeadlines, pickNewest } from './news';
 import { parseRaceItems } from './race-items';
-import { getSignUpInfo, signUpState } from './sign-up';
+import { getSignUpInfo, signUpState } from '@/lib/sign-up-state';
 import { signUpWindow } from '#contract/entry';
 
 describe('sign-up window', () => {
