@@ -8,8 +8,10 @@
  */
 import type { LocalText } from '#contract/registration-form';
 import type { EntryService, RefundSettings } from '#contract/after-entry';
-import type { CertificateType } from '#contract/enums';
-import type { CaptchaPass } from '#contract/registration-screens';
+import { registrationStatusLabel, type CertificateType } from '#contract/enums';
+import { windowState, type CaptchaPass } from '#contract/registration-screens';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
 
 // ---------------------------------------------------------------------------------------------------------
 // The organiser's settings (race.json `entry`; docs/site-config.md)
@@ -113,6 +115,26 @@ export function peoplePerAccount(settings: Pick<EntrySettings, 'allowMultiple' |
   return 1 + (settings.othersPerAccount ?? DEFAULT_OTHERS_PER_ACCOUNT);
 }
 
+/**
+ * Whether an entry's place is given by a draw: ballot and pay-first items entered publicly or as a team. A
+ * first-come item, and the guaranteed channels of any item (direct, code, charity), take a place at submission.
+ */
+export const placeByDraw = (model: EntryModel, channel?: EntryChannel): boolean =>
+  model !== 'firstCome' && (channel === undefined || channel === 'public' || channel === 'team');
+
+/**
+ * The i18n key of a registration status as runners and the organiser read it, by how its place is given: a
+ * place by draw reads 'submitted, awaiting the draw' / 'won the lottery (registered)' (spec §4); a place taken at
+ * submission 'submitted, awaiting payment' / 'registered'. Without a model (a registration imported for an
+ * item the race's sign-up does not list) the spec's wording.
+ */
+export function entryStatusLabel(status: number, model?: EntryModel, channel?: EntryChannel) {
+  if (model !== undefined && !placeByDraw(model, channel) && (status === 0 || status === 1)) {
+    return `enums.registrationStatusesPlaced.${status}` as const;
+  }
+  return registrationStatusLabel(status);
+}
+
 /** Order statuses: 1 awaiting payment, 3 paid, 4 cancelled, 5 refunded (0 submitted and 2 cancel-soon are shown, not stored). */
 export const ORDER_STATUSES = {
   submitted: 0,
@@ -160,6 +182,30 @@ export const TIMELINE_STEPS = [
   'packCollected',
 ] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
+
+// ---------------------------------------------------------------------------------------------------------
+// Whether entry is open: the one rule of the server's sign-up, the sign-up page and the home page
+// ---------------------------------------------------------------------------------------------------------
+
+/** Where the race's public sign-up stands: not yet, open, past its end, or closed by the organiser. */
+export type SignUpWindowState = 'notYet' | 'open' | 'ended' | 'closed';
+
+/**
+ * The race's public sign-up at `now` (race clock): 'closed' while signUpOpenStatus is not 1 (`site entry-close`
+ * sets 0), else where `now` stands in signUpStartTime–signUpEndTime (a race without both times: 'ended'). The
+ * server refuses public submissions outside 'open'; every screen that says whether entry is open reads this.
+ */
+export function signUpWindow(
+  race: Pick<RaceInfo, 'signUpOpenStatus' | 'signUpStartTime' | 'signUpEndTime' | 'timeZone'>,
+  now: number,
+): SignUpWindowState {
+  if (race.signUpOpenStatus !== 1) return 'closed';
+  return windowState(
+    { startTime: race.signUpStartTime ?? '', endTime: race.signUpEndTime ?? '' },
+    now,
+    raceTimeZone(race),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Calculations shared by the SPA and the server
@@ -237,7 +283,7 @@ export interface EntryInfo {
   /** The race's sign-up window (race clock texts) and its state at `now`. */
   signUpStartTime?: string;
   signUpEndTime?: string;
-  windowState: 'notYet' | 'open' | 'ended' | 'closed';
+  windowState: SignUpWindowState;
   allowMultiple: boolean;
   /** The most people one account may have registered for the race at a time (contract peoplePerAccount). */
   peoplePerAccount: number;

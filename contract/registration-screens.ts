@@ -26,6 +26,7 @@
  * - confirm only within 30 minutes after this account's confirmSearch of that registration, else slideFirst.
  */
 import type { ParcelView } from '#contract/after-entry';
+import type { EntryModel } from '#contract/entry';
 import type { CertificateType } from '#contract/enums';
 import type { MessageParams, Refusal } from '#contract/messages';
 import { parseRaceTime } from '#contract/race-clock';
@@ -237,8 +238,10 @@ export interface ConfirmRegistration {
   raceId: string;
   raceName: string;
   raceNameEn: string;
-  /** Registration status (enums.ts registrationStatusLabel). */
+  /** Registration status (entry.ts entryStatusLabel, with `model`). */
   status: number;
+  /** How the item gives its places (race.json `entry`); absent for an item its sign-up does not list. */
+  model?: EntryModel;
   item: string;
   itemName: string;
   itemNameEn: string;

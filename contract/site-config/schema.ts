@@ -101,6 +101,8 @@ const adItem = z.looseObject({
   jumpUrlEn: optLink,
   title: optText,
   titleEn: optText,
+  /** Shown only while sign-up is open (an ad that announces it): hidden once it closes (entry-close, its end). */
+  whileSignUpOpen: z.optional(z.boolean()),
 });
 
 const carouselItem = z.looseObject({

@@ -702,6 +702,15 @@ describe('entries-list and entries-export', () => {
     expect((await run('entries-list', RACE, '--item', 'FUN', '--status', '3')).out).toContain('No entry');
   });
 
+  it('words statuses by how the place was given: a first-come or guaranteed place reads registered, not won', async () => {
+    const res = await run('entries-list', RACE);
+    expect(res.code, res.err).toBe(0);
+    const statusOf = (entryNo: string) => tableRows(res.out).find((row) => row[0] === entryNo)?.[3];
+    expect(statusOf(entries.first!.entryNo)).toBe('1 Won the lottery (registered successfully)');
+    expect(statusOf(entries.fun!.entryNo)).toBe('1 Registered successfully');
+    expect(statusOf(entries.charity!.entryNo)).toBe('1 Registered successfully');
+  });
+
   it('exports a real .xlsx with whole numbers, labels in both languages and formulas kept as text', async () => {
     const out = path.join(dataDir, 'entries.xlsx');
     // An older file of that name, readable by all: replaced, and then readable by its owner only.

@@ -149,8 +149,12 @@ describe('paying through the sandbox cashier', () => {
     expect(page.body).toContain('¥128.00');
     expect(page.body).toContain('沙箱');
     expect(page.body).toContain(made.orderNo);
+    expect(page.body).toContain('<dd>2025 测试马拉松</dd>');
     const english = await app.inject({ method: 'GET', url: first.cashierUrl, headers: { cookie: 'language=en' } });
     expect(english.body).toContain('Sandbox');
+    // The race's English name in English, not its Chinese one.
+    expect(english.body).toContain('<dd>2025 Fixture Marathon</dd>');
+    expect(english.body).not.toContain('测试马拉松');
     expect(english.body).toContain('>Pay</button>');
     const token = /name="token" value="([^"]+)"/.exec(page.body)![1]!;
 
@@ -275,7 +279,7 @@ describe('the cashier page', () => {
       {
         paymentId: 'PAY1',
         orderNo: 'RS1',
-        subject: '<script>alert(1)</script> & "race"',
+        subject: { zh: '比赛', en: '<script>alert(1)</script> & "race"' },
         amountFen: 1,
         expiresAt: 0,
         payable: true,

@@ -355,6 +355,7 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
     .filter(Boolean)
     .join(', ');
   if (entries.length === 0) return done(`No entry for ${raceId}${filter ? ` with ${filter}` : ''}.`);
+  const models = new Map((entrySettings(race.race)?.items ?? []).map((i) => [i.code, i.model]));
   return {
     ok: true,
     lines: [
@@ -382,7 +383,7 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
             e.entryNo,
             e.itemCode,
             e.channel,
-            `${e.status} ${entryStatusText(e.status, 'en')}`,
+            `${e.status} ${entryStatusText(e.status, 'en', models.get(e.itemCode), e.channel)}`,
             e.name,
             cert ? maskCertNo(cert) : '(unreadable)',
             phone ? maskMobile(phone) : '-',

@@ -1,13 +1,16 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getEnv } from '@/config/env';
 import { UserIcon } from '@/components/ui/icons';
-import { REG_AREA_MY_INDEX } from '@/config/paths';
+import { PATHS, REG_AREA_MY_INDEX } from '@/config/paths';
 import { switchLanguage } from '@/lib/language';
 import { pickLang } from '@/lib/pick-lang';
 import { JumpLink } from '@/components/ui/jump-link';
 import { isClickableLink, resolveImageUrl } from '@/lib/url';
+import { adsShownAt } from '@/lib/sign-up-state';
 import { useAppStore } from '@/stores/app-store';
+import { useSiteStore } from '@/stores/site-store';
 import type { AdItem, SiteConfig } from '#contract/site-config/schema';
 
 function BannerAd({ ad, language }: { ad: AdItem; language: 'zh' | 'en' }) {
@@ -38,6 +41,9 @@ export function Banner({ config, title, onLogout }: BannerProps) {
   const language = useAppStore((s) => s.language);
   const token = useAppStore((s) => s.token);
   const setLoginDrawerOpen = useAppStore((s) => s.setLoginDrawerOpen);
+  const race = useSiteStore((s) => s.race);
+  // When the page loaded: an ad shown only while sign-up is open follows its state on the next load.
+  const [loadedAt] = useState(() => Date.now());
   const logo = resolveImageUrl(config.logo);
   const toEnglish = language === 'zh';
 
@@ -61,9 +67,11 @@ export function Banner({ config, title, onLogout }: BannerProps) {
           )}
         </Link>
         <div className="banner__ads">
-          {(config.bannerAdList ?? []).slice(0, 3).map((ad, i) => (
-            <BannerAd key={`${ad.surfacePlotUrl}-${i}`} ad={ad} language={language} />
-          ))}
+          {adsShownAt(config.bannerAdList ?? [], config, race, loadedAt)
+            .slice(0, 3)
+            .map((ad, i) => (
+              <BannerAd key={`${ad.surfacePlotUrl}-${i}`} ad={ad} language={language} />
+            ))}
         </div>
         <div className="banner__actions">
           <button
@@ -76,6 +84,24 @@ export function Banner({ config, title, onLogout }: BannerProps) {
           >
             {toEnglish ? t('layout.banner.toggleToEn') : t('layout.banner.toggleToZh')}
           </button>
+          {/* The language selector helper (spec §2: the I18NDemos route is reached from it). */}
+          <Link
+            to={PATHS.i18NDemos}
+            className="banner__lang-more"
+            data-testid="language-page-link"
+            aria-label={t('layout.banner.languagePage')}
+            title={t('layout.banner.languagePage')}
+          >
+            <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden focusable="false">
+              <path
+                d="M2.5 4.5 6 8l3.5-3.5"
+                stroke="currentColor"
+                strokeWidth="1.5"
+                fill="none"
+                strokeLinecap="round"
+              />
+            </svg>
+          </Link>
           <button type="button" className="banner__account" data-testid="login-entry" onClick={onAccount}>
             <UserIcon />
             <span>{token ? t('layout.banner.personalCenter') : t('layout.banner.login')}</span>

@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { renderApp } from '@/testing/test-utils';
-import { testConfig } from '@/testing/fixtures/site';
+import { testConfig, testRace } from '@/testing/fixtures/site';
 import { useAppStore } from '@/stores/app-store';
 
 describe('layout shell', () => {
@@ -100,6 +100,45 @@ describe('layout shell', () => {
     expect(link).toHaveAttribute('href', 'https://shop.example/');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
+  });
+
+  it.each([
+    ['open', 1, true],
+    ['closed by the organiser (entry-close)', 0, false],
+  ] as const)(
+    'shows an ad marked whileSignUpOpen only while sign-up is open: %s',
+    async (_, signUpOpenStatus, shown) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2027-01-10T12:00:00+08:00') });
+      const config = testConfig();
+      config.searchConfigList = (config.searchConfigList ?? []).map((m) =>
+        m.moduleType === 1 ? { ...m, openStatus: 1 } : m,
+      );
+      config.bannerAdList = [
+        { surfacePlotUrl: 'demo/ad-open.svg', title: '报名进行中', whileSignUpOpen: true },
+        ...(config.bannerAdList ?? []),
+      ];
+      const race = {
+        ...testRace,
+        signUpStartTime: '2027-01-05 09:00:00',
+        signUpEndTime: '2027-01-20 18:00:00',
+        signUpOpenStatus,
+      };
+      await renderApp({ config, race });
+      const banner = document.querySelector('.banner__ads')!;
+      await screen.findByRole('img', { name: '赞助商' });
+      expect(!!within(banner as HTMLElement).queryByRole('img', { name: '报名进行中' })).toBe(shown);
+      vi.useRealTimers();
+    },
+  );
+
+  it('leads from the language toggle to the language page (I18NDemos, spec §2)', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderApp({ language: 'en' });
+    const link = await screen.findByTestId('language-page-link');
+    expect(link).toHaveAccessibleName('Language options');
+    await user.click(link);
+    expect(router.state.location.pathname).toBe('/i18NDemos');
+    expect(await screen.findByTestId('i18n-page')).toBeInTheDocument();
   });
 
   it('switches language: cookie, labels, toggle and a success message', async () => {

@@ -31,6 +31,16 @@ describe('mobile shell (/m/)', () => {
     expect(document.querySelector('.banner')).toBeNull();
   });
 
+  it('leads from the menu sheet to the language page (I18NDemos, spec §2)', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderApp();
+    await user.click(await screen.findByRole('button', { name: '打开菜单' }));
+    const sheet = screen.getByRole('dialog', { name: '导航菜单' });
+    await user.click(within(sheet).getByRole('link', { name: '语言选择' }));
+    expect(router.state.location.pathname).toBe('/i18NDemos');
+    expect(screen.queryByRole('dialog', { name: '导航菜单' })).toBeNull();
+  });
+
   it('opens the menu sheet with every group expanded, and a link followed closes it', async () => {
     const user = userEvent.setup();
     const { router } = await renderApp();

@@ -117,6 +117,10 @@ function MenuSheet({ nodes, activeKey, id, onClose, onLogout }: MenuSheetProps) 
           )}
         </ul>
       </nav>
+      {/* The language selector helper (spec §2: the I18NDemos route is reached from it). */}
+      <Link to={PATHS.i18NDemos} className="m-sheet__lang-page" data-testid="language-page-link">
+        {t('layout.banner.languagePage')}
+      </Link>
       {token ? (
         <button
           type="button"

@@ -11,6 +11,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { API_PATHS } from '#contract/api';
 import { formatFen, type PaySite } from '#contract/entry';
+import type { LocalText } from '#contract/registration-form';
 import { fail, ok } from '../envelope.ts';
 import type {
   CreatedPayment,
@@ -206,7 +207,8 @@ export function cashierCsp(): string {
 export interface CashierView {
   paymentId: string;
   orderNo: string;
-  subject: string;
+  /** What is paid for, in each language (the race's name: raceNameEn in English, else the Chinese one). */
+  subject: LocalText;
   amountFen: number;
   expiresAt: number;
   /** Still payable (created, before its deadline). */
@@ -244,7 +246,7 @@ export function renderCashier(
     content = `<p class="note">${e(t.missing)}</p>`;
   } else {
     const details = `<dl>
-<dt>${e(t.subject)}</dt><dd>${e(view.subject)}</dd>
+<dt>${e(t.subject)}</dt><dd>${e(view.subject[language])}</dd>
 <dt>${e(t.orderNo)}</dt><dd>${e(view.orderNo)}</dd>
 <dt>${e(t.amount)}</dt><dd class="amount">¥${e(formatFen(view.amountFen))}</dd>
 <dt>${e(t.deadline)}</dt><dd>${e(formatDeadline(view.expiresAt))}</dd>

@@ -39,6 +39,7 @@ import {
 import { payFirstDrawn } from '../../services/entry/ballot.ts';
 import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
 import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
+import { raceNameOf } from '../../services/entry/views.ts';
 import { loggedInUser } from '../registration/screen-common.ts';
 
 declare module 'fastify' {
@@ -259,7 +260,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
       view: {
         paymentId,
         orderNo: order.orderNo,
-        subject: race?.raceName ?? order.raceId,
+        subject: raceNameOf(race, order.raceId),
         amountFen: payment.amountFen,
         expiresAt,
         payable: payment.status === 'created' && order.status === 1 && expiresAt > now(),

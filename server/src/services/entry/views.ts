@@ -12,24 +12,13 @@ import {
   type TimelineStep,
 } from '#contract/entry';
 import { DEFAULT_FORM_CHANNEL, type LocalText } from '#contract/registration-form';
-import { windowState } from '#contract/registration-screens';
 import type { RaceInfo } from '#contract/site-config/race-types';
-import { raceTimeZone } from '#contract/time-zone';
 import type { EntryEvent, EntryRecord } from '../../db/entries-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
 
-export type SignUpWindow = 'notYet' | 'open' | 'ended' | 'closed';
-
-/** The race's public sign-up window at `now` (race clock): closed while signUpOpenStatus is not 1. */
-export function signUpWindow(race: RaceInfo, now: number): SignUpWindow {
-  if (race.signUpOpenStatus !== 1) return 'closed';
-  return windowState(
-    { startTime: race.signUpStartTime ?? '', endTime: race.signUpEndTime ?? '' },
-    now,
-    raceTimeZone(race),
-  );
-}
+/** The race's public sign-up window at `now`: the one rule, in the contract (the home page reads it too). */
+export { signUpWindow, type SignUpWindowState as SignUpWindow } from '#contract/entry';
 
 export const raceNameOf = (race: Pick<RaceInfo, 'raceName' | 'raceNameEn'> | undefined, raceId: string): LocalText => ({
   zh: race?.raceName ?? raceId,

@@ -6,7 +6,7 @@
  * it was made. Certificate numbers and phones (the entry's own and the form's certificate-number and phone
  * fields) are masked unless the caller asks for whole numbers (a role that may see them, a flag of the CLI).
  */
-import { formatFen } from '#contract/entry';
+import { entryStatusLabel, formatFen, type EntryChannel, type EntryModel } from '#contract/entry';
 import { formatRaceTime } from '#contract/race-clock';
 import type { FormField, PublishedForm } from '#contract/registration-form';
 import type { Repositories } from '../../db/repositories.ts';
@@ -22,9 +22,19 @@ export const EXPORT_LANGUAGES: readonly ExportLanguage[] = ['zh', 'en'];
 type Enums = typeof enCommon.enums;
 const enums = (language: ExportLanguage): Enums => (language === 'en' ? enCommon : zhCommon).enums as Enums;
 
-/** The status texts of the SPA (enums of src/locales/{en,zh}/common.json): one wording everywhere. */
-export const entryStatusText = (status: number, language: ExportLanguage) =>
-  enums(language).registrationStatuses[String(status) as keyof Enums['registrationStatuses']] ?? String(status);
+/**
+ * The status texts of the SPA (contract entryStatusLabel: by the item's model and the entry's channel; enums of
+ * src/locales/{en,zh}/common.json): one wording everywhere.
+ */
+export const entryStatusText = (status: number, language: ExportLanguage, model?: EntryModel, channel?: string) => {
+  const [, group, code] = entryStatusLabel(status, model, channel as EntryChannel).split('.') as [
+    'enums',
+    'registrationStatuses' | 'registrationStatusesPlaced',
+    string,
+  ];
+  const texts: Record<string, string> = enums(language)[group];
+  return texts[code] ?? String(status);
+};
 const certificateTypeText = (type: unknown, language: ExportLanguage) =>
   enums(language).certificateTypes[String(type) as keyof Enums['certificateTypes']] ?? String(type);
 const genderText = (gender: unknown, language: ExportLanguage) =>
@@ -179,8 +189,8 @@ export async function entriesExportTable(
       e.itemCode,
       item ? `${item.name.zh} / ${item.name.en}` : '',
       e.channel,
-      entryStatusText(e.status, 'en'),
-      entryStatusText(e.status, 'zh'),
+      entryStatusText(e.status, 'en', item?.model, e.channel),
+      entryStatusText(e.status, 'zh', item?.model, e.channel),
       e.name,
       genderText(e.gender, 'en'),
       e.birthday,

@@ -136,13 +136,15 @@ export const toCertificateFacts = (r: ResultAnswer) => ({
 /** What every answer of the registration lookup says: race, status, item, bib and the channel. */
 function registrationFacts(row: RegistrationRow, race: RaceFacts | undefined) {
   const def = itemOf(race, row.item);
-  const model = race?.models?.[row.item];
+  const model = race?.models && Object.hasOwn(race.models, row.item) ? race.models[row.item] : undefined;
   return {
     raceId: row.race_id,
     raceName: race?.raceName ?? row.race_id,
     raceNameEn: race?.raceNameEn ?? '',
     status: row.status,
     statusKey: REGISTRATION_STATUS_KEYS[row.status] ?? 'submitted',
+    // The item's entry model (contract entryStatusLabel words the status by it); absent for an item sign-up does not list.
+    ...(model ? { model } : {}),
     item: row.item,
     itemName: def?.name ?? row.item,
     itemNameEn: def?.nameEn ?? row.item,

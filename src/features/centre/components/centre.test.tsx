@@ -40,6 +40,8 @@ const T = {
     menu: ['我的报名', '个人资料', '修改密码', '退出登录'],
     won: '已中签（报名成功）',
     submitted: '已提交，等待抽签',
+    placed: '报名成功',
+    awaitingPayment: '已提交，待支付',
     awaiting: '待支付',
     paid: '已支付',
     countdown: '剩余支付时间 1 天 02:03:04',
@@ -61,6 +63,8 @@ const T = {
     menu: ['My registrations', 'Profile', 'Password', 'Log out'],
     won: 'Won the lottery (registered successfully)',
     submitted: 'Submitted, awaiting the draw',
+    placed: 'Registered successfully',
+    awaitingPayment: 'Submitted, awaiting payment',
     awaiting: 'Awaiting payment',
     paid: 'Paid',
     countdown: 'Time left to pay: 1 d 02:03:04',
@@ -138,6 +142,31 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
     expect(within(waiting).getByTestId('entry-status')).toHaveTextContent(t.submitted);
     expect(within(waiting).getByTestId('entry-wait-list')).toHaveTextContent(t.waitList);
     expect(within(waiting).queryByTestId('order-status')).not.toBeInTheDocument();
+  });
+
+  it('words a first-come entry (and a guaranteed place) as registered or awaiting payment, never as a ballot', async () => {
+    centreMock.entries = [
+      ...centreMock.entries,
+      { ...ENTRY_PAID, entryNo: 'E1009', channel: 'public', status: 0, bib: null, orderNo: ORDER_UNPAID.orderNo },
+      { ...ENTRY_WON, entryNo: 'E1010', channel: 'code', status: 1, timeline: [] },
+    ];
+    await open('/my/my-index', language);
+    const page = await screen.findByTestId('my-index-page');
+    const status = async (entryNo: string) =>
+      (await within(page).findByTestId(`entry-${entryNo}`)).querySelector('[data-testid="entry-status"]')?.textContent;
+    // 10 km, first come: paid (a charity place) and unpaid.
+    expect(await status(ENTRY_PAID.entryNo)).toBe(t.placed);
+    expect(await status('E1009')).toBe(t.awaitingPayment);
+    // The marathon's ballot: drawn publicly, or a place by invitation code.
+    expect(await status(ENTRY_WON.entryNo)).toBe(t.won);
+    expect(await status('E1010')).toBe(t.placed);
+    expect(await status(ENTRY_WAITING.entryNo)).toBe(t.submitted);
+    // The public ballot page is linked from the entries by draw only.
+    const ballotLink = async (entryNo: string) =>
+      within(await within(page).findByTestId(`entry-${entryNo}`)).queryByTestId('entry-ballot-link');
+    expect(await ballotLink(ENTRY_WON.entryNo)).not.toBeNull();
+    expect(await ballotLink('E1010')).toBeNull();
+    expect(await ballotLink('E1009')).toBeNull();
   });
 
   it('pays: orderPay, then the browser goes to the cashier page', async () => {

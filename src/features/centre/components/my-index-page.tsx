@@ -7,8 +7,15 @@
  */
 import { Link, generatePath } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { type MyEntriesAnswer, type MyEntry, type OrderView, formatFen } from '#contract/entry';
-import { CERTIFICATE_TYPE_LABELS, registrationStatusLabel } from '#contract/enums';
+import {
+  entryStatusLabel,
+  placeByDraw,
+  type MyEntriesAnswer,
+  type MyEntry,
+  type OrderView,
+  formatFen,
+} from '#contract/entry';
+import { CERTIFICATE_TYPE_LABELS } from '#contract/enums';
 import { PATHS } from '@/config/paths';
 import { pickLang } from '@/lib/pick-lang';
 import { useLoad } from '@/lib/use-load';
@@ -84,7 +91,7 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
       <header className="centre-entry__head">
         <h3 className="centre-entry__item">{pickLang(language, entry.itemName.zh, entry.itemName.en)}</h3>
         <span className={`centre-tag centre-tag--s${entry.status}`} data-testid="entry-status">
-          {t(registrationStatusLabel(entry.status))}
+          {t(entryStatusLabel(entry.status, entry.model, entry.channel))}
         </span>
       </header>
       <div className="centre-entry__body">
@@ -126,7 +133,7 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
         </dl>
         <EntryTimeline steps={entry.timeline} />
       </div>
-      {entry.model === 'ballot' || entry.model === 'payThenDraw' ? (
+      {placeByDraw(entry.model, entry.channel) ? (
         <p className="centre-entry__ballot">
           <Link to={PATHS.ballot} data-testid="entry-ballot-link">
             {t('centre.entry.ballotLink')}

@@ -11,7 +11,7 @@ import { Button } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ENTRY_STATUSES, ORDER_STATUSES, formatFen, type OrderView } from '#contract/entry';
+import { ENTRY_STATUSES, ORDER_STATUSES, formatFen, placeByDraw, type OrderView } from '#contract/entry';
 import { PATHS } from '@/config/paths';
 import type zhCentre from '@/locales/zh/centre.json';
 import { pickLang } from '@/lib/pick-lang';
@@ -109,7 +109,9 @@ function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: 
       (mine) => {
         if (!live) return;
         const entries = mine.entries.filter((entry) => nos.has(entry.entryNo));
-        setWaitingForDraw(entries.some((entry) => entry.status === ENTRY_STATUSES.submitted));
+        setWaitingForDraw(
+          entries.some((entry) => entry.status === ENTRY_STATUSES.submitted && placeByDraw(entry.model, entry.channel)),
+        );
       },
       () => live && setWaitingForDraw(false),
     );

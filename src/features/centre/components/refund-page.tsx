@@ -15,8 +15,7 @@ import {
   type RefundRequestKind,
   type RefundRequestView,
 } from '#contract/after-entry';
-import { ENTRY_STATUSES, formatFen, type EntryChannel } from '#contract/entry';
-import { registrationStatusLabel } from '#contract/enums';
+import { ENTRY_STATUSES, entryStatusLabel, formatFen, type EntryChannel, type EntryModel } from '#contract/entry';
 import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { pickLang } from '@/lib/pick-lang';
@@ -33,14 +32,15 @@ type RefundEntry = RefundAnswer['entries'][number];
 
 interface RefundData {
   refunds: RefundAnswer;
-  /** entryNo → its channel and latest order (deferral is not for charity and code places; the order link). */
-  mine: Map<string, { channel: EntryChannel; orderNo: string | null }>;
+  /** entryNo → its channel, item model and latest order (deferral is not for charity and code places; the order link; the status label). */
+  mine: Map<string, { channel: EntryChannel; model: EntryModel; orderNo: string | null }>;
 }
 
 async function loadRefunds(raceId: string): Promise<RefundData> {
   const [refunds, mine] = await Promise.all([getRefunds(raceId), getMyEntries().catch(() => undefined)]);
   const map: RefundData['mine'] = new Map();
-  for (const entry of mine?.entries ?? []) map.set(entry.entryNo, { channel: entry.channel, orderNo: entry.orderNo });
+  for (const entry of mine?.entries ?? [])
+    map.set(entry.entryNo, { channel: entry.channel, model: entry.model, orderNo: entry.orderNo });
   return { refunds, mine: map };
 }
 
@@ -199,7 +199,7 @@ function EntryRefund({
   raceId: string;
   refunds: RefundAnswer;
   entry: RefundEntry;
-  mine: { channel: EntryChannel; orderNo: string | null } | undefined;
+  mine: { channel: EntryChannel; model: EntryModel; orderNo: string | null } | undefined;
   onRequest: (view: RefundRequestView) => void;
 }) {
   const { t } = useTranslation();
@@ -254,7 +254,7 @@ function EntryRefund({
       <header className="centre-entry__head">
         <h3 className="centre-entry__item">{pickLang(language, entry.itemName.zh, entry.itemName.en)}</h3>
         <span className={`centre-tag centre-tag--s${entry.status}`} data-testid="refund-entry-status">
-          {t(registrationStatusLabel(entry.status))}
+          {t(entryStatusLabel(entry.status, mine?.model, mine?.channel))}
         </span>
       </header>
       <div className="refund-entry__body">

@@ -1,7 +1,9 @@
 import { startTransition, useEffect, useState } from 'react';
 import { isMobileSite } from '@/lib/mobile-site';
+import { adsShownAt } from '@/lib/sign-up-state';
 import { useSiteTitle } from '@/lib/site-title';
 import { useSiteStore } from '@/stores/site-store';
+import { useNow } from '../hooks/use-now';
 import { AdList } from './ad-list';
 import { HeroCarousel } from './hero-carousel';
 import { ModuleBoundary } from './module-boundary';
@@ -21,6 +23,7 @@ export default function HomePage() {
   const config = useSiteStore((s) => s.config);
   const race = useSiteStore((s) => s.race);
   const title = useSiteTitle();
+  const now = useNow(60 * 1000);
   // On a phone the modules below the first screen come in a second, interruptible render: the first one (and
   // its single commit, which a slow phone cannot split) is the first screen's alone.
   const [belowFold, setBelowFold] = useState(() => !isMobileSite());
@@ -43,7 +46,7 @@ export default function HomePage() {
       {belowFold ? (
         <>
           <ModuleBoundary name="ad-list-top">
-            <AdList items={config.adListTop ?? []} position="top" />
+            <AdList items={adsShownAt(config.adListTop ?? [], config, race, now)} position="top" />
           </ModuleBoundary>
           <ModuleBoundary name="news-notice">
             <NewsNotice config={config} />
@@ -52,7 +55,7 @@ export default function HomePage() {
             <RouteMap config={config} race={race} />
           </ModuleBoundary>
           <ModuleBoundary name="ad-list-bottom">
-            <AdList items={config.adListBottom ?? []} position="bottom" />
+            <AdList items={adsShownAt(config.adListBottom ?? [], config, race, now)} position="bottom" />
           </ModuleBoundary>
           <ModuleBoundary name="partners">
             <Partners groups={config.cooperativePartnerList ?? []} />

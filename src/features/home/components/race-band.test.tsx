@@ -99,27 +99,34 @@ describe('countdown', () => {
   });
 });
 
+/** The home configuration with its sign-up module switched on (homeConfig's is off). */
+function openModuleConfig() {
+  const config = homeConfig();
+  config.searchConfigList![0] = { ...config.searchConfigList![0], openStatus: 1 };
+  return config;
+}
+
 describe('sign-up window (register now)', () => {
-  it('is not yet open before the start, with the dates, the title and the days to go', async () => {
-    setClock('2027-01-07 10:00:00');
+  it("is not yet open before the race's window, with its dates, the module's title and the days to go", async () => {
+    setClock('2027-01-02 09:00:00');
     await renderApp({ config: homeConfig(), race: homeRace });
     const box = await screen.findByTestId('register-now');
     expect(box).toHaveAttribute('data-state', 'upcoming');
     expect(within(box).getByRole('heading')).toHaveTextContent('报名时间北京时间');
     expect(screen.getByTestId('signup-state')).toHaveTextContent('即将开始');
-    expect(screen.getByTestId('signup-window')).toHaveTextContent('2027.01.10 10:00至2027.01.24 18:00');
+    expect(screen.getByTestId('signup-window')).toHaveTextContent('2027.01.05 09:00至2027.01.20 18:00');
     expect(box).toHaveTextContent('距报名开始还有 3 天');
     expect(within(box).getByRole('button')).toHaveTextContent('立即报名');
   });
 
   it('is open inside the window (English)', async () => {
-    setClock('2027-01-23 18:00:00');
-    await renderApp({ config: homeConfig(), race: homeRace, language: 'en' });
+    setClock('2027-01-19 18:00:00');
+    await renderApp({ config: openModuleConfig(), race: homeRace, language: 'en' });
     const box = await screen.findByTestId('register-now');
     expect(box).toHaveAttribute('data-state', 'open');
     expect(box).toHaveTextContent('Registration open');
     expect(box).toHaveTextContent('Registration closes in 1 day');
-    expect(screen.getByTestId('signup-window')).toHaveTextContent('2027.01.10 10:00to2027.01.24 18:00');
+    expect(screen.getByTestId('signup-window')).toHaveTextContent('2027.01.05 09:00to2027.01.20 18:00');
     expect(within(box).getByRole('heading')).toHaveTextContent('Registration periodUTC+8');
     expect(within(box).getByRole('button')).toHaveTextContent('Register now');
   });
@@ -133,11 +140,55 @@ describe('sign-up window (register now)', () => {
     expect(within(box).getByRole('button')).toHaveTextContent('报名查询');
   });
 
-  it("falls back to the race's sign-up dates when the module has none", async () => {
+  it("shows the race's own window, which the server's sign-up keeps, over the module's dates", async () => {
     setClock('2027-01-06 00:00:00');
-    await renderApp({ config: testConfig(), race: homeRace });
+    await renderApp({ config: openModuleConfig(), race: homeRace });
     expect(await screen.findByTestId('signup-window')).toHaveTextContent('2027.01.05 09:00至2027.01.20 18:00');
     expect(screen.getByTestId('register-now')).toHaveAttribute('data-state', 'open');
+  });
+
+  it("shows the module's dates when the race has no window of its own", async () => {
+    setClock('2027-01-11 00:00:00');
+    const race = { ...homeRace, signUpStartTime: undefined, signUpEndTime: undefined };
+    await renderApp({ config: openModuleConfig(), race });
+    expect(await screen.findByTestId('signup-window')).toHaveTextContent('2027.01.10 10:00至2027.01.24 18:00');
+    expect(screen.getByTestId('register-now')).toHaveAttribute('data-state', 'open');
+  });
+
+  it.each([
+    ['zh', '报名已截止', '报名查询', '报名已截止，可在报名查询中查看报名状态'],
+    [
+      'en',
+      'Registration closed',
+      'Check my entry',
+      'Registration is closed. Check your entry under Registration search.',
+    ],
+  ] as const)(
+    'reads closed inside the window once the organiser closes entry (signUpOpenStatus 0, entry-close) (%s)',
+    async (language, state, button, notice) => {
+      setClock('2027-01-10 12:00:00');
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      await renderApp({ config: openModuleConfig(), race: { ...homeRace, signUpOpenStatus: 0 }, language });
+      const box = await screen.findByTestId('register-now');
+      expect(box).toHaveAttribute('data-state', 'closed');
+      expect(screen.getByTestId('signup-state')).toHaveTextContent(state);
+      expect(within(box).getByRole('button')).toHaveTextContent(button);
+      // The sign-up module above says the same, and choosing it says entry has closed.
+      const module = screen.getByTestId('search-module-1');
+      expect(module).toHaveAttribute('data-closed', 'true');
+      expect(module).toHaveTextContent(state);
+      await user.click(module);
+      expect(await screen.findByTestId('search-dialog-text')).toHaveTextContent(notice);
+    },
+  );
+
+  it('reads closed inside the window while the sign-up module is switched off (openStatus 0)', async () => {
+    setClock('2027-01-10 12:00:00');
+    await renderApp({ config: homeConfig(), race: homeRace, language: 'en' });
+    const box = await screen.findByTestId('register-now');
+    expect(box).toHaveAttribute('data-state', 'closed');
+    expect(box).toHaveTextContent('Registration closed');
+    expect(screen.getByTestId('search-module-1')).toHaveAttribute('data-closed', 'true');
   });
 
   it('says the dates are to be announced when there are none', async () => {

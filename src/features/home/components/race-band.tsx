@@ -6,7 +6,7 @@ import type { RaceInfo } from '#contract/site-config/race-types';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction, searchEntry } from '../utils/module-action';
-import { getSignUpInfo } from '../utils/sign-up';
+import { getSignUpInfo } from '@/lib/sign-up-state';
 import { Countdown } from './countdown';
 import { Notice } from './notice';
 import { RegisterNow } from './register-now';

@@ -7,7 +7,8 @@ import { useAppStore } from '@/stores/app-store';
 import { useNow } from '../hooks/use-now';
 import { useModuleAction } from '../hooks/use-module-action';
 import { moduleAction, type ActionSource } from '../utils/module-action';
-import { signUpState, type SignUpInfo } from '../utils/sign-up';
+import { signUpState, type SignUpInfo } from '@/lib/sign-up-state';
+import { signUpAction } from '../utils/sign-up';
 
 const loadSignUpDialog = () => import('./sign-up-dialog');
 const SignUpDialog = lazy(loadSignUpDialog);
@@ -99,7 +100,10 @@ export function RegisterNow({
         <Suspense fallback={null}>
           <SignUpDialog
             onClose={() => setDialogOpen(false)}
-            signUp={moduleAction(info.action, language, closedText)}
+            signUp={signUpAction(info, state, language, {
+              notOpen: closedText,
+              closed: t('home.signUp.closedNotice'),
+            })}
             search={moduleAction(registrationSearch, language, closedText)}
             onGo={(action) => {
               setDialogOpen(false);

@@ -3,13 +3,28 @@ import { testConfig, testRace } from '@/testing/fixtures/site';
 import { moduleAction, searchEntry } from './module-action';
 import { pickHeadlines, pickNewest } from './news';
 import { parseRaceItems } from './race-items';
-import { getSignUpInfo, signUpState } from './sign-up';
+import { getSignUpInfo, signUpState } from '@/lib/sign-up-state';
+import { signUpWindow } from '#contract/entry';
 
 describe('sign-up window', () => {
-  it('takes the dates and title of the moduleType 1 item', () => {
-    const info = getSignUpInfo(homeConfig(), homeRace)!;
+  const noWindow = { ...homeRace, signUpStartTime: undefined, signUpEndTime: undefined };
+  const openModule = () => {
+    const config = homeConfig();
+    config.searchConfigList![0] = { ...config.searchConfigList![0], openStatus: 1 };
+    return config;
+  };
+
+  it('takes the dates and title of the moduleType 1 item when the race has no window', () => {
+    const info = getSignUpInfo(homeConfig(), noWindow)!;
     expect(info.start).toBe(chinaTime('2027-01-10 10:00:00'));
     expect(info.end).toBe(chinaTime('2027-01-24 18:00:00'));
+    expect(info.titleEn).toBe('Registration period');
+  });
+
+  it("takes the race's own window (the one the server keeps) over the module's", () => {
+    const info = getSignUpInfo(homeConfig(), homeRace)!;
+    expect(info.start).toBe(chinaTime('2027-01-05 09:00:00'));
+    expect(info.end).toBe(chinaTime('2027-01-20 18:00:00'));
     expect(info.titleEn).toBe('Registration period');
   });
 
@@ -39,11 +54,30 @@ describe('sign-up window', () => {
   });
 
   it('is upcoming, open, then closed', () => {
-    const info = { start: chinaTime('2027-01-10 10:00:00'), end: chinaTime('2027-01-24 18:00:00') };
+    const info = getSignUpInfo(openModule(), noWindow)!;
     expect(signUpState(info, chinaTime('2027-01-10 09:59:59'))).toBe('upcoming');
     expect(signUpState(info, chinaTime('2027-01-10 10:00:00'))).toBe('open');
     expect(signUpState(info, chinaTime('2027-01-24 17:59:59'))).toBe('open');
     expect(signUpState(info, chinaTime('2027-01-24 18:00:00'))).toBe('closed');
+  });
+
+  it("follows the race's sign-up state as the server does (contract signUpWindow)", () => {
+    const at = chinaTime('2027-01-10 12:00:00');
+    const state = (race: typeof homeRace) => signUpState(getSignUpInfo(openModule(), race)!, at);
+    expect(state(homeRace)).toBe('open');
+    expect(signUpWindow(homeRace, at)).toBe('open');
+    // entry-close: signUpOpenStatus 0, and a race that never opened entry.
+    expect(state({ ...homeRace, signUpOpenStatus: 0 })).toBe('closed');
+    expect(state({ ...homeRace, signUpOpenStatus: undefined })).toBe('closed');
+    expect(signUpWindow({ ...homeRace, signUpOpenStatus: 0 }, at)).toBe('closed');
+    expect(state({ ...homeRace, signUpEndTime: '2027-01-10 12:00:00' })).toBe('closed');
+    expect(state({ ...noWindow, signUpOpenStatus: 0 })).toBe('closed');
+  });
+
+  it('is never open while the sign-up module is switched off; before the window it is still upcoming', () => {
+    const info = getSignUpInfo(homeConfig(), homeRace)!;
+    expect(signUpState(info, chinaTime('2027-01-01 00:00:00'))).toBe('upcoming');
+    expect(signUpState(info, chinaTime('2027-01-10 12:00:00'))).toBe('closed');
   });
 });
 

@@ -12,9 +12,9 @@ import {
   CHANNEL_KEYS,
   genderLabel,
   isCertificateType,
-  registrationStatusLabel,
   type RegistrationChannel,
 } from '#contract/enums';
+import { entryStatusLabel } from '#contract/entry';
 import type { ConfirmRegistration, RunnerKey } from '#contract/registration-screens';
 import { SliderCaptcha } from '@/components/captcha/slider-captcha';
 import { CertificateFields } from '@/components/form/certificate-fields';
@@ -166,7 +166,7 @@ function ConfirmResult({
     `search.registration.channels.${CHANNEL_KEYS[r.channel as RegistrationChannel] ?? CHANNEL_KEYS[3]}` as const;
   const rows: [string, string, string?][] = [
     [t('registration.confirm.race'), show(pickLang(language, r.raceName, r.raceNameEn))],
-    [t('registration.confirm.status'), t(registrationStatusLabel(r.status)), 'confirm-status'],
+    [t('registration.confirm.status'), t(entryStatusLabel(r.status, r.model)), 'confirm-status'],
     [t('registration.confirm.item'), show(pickLang(language, r.itemName, r.itemNameEn) || r.item)],
     [t('registration.confirm.bib'), r.bib ? r.bib : t('registration.confirm.noBib'), 'confirm-bib'],
     [t('registration.confirm.channel'), t(channel)],

@@ -174,6 +174,11 @@ export function ItemCards({
                   <Link to={PATHS.ballot}>{t('entry.signUp.ballotLink')}</Link>
                 </span>
               </p>
+            ) : item.model !== 'firstCome' ? (
+              // Before the commitment: how the draw is run and checked, on the public ballot page.
+              <p className="en-item__ballot" data-testid="entry-item-ballot-how">
+                <Link to={PATHS.ballot}>{t('entry.signUp.ballotHow')}</Link>
+              </p>
             ) : null}
             {can ? (
               <Button

@@ -383,4 +383,16 @@ describe('/i18NDemos', () => {
     await waitFor(() => expect(useAppStore.getState().language).toBe('zh'));
     expect(await screen.findByText('已切换为中文')).toBeInTheDocument();
   });
+
+  it("names the bound event by its own configuration, in the page's language, never another event's name", async () => {
+    const user = userEvent.setup();
+    await renderApp({ path: '/i18NDemos', language: 'zh' });
+    const sample = await screen.findByTestId('sample-text');
+    expect(sample).toHaveTextContent('欢迎参加2027测试城市马拉松');
+    expect(screen.getByTestId('i18n-page')).not.toHaveTextContent(/青川|Qingchuan/);
+    await user.click(within(screen.getByTestId('i18n-page')).getByText('English'));
+    await waitFor(() =>
+      expect(screen.getByTestId('sample-text')).toHaveTextContent('Welcome to 2027 Test City Marathon'),
+    );
+  });
 });

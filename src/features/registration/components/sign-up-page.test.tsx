@@ -123,6 +123,19 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
     );
   });
 
+  it('links the public ballot page from an item by draw before its commitment, not from a first-come item', async () => {
+    const { router } = await open(language);
+    const payFirst = await screen.findByTestId('entry-item-5K');
+    const link = within(payFirst).getByRole('link', {
+      name: language === 'zh' ? '抽签公开、可验证：查看抽签公示' : 'A public, verifiable draw: see the ballot page',
+    });
+    expect(within(screen.getByTestId('entry-item-H')).queryByTestId('entry-item-ballot-how')).toBeNull();
+    // The committed marathon links it beside its commitment instead.
+    expect(within(screen.getByTestId('entry-item-M')).queryByTestId('entry-item-ballot-how')).toBeNull();
+    await userEvent.setup().click(link);
+    expect(router.state.location.pathname).toBe('/ballot');
+  });
+
   it.each(['ended', 'closed'] as const)('says %s and offers no public entry form', async (state) => {
     entryMock.info.windowState = state;
     await open(language);

@@ -2,7 +2,17 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
-import { APP_PASSPORT, THIRD_PARTY_PASSPORT, THIRD_PARTY_ZH_ONLY_PASSPORT, VALID_ID } from '@/testing/fixtures/search';
+import { http, HttpResponse } from 'msw';
+import { API_PATHS } from '#contract/api';
+import {
+  APP_PASSPORT,
+  registrationStatusAnswer,
+  THIRD_PARTY_PASSPORT,
+  THIRD_PARTY_ZH_ONLY_PASSPORT,
+  VALID_ID,
+} from '@/testing/fixtures/search';
+import { api } from '@/testing/mocks/base-url';
+import { server } from '@/testing/mocks/server';
 
 async function search(
   user: ReturnType<typeof userEvent.setup>,
@@ -80,6 +90,57 @@ describe('registration search page', () => {
       submit: 'Search',
     });
     expect(await screen.findByTestId('registration-status')).toHaveTextContent(en);
+  });
+
+  it.each([
+    [0, '已提交，待支付', 'Submitted, awaiting payment'],
+    [1, '报名成功', 'Registered successfully'],
+  ])(
+    'labels status %i of a first-come item as a place taken, not a ballot, in both languages',
+    async (status, zh, en) => {
+      server.use(
+        http.post(api(API_PATHS.searchRegistration), () =>
+          HttpResponse.json({
+            code: 0,
+            msg: 'success',
+            data: { ...registrationStatusAnswer(status, 3), model: 'firstCome' },
+          }),
+        ),
+      );
+      const user = userEvent.setup();
+      const view = await renderApp({ path: '/registration-search' });
+      await search(user, '张三', '2', `P1234${status}`);
+      expect((await screen.findByTestId('registration-status')).textContent).toBe(zh);
+      view.unmount();
+      await renderApp({ path: '/registration-search', language: 'en' });
+      await search(user, '张三', '2', `P1234${status}`, {
+        name: 'Name',
+        type: 'Certificate type',
+        number: 'Certificate number',
+        submit: 'Search',
+      });
+      expect((await screen.findByTestId('registration-status')).textContent).toBe(en);
+    },
+  );
+
+  it('links the public ballot page from an entry by draw, and not from a first-come one', async () => {
+    const answer = (model: string) => () =>
+      HttpResponse.json({ code: 0, msg: 'success', data: { ...registrationStatusAnswer(0, 3), model } });
+    server.use(http.post(api(API_PATHS.searchRegistration), answer('ballot')));
+    const user = userEvent.setup();
+    const { router, unmount } = await renderApp({ path: '/registration-search', language: 'en' });
+    const english = { name: 'Name', type: 'Certificate type', number: 'Certificate number', submit: 'Search' };
+    await search(user, '张三', '2', 'P12340', english);
+    const link = await screen.findByTestId('registration-ballot-link');
+    expect(link).toHaveTextContent('See the ballot');
+    await user.click(link);
+    expect(router.state.location.pathname).toBe('/ballot');
+    unmount();
+    server.use(http.post(api(API_PATHS.searchRegistration), answer('firstCome')));
+    await renderApp({ path: '/registration-search' });
+    await search(user, '张三', '2', 'P12340');
+    expect(await screen.findByTestId('registration-status')).toHaveTextContent('已提交，待支付');
+    expect(screen.queryByTestId('registration-ballot-link')).toBeNull();
   });
 
   it('shows English order labels and the 4 certificate types in English', async () => {

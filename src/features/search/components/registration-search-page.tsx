@@ -1,7 +1,10 @@
-import { CERTIFICATE_TYPE_LABELS, isCertificateType, registrationStatusLabel } from '#contract/enums';
+import { CERTIFICATE_TYPE_LABELS, isCertificateType } from '#contract/enums';
+import { entryStatusLabel, placeByDraw, type EntryModel } from '#contract/entry';
 import { ORDER_FIELDS } from '#contract/site-config/race-types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { PATHS } from '@/config/paths';
 import { pickLang } from '@/lib/pick-lang';
 import { useAppStore } from '@/stores/app-store';
 import { searchRegistration, type RegistrationAnswer } from '../api/search-registration';
@@ -116,14 +119,19 @@ export default function RegistrationSearchPage() {
   );
 }
 
-/** The status line every answer starts with. */
-function StatusBanner({ status }: { status: number }) {
+/** The status line every answer starts with; an entry by draw links the public ballot page. */
+function StatusBanner({ status, model }: { status: number; model?: EntryModel }) {
   const { t } = useTranslation();
   const code = status >= 0 && status <= 5 ? status : 0;
   return (
     <div className={`reg-status reg-status--${STATUS_TONE[code]}`}>
       <span className="reg-status__label">{t('search.registration.status')}</span>
-      <strong data-testid="registration-status">{t(registrationStatusLabel(code))}</strong>
+      <strong data-testid="registration-status">{t(entryStatusLabel(code, model))}</strong>
+      {model && placeByDraw(model) && code <= 2 ? (
+        <Link className="reg-status__ballot" to={PATHS.ballot} data-testid="registration-ballot-link">
+          {t('search.registration.ballotLink')}
+        </Link>
+      ) : null}
     </div>
   );
 }
@@ -174,7 +182,7 @@ export function RegistrationStatusView({
   const { t } = useTranslation();
   return (
     <div className="result-card" data-testid="registration-result">
-      <StatusBanner status={result.status} />
+      <StatusBanner status={result.status} model={result.model} />
       <RegistrationFactsGrid facts={result} name={show(result.participant?.name)} />
       <div className="search-actions reg-actions">
         <button
@@ -211,7 +219,7 @@ export function RegistrationResultView({ result }: { result: RegistrationResult 
   ];
   return (
     <div className="result-card" data-testid="registration-result">
-      <StatusBanner status={result.status} />
+      <StatusBanner status={result.status} model={result.model} />
       <RegistrationFactsGrid facts={result} />
       <h2 className="result-section-title">{t('search.registration.participant')}</h2>
       <dl className="kv-grid" data-testid="participant">

@@ -87,12 +87,12 @@ export type RegistrationInfoType = RegistrationChannel;
 export interface RegistrationFacts {
   /** 0 submitted awaiting draw … 5 refunded (spec §4). */
   status: number;
+  /** How the item gives its places (contract entryStatusLabel words the status by it); absent when unknown. */
+  model?: EntryModel;
   raceName?: string;
   raceNameEn?: string;
   itemName?: string;
   itemNameEn?: string;
-  /** How the item gives its places, when the race's sign-up has the item (an entry made on the site). */
-  model?: EntryModel;
   bib?: string;
   /** 2 third-party, 3 web, 5 app; web when the server does not say. */
   channel?: number;
