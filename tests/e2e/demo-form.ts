@@ -120,9 +120,15 @@ export interface DemoPerson {
 
 /**
  * Fills every required field of the demo race's public form for the sign-up page's first person (in Chinese)
- * and saves them; the marathon also asks for finished marathons and a health certificate.
+ * and saves them; the marathon also asks for finished marathons and a health certificate. With `photo: false`
+ * the ID photo is left as the caller uploaded it.
  */
-export async function fillDemoPerson(page: Page, person: DemoPerson, itemCode: 'M' | 'HM' | '10K') {
+export async function fillDemoPerson(
+  page: Page,
+  person: DemoPerson,
+  itemCode: 'M' | 'HM' | '10K',
+  options: { photo?: boolean } = {},
+) {
   const label = publicFormLabel;
   const people = page.getByTestId('entry-people');
   await people.getByLabel(label('name'), { exact: true }).fill(person.name);
@@ -143,7 +149,7 @@ export async function fillDemoPerson(page: Page, person: DemoPerson, itemCode: '
   await page.locator('.ant-select-item-option:visible').filter({ hasText: person.bloodType }).click();
   await personItem(page, 'tshirtSize').locator('label.rs-size-card').filter({ hasText: 'M（170/88A）' }).click();
   if (itemCode === 'M') await people.getByLabel(label('marathonsFinished'), { exact: true }).fill('3');
-  await upload(page, personItem(page, 'photo'), PHOTO);
+  if (options.photo !== false) await upload(page, personItem(page, 'photo'), PHOTO);
   if (itemCode === 'M') await upload(page, personItem(page, 'healthCertificate'), PDF);
   await people.getByRole('button', { name: '保存此参赛者' }).click();
   await people.getByTestId('entry-person-0').waitFor();

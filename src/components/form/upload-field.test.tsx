@@ -6,6 +6,7 @@ import { Form } from 'antd';
 import i18n from 'i18next';
 import { delay, http, HttpResponse } from 'msw';
 import { API_PATHS } from '#contract/api';
+import { imageDimensions } from '#contract/image-dimensions';
 import { initI18n } from '@/app/i18n';
 import { AntdScope } from '@/components/ui/antd-scope';
 import { api } from '@/testing/mocks/base-url';
@@ -13,6 +14,7 @@ import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { fetchedUploads, receivedUploads } from '@/testing/mocks/handlers/uploads';
 import { server } from '@/testing/mocks/server';
 import { useAppStore, type Language } from '@/stores/app-store';
+import { png } from '../../../tests/e2e/demo-form';
 import { AUTHENTICITY_DELAY_MS, UploadField, type UploadFieldProps } from './upload-field';
 
 // antd Upload and Modal in jsdom: a second or two each.
@@ -43,6 +45,14 @@ const TEXT = {
     quota: '今日上传已达上限，请明天再试',
     chooseImage: '上传图片',
     chooseFile: '上传文件',
+    cropTitle: '裁剪照片',
+    cropHint: '拖动和缩放，使照片符合 358 × 441 像素',
+    cropProblem: '图片尺寸不符合标准：要求 358 × 441 px，当前为 1200 × 900 px',
+    cropUse: '使用此照片',
+    zoomIn: '放大',
+    zoomOut: '缩小',
+    zoom: '缩放',
+    heic: '无法读取 HEIC 格式的照片',
     limits: '格式：jpg, jpeg, png, gif, bmp, webp；单个文件不超过 2 MB；最多 3 个文件；图片尺寸 3 × 2 px',
   },
   en: {
@@ -59,6 +69,14 @@ const TEXT = {
     quota: 'Daily upload limit reached, please try again tomorrow',
     chooseImage: 'Upload image',
     chooseFile: 'Upload file',
+    cropTitle: 'Crop photo',
+    cropHint: 'Drag and zoom to fit 358 × 441 px',
+    cropProblem: 'The image size does not meet the standard: 358 × 441 px required, 1200 × 900 px given',
+    cropUse: 'Use this photo',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    zoom: 'Zoom',
+    heic: 'HEIC photos cannot be read here',
     limits: 'Formats: jpg, jpeg, png, gif, bmp, webp; Each file up to 2 MB; Up to 3 files; Image size 3 × 2 px',
   },
 } as const;
@@ -113,13 +131,91 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  delete (window as { createImageBitmap?: unknown }).createImageBitmap;
   useAppStore.setState({ token: null });
   URL.createObjectURL = realCreateObjectURL;
   URL.revokeObjectURL = realRevokeObjectURL;
 });
 
+/**
+ * jsdom decodes no image: createImageBitmap as a browser answers it, from the picture's own header (a picture it
+ * cannot read, e.g. HEIC in Chrome, rejects as Chrome does).
+ */
+function decodeLikeABrowser() {
+  window.createImageBitmap = (async (blob: Blob) => {
+    const data = await new Promise<ArrayBuffer>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as ArrayBuffer);
+      reader.readAsArrayBuffer(blob);
+    });
+    const size = imageDimensions(new Uint8Array(data));
+    if (!size) throw new DOMException('The source image could not be decoded.', 'InvalidStateError');
+    return { ...size, close: () => undefined };
+  }) as unknown as typeof createImageBitmap;
+}
+
+/** A 1200 × 900 picture, as a phone takes it (the ID photo wants 358 × 441). */
+const landscape = () => new File([new Uint8Array(png(1200, 900))], 'IMG_2027.png', { type: 'image/png' });
+const cropOf = () => screen.getByRole('application').getAttribute('data-crop')!.split(',').map(Number);
+
 describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
   const text = TEXT[language];
+
+  it('offers a picture of another size the crop: move and zoom by keys and buttons; Cancel shows the size message', async () => {
+    decodeLikeABrowser();
+    const { user, input, changes } = await renderField(language, {
+      kind: 'image',
+      maxCount: 1,
+      maxSize: { size: 2, unit: 'MB' },
+      imageSize: { width: 358, height: 441 },
+    });
+    await user.upload(input(), landscape());
+    const dialog = await screen.findByRole('dialog', { name: text.cropTitle });
+    expect(within(dialog).getByText(text.cropProblem)).toBeInTheDocument();
+    expect(within(dialog).getByText(text.cropHint)).toBeInTheDocument();
+    // The largest frame of 358:441 in the middle of the picture.
+    expect(cropOf()).toEqual([235, 0, 731, 900]);
+    expect(within(dialog).getByRole('button', { name: text.zoomOut })).toBeDisabled();
+
+    await user.click(within(dialog).getByRole('button', { name: text.zoomIn }));
+    const zoomed = cropOf();
+    expect(zoomed[2]).toBe(584); // 730.6 / 1.25, around the same centre
+    expect(zoomed[0]! + zoomed[2]! / 2).toBeCloseTo(600, -1);
+    // The arrow keys move the picture: right moves it right, so the frame takes more of its left.
+    const stage = within(dialog).getByRole('application');
+    stage.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(cropOf()[0]).toBeLessThan(zoomed[0]!);
+    await user.keyboard('{ArrowUp}');
+    expect(cropOf()[1]).toBeGreaterThan(zoomed[1]!);
+    await user.keyboard('-');
+    expect(cropOf()[2]).toBe(731);
+    // The zoom slider, by its keys (it reads keyCode, which user-event leaves out).
+    const slider = within(dialog).getByRole('slider', { name: text.zoom });
+    fireEvent.keyDown(slider, { key: 'ArrowRight', keyCode: 39, which: 39 });
+    expect(cropOf()[2]).toBeLessThan(731);
+
+    await user.click(within(dialog).getByRole('button', byText(text.cancel)));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText(text.cropProblem)).toBeInTheDocument();
+    expect(cards()).toHaveLength(0);
+    expect(receivedUploads).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+
+  it('a picture of the right size needs no crop; a HEIC picture the browser cannot read is refused clearly', async () => {
+    decodeLikeABrowser();
+    const { user, input, changes } = await renderField(language, {
+      kind: 'image',
+      imageSize: { width: 3, height: 2 },
+    });
+    await user.upload(input(), new File([new Uint8Array(64)], 'IMG_0001.HEIC', { type: 'image/heic' }));
+    expect(await screen.findByText(new RegExp(text.heic))).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.upload(input(), image('3x2.png'));
+    await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
 
   it('labels its choose button with the field label and lists the limits beside it', async () => {
     await renderField(language, {

@@ -6,7 +6,11 @@
  * - its type: the extension, case-insensitive, on the kind's list ('文件格式不正确');
  * - its size: at most `maxSize` ('Please upload a file smaller than N unit'); a size of 0 is no limit;
  * - for an image with `imageSize`: exactly that width and height, read from the file itself (the message
- *   names the required and the actual px);
+ *   names the required and the actual px). A picture of another size, or over `maxSize`, is not only refused
+ *   (issue 28, a phone's photo): when the browser can read it, the crop dialog (crop-photo-dialog.tsx) opens,
+ *   and the photo cropped there at exactly that size is checked and uploaded like a chosen file; its Cancel
+ *   shows the refusal. A phone's HEIC picture is cropped into a JPEG where the browser reads HEIC (Safari),
+ *   else refused with a message saying how to send a JPEG;
  * then, with `confirmAuthenticity`, the question '您上传的文件是否保证真实有效？' shows 100 ms after the
  * choice and stays until answered (no cancels that file); then the file uploads at once (images to the
  * user-centre image upload, other files to /api/base/uploadFile), its card showing the progress. A refused
@@ -21,6 +25,7 @@
  * message is read with it.
  */
 import { ConfigProvider, Modal, Upload, type UploadFile, type UploadProps } from 'antd';
+import type { RcFile } from 'antd/es/upload';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { imageDimensions } from '#contract/image-dimensions';
@@ -42,6 +47,9 @@ import { refusalText } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { uploadFile, type UploadKind } from '@/lib/upload-file';
 import { resolveFileUrl, resolveImageUrl } from '@/lib/url';
+import type { CropRect } from './crop-geometry';
+import { CropPhotoDialog } from './crop-photo-dialog';
+import { croppedName, decodePicture, renderCrop, type Picture } from './crop-render';
 import './upload-field.css';
 
 /** Spec §9: the authenticity question shows this long after the choice. */
@@ -84,6 +92,18 @@ interface Question {
 }
 
 type Item = UploadFile<{ url: string }>;
+
+/** A picture waiting in the crop dialog: decoded, shown from its object URL, and why it was not taken. */
+interface CropJob {
+  file: File;
+  picture: Picture;
+  url: string;
+  problem: string;
+  type: 'image/jpeg' | 'image/png';
+}
+
+/** A phone's HEIC / HEIF picture (iPhone), by its name. */
+const isHeic = (name: string) => /\.hei[cf]$/i.test(name);
 
 /** The name shown for a file known only by its URL: the last path segment. */
 const nameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0]!.split('/').pop() || url);
@@ -225,7 +245,37 @@ export function UploadField({
   /** The count verdict of each choice (rc-upload hands every file of one choice the same array). */
   const countVerdicts = useRef(new WeakMap<readonly File[], Refusal | null>());
 
-  const beforeUpload = async (file: File, batch: File[]): Promise<boolean | string> => {
+  // ---- The crop dialog (issue 28): one picture at a time, the others of a choice waiting their turn.
+  const [crops, setCrops] = useState<CropJob[]>([]);
+  const crop = crops[0];
+  const endCrop = (job: CropJob) => {
+    URL.revokeObjectURL(job.url);
+    job.picture.bitmap.close();
+    setCrops((queue) => queue.filter((other) => other !== job));
+  };
+
+  /**
+   * Offers the crop for a picture that is not the required size (`problem` says why): true when the browser
+   * read it and the dialog will show it; false when it cannot read it (the caller refuses the file).
+   */
+  const offerCrop = async (file: File, problem: Refusal | null): Promise<boolean> => {
+    if (!imageSize || typeof URL.createObjectURL !== 'function') return false;
+    const picture = await decodePicture(file);
+    if (!picture) return false;
+    const why = problem ?? checkImageSize(picture, imageSize) ?? { code: 'badFileType' as const };
+    const job: CropJob = {
+      file,
+      picture,
+      url: URL.createObjectURL(file),
+      problem: refusalText(why),
+      type: /\.png$/i.test(file.name) ? 'image/png' : 'image/jpeg',
+    };
+    setCrops((queue) => [...queue, job]);
+    return true;
+  };
+
+  /** The checks of a chosen file, in the spec's order: true to upload it, LIST_IGNORE when refused. */
+  const check = async (file: File, batch: readonly File[]): Promise<boolean | string> => {
     const chosenAt = Date.now();
     // The count is of the whole choice, decided once: the cards there, the files still being checked, and
     // every file chosen now. Over the limit, nothing of the choice uploads (one message).
@@ -237,18 +287,24 @@ export function UploadField({
       if (count) refuse(count);
     }
     if (count) return Upload.LIST_IGNORE;
-    const extension = checkUploadExtension(file.name, allowed);
-    if (extension) return refuse(extension);
-    const size = checkUploadSize(file.size, maxSize);
-    if (size) return refuse(size);
     checking.current += 1;
     try {
+      if (kind === 'image' && isHeic(file.name)) {
+        // Not on the list, but where the browser reads it, the crop turns it into a JPEG of the right size.
+        if (await offerCrop(file, null)) return Upload.LIST_IGNORE;
+        notify.error(t('form.upload.heic'), 8);
+        return Upload.LIST_IGNORE;
+      }
+      const extension = checkUploadExtension(file.name, allowed);
+      if (extension) return refuse(extension);
+      const size = checkUploadSize(file.size, maxSize);
       if (kind === 'image' && imageSize) {
         const actual = imageDimensions(await bytesOf(file));
         if (!actual) return refuse({ code: 'badFileType' });
-        const mismatch = checkImageSize(actual, imageSize);
-        if (mismatch) return refuse(mismatch);
-      }
+        // Too large or not the required px: cropped at exactly that size, where the browser can.
+        const problem = size ?? checkImageSize(actual, imageSize);
+        if (problem) return (await offerCrop(file, problem)) ? Upload.LIST_IGNORE : refuse(problem);
+      } else if (size) return refuse(size);
       if (confirmAuthenticity) {
         await wait(chosenAt + AUTHENTICITY_DELAY_MS - Date.now());
         const yes = await ask({
@@ -265,16 +321,91 @@ export function UploadField({
     }
   };
 
-  const customRequest: UploadProps['customRequest'] = ({ file, onProgress, onSuccess, onError }) => {
+  const beforeUpload = (file: File, batch: File[]) => check(file, batch);
+
+  /** Uploads a file, reporting its progress; the same call for a chosen file and a cropped photo. */
+  const send = (
+    file: File,
+    on: { progress: (percent: number) => void; success: (answer: { url: string }) => void; error: (e: Error) => void },
+  ) => {
     const controller = new AbortController();
-    uploadFile(file as File, kind, {
-      signal: controller.signal,
-      onProgress: (percent) => onProgress?.({ percent }),
-    }).then(
-      (answer) => onSuccess?.(answer),
-      (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))),
+    uploadFile(file, kind, { signal: controller.signal, onProgress: on.progress }).then(on.success, (error: unknown) =>
+      on.error(error instanceof Error ? error : new Error(String(error))),
     );
+    return controller;
+  };
+
+  const customRequest: UploadProps['customRequest'] = ({ file, onProgress, onSuccess, onError }) => {
+    const controller = send(file as File, {
+      progress: (percent) => onProgress?.({ percent }),
+      success: (answer) => onSuccess?.(answer),
+      error: (error) => onError?.(error),
+    });
     return { abort: () => controller.abort() };
+  };
+
+  /** A card as it shows once its upload is done: a public file by its URL (a private one by `shown`). */
+  const settled = (item: Item): Item => {
+    if (item.status !== 'done' || !item.response?.url || item.url) return item;
+    // A private upload keeps its local preview until `shown` has its blob URL.
+    if (isPrivateUploadUrl(item.response.url)) return item;
+    if (item.thumbUrl?.startsWith('blob:')) {
+      URL.revokeObjectURL(item.thumbUrl);
+      objectUrls.current.delete(item.thumbUrl);
+    }
+    const url = resolve(item.response.url);
+    return { ...item, url, thumbUrl: url };
+  };
+
+  const croppedCount = useRef(0);
+  /** The cropped photo: the same checks as a chosen file (a choice of one), then a card of its own, uploading. */
+  const takeCropped = async (file: File) => {
+    if ((await check(file, [file])) !== true) return;
+    croppedCount.current += 1;
+    const uid = `crop-${Date.now()}-${croppedCount.current}`;
+    const origin = Object.assign(file, { uid }) as RcFile;
+    const patch = (change: Partial<Item>, finished = false) => {
+      const next = itemsRef.current.map((item) => (item.uid === uid ? settled({ ...item, ...change }) : item));
+      if (!next.some((item) => item.uid === uid)) return; // removed meanwhile
+      updateItems(next);
+      if (finished) report(next);
+    };
+    updateItems([
+      ...itemsRef.current,
+      {
+        uid,
+        name: file.name,
+        size: file.size,
+        type: file.type,
+        status: 'uploading',
+        percent: 0,
+        originFileObj: origin,
+      },
+    ]);
+    send(file, {
+      progress: (percent) => patch({ percent }),
+      success: (answer) => patch({ status: 'done', percent: 100, response: answer }, true),
+      error: (error) => patch({ status: 'error', error }),
+    });
+  };
+
+  const applyCrop = async (job: CropJob, rect: CropRect) => {
+    if (!imageSize) return;
+    let cropped: File;
+    try {
+      const blob = await renderCrop(job.picture, rect, imageSize, job.type);
+      cropped = new File([blob], croppedName(job.file.name, imageSize, job.type), { type: job.type });
+    } catch {
+      notify.error(t('form.upload.crop.failed'));
+      return;
+    }
+    endCrop(job);
+    await takeCropped(cropped);
+  };
+
+  const cancelCrop = (job: CropJob) => {
+    endCrop(job);
+    notify.error(job.problem);
   };
 
   const previewFile = async (file: File | Blob) => {
@@ -285,17 +416,7 @@ export function UploadField({
   };
 
   const onUploadChange: UploadProps<{ url: string }>['onChange'] = ({ file, fileList }) => {
-    const next = fileList.map((item): Item => {
-      if (item.status !== 'done' || !item.response?.url || item.url) return item;
-      // A private upload keeps its local preview until `shown` has its blob URL.
-      if (isPrivateUploadUrl(item.response.url)) return item;
-      if (item.thumbUrl?.startsWith('blob:')) {
-        URL.revokeObjectURL(item.thumbUrl);
-        objectUrls.current.delete(item.thumbUrl);
-      }
-      const url = resolve(item.response.url);
-      return { ...item, url, thumbUrl: url };
-    });
+    const next = fileList.map(settled);
     updateItems(next);
     if (file.status === 'done' || file.status === 'removed') report(next);
   };
@@ -388,6 +509,15 @@ export function UploadField({
       >
         <p>{question?.text}</p>
       </Modal>
+      {imageSize ? (
+        <CropPhotoDialog
+          picture={crop ? { url: crop.url, size: crop.picture, name: crop.file.name } : null}
+          target={imageSize}
+          problem={crop?.problem ?? ''}
+          onUse={(rect) => (crop ? applyCrop(crop, rect) : Promise.resolve())}
+          onCancel={() => crop && cancelCrop(crop)}
+        />
+      ) : null}
     </div>
   );
 }
