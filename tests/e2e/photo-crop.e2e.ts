@@ -19,7 +19,7 @@ import { uploadKey } from '../../server/src/lib/file-store';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { axeFindings, blocking } from './axe';
 import path from 'node:path';
-import { loginInDrawer, newPage, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser } from './browser';
+import { loginInDrawer, newPage, passEntrySlider, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser } from './browser';
 import { fillDemoPerson, fromNow, personItem, switchLanguage, type UploadFile } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -320,6 +320,7 @@ describe('the ID photo crop', () => {
         '10K',
         { photo: false },
       );
+      await passEntrySlider(page);
       await page.getByTestId('entry-submit').click();
       await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
       await page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
