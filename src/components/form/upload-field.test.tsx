@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { Form } from 'antd';
 import i18n from 'i18next';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { API_PATHS } from '#contract/api';
 import { imageDimensions } from '#contract/image-dimensions';
 import { initI18n } from '@/app/i18n';
@@ -367,9 +367,12 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
   });
 
   it('shows the progress while uploading and the size of the file in 1024 steps', async () => {
+    // The upload is answered only once the test has seen it in progress: no race with a timer on a busy machine.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     server.use(
       http.post(api(API_PATHS.uploadFile), async () => {
-        await delay(400);
+        await answered;
         return HttpResponse.json({ code: 0, msg: 'success', success: true, data: { url: 'uploads/slow.pdf' } });
       }),
     );
@@ -378,6 +381,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     expect(await screen.findByRole('progressbar')).toBeInTheDocument();
     expect(cards()[0]).toHaveClass('ant-upload-list-item-uploading');
     expect(screen.getByText('1.50 KB')).toBeInTheDocument();
+    answer();
     await waitFor(() => expect(changes).toEqual(['uploads/slow.pdf']));
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
