@@ -76,7 +76,7 @@ const TEXT = {
     half: '半程马拉松（21.0975公里）',
     male: '男',
     passport: '护照',
-    china: '中国',
+    china: '中国大陆',
     chipTime: '净计时成绩（H:MM:SS）',
   },
   en: {
@@ -95,7 +95,7 @@ const TEXT = {
     half: 'Half marathon (21.0975 km)',
     male: 'Male',
     passport: 'Passport',
-    china: 'China',
+    china: 'Chinese Mainland',
     chipTime: 'Chip time (H:MM:SS)',
   },
 } as const;
@@ -320,6 +320,25 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
         text.china,
       ),
     );
+    await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
+    expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
+  });
+
+  it('finds mainland China in the country list by China, Chinese, mainland or 中国, keeping its label', async () => {
+    const { user } = await renderForm(language);
+    const country = screen.getByLabelText(label(f, 'nationality', language));
+    await waitFor(() => expect(country).toBeEnabled());
+    const shown = () => [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title'));
+    for (const typed of ['China', 'chinese', 'Mainland', '中国', ' CHN ']) {
+      await user.click(country);
+      await user.clear(country);
+      await user.type(country, typed);
+      await waitFor(() => expect(shown(), typed).toContain(text.china));
+    }
+    // Hong Kong, Macao and Taiwan are found by China as well; Japan is not.
+    await user.clear(country);
+    await user.type(country, 'China');
+    await waitFor(() => expect(shown()).toHaveLength(4));
     await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
     expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
   });
