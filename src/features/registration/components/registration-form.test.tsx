@@ -324,6 +324,27 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
   });
 
+  it('opens the empty birthday calendar near a plausible adult birthday (30 years ago), not at the latest date', async () => {
+    const { user } = await renderForm(language);
+    await user.click(input(f, 'birthday', language));
+    const year = () =>
+      document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-year-btn');
+    await waitFor(() => expect(year()).not.toBeNull());
+    // The demo form's latest birthday is 2015-04-18 (12 on race day): the calendar once opened there.
+    expect(year()!.textContent).toContain(String(new Date().getFullYear() - 30));
+  });
+
+  it('opens the birthday calendar at the year of its value', async () => {
+    const { user } = await renderForm(language, { initialValues: { birthday: '1984-06-02' } });
+    await user.click(input(f, 'birthday', language));
+    await waitFor(() =>
+      expect(
+        document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-year-btn')
+          ?.textContent,
+      ).toContain('1984'),
+    );
+  });
+
   it('finds mainland China in the country list by China, Chinese, mainland or 中国, keeping its label', async () => {
     const { user } = await renderForm(language);
     const country = screen.getByLabelText(label(f, 'nationality', language));
