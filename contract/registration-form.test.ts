@@ -378,11 +378,15 @@ describe('submissions', () => {
     expect(codeOf({ photo: ' , ' }, 'photo')).toBe('uploadRequired');
   });
 
-  it("input: requiredText refuses spaces and double quotes with the caller's message", () => {
-    expect(codeOf({ name: '张 三' }, 'name')).toBe('nameInvalid');
-    expect(codeOf({ name: '张"三' }, 'name')).toBe('nameInvalid');
-    expect(codeOf({ emergencyName: '李 四' }, 'emergencyName')).toBe('textInvalid');
+  it("input: requiredText takes inner spaces, refuses nothing but spaces and double quotes with the caller's message", () => {
+    expect(codeOf({ name: 'ZHANG Wei' }, 'name')).toBeNull();
+    expect(codeOf({ name: ' John  Smith ' }, 'name')).toBeNull();
+    expect(codeOf({ emergencyName: '李 四' }, 'emergencyName')).toBeNull();
+    expect(codeOf({ name: ' " " ' }, 'name')).toBe('nameInvalid');
+    expect(codeOf({ emergencyName: '""' }, 'emergencyName')).toBe('textInvalid');
     expect(codeOf({ name: 42 }, 'name')).toBe('invalidValue');
+    // Kept as on the certificate: ends trimmed, a run of spaces inside made one.
+    expect(cleanSubmission(form(), { ...VALID, name: '  John   Smith ' }).name).toBe('John Smith');
   });
 
   it('input: minLength and maxLength count characters', () => {

@@ -44,6 +44,7 @@ import {
   FILE_EXTENSIONS,
   IMAGE_EXTENSIONS,
   isValidUrl,
+  normalizeName,
   SIZE_UNITS,
   type SizeLimit,
 } from '#contract/rules';
@@ -1098,7 +1099,8 @@ export function checkSubmission(
 
 /**
  * The values to keep of a submission that passed: those of visible fields, blank ones left out, never a
- * read-only field's or an unknown key's; text trimmed.
+ * read-only field's or an unknown key's; text trimmed, and a one-line text (`input`: a name as on a passport)
+ * with each run of spaces inside made one.
  */
 export function cleanSubmission(form: RegistrationForm, values: SubmissionValues): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -1111,7 +1113,8 @@ export function cleanSubmission(form: RegistrationForm, values: SubmissionValues
       if (urls.length > 0) kept[field.key] = joinUploadValue(urls);
       continue;
     }
-    kept[field.key] = typeof value === 'string' ? value.trim() : value;
+    if (typeof value === 'string') kept[field.key] = field.type === 'input' ? normalizeName(value) : value.trim();
+    else kept[field.key] = value;
   }
   return kept;
 }

@@ -11,12 +11,14 @@ import {
   checkPassword,
   checkPhone,
   checkPositiveInteger,
+  checkRequiredText,
   checkUploadCount,
   checkUploadExtension,
   checkUploadSize,
   checkUrl,
   isValidIdCard,
   normalizeEmail,
+  normalizeName,
 } from '#contract/rules';
 
 const code = (refusal: { code: string } | null) => refusal?.code ?? null;
@@ -95,11 +97,15 @@ describe('search field rules', () => {
     expect(code(checkCertificateNumber(taiwanPermit, '1234567'))).toBe('taiwanPermitInvalid');
   });
 
-  it('rejects names with spaces or double quotes and bibs that are not positive alphanumerics', () => {
+  it('takes names with inner spaces (as on a passport), refuses only spaces and double quotes; bibs are positive alphanumerics', () => {
     expect(checkName('张三')).toBeNull();
+    expect(checkName('ZHANG Wei')).toBeNull();
+    expect(checkName(' John  Smith ')).toBeNull();
+    expect(checkName('a"b')).toBeNull();
     expect(code(checkName('  '))).toBe('nameRequired');
-    expect(code(checkName('张 三'))).toBe('nameInvalid');
-    expect(code(checkName('a"b'))).toBe('nameInvalid');
+    expect(code(checkName(' "" '))).toBe('nameInvalid');
+    expect(code(checkRequiredText('" "', { required: 'fieldRequired', invalid: 'textInvalid' }))).toBe('textInvalid');
+    expect(normalizeName('  ZHANG \t Wei  ')).toBe('ZHANG Wei');
     expect(checkBib(' A1023 ')).toBeNull();
     expect(code(checkBib('000'))).toBe('bibInvalid');
     expect(code(checkBib('12-3'))).toBe('bibInvalid');

@@ -77,17 +77,22 @@ export function checkEmail(value: string | undefined, flow: 'login' | 'account')
 }
 
 /**
- * Required text (spec §5): non-empty, no spaces and no double quotes. The caller names its messages; the
- * default ones are the name field's.
+ * Required text (spec §5, "characters excluding spaces and double quotes"): the value holds at least one
+ * character once its spaces and double quotes are left out. Spaces inside are fine (a name as on a passport,
+ * "ZHANG Wei"); nothing but spaces is the required message, nothing but spaces and double quotes the caller's.
+ * The caller names its messages; the default ones are the name field's.
  */
 export function checkRequiredText(
   value: string | undefined,
   codes: { required: MessageCode; invalid: MessageCode } = { required: 'nameRequired', invalid: 'nameInvalid' },
 ): Refusal | null {
   if (blank(value)) return refuse(codes.required);
-  if (/[\s"]/.test(value!)) return refuse(codes.invalid);
+  if (value!.replace(/[\s"]/g, '') === '') return refuse(codes.invalid);
   return null;
 }
+
+/** A name (or any one-line text) as kept and compared: ends trimmed, each run of spaces inside one space. */
+export const normalizeName = (raw: string): string => raw.trim().replace(/\s+/g, ' ');
 
 /** The name of a participant: the required-text rule with the name's messages. */
 export const checkName = (value: string | undefined): Refusal | null => checkRequiredText(value);

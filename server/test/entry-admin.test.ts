@@ -439,7 +439,7 @@ describe('invitation codes', () => {
         'code,itemCode,name,certificateType,certificateNumber,expires',
         `VIPCODE01,M,张伟,1,${CERTS.first},2025-07-01 00:00:00`,
         `,M,王芳,1,110105199001010000,`,
-        `,M,王 芳,1,${CERTS.third},`,
+        `,M,"""""",1,${CERTS.third},`,
         `vipcode01,XL,李娜,5,${CERTS.fourth},2025-01-01 00:00:00`,
         `,M,,2,AB1,`,
       ].join('\n'),
@@ -448,7 +448,7 @@ describe('invitation codes', () => {
     expect(res.code).toBe(1);
     expect(res.err).toContain('Nothing imported from');
     expect(res.err).toContain('line 3: certificateNumber: Please enter a valid 18-character ID card number');
-    expect(res.err).toContain('line 4: name: The name may not contain spaces or double quotes');
+    expect(res.err).toContain('line 4: name: The name must be more than spaces and double quotes');
     expect(res.err).toContain('line 5: code: duplicate of line 2');
     expect(res.err).toContain('line 5: itemCode: no item "XL"');
     expect(res.err).toContain('line 5: certificateType: must be 1');

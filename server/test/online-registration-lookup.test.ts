@@ -47,7 +47,13 @@ const FORM = {
         { value: '10K', label: text('10公里', '10 km') },
       ],
     },
-    { key: 'name', type: 'input', label: text('姓名', 'Name'), required: true },
+    {
+      key: 'name',
+      type: 'input',
+      label: text('姓名', 'Name'),
+      required: true,
+      rules: [{ rule: 'requiredText', message: 'nameInvalid' }],
+    },
     { key: 'gender', type: 'gender', label: text('性别', 'Gender'), required: true },
     { key: 'certificateType', type: 'certificateType', label: text('证件类型', 'Type'), required: true },
     {
@@ -255,6 +261,30 @@ describe('an entry made on the site in the registration lookup', () => {
     // Nothing of the numbers in clear.
     for (const secret of [paid.certificateNumber, paid.phone, paid.emergencyPhone])
       expect(res.body).not.toContain(secret);
+  });
+
+  it('takes a name as on a passport (inner spaces), keeps it single-spaced and finds the entry by it', async () => {
+    const runner = await newRunner(app, clock.now());
+    const passport = person('10K', '  ZHANG   Wei ');
+    const answer = await signUp(runner, passport);
+    await payInSandbox(app, runner, answer.order!.orderNo);
+    const found = (await lookUp({ name: 'ZHANG Wei', certificateNumber: passport.certificateNumber }, 3)).json();
+    expect(found.code, JSON.stringify(found)).toBe(0);
+    expect(found.data.participant.name).toBe('ZHANG Wei');
+    // Nothing but spaces and double quotes is still no name.
+    const refused = await app.inject({
+      method: 'POST',
+      url: API_PATHS.entrySubmit,
+      headers: { token: runner.token },
+      payload: {
+        raceId: DEMO_RACE_ID,
+        itemCode: '10K',
+        channel: 'public',
+        idempotencyKey: `quotes-${clock.now()}`,
+        participants: [person('10K', ' "" ')],
+      },
+    });
+    expect(refused.json()).toMatchObject({ code: 400, msgCode: 'nameInvalid' });
   });
 
   it('answers the info of another channel (third party, app) as missing, and a wrong name or number too', async () => {

@@ -184,6 +184,16 @@ describe('saved participants', () => {
     expect((await remove(me, second.id)).json()).toMatchObject({ code: 404, msgCode: 'participantMissing' });
   });
 
+  it('keeps a name as on a passport: inner spaces kept (one each), ends trimmed', async () => {
+    const me = await account();
+    const answer = (
+      await save(me, person('1990-05-20', { name: '  ZHANG   Wei ', emergencyName: 'John Smith' }))
+    ).json();
+    expect(answer).toMatchObject({ code: 0 });
+    const saved = (await list(me)).find((p) => p.id === answer.data.id)!;
+    expect(saved).toMatchObject({ name: 'ZHANG Wei', emergencyName: 'John Smith' });
+  });
+
   it('refuses values against the §5 rules field by field', async () => {
     const me = await account();
     const refusals = async (changes: Record<string, unknown>) => {
@@ -192,7 +202,7 @@ describe('saved participants', () => {
       return body.data.fields as Record<string, { code: string }>;
     };
     expect(await refusals({ name: '' })).toMatchObject({ name: { code: 'nameRequired' } });
-    expect(await refusals({ name: '张 三' })).toMatchObject({ name: { code: 'nameInvalid' } });
+    expect(await refusals({ name: ' "" ' })).toMatchObject({ name: { code: 'nameInvalid' } });
     expect(await refusals({ gender: 3 })).toMatchObject({ gender: { code: 'badChoice' } });
     expect(await refusals({ certificateType: 9 })).toMatchObject({ certificateType: { code: 'badCertificateType' } });
     expect(await refusals({ certificateNumber: '110105199005200001' })).toMatchObject({

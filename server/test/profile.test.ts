@@ -132,11 +132,18 @@ describe('profile', () => {
     expect(again.json().data.userInfo).toMatchObject({ userName: '李四', major: '', userWeight: 0, userHeight: 175 });
   });
 
+  it('keeps a name as on a passport: inner spaces kept (one each), ends trimmed', async () => {
+    const token = await newRunner('13900139199');
+    const res = await saveProfile({ userName: '  ZHANG   Wei ' }, token);
+    expect(res.json().code, res.body).toBe(0);
+    expect((await getProfile(token)).json().data.userInfo).toMatchObject({ userName: 'ZHANG Wei' });
+  });
+
   it('refuses every bad field with its rule, and unknown fields', async () => {
     const token = await newRunner('13900139103');
     const res = await saveProfile(
       {
-        userName: '李 四',
+        userName: '" "',
         userGender: 3,
         birthday: '2030-01-01',
         userEmail: 'not-an-email',

@@ -304,7 +304,7 @@ describe('the demo race forms', () => {
       form,
       {
         ...entry,
-        name: '王 小明',
+        name: '""',
         emergencyPhone: '13800138000',
         nationality: 'ZZ',
         tshirtSize: 'XXXL',

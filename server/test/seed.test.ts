@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
@@ -101,4 +101,82 @@ describe('the first start on an empty PostgreSQL database', () => {
     },
     60_000,
   );
+});
+
+/** Every string in a JSON document, with its JSON path. */
+function strings(value: unknown, at = '$'): [string, string][] {
+  if (typeof value === 'string') return [[at, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${at}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => strings(v, `${at}.${k}`));
+  return [];
+}
+
+describe("the demo seed's texts name one event", () => {
+  const seed = path.join(root, 'server/seed');
+  const json = (file: string) => JSON.parse(readFileSync(path.join(seed, file), 'utf8')) as unknown;
+  const raceDoc = json('race.json') as {
+    race: {
+      raceName: string;
+      raceNameEn: string;
+      commitmentLetter: { title: Record<'zh' | 'en', string>; body: Record<'zh' | 'en', string> };
+      packPickup: { location: Record<'zh' | 'en', string> };
+    };
+  };
+  const { race } = raceDoc;
+  // "2027 青川运河马拉松" / "2027 Qingchuan Grand Canal Marathon": the event's own name, and its city.
+  const event = {
+    zh: race.raceName.replace(/^\d{4}\s*/, '').replace(/马拉松$/, ''),
+    en: race.raceNameEn.replace(/^\d{4}\s*/, '').replace(/ Marathon$/, ''),
+  };
+  const city = { zh: event.zh.slice(0, 2), en: event.en.split(' ')[0]! };
+  const documents = [
+    'race.json',
+    ...readdirSync(path.join(seed, 'site-configs')).map((f) => `site-configs/${f}`),
+    ...readdirSync(path.join(seed, 'registration-forms')).map((f) => `registration-forms/${f}`),
+    ...readdirSync(path.join(seed, 'i18n')).map((f) => `i18n/${f}`),
+  ];
+  const texts = documents.flatMap((file) => strings(json(file)).map(([at, text]) => [`${file} ${at}`, text] as const));
+
+  it('the commitment letter runners sign names the demo race, in both languages', () => {
+    expect(event).toEqual({ zh: '青川运河', en: 'Qingchuan Grand Canal' });
+    const letter = race.commitmentLetter;
+    expect(letter.title.zh).toContain(race.raceName);
+    expect(letter.title.en).toContain(race.raceNameEn);
+    expect(letter.body.zh).toContain(race.raceName);
+    expect(letter.body.en).toContain(race.raceNameEn);
+  });
+
+  it('the pick-up venue is the expo venue the site names for the pick-up', () => {
+    const { location } = race.packPickup;
+    expect(location.zh).toContain(`${city.zh}国际会展中心`);
+    expect(location.en).toContain(`${city.en} International Expo Centre`);
+    const site = texts.filter(([where]) => where.startsWith('site-configs/')).map(([, text]) => text);
+    expect(site.some((text) => text.includes(`${city.zh}国际会展中心`) && text.includes('领取'))).toBe(true);
+    expect(site.some((text) => text.includes(`${city.en} International Expo Centre`) && /pick-up/i.test(text))).toBe(
+      true,
+    );
+  });
+
+  it('no text names another race, city or venue', () => {
+    // A year then a race name ("2027 青川运河马拉松", "2027 Qingchuan Grand Canal Marathon"), a race name then a
+    // year ("… Marathon 2027"), an expo centre, a city's organising committee: each must be the demo's own.
+    const checks: [RegExp, string][] = [
+      [/\d{4}\s?(?![年月日])([\u4e00-\u9fff]{2,8}?)马拉松/g, event.zh],
+      [/([\u4e00-\u9fff]{2})(?:国际会展中心|市人民政府|市体育局)/g, city.zh],
+      [/\b\d{4} ((?:[A-Z][a-z]+ )*[A-Z][a-z]+) Marathon\b/g, event.en],
+      [/\b((?:[A-Z][a-z]+ )*[A-Z][a-z]+) Marathon \d{4}\b/g, event.en],
+      [/\b([A-Z][a-z]+) (?:International Expo Centre|Olympic Sports Centre|Municipal People)/g, city.en],
+    ];
+    // A year's 年 starts a date, not a name; 赛事 is a word, not a name (2027赛事马拉松: the 2027 race's marathon).
+    const generic = new Set(['赛事']);
+    const strangers: string[] = [];
+    for (const [where, text] of texts) {
+      for (const [pattern, own] of checks) {
+        for (const match of text.matchAll(pattern)) {
+          if (match[1] !== own && !generic.has(match[1]!)) strangers.push(`${where}: "${match[0]}"`);
+        }
+      }
+    }
+    expect(strangers).toEqual([]);
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { letterVersionHash, type CommitmentLetterSettings } from '../../contract/after-entry';
 import { API_PATHS } from '../../contract/api';
@@ -85,6 +85,38 @@ async function seedRunner() {
   }
 }
 
+/** The number of lines an element's text takes. */
+const linesOf = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    // Boxes of one line overlap vertically (a dash in another font may sit a pixel lower); a new line starts below.
+    const boxes = [...range.getClientRects()].filter((r) => r.width > 0).sort((x, y) => x.top - y.top);
+    let lines = 0;
+    let bottom = -Infinity;
+    for (const box of boxes) {
+      if (box.top >= bottom - 1) lines += 1;
+      bottom = Math.max(bottom, box.bottom);
+    }
+    return lines;
+  });
+
+/** Every slot's time ('09:00–11:00') on one line, and the pass's day and times ('2027-04-16 11:00–13:00'). */
+async function expectTimesOnOneLine(page: Page, state: string) {
+  const times = page.getByTestId('pickup-slots').locator('.pickup-slot__time:visible');
+  await times.first().waitFor();
+  for (const time of await times.all()) {
+    expect(await linesOf(time), `${state}: ${await time.textContent()}`).toBe(1);
+  }
+  // The pass's day and times may take a line each on a phone, but neither breaks.
+  const pass = page.getByTestId('pickup-pass-slot');
+  expect(await pass.textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d–\d\d:\d\d$/);
+  const [day, hours] = (await pass.textContent())!.split(' ');
+  for (const part of [day!, hours!]) {
+    expect(await linesOf(pass.getByText(part, { exact: true })), `${state}: the pass's ${part}`).toBe(1);
+  }
+}
+
 describe('pack pick-up', () => {
   it('a paid runner signs the letter, books a slot and gets a pass; staff check it in once, the second time is refused', async () => {
     const runner = await seedRunner();
@@ -156,6 +188,20 @@ describe('pack pick-up', () => {
     expect(await rawKeysOn(page)).toEqual([]);
     await shot(page, 'pass-en');
     await expectAccessible(page, 'pick-up pass (en)');
+    await expectTimesOnOneLine(page, 'desktop, en');
+
+    // On a phone (the mobile site at 360 px), in both languages: no time range breaks after its dash.
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const lang of ['zh', 'en'] as const) {
+      await page.goto(`http://localhost:${inject('port')}/m/#/my/pickup?entryNo=${runner.entryNo}`);
+      await switchLanguage(page, lang);
+      await pickup.getByTestId('pickup-pass').getByTestId('pickup-qr').waitFor();
+      await pickup.getByTestId('pickup-day-2027-04-16').click();
+      await expectTimesOnOneLine(page, `360 px, ${lang}`);
+      await screenshot(page, `pick-up-phone-${lang}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(regArea(`/my/pickup?entryNo=${runner.entryNo}`));
 
     // Staff: the key from the CLI, then the pass typed as a scanner types it.
     const issued = siteCli('staff-key-issue', '--race', RACE_ID, '--label', `e2e-desk-${stamp}`);

@@ -5,6 +5,7 @@
  * plus the masked form for answers.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { normalizeName } from '#contract/rules';
 
 export interface ItemDef {
   code: string;
@@ -81,7 +82,8 @@ export {
 } from '#contract/enums';
 
 export const normalizeCertNo = (raw: string) => raw.trim().toUpperCase();
-export const normalizeName = (raw: string) => raw.trim().replace(/\s+/g, ' ');
+/** The name as kept and compared: the contract's (ends trimmed, inner runs of spaces one space). */
+export { normalizeName };
 export const normalizeBib = (raw: string) => raw.trim().toUpperCase();
 
 /** The unkeyed digest of a certificate number: what the database kept before migration 6. */

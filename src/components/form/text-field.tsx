@@ -31,7 +31,7 @@ export function TextField({
 }
 
 /**
- * A name, or any required text (spec §5): non-empty, no spaces or double quotes, checked on blur; `messages`
+ * A name, or any required text (spec §5): more than spaces and double quotes, checked on blur; `messages`
  * names the caller's messages (the name's by default).
  */
 export function NameField({

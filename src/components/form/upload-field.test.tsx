@@ -54,6 +54,7 @@ const TEXT = {
     zoom: '缩放',
     heic: '无法读取 HEIC 格式的照片',
     limits: '格式：jpg, jpeg, png, gif, bmp, webp；单个文件不超过 2 MB；最多 3 个文件；图片尺寸 3 × 2 px',
+    oneFile: '最多 1 个文件',
   },
   en: {
     badFileType: 'The file format is incorrect',
@@ -78,6 +79,7 @@ const TEXT = {
     zoom: 'Zoom',
     heic: 'HEIC photos cannot be read here',
     limits: 'Formats: jpg, jpeg, png, gif, bmp, webp; Each file up to 2 MB; Up to 3 files; Image size 3 × 2 px',
+    oneFile: 'One file only',
   },
 } as const;
 
@@ -229,6 +231,14 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     expect(button).toHaveTextContent(text.chooseImage);
     const limits = document.getElementById(button.getAttribute('aria-describedby')!.split(' ').pop()!);
     expect(limits).toHaveTextContent(text.limits);
+  });
+
+  it('says a limit of one file in the singular', async () => {
+    await renderField(language, { kind: 'image', maxCount: 1 });
+    const button = screen.getByRole('button', { name: 'Photos' });
+    const limits = document.getElementById(button.getAttribute('aria-describedby')!.split(' ').pop()!);
+    expect(limits).toHaveTextContent(text.oneFile);
+    expect(limits).not.toHaveTextContent('1 files');
   });
 
   it("refuses a file whose extension is not on the list ('文件格式不正确'), case-insensitively", async () => {

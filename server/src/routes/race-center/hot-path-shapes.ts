@@ -10,8 +10,8 @@ import type { Refusal } from '#contract/messages';
 import { checkBib, checkName } from '#contract/rules';
 
 /**
- * The contract's verdict on a lookup body: its bib (checkBib, as the SPA trims it) and its name (no spaces
- * or double quotes), each when the body carries one. Certificate numbers are not checked: the lookup bodies
+ * The contract's verdict on a lookup body: its bib (checkBib, as the SPA trims it) and its name (the required-text
+ * rule: more than spaces and double quotes), each when the body carries one. Certificate numbers are not checked: the lookup bodies
  * carry no certificate type.
  */
 export function lookupRefusal(body: object): Refusal | null {

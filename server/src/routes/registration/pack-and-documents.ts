@@ -25,7 +25,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import { joinUploadValue, splitUploadValue } from '#contract/upload-value';
 import type { MailingRecord } from '../../db/runner-choices-repository.ts';
 import { fail, ok } from '../../lib/envelope.ts';
-import { maskMobile } from '../../lib/race-center.ts';
+import { maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { parcelView } from '../../services/after-entry/mailing.ts';
 import { checkUploadValue } from '../../lib/upload-value.ts';
 import { loggedInUser, raceIdQuery, raceIdSchema, refuseFields } from './screen-common.ts';
@@ -130,7 +130,7 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
         updatedAt: now,
       };
       if (body.method === 'mail') {
-        const name = body.name?.trim() ?? '';
+        const name = normalizeName(body.name ?? '');
         let phone = body.phone?.trim() ?? '';
         // The masked phone sent back as it was answered stands for the stored one.
         if (stored?.phone && phone === maskMobile(stored.phone)) phone = stored.phone;

@@ -18,7 +18,7 @@ import { checkConfirm, checkPassword } from '#contract/rules';
 import { ok } from '../../lib/envelope.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
 import { personalCipher } from '../../lib/personal-data.ts';
-import { maskCertNo, normalizeCertNo } from '../../lib/race-center.ts';
+import { maskCertNo, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import type { UserRecord } from '../../db/users-repository.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { refuseFields } from '../registration/screen-common.ts';
@@ -102,7 +102,9 @@ export default async function profileRoutes(app: FastifyInstance) {
       if (key === 'cardType' || key === 'cardNumber' || !(key in body)) continue;
       const value = body[key];
       if (value === undefined || value === null || value === '' || value === 0) delete fields[key];
-      else fields[key] = typeof value === 'string' ? value.trim() : value;
+      else if (typeof value !== 'string') fields[key] = value;
+      // The name as on the certificate: ends trimmed, a run of spaces inside made one.
+      else fields[key] = key === 'userName' ? normalizeName(value) : value.trim();
     }
     if (typeof fields.userEmail === 'string') fields.userEmail = fields.userEmail.toLowerCase();
     await users.saveProfileFields(user.id, fields);

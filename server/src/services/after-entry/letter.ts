@@ -27,7 +27,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import type { EntryRecord } from '../../db/entries-repository.ts';
 import type { LetterSignatureRecord } from '../../db/letters-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import { maskCertNo, maskMobile } from '../../lib/race-center.ts';
+import { maskCertNo, maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
 
 /** The longest user agent kept with a signature. */
@@ -134,7 +134,9 @@ export function cosignerRefusals(key: 'guardian' | 'relative', cosigner: Cosigne
     invalid: 'cosignerNameInvalid',
   });
   if (name) fields[`${key}.name`] = name;
-  else if (trimmed(cosigner?.name) === runnerName.trim()) fields[`${key}.name`] = { code: 'cosignerSameAsRunner' };
+  else if (normalizeName(trimmed(cosigner?.name)) === normalizeName(runnerName)) {
+    fields[`${key}.name`] = { code: 'cosignerSameAsRunner' };
+  }
   const relation = trimmed(cosigner?.relation);
   if (relation.length < 1 || [...relation].length > RELATION_MAX) {
     fields[`${key}.relation`] = { code: 'cosignerRelationInvalid' };
@@ -145,7 +147,7 @@ export function cosignerRefusals(key: 'guardian' | 'relative', cosigner: Cosigne
 }
 
 const cleanCosigner = (c: Cosigner): Cosigner => ({
-  name: c.name.trim(),
+  name: normalizeName(c.name),
   relation: c.relation.trim(),
   phone: c.phone.trim(),
 });
@@ -178,7 +180,9 @@ export async function signLetter(
   if (accepted.length !== body.accepted.length || accepted.join(',') !== every.join(',')) {
     fields.accepted = { code: 'letterStatementsMissing' };
   }
-  if (trimmed(body.signerName) !== entry.name.trim()) fields.signerName = { code: 'letterNameMismatch' };
+  if (normalizeName(trimmed(body.signerName)) !== normalizeName(entry.name)) {
+    fields.signerName = { code: 'letterNameMismatch' };
+  }
   const needs = needsOf(race, letter, entry);
   if (needs.guardian) Object.assign(fields, cosignerRefusals('guardian', body.guardian, entry.name));
   if (needs.relative) Object.assign(fields, cosignerRefusals('relative', body.relative, entry.name));

@@ -18,7 +18,7 @@ import type { FormField, RegistrationForm } from '#contract/registration-form';
 import { checkParticipant, PARTICIPANT_FIELDS } from '#contract/saved-participants';
 import type { ParticipantRecord, ParticipantWrite } from '../../db/participants-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import { maskCertNo, maskMobile, normalizeCertNo } from '../../lib/race-center.ts';
+import { maskCertNo, maskMobile, normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 
 export interface ParticipantDeps {
   repos: Repositories;
@@ -104,13 +104,13 @@ export function createParticipants({ repos, now }: ParticipantDeps) {
       const certNumber = normalizeCertNo(text(values.certificateNumber));
       const write: ParticipantWrite = {
         userId,
-        name: text(values.name),
+        name: normalizeName(text(values.name)),
         gender: values.gender as 0 | 1 | 2,
         certType: values.certificateType as CertificateType,
         certHash: repos.raceCenter.certHash(certNumber),
         certNumber,
         phone: text(values.phone),
-        emergencyName: text(values.emergencyName),
+        emergencyName: normalizeName(text(values.emergencyName)),
         emergencyPhone: text(values.emergencyPhone),
         birthday: text(values.birthday),
       };

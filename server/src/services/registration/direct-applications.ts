@@ -29,7 +29,7 @@ import { sizeKey, type DirectApplicationRecord } from '../../db/direct-applicati
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
-import { maskCertNo, maskMobile } from '../../lib/race-center.ts';
+import { maskCertNo, maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { checkRegistrationSubmission } from './check-submission.ts';
 import { ownResults } from './own-results.ts';
 
@@ -99,7 +99,7 @@ function certificateOf(form: RegistrationForm, values: Record<string, unknown>):
   return { key: field?.key, number: typeof value === 'string' ? value.trim() : '' };
 }
 
-const nameOf = (values: Record<string, unknown>) => (typeof values.name === 'string' ? values.name.trim() : '');
+const nameOf = (values: Record<string, unknown>) => (typeof values.name === 'string' ? normalizeName(values.name) : '');
 
 /** The clothing sizes chosen in the visible clothingSize fields: field key → size code. */
 function chosenSizes(form: RegistrationForm, values: Record<string, unknown>): Record<string, string> {

@@ -326,9 +326,14 @@ describe.each(['zh', 'en'] as const)('profile in %s', (language) => {
     await open('/my/profile', language);
     const form = await screen.findByTestId('profile-form');
     const name = within(form).getByLabelText(i18n.t('centre.profile.userName'));
-    await user.type(name, '张 三');
+    await user.type(name, '" "');
     await user.tab();
     expect(await within(form).findByText(message('nameInvalid'))).toBeInTheDocument();
+    // A name as on a passport, with a space inside, is taken.
+    await user.clear(name);
+    await user.type(name, 'ZHANG Wei');
+    await user.tab();
+    await waitFor(() => expect(within(form).queryByText(message('nameInvalid'))).toBeNull());
     await user.clear(name);
     await user.type(name, '张三');
     // The account's masked login address is not offered as the profile's e-mail.

@@ -23,7 +23,7 @@ const open = (path: string, language: Language) => {
 
 const T = {
   zh: {
-    location: '青城国际会展中心 2 号馆',
+    location: '青川国际会展中心 2 号馆',
     deadline: '预约、改约和取消截止：2027-04-14 18:00',
     full: '已约满',
     left: '剩余 2 个名额',
@@ -43,7 +43,7 @@ const T = {
     badKey: '工作人员密钥错误或已停用',
   },
   en: {
-    location: 'Hall 2, Qingcheng International Expo Centre',
+    location: 'Hall 2, Qingchuan International Expo Centre',
     deadline: 'Booking, changing and cancelling close at 2027-04-14 18:00',
     full: 'Full',
     left: '2 places left',

@@ -365,7 +365,19 @@ function Pass({
           </div>
           <div>
             <dt>{t('centre.pickup.pass.slot')}</dt>
-            <dd data-testid="pickup-pass-slot">{slotLabel}</dd>
+            <dd data-testid="pickup-pass-slot">
+              {slot ? (
+                // The day and the times may part at the space, never the times at their dash.
+                <>
+                  <span className="pickup-nowrap">{slot.date}</span>{' '}
+                  <span className="pickup-nowrap">
+                    {slot.start}–{slot.end}
+                  </span>
+                </>
+              ) : (
+                slotLabel
+              )}
+            </dd>
           </div>
           <div>
             <dt>{t('centre.pickup.pass.name')}</dt>

@@ -20,6 +20,7 @@ import type { SizeStockAnswer } from '#contract/registration-screens';
 import { UploadField } from '@/components/form/upload-field';
 import { useAppStore } from '@/stores/app-store';
 import { getCountryList, type CountryItem } from '../api/get-country-list';
+import { countryMatches, countrySearchText } from '../utils/country-search';
 import { localText } from '../utils/form-utils';
 import { FindOwnResults, useOwnResultsLookup, useResultText } from './own-results';
 import { isMobileSite } from '@/lib/mobile-site';
@@ -390,7 +391,7 @@ export function CountrySelect({
         ? status.list.map((c) => ({
             value: c.twoCode,
             label: language === 'en' ? c.enName : c.cnName,
-            search: `${c.cnName} ${c.enName} ${c.twoCode} ${c.threeCode}`.toLowerCase(),
+            search: countrySearchText(c),
           }))
         : [],
     [status, language],
@@ -404,7 +405,7 @@ export function CountrySelect({
         onBlur={onBlur}
         options={options}
         showSearch={{
-          filterOption: (input, option) => (option?.search ?? '').includes(input.trim().toLowerCase()),
+          filterOption: (input, option) => countryMatches(option?.search ?? '', input),
         }}
         allowClear
         loading={status.state === 'loading'}

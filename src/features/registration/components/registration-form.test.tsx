@@ -76,7 +76,7 @@ const TEXT = {
     half: '半程马拉松（21.0975公里）',
     male: '男',
     passport: '护照',
-    china: '中国',
+    china: '中国大陆',
     chipTime: '净计时成绩（H:MM:SS）',
   },
   en: {
@@ -95,7 +95,7 @@ const TEXT = {
     half: 'Half marathon (21.0975 km)',
     male: 'Male',
     passport: 'Passport',
-    china: 'China',
+    china: 'Chinese Mainland',
     chipTime: 'Chip time (H:MM:SS)',
   },
 } as const;
@@ -202,10 +202,13 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
       await user.click(document.body);
     };
     // Not checked while typing: only on leaving the field.
-    await user.type(input(f, 'name', language), '张 三');
+    await user.type(input(f, 'name', language), ' "" ');
     expect(messageOf('name')).toBe('');
     await user.tab();
     await expectMessage('name', message('nameInvalid'));
+    // A name as on a passport, with a space inside, is taken.
+    await type('name', 'John Smith');
+    await expectMessage('name', '');
     await type('name', 'x'.repeat(31));
     await expectMessage('name', message('textTooLong', { count: 30 }));
     await type('name', RUNNER.name);
@@ -317,6 +320,46 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
         text.china,
       ),
     );
+    await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
+    expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
+  });
+
+  it('opens the empty birthday calendar near a plausible adult birthday (30 years ago), not at the latest date', async () => {
+    const { user } = await renderForm(language);
+    await user.click(input(f, 'birthday', language));
+    const year = () =>
+      document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-year-btn');
+    await waitFor(() => expect(year()).not.toBeNull());
+    // The demo form's latest birthday is 2015-04-18 (12 on race day): the calendar once opened there.
+    expect(year()!.textContent).toContain(String(new Date().getFullYear() - 30));
+  });
+
+  it('opens the birthday calendar at the year of its value', async () => {
+    const { user } = await renderForm(language, { initialValues: { birthday: '1984-06-02' } });
+    await user.click(input(f, 'birthday', language));
+    await waitFor(() =>
+      expect(
+        document.querySelector('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-year-btn')
+          ?.textContent,
+      ).toContain('1984'),
+    );
+  });
+
+  it('finds mainland China in the country list by China, Chinese, mainland or 中国, keeping its label', async () => {
+    const { user } = await renderForm(language);
+    const country = screen.getByLabelText(label(f, 'nationality', language));
+    await waitFor(() => expect(country).toBeEnabled());
+    const shown = () => [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title'));
+    for (const typed of ['China', 'chinese', 'Mainland', '中国', ' CHN ']) {
+      await user.click(country);
+      await user.clear(country);
+      await user.type(country, typed);
+      await waitFor(() => expect(shown(), typed).toContain(text.china));
+    }
+    // Hong Kong, Macao and Taiwan are found by China as well; Japan is not.
+    await user.clear(country);
+    await user.type(country, 'China');
+    await waitFor(() => expect(shown()).toHaveLength(4));
     await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
     expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
   });

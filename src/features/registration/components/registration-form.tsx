@@ -10,7 +10,7 @@
  * - Refusals the server answers per field (`data.fields`) show on their fields; every new message is read
  *   out (use-announce-form-errors).
  */
-import { Button, Checkbox, ConfigProvider, DatePicker, Form, Input, Radio, Select } from 'antd';
+import { Button, Checkbox, ConfigProvider, Form, Input, Radio, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,17 +21,20 @@ import {
   GENDER_LABELS,
   type CertificateType,
 } from '#contract/enums';
+import { PARTICIPANT_KEYS } from '#contract/entry';
 import type { Refusal } from '#contract/messages';
 import {
   checkFieldValue,
   cleanSubmission,
   fieldDependencies,
   visibleFields,
+  type DateField,
   type FormField,
   type RegistrationForm,
   type SubmissionContext,
 } from '#contract/registration-form';
 import type { SizeStockAnswer } from '#contract/registration-screens';
+import { birthdayPickerStart, OpeningDatePicker } from '@/components/form/date-field';
 import { FieldItem, type CheckOn } from '@/components/form/field-item';
 import { RegionPicker, regionCheck } from '@/components/form/region-picker';
 import { UploadField } from '@/components/form/upload-field';
@@ -106,6 +109,13 @@ const GENDER_CODES = [1, 2, 0] as const;
 
 /** A personal number as the server masks it in answers ('1101**********002X', '138****8000'). */
 const isMasked = (value: unknown): value is string => typeof value === 'string' && value.includes('*');
+
+/** Where a date field's calendar opens while empty: the birthday near a plausible adult's, another date at its latest. */
+function datePickerStart(field: DateField): Dayjs | undefined {
+  const earliest = field.min ? dayjs(field.min, DATE_FORMAT) : undefined;
+  const latest = field.max ? dayjs(field.max, DATE_FORMAT) : undefined;
+  return field.key === PARTICIPANT_KEYS.birthday ? birthdayPickerStart(dayjs(), earliest, latest) : latest;
+}
 
 export function RegistrationFormView({
   form,
@@ -415,10 +425,10 @@ function FieldInput({
           })}
           normalize={(value: Dayjs | null) => (value ? value.format(DATE_FORMAT) : undefined)}
         >
-          <DatePicker
+          <OpeningDatePicker
             format={DATE_FORMAT}
             placeholder={placeholder ?? DATE_FORMAT}
-            defaultPickerValue={field.max ? dayjs(field.max, DATE_FORMAT) : undefined}
+            opensAt={datePickerStart(field)}
             minDate={field.min ? dayjs(field.min, DATE_FORMAT) : undefined}
             maxDate={field.max ? dayjs(field.max, DATE_FORMAT) : undefined}
             inputReadOnly={isMobileSite()}

@@ -4,16 +4,22 @@ import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
 import { useRaceId } from '@/lib/use-race-id';
+import { usePickedResultRace } from '../utils/use-races-with-results';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
 import { BibField, SearchForm } from './search-form';
+import { ResultRacePicker } from './race-picker';
 
-/** Photo search (spec §2 /image-search): by bib; a grid, a viewer and a download link. */
+/**
+ * Photo search (spec §2 /image-search): by bib, in a race picked among the organiser's races with results
+ * (the latest by default, as the score search), so past races' photos stay reachable; a grid, a viewer and a
+ * download link.
+ */
 export default function ImageSearchPage() {
   const { t } = useTranslation();
-  const raceId = useRaceId();
-  const { loading, data: photos, failure, run } = useSearchRequest<Photo[]>();
+  const { races, raceId, pick } = usePickedResultRace(useRaceId());
+  const { loading, data: photos, failure, run, reset } = useSearchRequest<Photo[]>();
   const [open, setOpen] = useState<number | null>(null);
   const [searched, setSearched] = useState('');
 
@@ -39,6 +45,16 @@ export default function ImageSearchPage() {
         inline
         onSearch={(v) => void submit(v)}
       >
+        <ResultRacePicker
+          id="photo-race"
+          races={races}
+          value={raceId}
+          onChange={(picked) => {
+            pick(picked);
+            setOpen(null);
+            reset();
+          }}
+        />
         <BibField />
         <SearchSubmit loading={loading} />
       </SearchForm>

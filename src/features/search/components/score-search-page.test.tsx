@@ -57,10 +57,10 @@ describe('score search page', () => {
     expect(await screen.findByText('参赛号码应为字母或数字')).toBeInTheDocument();
 
     await user.click(screen.getByRole('radio', { name: '按姓名和证件' }));
-    await user.type(screen.getByLabelText('姓名'), '张 三');
+    await user.type(screen.getByLabelText('姓名'), ' "" ');
     await user.type(screen.getByLabelText('证件号码'), '110105194912310021');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    expect(await screen.findByText('姓名不能包含空格或双引号')).toBeInTheDocument();
+    expect(await screen.findByText('姓名不能只有空格或双引号')).toBeInTheDocument();
     expect(await screen.findByText('请输入正确的18位身份证号码')).toBeInTheDocument();
     // The message is the input's description, and the input says it is invalid.
     const number = screen.getByLabelText('证件号码');

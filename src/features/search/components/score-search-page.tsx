@@ -1,23 +1,20 @@
-import { Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { fieldClass } from '@/components/form/field-item';
 import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
-import { pickLang } from '@/lib/pick-lang';
-import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
 import type { ScoreResult } from '../types/search-types';
 import { saveBlob } from '../utils/certificate-image';
 import { useRaceId } from '@/lib/use-race-id';
-import { useRacesWithResults } from '../utils/use-races-with-results';
+import { usePickedResultRace } from '../utils/use-races-with-results';
 import { useSearchRequest } from '../utils/use-search-request';
 import { SearchFrame } from './search-frame';
 import { SearchFailure, SearchSubmit } from './search-parts';
 import { BibField, IdentityFields, SearchForm, type IdentityValues } from './search-form';
+import { ResultRacePicker } from './race-picker';
 import { ScoreResultCard } from './score-result-card';
 
 type Mode = 'bib' | 'identity';
@@ -31,14 +28,9 @@ type ScoreFormValues = Partial<IdentityValues> & { bib?: string };
  */
 export default function ScoreSearchPage() {
   const { t } = useTranslation();
-  const language = useAppStore((s) => s.language);
   const historyEnabled = useSiteStore((s) => !!s.config?.scoreSearch?.useMultipleSearch);
   const boundRaceId = useRaceId();
-  const races = useRacesWithResults(boundRaceId);
-  const [pickedRaceId, setPickedRaceId] = useState<string | null>(null);
-  const raceId =
-    (pickedRaceId !== null && races.some((r) => r.raceId === pickedRaceId) ? pickedRaceId : races[0]?.raceId) ??
-    boundRaceId;
+  const { races, raceId, pick } = usePickedResultRace(boundRaceId);
   const [mode, setMode] = useState<Mode>('bib');
   const { loading, data: results, failure, run, reset } = useSearchRequest<ScoreResult[]>();
   const [exporting, setExporting] = useState(false);
@@ -73,31 +65,16 @@ export default function ScoreSearchPage() {
   return (
     <SearchFrame title={t('search.score.title')} subtitle={t('search.score.subtitle')} switchName="scoreSearch" wide>
       <SearchForm<ScoreFormValues> name="score-search" label={t('search.score.title')} onSearch={(v) => void submit(v)}>
-        {races.length ? (
-          <Form.Item
-            label={t('search.fields.race')}
-            htmlFor="score-race"
-            className={fieldClass(true, 'form-field--select')}
-          >
-            <select
-              id="score-race"
-              className="form-select"
-              data-testid="score-race"
-              value={raceId}
-              onChange={(e) => {
-                setPickedRaceId(e.target.value);
-                reset();
-                setExportMessage(null);
-              }}
-            >
-              {races.map((r) => (
-                <option key={r.raceId} value={r.raceId}>
-                  {pickLang(language, r.raceName, r.raceNameEn)}
-                </option>
-              ))}
-            </select>
-          </Form.Item>
-        ) : null}
+        <ResultRacePicker
+          id="score-race"
+          races={races}
+          value={raceId}
+          onChange={(picked) => {
+            pick(picked);
+            reset();
+            setExportMessage(null);
+          }}
+        />
         <fieldset className="search-mode">
           <legend className="search-field__label">{t('search.score.mode')}</legend>
           {(['bib', 'identity'] as const).map((m) => (

@@ -21,3 +21,18 @@ export function useRacesWithResults(boundRaceId: string): RaceWithResults[] {
   }, [boundRaceId]);
   return races;
 }
+
+/**
+ * The race a lookup asks about: the one picked among the races with results, else the latest of them, else
+ * the bound race (no list: the call failed, or no race has results yet).
+ */
+export function usePickedResultRace(boundRaceId: string): {
+  races: RaceWithResults[];
+  raceId: string;
+  pick: (raceId: string) => void;
+} {
+  const races = useRacesWithResults(boundRaceId);
+  const [picked, setPicked] = useState<string | null>(null);
+  const raceId = (picked !== null && races.some((r) => r.raceId === picked) ? picked : races[0]?.raceId) ?? boundRaceId;
+  return { races, raceId, pick: setPicked };
+}

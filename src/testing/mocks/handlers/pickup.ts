@@ -40,7 +40,7 @@ export function pickupAnswer(): PickupAnswer {
   return {
     raceId: 'test-race-2027',
     state: 'open',
-    location: { zh: '青城国际会展中心 2 号馆', en: 'Hall 2, Qingcheng International Expo Centre' },
+    location: { zh: '青川国际会展中心 2 号馆', en: 'Hall 2, Qingchuan International Expo Centre' },
     notice: { zh: '请携带本人身份证件原件。', en: 'Bring your original ID document.' },
     deadline: '2027-04-14 18:00:00',
     slots: [
