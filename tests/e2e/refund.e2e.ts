@@ -93,7 +93,8 @@ describe('a refund', () => {
     // The entry card's refund link → /my/refund?entryNo=…: the terms and what comes back.
     await page.goto(regArea('/my/my-index'));
     const card = page.getByTestId(`entry-${entryNo}`);
-    await expect(card.getByTestId('entry-status').textContent()).resolves.toBe('已中签（报名成功）');
+    // A first-come place reads as registered, not as a lottery won (contract entryStatusLabel).
+    await expect(card.getByTestId('entry-status').textContent()).resolves.toBe('报名成功');
     await card.getByTestId('entry-service-refund').click();
     const refund = page.getByTestId(`refund-entry-${entryNo}`);
     await expect(refund.getByTestId('refund-paid').textContent()).resolves.toBe('¥80.00');
