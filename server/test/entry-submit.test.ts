@@ -259,6 +259,28 @@ describe('entrySubmit', () => {
     expect((await place('FC')).taken).toBe(taken);
   });
 
+  it('tells the runner once that the submission is accepted, with the order to pay and its deadline', async () => {
+    const who = await account();
+    const phone = (await app.db.get<{ phone: string }>(sql`SELECT phone FROM users WHERE id = ${who.id}`))!.phone;
+    const idempotencyKey = newKey();
+    const p = person('FC');
+    const first = await submit(who, { itemCode: 'FC', participants: [p], idempotencyKey });
+    expect(first.json().code, first.body).toBe(0);
+    expect((await submit(who, { itemCode: 'FC', participants: [p], idempotencyKey })).json()).toEqual(first.json());
+    const answer = first.json().data as EntrySubmitAnswer;
+    const messages = await app.db.all<{ subject: string; body: string }>(
+      sql`SELECT subject, body FROM outbox WHERE destination = ${phone}`,
+    );
+    expect(messages).toHaveLength(1);
+    const { body } = messages[0]!;
+    // Deadline: 2025-06-16 10:30 China time (30 payment minutes).
+    expect(body).toContain(`10公里 报名号 ${answer.entries[0]!.entryNo}`);
+    expect(body).toContain(`请在 2025-06-16 10:30`);
+    expect(body).toContain(`订单 ${answer.order!.orderNo}（¥80.00）`);
+    expect(body).toContain(`10 km entry ${answer.entries[0]!.entryNo}`);
+    expect(body).toContain(`Pay order ${answer.order!.orderNo} (CNY 80.00) before 2025-06-16 10:30`);
+  });
+
   it('answers parallel first submissions of one key with one answer, and keeps one entry', async () => {
     // None of them finds the key answered when it starts: they meet in the key's lock (step by step) or in
     // the entries' unique index (PostgreSQL's one statement), and the later ones answer the first's answer.
