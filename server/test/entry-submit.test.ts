@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { EntrySettings, EntrySubmitAnswer } from '#contract/entry';
 import { messageText } from '#contract/messages';
+import { formatRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
 import { sql } from '../src/db/engine.ts';
 import { validateRaceInfo } from '../src/db/race-schema.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
@@ -257,6 +259,30 @@ describe('entrySubmit', () => {
     );
     for (const res of parallel) expect(res.json()).toEqual(first.json());
     expect((await place('FC')).taken).toBe(taken);
+  });
+
+  it('tells the runner once that the submission is accepted, with the order to pay and its deadline', async () => {
+    const who = await account();
+    const phone = (await app.db.get<{ phone: string }>(sql`SELECT phone FROM users WHERE id = ${who.id}`))!.phone;
+    const idempotencyKey = newKey();
+    // A pay-then-draw item: an order to pay, and no place taken (the place counts of later tests stay).
+    const p = person('PTD');
+    const first = await submit(who, { itemCode: 'PTD', participants: [p], idempotencyKey });
+    expect(first.json().code, first.body).toBe(0);
+    expect((await submit(who, { itemCode: 'PTD', participants: [p], idempotencyKey })).json()).toEqual(first.json());
+    const answer = first.json().data as EntrySubmitAnswer;
+    const messages = await app.db.all<{ subject: string; body: string }>(
+      sql`SELECT subject, body FROM outbox WHERE destination = ${phone}`,
+    );
+    expect(messages).toHaveLength(1);
+    const { body } = messages[0]!;
+    const { entryNo } = answer.entries[0]!;
+    const { orderNo, deadlineAt } = answer.order!;
+    const deadline = formatRaceTime(deadlineAt!, undefined, raceTimeZone(baseRace));
+    expect(body).toContain(`半程 报名号 ${entryNo}`);
+    expect(body).toContain(`请在 ${deadline} 前支付订单 ${orderNo}（¥150.00）`);
+    expect(body).toContain(`Half entry ${entryNo}`);
+    expect(body).toContain(`Pay order ${orderNo} (CNY 150.00) before ${deadline}`);
   });
 
   it('answers parallel first submissions of one key with one answer, and keeps one entry', async () => {

@@ -11,7 +11,7 @@ import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
 import { formatDuration, maskName } from '../lib/race-center.ts';
-import { maskValues } from '../services/registration/direct-applications.ts';
+import { maskValues, reviewApplication } from '../services/registration/direct-applications.ts';
 
 export type CommandOutcome = { ok: true; lines: string[] } | { ok: false; lines: string[] };
 
@@ -117,7 +117,7 @@ export async function directReview(
   const id = applicationId(idText);
   const record = id === undefined ? undefined : await repos.directApplications.findById(id);
   if (!record) return refused(`No direct-pass application ${idText}.`);
-  if (!(await repos.directApplications.review(record.id, outcome, now))) {
+  if (!(await reviewApplication(repos, record.id, outcome, now))) {
     const current = (await repos.directApplications.findById(record.id))?.status ?? record.status;
     return refused(
       `Application ${record.id} is not awaiting review (status ${current}: ${DIRECT_STATUS_NAMES[current]}); only a submitted application (status 1) can be approved or rejected.`,

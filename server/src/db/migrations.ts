@@ -1333,4 +1333,19 @@ export const MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    id: 20,
+    name: 'outbox: a key per runner message, so a repeated event sends it once',
+    // Entry messages (services/entry/entry-messages.ts) are keyed by their event (an order paid, an order
+    // cancelled…): a repeated notification or a second run of the job adds nothing. Codes keep no key (NULL,
+    // never equal to another).
+    sqlite: `
+      ALTER TABLE outbox ADD COLUMN dedupe_key TEXT;
+      CREATE UNIQUE INDEX outbox_dedupe ON outbox (dedupe_key);
+    `,
+    postgres: `
+      ALTER TABLE outbox ADD COLUMN dedupe_key TEXT;
+      CREATE UNIQUE INDEX outbox_dedupe ON outbox (dedupe_key);
+    `,
+  },
 ];

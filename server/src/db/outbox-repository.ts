@@ -22,13 +22,19 @@ interface OutboxRow {
 /** Every message sent to a phone or an email address (the development outbox reads it). */
 export function createOutboxRepository(db: Db) {
   return {
-    async add(message: Omit<OutboxMessage, 'id'>): Promise<number> {
+    /**
+     * Adds a message. With a `dedupeKey` (the event it tells of), a message already added under the same key
+     * makes this add nothing: answers 0.
+     */
+    async add(message: Omit<OutboxMessage, 'id'> & { dedupeKey?: string }): Promise<number> {
       const row = await db.get<{ id: number }>(sql`
-        INSERT INTO outbox (channel, destination, subject, body, created_at)
-        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${message.createdAt})
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
+        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${message.createdAt},
+          ${message.dedupeKey ?? null})
+        ON CONFLICT (dedupe_key) DO NOTHING
         RETURNING id
       `);
-      return Number(row?.id);
+      return row === undefined ? 0 : Number(row.id);
     },
 
     async latest(limit: number): Promise<OutboxMessage[]> {

@@ -15,6 +15,7 @@ import { poolOf } from '../../db/entries-repository.ts';
 import type { OrderRecord, PaidFacts } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { NotificationCheck, PaymentProvider, VerifiedNotification } from '../../lib/payment/provider.ts';
+import { linesOfOrder, tellRunner } from './entry-messages.ts';
 import { ballotLockKey, payFirstDrawn, promoteFromWaitList, tellLatePaymentAfterDraw } from './ballot.ts';
 import { carryOutRefund, recordRefunds, REFUND_REASONS, refundEntries } from './refunds-owed.ts';
 
@@ -192,6 +193,9 @@ async function onPaid(
       if (to !== entry.status) await tx.entries.setStatus(entry.id, [entry.status], to, 'paid', at);
       else await tx.entries.addEvent(entry.id, 'paid', at);
     }
+    const lines = await linesOfOrder(tx, orderId, order.raceId);
+    const event = { kind: 'paid', lines, orderNo: order.orderNo, amountFen: paid.paidFen } as const;
+    await tellRunner(tx, order.raceId, order.userId, `paid:${order.orderNo}`, event, at);
     return 'paid';
   }
   const current = await tx.orders.findById(orderId);
@@ -343,6 +347,9 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
         }
       }
       await givePlacesBack(tx, left, at, 'unpaid at the payment deadline');
+      const lines = await linesOfOrder(tx, due.id, due.raceId);
+      const event = { kind: 'cancelledUnpaid', lines, orderNo: due.orderNo } as const;
+      await tellRunner(tx, due.raceId, due.userId, `cancelled:${due.orderNo}`, event, at);
       const open = await tx.payments.openOf(due.id);
       for (const payment of open) await tx.payments.finish(payment.paymentId, 'closed', at);
       return open;

@@ -58,6 +58,7 @@ import { fillSavedNumbers } from '../after-entry/participants.ts';
 import { checkRegistrationSubmission } from '../registration/check-submission.ts';
 import { ownResults } from '../registration/own-results.ts';
 import { statusAfterPayment } from './order-transitions.ts';
+import { tellRunner } from './entry-messages.ts';
 import { paymentDeadline } from './payment-window.ts';
 import { formChannelOf, itemOf, myEntryViews, signUpWindow } from './views.ts';
 
@@ -607,6 +608,7 @@ export function createEntrySubmission({
         try {
           const answer =
             (atOnce ? await writeAtOnce() : undefined) ?? (await repos.transaction(writeStepByStep, { locks }));
+          await tellSubmitted(repos, race, userId, answer, at);
           return { ok: true, answer };
         } catch (error) {
           if (error instanceof Refused) return refused(error.refusal);
@@ -628,6 +630,33 @@ export function createEntrySubmission({
       }
     },
   };
+}
+
+/**
+ * The runner's message of an accepted submission, queued after its transaction (never inside the contended
+ * write): keyed by its first entry number, so it is sent once. A failure to queue it leaves the entry as
+ * written (the runner sees it in the personal centre).
+ */
+async function tellSubmitted(
+  repos: Repositories,
+  race: RaceInfo,
+  userId: number,
+  answer: EntrySubmitAnswer,
+  at: number,
+): Promise<void> {
+  const first = answer.entries[0];
+  if (!first) return;
+  const lines = answer.entries.map((e) => ({ entryNo: e.entryNo, name: e.name, itemName: e.itemName }));
+  const order = answer.order && {
+    orderNo: answer.order.orderNo,
+    amountFen: answer.order.amountFen,
+    deadlineAt: answer.order.deadlineAt,
+  };
+  try {
+    await tellRunner(repos, race, userId, `submitted:${first.entryNo}`, { kind: 'submitted', lines, order }, at);
+  } catch {
+    // The submission stands; only its message is lost.
+  }
 }
 
 export type EntrySubmission = ReturnType<typeof createEntrySubmission>;

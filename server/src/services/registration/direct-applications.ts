@@ -28,6 +28,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import { sizeKey, type DirectApplicationRecord } from '../../db/direct-applications-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
+import { tellRunner } from '../entry/entry-messages.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
 import { maskCertNo, maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { checkRegistrationSubmission } from './check-submission.ts';
@@ -267,3 +268,25 @@ export function createDirectApplications({ repos, files, now }: DirectDeps) {
 }
 
 export type DirectApplications = ReturnType<typeof createDirectApplications>;
+
+/**
+ * The organiser's review of submitted application `id` (the CLI's direct-approve / direct-reject), in one
+ * transaction with the runner's message when approved (entry-messages.ts, sent once per application). False
+ * when it is not awaiting review (status 1).
+ */
+export async function reviewApplication(
+  repos: Repositories,
+  id: number,
+  outcome: { status: 2 } | { status: 3; reason: string },
+  now: number,
+): Promise<boolean> {
+  return repos.transaction(async (tx) => {
+    if (!(await tx.directApplications.review(id, outcome, now))) return false;
+    const record = await tx.directApplications.findById(id);
+    if (outcome.status === 2 && record) {
+      const event = { kind: 'directApproved', name: record.name } as const;
+      await tellRunner(tx, record.raceId, record.userId, `direct-approved:${id}`, event, now);
+    }
+    return true;
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The runner's messages of an entry's life outside the ballot (issue 28): a submission accepted, an order paid,
+ * a direct-pass application approved, an order cancelled at its payment deadline. Each goes to the account's
+ * phone (else its e-mail) through the outbox, as the ballot's outcome messages do (ballot.ts sendOutcome), in
+ * Chinese then English: the account's language is not stored, so the runner reads theirs either way. Each is
+ * keyed by its event (outbox dedupe_key): a repeated notification, a re-run sweep or a retried submission
+ * sends it once.
+ */
+import { formatFen } from '#contract/entry';
+import type { LocalText } from '#contract/registration-form';
+import { formatRaceTime } from '#contract/race-clock';
+import type { RaceInfo } from '#contract/site-config/race-types';
+import { raceTimeZone } from '#contract/time-zone';
+import type { Repositories } from '../../db/repositories.ts';
+import { maskName } from '../../lib/race-center.ts';
+
+/** One entry as a message names it. */
+export interface MessageLine {
+  entryNo: string;
+  name: string;
+  itemName: LocalText;
+}
+
+export type EntryEvent =
+  | {
+      kind: 'submitted';
+      lines: MessageLine[];
+      order: { orderNo: string; amountFen: number; deadlineAt: number | null } | null;
+    }
+  | { kind: 'paid'; lines: MessageLine[]; orderNo: string; amountFen: number }
+  | { kind: 'cancelledUnpaid'; lines: MessageLine[]; orderNo: string }
+  | { kind: 'directApproved'; name: string };
+
+const SUBJECT = {
+  submitted: '报名提交 Entry submitted',
+  paid: '支付成功 Payment received',
+  cancelledUnpaid: '订单取消 Order cancelled',
+  directApproved: '直通审核 Direct pass',
+} as const;
+
+const who = (line: MessageLine) => `${line.entryNo} (${maskName(line.name)})`;
+
+/** The subject and body of an entry message (Chinese, then English). */
+export function entryText(raceName: LocalText, zone: string, event: EntryEvent): { subject: string; body: string } {
+  const raceZh = raceName.zh;
+  const raceEn = raceName.en || raceName.zh;
+  const linesZh = (lines: MessageLine[]) => lines.map((l) => `${l.itemName.zh} 报名号 ${who(l)}`).join('；');
+  const linesEn = (lines: MessageLine[]) =>
+    lines.map((l) => `${l.itemName.en || l.itemName.zh} entry ${who(l)}`).join('; ');
+  let zh: string;
+  let en: string;
+  switch (event.kind) {
+    case 'submitted': {
+      zh = `${raceZh}：${linesZh(event.lines)} 已提交。`;
+      en = `${raceEn}: ${linesEn(event.lines)} submitted.`;
+      const { order } = event;
+      if (order && order.deadlineAt !== null) {
+        const deadline = formatRaceTime(order.deadlineAt, undefined, zone);
+        zh += `请在 ${deadline} 前支付订单 ${order.orderNo}（¥${formatFen(order.amountFen)}），逾期未付订单将自动取消。`;
+        en += ` Pay order ${order.orderNo} (CNY ${formatFen(order.amountFen)}) before ${deadline} (${zone}) or it is cancelled.`;
+      }
+      break;
+    }
+    case 'paid':
+      zh = `${raceZh}：订单 ${event.orderNo} 已支付 ¥${formatFen(event.amountFen)}（${linesZh(event.lines)}）。`;
+      en = `${raceEn}: order ${event.orderNo} is paid, CNY ${formatFen(event.amountFen)} (${linesEn(event.lines)}).`;
+      break;
+    case 'cancelledUnpaid':
+      zh = `${raceZh}：订单 ${event.orderNo} 未在支付期限前支付，已自动取消，${linesZh(event.lines)} 的报名随之取消、名额已释放。`;
+      en = `${raceEn}: order ${event.orderNo} was not paid by its deadline and is cancelled; ${linesEn(event.lines)} is cancelled and its place released.`;
+      break;
+    case 'directApproved':
+      zh = `${raceZh}：${maskName(event.name)} 的直通资格申请已审核通过，现可通过直通通道报名。`;
+      en = `${raceEn}: the direct-pass application of ${maskName(event.name)} is approved: you may now enter through the direct-pass channel.`;
+      break;
+  }
+  return { subject: `${SUBJECT[event.kind]}: ${raceZh}`, body: `${zh}\n${en}` };
+}
+
+/**
+ * Queues the message of `event` to account `userId` under `key` (the event's own: once per key), through
+ * `repos` (the event's transaction, or the pool after it). An account without phone or e-mail gets none.
+ */
+export async function tellRunner(
+  repos: Repositories,
+  raceOf: string | RaceInfo,
+  userId: number,
+  key: string,
+  event: EntryEvent,
+  now: number,
+): Promise<void> {
+  const contact = await repos.ballots.contactOf(userId);
+  if (!contact) return;
+  const race = typeof raceOf === 'string' ? await repos.races.findById(raceOf) : raceOf;
+  if (!race) return;
+  const { subject, body } = entryText(
+    { zh: race.raceName, en: race.raceNameEn || race.raceName },
+    raceTimeZone(race),
+    event,
+  );
+  await repos.outbox.add({ ...contact, subject, body, createdAt: now, dedupeKey: `${key}:${race.raceId}` });
+}
+
+/** The message lines of an order's entries, named by their race's items. */
+export async function linesOfOrder(repos: Repositories, orderId: number, raceId: string): Promise<MessageLine[]> {
+  const race = await repos.races.findById(raceId);
+  const items = race?.entry?.items ?? [];
+  return (await repos.entries.ofOrder(orderId)).map((e) => ({
+    entryNo: e.entryNo,
+    name: e.name,
+    itemName: items.find((i) => i.code === e.itemCode)?.name ?? { zh: e.itemCode, en: e.itemCode },
+  }));
+}
