@@ -392,6 +392,35 @@ describe('the sign-up draft (issue #28)', () => {
     },
   );
 
+  it('keeps the saved people and the open form of a race that allows several, without their numbers', async () => {
+    entryMock.info.allowMultiple = true;
+    entryMock.info.peoplePerAccount = 5;
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const first = await open('zh');
+    await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: T.zh.choose }));
+    await fillPerson(user, T.zh, {
+      name: RUNNER.name,
+      certificateNumber: RUNNER.certificateNumber,
+      birthday: '1990-05-01',
+    });
+    await user.click(screen.getByRole('button', { name: T.zh.savePerson }));
+    await user.click(await screen.findByTestId('entry-add-person'));
+    const form = await screen.findByTestId('entry-people');
+    await user.type(within(form).getByLabelText(T.zh.name), '李娜');
+    await user.type(within(form).getByLabelText(T.zh.certificateNumber), '110105199001010010');
+    await user.tab();
+    expect(everythingStored()).not.toContain(RUNNER.certificateNumber);
+    expect(everythingStored()).not.toContain('110105199001010010');
+    first.unmount();
+
+    await open('zh');
+    expect(await screen.findByTestId('entry-person-0')).toHaveTextContent(RUNNER.name);
+    const again = screen.getByTestId('entry-people');
+    expect(within(again).getByLabelText(T.zh.name)).toHaveValue('李娜');
+    expect(within(again).getByLabelText(T.zh.certificateNumber)).toHaveValue('');
+    expect(screen.getByTestId('entry-draft-restored')).toBeInTheDocument();
+  });
+
   it.each([
     ['not JSON', '{"v":1,"drafts":'],
     ['another shape', JSON.stringify({ v: 1, drafts: { 'test-race-2027|H|account': { name: '张三' } } })],
