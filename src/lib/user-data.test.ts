@@ -1,5 +1,12 @@
 import type { KeyValueStore } from './storage';
-import { MAX_TOKEN_LENGTH, isPlausibleToken, readLoginToken, recoverCorruptItem } from './user-data';
+import {
+  ENTRY_DRAFTS_KEY,
+  MAX_TOKEN_LENGTH,
+  clearUserData,
+  isPlausibleToken,
+  readLoginToken,
+  recoverCorruptItem,
+} from './user-data';
 
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
@@ -49,5 +56,16 @@ describe('corrupt stored data', () => {
     const reload = vi.fn();
     expect(recoverCorruptItem('userData', { storage: stuck, reload })).toBe(false);
     expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('logging out', () => {
+  it("removes the sign-up form's drafts with the login (issue #28)", () => {
+    localStorage.setItem('userData', JSON.stringify({ token: 'tok' }));
+    localStorage.setItem('token', 'tok');
+    localStorage.setItem(ENTRY_DRAFTS_KEY, JSON.stringify({ v: 1, drafts: {} }));
+    clearUserData();
+    expect(localStorage.getItem(ENTRY_DRAFTS_KEY)).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
   });
 });

@@ -10,6 +10,8 @@ import { useAppStore } from '@/stores/app-store';
 
 export const USER_DATA_KEY = 'userData';
 export const TOKEN_KEY = 'token';
+/** The sign-up form's drafts (features/registration/utils/entry-draft.ts), removed on logout. */
+export const ENTRY_DRAFTS_KEY = 'race-site:entry-drafts';
 const RECOVERY_FLAG = 'race-site:recovered-storage';
 
 const optStr = z.optional(z.nullable(z.string()));
@@ -111,6 +113,7 @@ export function saveUserData(data: UserData, storage: KeyValueStore = localStore
 export function clearUserData(storage: KeyValueStore = localStore): void {
   storage.removeItem(USER_DATA_KEY);
   storage.removeItem(TOKEN_KEY);
+  storage.removeItem(ENTRY_DRAFTS_KEY);
   useAppStore.getState().setToken(null);
 }
 

@@ -7,6 +7,8 @@
  * Each person may be picked from the account's saved participants (saved-participant-picker.tsx): the form
  * opens filled with them, and their id goes with the person's values. The page's slider check (`slider`) is
  * shown just above the submit button. At most `maxPeople` people (the account's limit for the race).
+ * A draft (the sign-up's, utils/entry-draft.ts) fills the people and the open form once; every change is
+ * reported with `onDraftChange`.
  */
 import { Alert, Button, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -54,6 +56,12 @@ export function ageRefusals(
   return refusals;
 }
 
+/** What the people of a sign-up are so far: those saved and the open form's values. */
+export interface PeopleDraft {
+  people: FormValues[];
+  current: FormValues;
+}
+
 export function EntryPeople({
   form,
   raceId,
@@ -64,6 +72,8 @@ export function EntryPeople({
   submitting,
   onSubmit,
   slider,
+  draft,
+  onDraftChange,
 }: {
   form: RegistrationForm;
   raceId: string;
@@ -77,11 +87,20 @@ export function EntryPeople({
   refusals: PeopleRefusals;
   submitting: boolean;
   onSubmit: (people: FormValues[]) => void | Promise<void>;
+  /** A restored draft: the people and the open form start with it. */
+  draft?: PeopleDraft;
+  /** Every change to the people or the open form. */
+  onDraftChange?: (draft: PeopleDraft) => void;
 }) {
   const { t } = useTranslation();
   const hasItemField = form.fields.some((f) => f.key === PARTICIPANT_KEYS.item);
   const locked = hasItemField ? { [PARTICIPANT_KEYS.item]: itemCode } : undefined;
-  const [people, setPeople] = useState<FormValues[]>([]);
+  const [people, setPeople] = useState<FormValues[]>(() => (allowMultiple ? (draft?.people ?? []) : []));
+  // The restored open form's values, until that form is saved or left.
+  const [restored, setRestored] = useState<FormValues | undefined>(() =>
+    draft && Object.keys(draft.current).length ? draft.current : undefined,
+  );
+  const report = (list: FormValues[], values: FormValues) => onDraftChange?.({ people: list, current: values });
   // A saved participant picked for the person whose form is open: the form opens again filled with them.
   const saved = useSavedParticipants();
   const [picked, setPicked] = useState<{ index: number; values: FormValues } | null>(null);
@@ -102,7 +121,9 @@ export function EntryPeople({
   // Every person enters the item chosen now (one saved before another item was chosen too).
   const send = (list: FormValues[]) => onSubmit(locked ? list.map((values) => ({ ...values, ...locked })) : list);
   // The person whose form is open (a new one at people.length), or null while the list is shown.
-  const [editing, setEditing] = useState<number | null>(0);
+  const [editing, setEditing] = useState<number | null>(() =>
+    allowMultiple && draft?.people.length ? (restored ? draft.people.length : null) : 0,
+  );
   const firstRefused = Object.keys(refusals)
     .map(Number)
     .sort((a, b) => a - b)[0];
@@ -122,13 +143,14 @@ export function EntryPeople({
           form={form}
           raceId={raceId}
           name="entry-person-0"
-          initialValues={pickedFor(0)}
+          initialValues={pickedFor(0) ?? draft?.current}
           lockedValues={locked}
           fieldErrors={refusals[0]}
           submitting={submitting}
           submitLabel={t('entry.signUp.submit')}
           beforeActions={slider}
           onSubmit={(values) => send([withSavedId(0, values)])}
+          onValuesChange={(values) => report([], values)}
         />
       </div>
     );
@@ -136,13 +158,13 @@ export function EntryPeople({
 
   const save = (values: FormValues) => {
     const index = editing ?? people.length;
-    setPeople((list) => {
-      const next = [...list];
-      next[index] = withSavedId(index, values);
-      return next;
-    });
+    const next = [...people];
+    next[index] = withSavedId(index, values);
+    setPeople(next);
     setEditing(null);
     setPicked(null);
+    setRestored(undefined);
+    report(next, {});
   };
   const nameOf = (values: FormValues, index: number) =>
     typeof values[PARTICIPANT_KEYS.name] === 'string' && values[PARTICIPANT_KEYS.name]
@@ -174,8 +196,10 @@ export function EntryPeople({
                     danger
                     disabled={submitting}
                     onClick={() => {
-                      setPeople((list) => list.filter((_, i) => i !== index));
+                      const next = people.filter((_, i) => i !== index);
+                      setPeople(next);
                       setEditing(null);
+                      report(next, {});
                     }}
                   >
                     {t('entry.signUp.removePerson')}
@@ -195,11 +219,12 @@ export function EntryPeople({
             form={form}
             raceId={raceId}
             name={`entry-person-${editing}`}
-            initialValues={pickedFor(editing) ?? people[editing]}
+            initialValues={pickedFor(editing) ?? people[editing] ?? (editing === people.length ? restored : undefined)}
             lockedValues={locked}
             fieldErrors={refusals[editing]}
             submitLabel={t('entry.signUp.savePerson')}
             onSubmit={save}
+            onValuesChange={(values) => report(people, values)}
           />
           {people.length ? (
             <Button
@@ -207,6 +232,8 @@ export function EntryPeople({
               onClick={() => {
                 setEditing(null);
                 setPicked(null);
+                setRestored(undefined);
+                report(people, {});
               }}
             >
               {t('entry.signUp.cancelPerson')}

@@ -75,6 +75,8 @@ export interface RegistrationFormViewProps {
   onSubmit: (values: FormValues) => void | Promise<void>;
   /** Saving a draft: the filled, cleaned values, unchecked. No draft button without it. */
   onSaveDraft?: (values: FormValues) => void | Promise<void>;
+  /** Every change by the person filling it in: the filled, cleaned values, unchecked (the sign-up's draft). */
+  onValuesChange?: (values: FormValues) => void;
   submitting?: boolean;
   submitLabel?: string;
   /** Shown between the fields and the buttons (the sign-up's slider check). */
@@ -127,6 +129,7 @@ export function RegistrationFormView({
   fieldErrors,
   onSubmit,
   onSaveDraft,
+  onValuesChange,
   submitting = false,
   submitLabel,
   beforeActions,
@@ -200,6 +203,11 @@ export function RegistrationFormView({
           preserve={false}
           initialValues={initialValues}
           onFinish={() => void submit()}
+          onValuesChange={
+            onValuesChange
+              ? () => onValuesChange(cleanSubmission(form, instance.getFieldsValue(true) as FormValues))
+              : undefined
+          }
           scrollToFirstError={{ block: 'center' }}
           className="rs-form"
           requiredMark

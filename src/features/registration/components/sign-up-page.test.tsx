@@ -4,6 +4,7 @@ import i18n from 'i18next';
 import type { MessageCode } from '#contract/messages';
 import { type Language } from '@/stores/app-store';
 import { RUNNER } from '@/testing/fixtures/registration';
+import { ENTRY_DRAFTS_KEY } from '@/lib/user-data';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { ENTRY_NOW, entryMock, resetEntryMock } from '@/testing/mocks/handlers/entry';
 import { passSlider } from '@/testing/auth-drawer';
@@ -349,4 +350,141 @@ it('sends every saved person with the item chosen last (a person saved before an
   await user.click(screen.getByTestId('entry-submit'));
   await waitFor(() => expect(entryMock.submitted).toHaveLength(1));
   expect(entryMock.submitted[0]).toMatchObject({ itemCode: '5K', participants: [{ item: '5K', name: RUNNER.name }] });
+});
+
+describe('the sign-up draft (issue #28)', () => {
+  /** Every stored value, to look for a number in. */
+  const everythingStored = () =>
+    Array.from({ length: localStorage.length }, (_, i) => {
+      const key = localStorage.key(i) as string;
+      return `${key}=${localStorage.getItem(key)}`;
+    }).join('\n');
+
+  it.each(['zh', 'en'] as const)(
+    'in %s, keeps what was typed over a remount, never the certificate number, and says it must be typed again',
+    async (language) => {
+      const t = T[language];
+      const user = userEvent.setup({ pointerEventsCheck: 0 });
+      const first = await open(language);
+      await user.click(within(await screen.findByTestId('entry-item-H')).getByRole('button', { name: t.choose }));
+      await fillPerson(user, t, {
+        name: RUNNER.name,
+        certificateNumber: RUNNER.certificateNumber,
+        birthday: '1990-05-01',
+      });
+      expect(everythingStored()).toContain(RUNNER.name);
+      expect(everythingStored()).not.toContain(RUNNER.certificateNumber);
+      first.unmount();
+
+      // Back on the page (a reload, Back, a closed tab): the draft's item is chosen and its form filled.
+      await open(language);
+      const form = await screen.findByTestId('entry-people');
+      expect(screen.getByTestId('entry-chosen')).toHaveTextContent(t.half);
+      expect(within(form).getByLabelText(t.name)).toHaveValue(RUNNER.name);
+      expect(within(form).getByLabelText(t.birthday)).toHaveValue('1990-05-01');
+      expect(within(form).getByLabelText(t.certificateNumber)).toHaveValue('');
+      expect(screen.getByTestId('entry-draft-restored')).toHaveTextContent(
+        language === 'zh'
+          ? '已恢复未提交的草稿，证件号码未保存，需重新填写'
+          : 'Your unsent draft was restored; please enter again: Certificate number',
+      );
+      expect(everythingStored()).not.toContain(RUNNER.certificateNumber);
+    },
+  );
+
+  it('keeps the saved people and the open form of a race that allows several, without their numbers', async () => {
+    entryMock.info.allowMultiple = true;
+    entryMock.info.peoplePerAccount = 5;
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const first = await open('zh');
+    await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: T.zh.choose }));
+    await fillPerson(user, T.zh, {
+      name: RUNNER.name,
+      certificateNumber: RUNNER.certificateNumber,
+      birthday: '1990-05-01',
+    });
+    await user.click(screen.getByRole('button', { name: T.zh.savePerson }));
+    await user.click(await screen.findByTestId('entry-add-person'));
+    const form = await screen.findByTestId('entry-people');
+    await user.type(within(form).getByLabelText(T.zh.name), '李娜');
+    await user.type(within(form).getByLabelText(T.zh.certificateNumber), '110105199001010010');
+    await user.tab();
+    expect(everythingStored()).not.toContain(RUNNER.certificateNumber);
+    expect(everythingStored()).not.toContain('110105199001010010');
+    first.unmount();
+
+    await open('zh');
+    expect(await screen.findByTestId('entry-person-0')).toHaveTextContent(RUNNER.name);
+    const again = screen.getByTestId('entry-people');
+    expect(within(again).getByLabelText(T.zh.name)).toHaveValue('李娜');
+    expect(within(again).getByLabelText(T.zh.certificateNumber)).toHaveValue('');
+    expect(screen.getByTestId('entry-draft-restored')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['not JSON', '{"v":1,"drafts":'],
+    ['another shape', JSON.stringify({ v: 1, drafts: { 'test-race-2027|H|account': { name: '张三' } } })],
+    ['another version', JSON.stringify({ v: 2, drafts: {} })],
+  ])('ignores and removes stored data that is %s', async (_, stored) => {
+    localStorage.setItem(ENTRY_DRAFTS_KEY, stored);
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    await open('zh');
+    await user.click(within(await screen.findByTestId('entry-item-H')).getByRole('button', { name: T.zh.choose }));
+    const form = await screen.findByTestId('entry-people');
+    expect(within(form).getByLabelText(T.zh.name)).toHaveValue('');
+    expect(screen.queryByTestId('entry-draft-restored')).toBeNull();
+    expect(localStorage.getItem(ENTRY_DRAFTS_KEY)).toBeNull();
+  });
+
+  it('removes the draft once the entry is sent, and goes on to the order without asking', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const { router } = await open('zh');
+    await user.click(within(await screen.findByTestId('entry-item-H')).getByRole('button', { name: T.zh.choose }));
+    await fillPerson(user, T.zh, {
+      name: RUNNER.name,
+      certificateNumber: RUNNER.certificateNumber,
+      birthday: '1990-05-01',
+    });
+    expect(localStorage.getItem(ENTRY_DRAFTS_KEY)).toContain(RUNNER.name);
+    await passSlider();
+    await user.click(screen.getByRole('button', { name: T.zh.submit }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my/order/O2027011000001'));
+    expect(screen.queryByTestId('entry-leave-confirm')).toBeNull();
+    expect(localStorage.getItem(ENTRY_DRAFTS_KEY)).toBeNull();
+  });
+
+  it.each(['zh', 'en'] as const)(
+    'in %s, asks before leaving a changed form, in the app and on reload',
+    async (language) => {
+      const t = T[language];
+      const user = userEvent.setup({ pointerEventsCheck: 0 });
+      const { router } = await open(language);
+      await user.click(within(await screen.findByTestId('entry-item-H')).getByRole('button', { name: t.choose }));
+      // Unchanged: nothing to ask.
+      const untouched = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(untouched);
+      expect(untouched.defaultPrevented).toBe(false);
+      await user.type(within(await screen.findByTestId('entry-people')).getByLabelText(t.name), RUNNER.name);
+      const reload = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(reload);
+      expect(reload.defaultPrevented).toBe(true);
+
+      await act(() => router.navigate('/home'));
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent(
+        language === 'zh'
+          ? '离开此页？未提交的报名信息将保留为草稿。'
+          : 'Leave this page?Your unsent entry is kept as a draft.',
+      );
+      await user.click(within(dialog).getByRole('button', { name: language === 'zh' ? '留在此页' : 'Stay' }));
+      expect(router.state.location.pathname).toBe('/my/signup');
+      expect(within(screen.getByTestId('entry-people')).getByLabelText(t.name)).toHaveValue(RUNNER.name);
+
+      await act(() => router.navigate('/home'));
+      await user.click(
+        within(await screen.findByRole('dialog')).getByRole('button', { name: language === 'zh' ? '离开' : 'Leave' }),
+      );
+      await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    },
+  );
 });

@@ -6,9 +6,12 @@
  * idempotency key, kept while the same submission is retried, and a passed slider check (the login codes'
  * human check, shown above the submit button; a pass serves one submission, so every try asks for a new one).
  * An order goes on to its page to pay; a ballot entry shows its entry number and where the draw will be seen.
+ * What is typed is kept as a draft per race, item and account (utils/entry-draft.ts, without the personal
+ * numbers: a restored draft says which fields to type again); the page opens on the latest draft's item, asks
+ * before leaving a changed, unsent form (LeaveGuard) and removes the draft once the entry is sent.
  */
 import { Alert, Button, Input, Radio, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type {
@@ -29,12 +32,14 @@ import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import { checkEntryCode, createTeam, getEntryInfo, getTeam, submitEntry } from '../api/entry';
 import { getRegistrationForm } from '../api/get-registration-form';
+import { draftKey, latestDraftItem, readDraft, removeDraft, saveDraft, secretFields } from '../utils/entry-draft';
 import { errorMessage, fieldRefusalsOf } from '../utils/field-refusals';
 import { localText } from '../utils/form-utils';
 import { useRaceTime } from '../utils/race-time';
 import { useLoad } from '../utils/use-load';
 import { EntryWindow, ItemCards, yuan } from './entry-items';
-import { EntryPeople, ageRefusals, refusalsByPerson, type PeopleRefusals } from './entry-people';
+import { EntryPeople, ageRefusals, refusalsByPerson, type PeopleDraft, type PeopleRefusals } from './entry-people';
+import { LeaveGuard } from './leave-guard';
 import type { FormValues } from './registration-form';
 import { LoadState, ScreenFrame, ScreenNotice } from './screen-frame';
 import '../entry.css';
@@ -87,7 +92,12 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
     ...(hasDirect ? (['direct'] as const) : []),
   ];
   const [channel, setChannel] = useState<EntryChannel>('public');
-  const [chosen, setChosen] = useState<string>();
+  // The item of the latest draft, when it can still be chosen.
+  const [chosen, setChosen] = useState<string | undefined>(() => {
+    const code = latestDraftItem(raceId);
+    const item = info.items.find((i) => i.code === code);
+    return item && (item.left === null || item.left > 0) ? item.code : undefined;
+  });
   const [codeAnswer, setCodeAnswer] = useState<CodeCheckAnswer>();
   const [team, setTeam] = useState<TeamInfo>();
   const [refusals, setRefusals] = useState<PeopleRefusals>({});
@@ -112,6 +122,19 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
   }
   const item = info.items.find((i) => i.code === itemCode);
   const ready = !!itemCode && (channel === 'code' || open);
+
+  // The draft of this item (read when the item is chosen) and whether the form has changed since.
+  const key = itemCode ? draftKey(raceId, itemCode) : undefined;
+  const draft = useMemo(() => (key ? readDraft(key) : undefined), [key]);
+  const changed = useRef(false);
+  const leaving = useCallback(() => changed.current, []);
+  const keepDraft = (next: PeopleDraft) => {
+    if (!key) return;
+    changed.current = true;
+    saveDraft(key, form, next);
+  };
+  const language = useAppStore((s) => s.language);
+  const retype = secretFields(form).map((f) => localText(language, f.label));
 
   const changeChannel = (next: EntryChannel) => {
     setChannel(next);
@@ -149,6 +172,9 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
         captcha: { token: pass.nc_token, sig: pass.sig, sessionId: pass.sessionId, scene: pass.scene },
       });
       setRefusals({});
+      // Sent: the draft is gone and leaving asks nothing.
+      changed.current = false;
+      if (key) removeDraft(key);
       if (answer.order) {
         navigate(PATHS.order.replace(':orderNo', encodeURIComponent(answer.order.orderNo)));
       } else {
@@ -170,6 +196,7 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
 
   return (
     <div className="en-signup">
+      <LeaveGuard active={leaving} />
       <EntryWindow info={info} onOpen={reload} />
       <h2 className="rs-section-title">{t('entry.signUp.itemsTitle')}</h2>
       {info.items.length ? (
@@ -233,6 +260,19 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
           {submitError ? (
             <Alert type="error" showIcon title={submitError} className="en-alert" data-testid="entry-submit-error" />
           ) : null}
+          {draft ? (
+            <Alert
+              type="info"
+              showIcon
+              className="en-alert"
+              data-testid="entry-draft-restored"
+              title={
+                retype.length
+                  ? t('entry.signUp.draftRetype', { fields: retype.join(language === 'zh' ? '、' : ', ') })
+                  : t('entry.signUp.draftRestored')
+              }
+            />
+          ) : null}
           {info.allowMultiple ? (
             <p className="en-hint" data-testid="entry-per-account">
               {t('entry.signUp.perAccount', { max: info.peoplePerAccount })}
@@ -248,6 +288,8 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
             submitting={submitting}
             onSubmit={submit}
             slider={<EntrySlider key={sliderKey} pass={pass} onPass={setPass} />}
+            draft={draft}
+            onDraftChange={keepDraft}
           />
         </section>
       ) : null}
