@@ -282,6 +282,7 @@ describe('an entry made on the site in the registration lookup', () => {
         channel: 'public',
         idempotencyKey: `quotes-${clock.now()}`,
         participants: [person('10K', ' "" ')],
+        captcha: await passedSlider(app),
       },
     });
     expect(refused.json()).toMatchObject({ code: 400, msgCode: 'nameInvalid' });
