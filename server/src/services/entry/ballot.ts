@@ -163,8 +163,6 @@ export interface Drawn {
 const byEntryNo = (a: { entryNo: string }, b: { entryNo: string }) =>
   a.entryNo < b.entryNo ? -1 : a.entryNo > b.entryNo ? 1 : 0;
 
-export const REFUND_REASON_NOT_WON = REFUND_REASONS.notWon;
-
 /**
  * Whether entry is closed for the draw at `now`: the sign-up window is not open (the organiser's entry-close,
  * or signUpEndTime passed; services/entry/views.ts signUpWindow, the one answer to "is entry open") and it
@@ -321,7 +319,7 @@ export async function drawRound(
       const paid = await tx.ballots.paidOrders(result.waitList.map((no) => byNo.get(no)!.id));
       for (const [entryId, orderId] of paid) refunds.set(orderId, [...(refunds.get(orderId) ?? []), entryId]);
       for (const [orderId, entryIds] of refunds) {
-        await recordRefunds(tx, { orderId, entryIds, reason: REFUND_REASON_NOT_WON, at: input.now });
+        await recordRefunds(tx, { orderId, entryIds, reason: REFUND_REASONS.notWon, at: input.now });
         refundsOwed += entryIds.length;
       }
       for (const orderId of await tx.ballots.unpaidOrders(input.raceId, input.itemCode)) {
@@ -380,7 +378,7 @@ export async function drawRound(
   const deps = { repos, provider, now: () => input.now };
   carry: for (const orderId of refunds.keys()) {
     for (const refund of await repos.payments.refundsOf(orderId)) {
-      if (refund.status !== 'pending' || refund.reason !== REFUND_REASON_NOT_WON) continue;
+      if (refund.status !== 'pending' || refund.reason !== REFUND_REASONS.notWon) continue;
       // The provider did not confirm one: the rest are left to the job runner rather than pressed on it now.
       const result = await carryOutRefund(deps, refund);
       if (result === 'pending') break carry;
