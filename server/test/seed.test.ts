@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { DEMO_ACCOUNT } from '../src/plugins/accounts.ts';
 import { buildTestApp, FIXTURE_SEED, ON_POSTGRES, removeTempDirs, tempDir, testEnv } from './helpers.ts';
 import { testDatabaseUrl } from './pg-test-database.ts';
+import { peoplePerAccount } from '#contract/entry';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -155,6 +156,65 @@ describe("the demo seed's texts name one event", () => {
     expect(site.some((text) => text.includes(`${city.en} International Expo Centre`) && /pick-up/i.test(text))).toBe(
       true,
     );
+  });
+
+  it('the dates, hours and shares the texts give are the ones race.json runs by', () => {
+    const facts = raceDoc as unknown as {
+      race: {
+        signUpStartTime: string;
+        signUpEndTime: string;
+        entry: {
+          items: { name: Record<'zh' | 'en', string>; feeFen: number }[];
+          refunds: { until: string; sharePercent: number };
+          othersPerAccount?: number;
+        };
+        packMailing: { deadline: string };
+        packPickup: { days: { slots: { start: string; end: string }[] }[] };
+      };
+    };
+    const { signUpStartTime, signUpEndTime, entry, packMailing, packPickup } = facts.race;
+    // "2026-11-16 10:00:00" -> "2026年11月16日10:00"
+    const zh = (at: string) => {
+      const [, y, m, d, hm] = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}:\d{2})/.exec(at)!;
+      return `${y}年${Number(m)}月${Number(d)}日${hm}`;
+    };
+    const site = texts.filter(([where]) => where.startsWith('site-configs/'));
+    const saying = (words: RegExp) => site.filter(([, text]) => words.test(text)).map(([, text]) => text);
+    // The registration period wherever a text gives it.
+    const periods = saying(/报名时间|报名将于|报名于/);
+    expect(periods.length).toBeGreaterThan(0);
+    for (const text of periods.filter((t) => /\d{4}年\d+月\d+日\d{2}:\d{2}至/.test(t) || /报名于|报名将于/.test(t))) {
+      expect(text).toContain(zh(signUpStartTime));
+    }
+    expect(saying(/报名时间/).some((t) => t.includes(`${zh(signUpStartTime)}至${zh(signUpEndTime)}`))).toBe(true);
+    // Refunds: the deadline and the share returned.
+    const refunds = saying(/申请退费/);
+    expect(refunds.length).toBeGreaterThan(0);
+    for (const text of refunds) {
+      expect(text).toContain(`${zh(entry.refunds.until)}前`);
+      expect(text).toContain(`${entry.refunds.sharePercent}%`);
+    }
+    // Mailing: the deadline to ask for it.
+    const mailing = saying(/申请邮寄|申请快递|邮寄到付/).filter((t) => /截止/.test(t));
+    expect(mailing.length).toBeGreaterThan(0);
+    for (const text of mailing) expect(text).toContain(zh(packMailing.deadline));
+    // Fees: each item's row of the fee table, in yuan; and how many others one account may enter.
+    for (const item of entry.items) {
+      expect(saying(/报名费/).some((t) => t.includes(`<td>${item.name.zh}</td><td>${item.feeFen / 100}元</td>`))).toBe(
+        true,
+      );
+    }
+    expect(saying(/一个账号可为本人/).length).toBeGreaterThan(0);
+    const others = peoplePerAccount(facts.race.entry as Parameters<typeof peoplePerAccount>[0]) - 1;
+    expect(saying(/一个账号可为本人/).every((t) => t.includes(`最多${others}位`))).toBe(true);
+    // Pick-up hours: from the first slot's start to the last slot's end.
+    const slots = packPickup.days.flatMap((day) => day.slots);
+    const hours = `${slots[0]!.start}–${slots.at(-1)!.end}`;
+    const pickup = site.filter(([, text]) => /4月15日至17日|15–17 April/.test(text)).map(([, text]) => text);
+    expect(pickup.length).toBeGreaterThan(0);
+    for (const text of pickup) {
+      for (const [range] of text.matchAll(/\d{2}:\d{2}–\d{2}:\d{2}/g)) expect(range).toBe(hours);
+    }
   });
 
   it('no text names another race, city or venue', () => {
