@@ -166,6 +166,7 @@ describe("the demo seed's texts name one event", () => {
         entry: {
           items: { name: Record<'zh' | 'en', string>; feeFen: number }[];
           refunds: { until: string; sharePercent: number };
+          allowMultiple: boolean;
           othersPerAccount?: number;
         };
         packMailing: { deadline: string };
@@ -205,7 +206,7 @@ describe("the demo seed's texts name one event", () => {
       );
     }
     expect(saying(/一个账号可为本人/).length).toBeGreaterThan(0);
-    const others = peoplePerAccount(facts.race.entry as Parameters<typeof peoplePerAccount>[0]) - 1;
+    const others = peoplePerAccount(facts.race.entry) - 1;
     expect(saying(/一个账号可为本人/).every((t) => t.includes(`最多${others}位`))).toBe(true);
     // Pick-up hours: from the first slot's start to the last slot's end.
     const slots = packPickup.days.flatMap((day) => day.slots);

@@ -13,7 +13,7 @@ import { checkCertificateNumber, checkName } from '#contract/rules';
 import { randomText } from '../../db/entries-repository.ts';
 import type { InvitationCodeRow, NewInvitationCode } from '../../db/entry-admin-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import { CsvSyntaxError, parseCsv } from '../../lib/csv.ts';
+import { readCsvTable } from '../../lib/csv.ts';
 import { normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import { findItem, raceContext, unknownItemText, type RaceContext } from './race-items.ts';
 
@@ -168,24 +168,9 @@ export async function importNamedCodes(
   if (!race) {
     return { ok: false, noRace: true, problems: [`No race "${raceId}". Add it first with: site add-race <race.json>`] };
   }
-  let records;
-  try {
-    records = parseCsv(input.text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { ok: false, problems: [error.message] };
-    throw error;
-  }
-  const [header, ...rows] = records;
-  if (!header) return { ok: false, problems: ['the file is empty (expected a header row)'] };
-  const columns = header.fields.map((f) => f.trim());
-  const known: readonly string[] = [...CODE_IMPORT_COLUMNS.required, ...CODE_IMPORT_COLUMNS.optional];
-  const missing = CODE_IMPORT_COLUMNS.required.filter((c) => !columns.includes(c));
-  if (missing.length > 0)
-    return { ok: false, problems: [`line ${header.line}: missing column(s): ${missing.join(', ')}`] };
-  const unknown = columns.filter((c) => !known.includes(c));
-  if (unknown.length > 0)
-    return { ok: false, problems: [`line ${header.line}: unknown column(s): ${unknown.join(', ')}`] };
-  if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
+  const table = readCsvTable(input.text, CODE_IMPORT_COLUMNS);
+  if (!table.ok) return table;
+  const { columns, rows } = table;
 
   const problems: { line: number; text: string }[] = [];
   const good: (NewInvitationCode & { line: number })[] = [];

@@ -5,7 +5,7 @@
  * turns one row into the row it stores.
  */
 import type { RacesRepository } from '../../db/races-repository.ts';
-import { CsvSyntaxError, parseCsv, type CsvRecord } from '../../lib/csv.ts';
+import { readCsvTable, type CsvRecord } from '../../lib/csv.ts';
 import { itemCatalog, type ItemCatalog } from '../../lib/race-center.ts';
 
 export type ImportKind = 'results' | 'registrations' | 'photos';
@@ -71,19 +71,10 @@ export async function runImport<Row>(
   const race = await races.findById(raceId);
   if (!race)
     return { ok: false, problems: [`race "${raceId}" does not exist (add it with: site add-race <race.json>)`] };
-  let records: CsvRecord[];
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { ok: false, problems: [error.message] };
-    throw error;
-  }
-  const [header, ...rows] = records;
-  if (!header) return { ok: false, problems: ['the file is empty (expected a header row)'] };
-  const columns = header.fields.map((f) => f.trim());
-  const missing = importer.columns.required.filter((c) => !columns.includes(c));
-  if (missing.length > 0) return { ok: false, problems: [`line 1: missing column(s): ${missing.join(', ')}`] };
-  if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
+  // Other columns are ignored: a results system's export carries more than we read.
+  const table = readCsvTable(text, { required: importer.columns.required });
+  if (!table.ok) return table;
+  const { columns, rows } = table;
 
   const target: ImportTarget = {
     raceId,
