@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { runSiteCli } from '../src/cli/site.ts';
+import { givePlacesBack } from '../src/services/entry/order-transitions.ts';
 import type { OpenedDatabase } from '../src/db/database.ts';
 import {
   databaseFor,
@@ -150,5 +151,43 @@ describe('the wait list from the command line', () => {
 
     expect((await cli(END, 'ballot-waitlist', FIXTURE_RACE_ID)).code).toBe(2);
     expect((await cli(END, 'ballot-waitlist', FIXTURE_RACE_ID, 'X')).code).toBe(1);
+  });
+
+  it('passes over a wait-listed runner who has entered the race again since the draw, and promotes the next', async () => {
+    const { repos } = opened;
+    const ballot = (await repos.ballots.latest(FIXTURE_RACE_ID, 'M'))!;
+    const [firstWaiting, secondWaiting, thirdWaiting] = ballot.result!.waitList;
+    const second = (await repos.entries.findByNo(secondWaiting!))!;
+    // Since the draw, the second on the list entered the race again (a code, a charity place): live, one per person.
+    const userId = await repos.users.create({ phone: '13700000099' }, END + 5 * HOUR);
+    await repos.entries.insertEntry({
+      raceId: FIXTURE_RACE_ID,
+      itemCode: 'M',
+      channel: 'code',
+      userId,
+      teamId: null,
+      status: 1,
+      holdsPlace: false,
+      name: second.name,
+      gender: 1,
+      birthday: '1990-01-01',
+      certType: 1,
+      certHash: second.certHash,
+      certNumber: '110101199001012002',
+      phone: '13700000099',
+      values: {},
+      feeFen: 20_000,
+      now: END + 5 * HOUR,
+    });
+
+    // The promoted runner does not pay: their place goes back, to the next on the list who can take it.
+    const promoted = (await repos.entries.findByNo(firstWaiting!))!;
+    const at = END + 6 * HOUR;
+    await repos.transaction(async (tx) => {
+      expect(await tx.entries.setStatus(promoted.id, [1], 3, 'cancelled', at)).toBe(true);
+      expect(await givePlacesBack(tx, [promoted], at, 'not paid')).toBe(1);
+    });
+    expect((await repos.entries.findByNo(secondWaiting!))?.status).toBe(2);
+    expect(await repos.entries.findByNo(thirdWaiting!)).toMatchObject({ status: 1, holdsPlace: true });
   });
 });

@@ -75,6 +75,11 @@ export interface DrawCandidate {
   unit: string | null;
   /** The team's smallest size (a team below it at the draw is drawn as single runners), or null. */
   teamMinSize: number | null;
+  /**
+   * On the wait list: whether the same person (certificate) holds another live entry of the race, taken
+   * since the draw (one live entry per person: they cannot be given this place while they hold that one).
+   */
+  hasOtherLiveEntry?: boolean;
 }
 
 interface CandidateRow {
@@ -269,12 +274,19 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
 
     /** The item's wait list (status 2 with a rank), by rank then entry number. */
     async waitList(raceId: string, itemCode: string): Promise<DrawCandidate[]> {
-      const rows = await db.all<CandidateRow>(sql`
-        ${CANDIDATES}
-        WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 2 AND e.wait_rank IS NOT NULL
-        ORDER BY e.wait_rank, e.entry_no
+      const rows = await db.all<CandidateRow & { other_live: number }>(sql`
+        SELECT c.*, CASE WHEN EXISTS (
+            SELECT 1 FROM entries o WHERE o.race_id = c.race_id AND o.cert_hash = c.cert_hash AND o.status IN (0, 1, 4)
+          ) THEN 1 ELSE 0 END AS other_live
+        FROM (
+          SELECT e.id, e.entry_no, e.name, e.user_id, e.fee_fen, e.status, e.wait_rank, e.holds_place, t.public_id,
+            t.min_size, e.race_id, e.cert_hash
+          FROM entries e LEFT JOIN teams t ON t.id = e.team_id
+          WHERE e.race_id = ${raceId} AND e.item_code = ${itemCode} AND e.status = 2 AND e.wait_rank IS NOT NULL
+        ) c
+        ORDER BY c.wait_rank, c.entry_no
       `);
-      return rows.map(toCandidate);
+      return rows.map((r) => ({ ...toCandidate(r), hasOtherLiveEntry: Number(r.other_live) === 1 }));
     },
 
     /** The paid order of each entry (pay first, then draw): entry id → order id. */

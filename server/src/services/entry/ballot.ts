@@ -454,6 +454,9 @@ export async function promoteFromWaitList(
     for (const members of units.values()) {
       if (left <= 0) break;
       if (members.length > left) continue;
+      // A person who entered the race again since the draw (another item, a code, a charity place) keeps that entry and their place here on
+      // the list; the place goes to the next unit (one live entry per person).
+      if (members.some((entry) => entry.hasOtherLiveEntry)) continue;
       for (const entry of members) {
         if (
           !(await tx.entries.setStatus(
