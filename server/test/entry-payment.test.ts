@@ -408,6 +408,9 @@ describe('the cancellation job and late payments', () => {
     expect(await app.repos.payments.notificationsOf(paymentId)).toEqual([
       { notificationId: JSON.parse(n.rawBody).notificationId, outcome: 'reinstated' },
     ]);
+    // Told it was cancelled, the runner is told it stands again: paid.
+    const told = (await app.repos.outbox.latest(50)).filter((m) => m.body.includes(made.orderNo));
+    expect(told.some((m) => m.body.includes(`order ${made.orderNo} is paid`))).toBe(true);
   });
 
   it('refunds a late payment when the places are gone, and the entry stays cancelled', async () => {

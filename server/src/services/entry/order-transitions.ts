@@ -193,14 +193,22 @@ async function onPaid(
       if (to !== entry.status) await tx.entries.setStatus(entry.id, [entry.status], to, 'paid', at);
       else await tx.entries.addEvent(entry.id, 'paid', at);
     }
-    const lines = await linesOfOrder(tx, orderId, order.raceId);
-    const event = { kind: 'paid', lines, orderNo: order.orderNo, amountFen: paid.paidFen } as const;
-    await tellRunner(tx, order.raceId, order.userId, `paid:${order.orderNo}`, event, at);
+    await tellPaid(tx, order, paid, at);
     return 'paid';
   }
   const current = await tx.orders.findById(orderId);
   if (current?.status !== 4) return 'duplicatePayment';
-  return (await reinstate(tx, current, paid, at, model)) ? 'reinstated' : lateRefund(tx, current, paid, at, after);
+  if (!(await reinstate(tx, current, paid, at, model))) return lateRefund(tx, current, paid, at, after);
+  // The runner was told the order was cancelled: now that it stands again, they are told it is paid.
+  await tellPaid(tx, current, paid, at);
+  return 'reinstated';
+}
+
+/** The runner's message that an order is paid, with its lines (once per order: the outbox's dedupe key). */
+async function tellPaid(tx: Repositories, order: OrderRecord, paid: PaidFacts, at: number): Promise<void> {
+  const lines = await linesOfOrder(tx, order.id, order.raceId);
+  const event = { kind: 'paid', lines, orderNo: order.orderNo, amountFen: paid.paidFen } as const;
+  await tellRunner(tx, order.raceId, order.userId, `paid:${order.orderNo}`, event, at);
 }
 
 /** A late payment of a cancelled order: every entry back to where payment takes it, or nothing changed (false). */
