@@ -176,6 +176,20 @@ export function docProblems(file: string, text: string): string[] {
     }
   }
 
+  // A tree of folders in a code block ("src/" at the margin, "  main.tsx" under it; descriptions further right).
+  for (const block of groups(text, /^```\n((?:[\w.-]+\/ *\n|[\w.-]+\/ {2,}\S)[\s\S]*?)^```/gm)) {
+    let parent = '';
+    for (const line of block.split('\n')) {
+      const m = /^( *)(\S+)/.exec(line);
+      if (!m || m[1]!.length >= 8) continue;
+      const name = m[2]!;
+      const entry = m[1]!.length === 0 ? name : `${parent}${name}`;
+      if (m[1]!.length === 0) parent = name;
+      if (/[<|*…]/.test(name)) continue;
+      if (!existsSync(path.join(root, entry))) problems.push(`${entry}: no such file or folder (in a tree)`);
+    }
+  }
+
   // Relative links and images, and their anchors.
   for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
     const target = m[1]!;
@@ -206,6 +220,12 @@ describe('the README and docs/ name only what exists', () => {
     expect(docProblems(doc, read(doc))).toEqual([]);
   });
 
+  it('documents every variable of the server and every VITE_ key in docs/configuration.md', () => {
+    const configuration = read('docs/configuration.md');
+    const keys = [...Object.keys(serverEnvSchema.shape), ...groups(read('.env.prod'), /^([A-Z][A-Z0-9_]*)=/gm)];
+    expect(keys.filter((key) => !configuration.includes(`\`${key}\``))).toEqual([]);
+  });
+
   it('keeps the README short: under 8 KB, the two commands first, a screenshot under 200 KB', () => {
     const readme = read('README.md');
     expect(Buffer.byteLength(readme)).toBeLessThan(8 * 1024);
@@ -223,7 +243,7 @@ describe('the README and docs/ name only what exists', () => {
     }
   });
 
-  it('names a made-up command, option, script, variable, key, path and link', () => {
+  it('names a made-up command, option, script, variable, key, path, link and folder of a tree', () => {
     const made = [
       'npm run site -- frobnicate-race qc-marathon-2027',
       'npm run site -- entry-open qc-marathon-2027 --force',
@@ -232,6 +252,7 @@ describe('the README and docs/ name only what exists', () => {
       '| Field | Type |\n| --- | --- |\n| `websiteTitle` | text |\n| `websiteSubtitle` | text |',
       'See `server/src/lib/nowhere.ts` and `lib/also-nowhere.ts`.',
       'Read [the guide](missing-guide.md) and [its part](race-director-guide.md#no-such-part).',
+      '```\nserver/\n  src/app.ts          builds the app\n  src/nowhere/        what is not there\n```',
     ].join('\n\n');
     expect(docProblems('docs/made-up.md', made)).toEqual([
       'npm run site -- frobnicate-race: no such CLI command',
@@ -241,6 +262,7 @@ describe('the README and docs/ name only what exists', () => {
       'websiteSubtitle: not a key of the site configuration or race.json',
       'server/src/lib/nowhere.ts: no such file or folder',
       'lib/also-nowhere.ts: no such file',
+      'server/src/nowhere/: no such file or folder (in a tree)',
       '(missing-guide.md): no such file',
       '(race-director-guide.md#no-such-part): no heading #no-such-part',
     ]);
