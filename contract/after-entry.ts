@@ -20,7 +20,7 @@ import type { LocalText } from '#contract/registration-form';
 // 1. The electronic commitment letter (电子承诺书)
 // ---------------------------------------------------------------------------------------------------------
 
-/** Under this age on race day a guardian signs too (registration-field-notes "After entry"). */
+/** Under this age on race day a guardian signs too (docs/after-entry.md "Commitment letter"). */
 export const ADULT_AGE = 18;
 
 /**

@@ -18,7 +18,7 @@ import { raceTimeZone } from '#contract/time-zone';
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * How places of an item are given (registration-field-notes.md "Entry models"):
+ * How places of an item are given (docs/site-config.md "Sign-up", `model`):
  * - firstCome: a place is held at submission while the order is unpaid (paymentMinutes), kept once paid.
  * - ballot: entries wait for the draw after the window; winners then pay within paymentMinutes; places of
  *   those who do not pay go to the wait list (or a second draw).

@@ -1,4 +1,4 @@
-/** Boot: awaits the start-up pipeline, then renders (STYLE.md "Data flow"). */
+/** Boot: awaits the start-up pipeline, then renders (docs/architecture.md "The SPA's start-up and data flow"). */
 import { EnvError } from '@/config/env-schema';
 import { readLanguageCookie } from '@/lib/language';
 import { loadTextsFor } from '@/lib/locale-bundles';

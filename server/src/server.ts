@@ -1,8 +1,8 @@
 /**
  * Starts the reference API server. Its environment variables (PORT, HOST, LOG_LEVEL, WORKERS, DATA_DIR,
  * SEED_DIR, STATIC_DIR, the account features' and the certificates') are all parsed here first, with the
- * server's one schema (lib/env.ts, defaults there and in the README): a bad value stops the start with the
- * variable's name and what it expected.
+ * server's one schema (lib/env.ts, defaults there and in docs/configuration.md): a bad value stops the start
+ * with the variable's name and what it expected.
  * WORKERS > 1 runs worker processes sharing the port and the database, for race-day load: the first process
  * prepares the data folder (migrations, seed, secrets) once, then starts the workers and restarts any that
  * dies.

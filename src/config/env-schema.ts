@@ -2,7 +2,7 @@
  * The environment configuration (spec §3 "Environment config"), validated at build time by
  * vite.config.ts and again at start-up by src/config/env.ts. A bad or missing value names its key.
  * Every key here is read by the SPA. The spec's list also names the site's own domain, two sub-domains (jy,
- * cs) and open-link settings, but gives them no behaviour, so they are not keys (see README).
+ * cs) and open-link settings, but gives them no behaviour, so they are not keys (docs/configuration.md).
  */
 export interface AppEnv {
   appEnv: 'dev' | 'test' | 'release' | 'prod';

@@ -134,7 +134,7 @@ examples; docs/site-config.schema.json lets an editor check a site configuration
 docs/registration-form.md describes the registration-form document: every field type and rule.
 
 Environment: DATA_DIR (default <repo>/data), SEED_DIR (default server/seed), DATABASE_URL (PostgreSQL
-instead of DATA_DIR's SQLite, with ID_NUMBER_SECRET; see README "Scaling out").
+instead of DATA_DIR's SQLite, with ID_NUMBER_SECRET; see docs/operations.md).
 Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
 
 export interface CliIo {
@@ -491,6 +491,10 @@ const COMMAND_FAMILIES = [
   commandFamily(isMailingCommand, runMailingCommand),
   commandFamily(isAssetCommand, runAssetCommand),
 ];
+
+/** Whether the CLI runs `command` (the docs test holds every `npm run site -- <command>` of the docs to it). */
+export const isSiteCommand = (command: string): boolean =>
+  Object.hasOwn(ARITY, command) || COMMAND_FAMILIES.some((family) => family.is(command));
 
 async function screensCommand(io: CliIo, work: (repos: Repositories) => Promise<CommandOutcome>): Promise<void> {
   const outcome = await withDatabase(io, ({ repos }) => work(repos));
