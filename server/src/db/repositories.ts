@@ -1,3 +1,4 @@
+import { createAuditRepository } from './audit-repository.ts';
 import { createBallotsRepository } from './ballots-repository.ts';
 import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
@@ -21,6 +22,7 @@ import { createRefundsRepository } from './refunds-repository.ts';
 import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
 import { createRunnerChoicesRepository } from './runner-choices-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
+import { createStaffRepository } from './staff-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
@@ -59,6 +61,8 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     pickup: createPickupRepository(db),
     refunds: createRefundsRepository(db),
     participants: createParticipantsRepository(db, keys.idNumber),
+    staff: createStaffRepository(db, keys.idNumber),
+    audit: createAuditRepository(db),
   };
 }
 
