@@ -15,6 +15,7 @@ import { createParticipantsRepository } from './participants-repository.ts';
 import { createPaymentsRepository } from './payments-repository.ts';
 import { createPickupRepository } from './pickup-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
+import { createRaceFiguresRepository } from './race-figures-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
@@ -63,6 +64,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     participants: createParticipantsRepository(db, keys.idNumber),
     staff: createStaffRepository(db, keys.idNumber),
     audit: createAuditRepository(db),
+    raceFigures: createRaceFiguresRepository(db),
   };
 }
 
