@@ -12,6 +12,7 @@ import { formatFen } from '#contract/entry';
 import { ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { formatRaceTime } from '#contract/race-clock';
 import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
+import { raceDashboard } from '../services/console/dashboard.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { formatCsv } from '../lib/csv.ts';
 import { maskCertNo, maskMobile, maskName } from '../lib/race-center.ts';
@@ -443,41 +444,16 @@ async function entriesExport(
   return done(...lines);
 }
 
-async function raceFigures(repos: Repositories, raceId: string): Promise<CommandOutcome> {
-  const race = await raceContext(repos, raceId);
-  if (!race) return noRace(raceId);
-  const pools = await repos.entryAdmin.poolFigures(raceId);
-  // Items of race.json whose places are not set up yet (no entry submitted so far): their settings' capacity.
-  for (const item of entrySettings(race.race)?.items ?? []) {
-    for (const [pool, capacity] of [
-      ['main', item.capacity],
-      ['charity', item.charity?.capacity],
-    ] as const) {
-      if (capacity === undefined || pools.some((p) => p.itemCode === item.code && p.pool === pool)) continue;
-      pools.push({
-        itemCode: item.code,
-        pool,
-        capacity,
-        taken: 0,
-        entries: {},
-        orders: {},
-        paidFen: 0,
-        refundedFen: 0,
-      });
-    }
-  }
-  pools.sort((a, b) =>
-    a.itemCode === b.itemCode ? a.pool.localeCompare(b.pool) : a.itemCode.localeCompare(b.itemCode),
-  );
-  const totals = await repos.entryAdmin.orderTotals(raceId);
-  const signUp = race.race.signUpOpenStatus === 1 ? 'open' : 'closed';
-  const lines = [`figures of ${raceId} (${race.race.raceName}); sign-up ${signUp}; money in yuan`];
+async function raceFigures(repos: Repositories, raceId: string, now: number): Promise<CommandOutcome> {
+  const figures = await raceDashboard(repos, raceId, now);
+  if (!figures) return noRace(raceId);
+  const pools = figures.items.flatMap((item) => [...item.pools].sort((a, b) => a.pool.localeCompare(b.pool)));
+  const signUp = figures.signUpOpen ? 'open' : 'closed';
+  const lines = [`figures of ${raceId} (${figures.raceName.zh}); sign-up ${signUp}; money in yuan`];
   if (pools.length === 0) lines.push('  no places and no entries yet');
   for (const p of pools) {
     const places =
-      p.capacity === null
-        ? 'no places set'
-        : `capacity ${p.capacity}, taken ${p.taken ?? 0}, left ${Math.max(0, p.capacity - (p.taken ?? 0))}`;
+      p.capacity === null ? 'no places set' : `capacity ${p.capacity}, taken ${p.taken ?? 0}, left ${p.left ?? 0}`;
     const entryCount = Object.values(p.entries).reduce((a, b) => a + b, 0);
     lines.push(
       `${p.itemCode} ${p.pool}: ${places}`,
@@ -486,9 +462,10 @@ async function raceFigures(repos: Repositories, raceId: string): Promise<Command
       `  revenue: paid ${formatFen(p.paidFen)}, refunded ${formatFen(p.refundedFen)}`,
     );
   }
+  const { orders, money } = figures;
   lines.push(
-    `race orders: ${FIGURE_ORDER_STATUSES.map(([status, name]) => `${name} ${totals.orders[status] ?? 0}`).join(', ')}`,
-    `race revenue: paid ${formatFen(totals.paidFen)}, refunded ${formatFen(totals.refundedFen)}, net ${formatFen(totals.paidFen - totals.refundedFen)}`,
+    `race orders: ${FIGURE_ORDER_STATUSES.map(([status, name]) => `${name} ${orders[status] ?? 0}`).join(', ')}`,
+    `race revenue: paid ${formatFen(money.paidFen)}, refunded ${formatFen(money.refundedFen)}, net ${formatFen(money.netFen)}`,
   );
   return done(...lines);
 }
@@ -549,6 +526,6 @@ export function entryCommand(
         context,
       );
     case 'race-figures':
-      return raceFigures(repos, a);
+      return raceFigures(repos, a, context.now);
   }
 }

@@ -29,6 +29,8 @@ import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.t
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
 import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
+import { isStaffCommand, runStaffCommand, STAFF_USAGE } from './staff-commands.ts';
+import { appendAudit } from '../services/staff/audit.ts';
 import {
   isMailingCommand,
   MAILING_COMMANDS,
@@ -127,6 +129,7 @@ ${REFUND_USAGE}
 ${PICKUP_USAGE}
 ${LETTER_USAGE}
 ${ASSET_USAGE}
+${STAFF_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -490,6 +493,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isPickupCommand, runPickupCommand),
   commandFamily(isMailingCommand, runMailingCommand),
   commandFamily(isAssetCommand, runAssetCommand),
+  commandFamily(isStaffCommand, runStaffCommand),
 ];
 
 /** Whether the CLI runs `command` (the docs test holds every `npm run site -- <command>` of the docs to it). */
@@ -573,6 +577,33 @@ async function openOrFail<T>(open: () => Promise<T>, where: string): Promise<T> 
   }
 }
 
+/**
+ * Commands that only read (lists, checks, figures): every other command that runs, exports of personal data
+ * included, is recorded in the audit log as the command line's (services/staff/audit.ts). The staff commands
+ * record their own changes, with the values before and after.
+ */
+const READ_ONLY_COMMANDS = new Set([
+  'help',
+  'list',
+  'validate',
+  'form-validate',
+  'direct-list',
+  'direct-show',
+  'codes-list',
+  'entries-list',
+  'race-figures',
+  'ballot-waitlist',
+  'ballot-verify',
+  'refunds-list',
+  'refunds-owed',
+  'pickup-list',
+  'letters-status',
+  'asset-list',
+  'audit-verify',
+  'audit-list',
+]);
+const auditedByCli = (command: string) => !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command);
+
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
 export async function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): Promise<number> {
   const io: CliIo = {
@@ -583,6 +614,34 @@ export async function runSiteCli(argv: readonly string[], partialIo: Partial<Cli
     now: Date.now,
     ...partialIo,
   };
+  const code = await runCommand(argv, io);
+  const [command, ...args] = argv;
+  // A command that ran (done, or refused after reading its input) is recorded; a usage error changed nothing.
+  if (
+    command !== undefined &&
+    code !== EXIT.usage &&
+    (ARITY[command] !== undefined || COMMAND_FAMILIES.some((f) => f.is(command))) &&
+    auditedByCli(command)
+  ) {
+    try {
+      await withDatabase(io, ({ repos }) =>
+        appendAudit(
+          repos,
+          { kind: 'cli' },
+          { action: `cli.${command}`, target: args.join(' '), after: { exit: code } },
+          io.now(),
+        ),
+      );
+    } catch (error) {
+      io.stderr(
+        `Warning: the audit log could not record this command: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return code;
+}
+
+async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   const args = [...rest];
   try {

@@ -1348,4 +1348,112 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX outbox_dedupe ON outbox (dedupe_key);
     `,
   },
+  {
+    id: 21,
+    name: 'console: staff accounts, their sessions, and the hash-chained audit log',
+    // Issue 30: staff are not runners (own table, own sessions). A session is stored by the SHA-256 of its
+    // token, with the SHA-256 of its CSRF token; it ends when idle, at its maximum age, or revoked. The TOTP
+    // secret is encrypted (lib/personal-data.ts). The audit log is append-only: each record carries the hash
+    // of the one before (services/staff/audit.ts), so an edited or deleted record breaks the chain.
+    sqlite: `
+      CREATE TABLE staff (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        email           TEXT NOT NULL UNIQUE,
+        name            TEXT NOT NULL,
+        role            TEXT NOT NULL,
+        races_json      TEXT,
+        password_hash   TEXT NOT NULL,
+        must_change     INTEGER NOT NULL DEFAULT 1,
+        totp_secret_enc TEXT,
+        totp_last_step  INTEGER NOT NULL DEFAULT 0,
+        failed_logins   INTEGER NOT NULL DEFAULT 0,
+        locked_until    INTEGER NOT NULL DEFAULT 0,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        removed_at      INTEGER
+      ) STRICT;
+
+      CREATE TABLE staff_sessions (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        token_hash   TEXT NOT NULL UNIQUE,
+        csrf_hash    TEXT NOT NULL,
+        staff_id     INTEGER NOT NULL REFERENCES staff (id) ON DELETE CASCADE,
+        second_factor INTEGER NOT NULL,
+        ip           TEXT NOT NULL,
+        user_agent   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        seen_at      INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL,
+        revoked_at   INTEGER
+      ) STRICT;
+      CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
+
+      CREATE TABLE audit_log (
+        seq         INTEGER PRIMARY KEY,
+        at          INTEGER NOT NULL,
+        actor       TEXT NOT NULL,
+        staff_id    INTEGER,
+        source      TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        race_id     TEXT,
+        target      TEXT NOT NULL,
+        before_json TEXT,
+        after_json  TEXT,
+        prev_hash   TEXT NOT NULL,
+        hash        TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_log_at ON audit_log (at);
+      CREATE INDEX audit_log_action ON audit_log (action, seq);
+    `,
+    postgres: `
+      CREATE TABLE staff (
+        id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        email           TEXT NOT NULL UNIQUE,
+        name            TEXT NOT NULL,
+        role            TEXT NOT NULL,
+        races_json      TEXT,
+        password_hash   TEXT NOT NULL,
+        must_change     INTEGER NOT NULL DEFAULT 1,
+        totp_secret_enc TEXT,
+        totp_last_step  BIGINT NOT NULL DEFAULT 0,
+        failed_logins   INTEGER NOT NULL DEFAULT 0,
+        locked_until    BIGINT NOT NULL DEFAULT 0,
+        created_at      BIGINT NOT NULL,
+        updated_at      BIGINT NOT NULL,
+        removed_at      BIGINT
+      );
+
+      CREATE TABLE staff_sessions (
+        id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        token_hash   TEXT NOT NULL UNIQUE,
+        csrf_hash    TEXT NOT NULL,
+        staff_id     BIGINT NOT NULL REFERENCES staff (id) ON DELETE CASCADE,
+        second_factor INTEGER NOT NULL,
+        ip           TEXT NOT NULL,
+        user_agent   TEXT NOT NULL,
+        created_at   BIGINT NOT NULL,
+        seen_at      BIGINT NOT NULL,
+        expires_at   BIGINT NOT NULL,
+        revoked_at   BIGINT
+      );
+      CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
+
+      CREATE TABLE audit_log (
+        seq         BIGINT PRIMARY KEY,
+        at          BIGINT NOT NULL,
+        actor       TEXT NOT NULL,
+        staff_id    BIGINT,
+        source      TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        race_id     TEXT,
+        target      TEXT NOT NULL,
+        before_json TEXT,
+        after_json  TEXT,
+        prev_hash   TEXT NOT NULL,
+        hash        TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_at ON audit_log (at);
+      CREATE INDEX audit_log_action ON audit_log (action, seq);
+    `,
+  },
 ];

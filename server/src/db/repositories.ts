@@ -1,3 +1,4 @@
+import { createAuditRepository } from './audit-repository.ts';
 import { createBallotsRepository } from './ballots-repository.ts';
 import { createBindingsRepository } from './bindings-repository.ts';
 import { createCaptchaRepository } from './captcha-repository.ts';
@@ -14,6 +15,7 @@ import { createParticipantsRepository } from './participants-repository.ts';
 import { createPaymentsRepository } from './payments-repository.ts';
 import { createPickupRepository } from './pickup-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
+import { createRaceFiguresRepository } from './race-figures-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
@@ -21,6 +23,7 @@ import { createRefundsRepository } from './refunds-repository.ts';
 import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
 import { createRunnerChoicesRepository } from './runner-choices-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
+import { createStaffRepository } from './staff-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
 import { createUsersRepository } from './users-repository.ts';
@@ -59,6 +62,9 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     pickup: createPickupRepository(db),
     refunds: createRefundsRepository(db),
     participants: createParticipantsRepository(db, keys.idNumber),
+    staff: createStaffRepository(db, keys.idNumber),
+    audit: createAuditRepository(db),
+    raceFigures: createRaceFiguresRepository(db),
   };
 }
 

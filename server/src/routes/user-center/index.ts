@@ -19,14 +19,9 @@ import profileRoutes, { userInfoProfile } from './profile.ts';
 import { loginBody } from './bodies.ts';
 import { decryptField, noStore, parseOrReject, reject } from './common.ts';
 import { userData } from './user-data.ts';
+import { lockoutMs } from '../../lib/accounts.ts';
 
-/** Password lockout: from the 5th consecutive failure, 1 min, doubling, at most 1 h. */
-export const LOCKOUT = { freeFailures: 4, firstMs: 60_000, maxMs: 3_600_000 } as const;
-
-export function lockoutMs(failures: number): number {
-  if (failures <= LOCKOUT.freeFailures) return 0;
-  return Math.min(LOCKOUT.firstMs * 2 ** Math.min(failures - LOCKOUT.freeFailures - 1, 20), LOCKOUT.maxMs);
-}
+export { LOCKOUT, lockoutMs } from '../../lib/accounts.ts';
 
 export default async function userCenterRoutes(app: FastifyInstance) {
   const { users, tokens } = app.repos;

@@ -1,0 +1,73 @@
+/**
+ * The organiser's staff (issue 30 §2): who may do what in the console. One table, read by the server (which
+ * refuses what a role may not do, on every route) and by the console (which only hides what the server would
+ * refuse). Staff accounts are separate from runner accounts.
+ */
+
+/** The roles, in the order the console lists them. */
+export const STAFF_ROLES = ['owner', 'finance', 'service', 'checkIn', 'results', 'observer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const isStaffRole = (value: unknown): value is StaffRole =>
+  typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
+
+/**
+ * What a console route needs. A route names one permission; a role has a fixed set:
+ * - figures: the dashboards and counts (every role but check-in);
+ * - entries.read: find and open entries (masked personal numbers);
+ * - entries.personal: whole certificate numbers and phones of one opened entry (the opening is logged);
+ * - entries.edit: edit form answers, cancel, transfer, bibs;
+ * - money: orders, payments, refunds, offline payments, money figures and exports;
+ * - checkIn: the pick-up check-in screen;
+ * - results: results and photo imports;
+ * - staff: add, change and remove staff; read and export the audit log.
+ */
+export const STAFF_PERMISSIONS = [
+  'figures',
+  'entries.read',
+  'entries.personal',
+  'entries.edit',
+  'money',
+  'checkIn',
+  'results',
+  'staff',
+] as const;
+export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
+
+const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
+  owner: STAFF_PERMISSIONS,
+  finance: ['figures', 'entries.read', 'money'],
+  service: ['figures', 'entries.read', 'entries.personal', 'entries.edit'],
+  checkIn: ['checkIn'],
+  results: ['figures', 'results'],
+  observer: ['figures'],
+};
+
+export function roleCan(role: StaffRole, permission: StaffPermission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export const rolePermissions = (role: StaffRole): readonly StaffPermission[] => ROLE_PERMISSIONS[role];
+
+/** Roles that must sign in with a second factor (TOTP) once it is set up, and must set it up at first login. */
+export const roleNeedsSecondFactor = (role: StaffRole): boolean => role === 'owner' || role === 'finance';
+
+/** A staff password: 12-128 characters, letters and digits at least (longer than a runner's: more is at stake). */
+export const STAFF_PASSWORD_MIN = 12;
+export const STAFF_PASSWORD_MAX = 128;
+export function checkStaffPassword(password: string): 'tooShort' | 'tooLong' | 'tooSimple' | null {
+  if (password.length < STAFF_PASSWORD_MIN) return 'tooShort';
+  if (password.length > STAFF_PASSWORD_MAX) return 'tooLong';
+  if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return 'tooSimple';
+  return null;
+}
+
+/** A staff member's e-mail, as kept: trimmed, lower case; undefined when it is not an address. */
+export function normalizeStaffEmail(raw: string): string | undefined {
+  const email = raw.trim().toLowerCase();
+  return /^[^\s@]{1,64}@[^\s@]{1,190}\.[a-z]{2,}$/.test(email) ? email : undefined;
+}
+
+/** How long a console session lasts without use, and at most. */
+export const STAFF_SESSION_IDLE_MS = 30 * 60_000;
+export const STAFF_SESSION_MAX_MS = 12 * 3_600_000;

@@ -1,0 +1,260 @@
+/**
+ * Staff accounts, their sign-in and sessions, and the hash-chained audit log (issue 30 §2, §3), through the
+ * services the console routes call and the command line. Runs on both engines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSiteCli } from '../src/cli/site.ts';
+import { sql } from '../src/db/engine.ts';
+import type { OpenedDatabase } from '../src/db/database.ts';
+import { base32Encode, matchTotp, totpAt, totpStep } from '../src/lib/totp.ts';
+import { maskAuditValue, verifyAuditChain } from '../src/services/staff/audit.ts';
+import {
+  changeOwnPassword,
+  confirmSecondFactor,
+  csrfMatches,
+  currentStaff,
+  proposeSecondFactor,
+  staffLogin,
+  staffLogout,
+} from '../src/services/staff/sessions.ts';
+import { changeStaff, removeStaff } from '../src/services/staff/staff.ts';
+import {
+  databaseFor,
+  FIXTURE_RACE_ID,
+  FIXTURE_SEED,
+  FIXTURES,
+  openTestDatabase,
+  postgresEnv,
+  removeTempDirs,
+  tempDir,
+} from './helpers.ts';
+
+const T0 = Date.UTC(2026, 10, 27, 2, 0, 0);
+const MINUTE = 60_000;
+const dataDir = tempDir();
+let opened: OpenedDatabase;
+
+async function cli(at: number, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSiteCli(argv, {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
+    cwd: FIXTURES,
+    now: () => at,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const device = { ip: '203.0.113.7', userAgent: 'test browser' };
+
+beforeAll(async () => {
+  opened = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: T0 });
+});
+
+afterAll(async () => {
+  await opened?.db.close();
+  removeTempDirs();
+});
+
+describe('TOTP', () => {
+  it('gives the codes of RFC 6238 (SHA-1) and accepts one step of drift either side', () => {
+    const secret = base32Encode(Buffer.from('12345678901234567890'));
+    expect(secret).toBe('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ');
+    expect(totpAt(secret, totpStep(59_000))).toBe('287082');
+    expect(totpAt(secret, totpStep(1_111_111_109_000))).toBe('081804');
+    const now = 1_111_111_109_000;
+    expect(matchTotp(secret, '081804', now + 30_000)).toBe(totpStep(now));
+    expect(matchTotp(secret, '081804', now + 90_000)).toBeUndefined();
+    expect(matchTotp(secret, '08180', now)).toBeUndefined();
+  });
+});
+
+describe('staff sign-in, from the first owner made on the command line', () => {
+  let password = '';
+  let totpSecret = '';
+
+  it('staff-add prints a one-time password; bad input is refused with a reason', async () => {
+    const added = await cli(T0, 'staff-add', 'Director@Example.org', '--role', 'owner', '--name', '王总监');
+    expect(added.code, added.err).toBe(0);
+    password = /One-time password: (\S+)/.exec(added.out)![1]!;
+    expect(password).toMatch(/^[A-Za-z2-9]{16}$/);
+    expect(added.out).toContain('Added director@example.org (owner)');
+    expect((await cli(T0, 'staff-add', 'director@example.org', '--role', 'owner')).err).toContain('already exists');
+    expect((await cli(T0, 'staff-add', 'x@example.org', '--role', 'boss')).err).toContain('role must be one of');
+    expect((await cli(T0, 'staff-add', 'not-an-address', '--role', 'service')).err).toContain('not an e-mail');
+    expect((await cli(T0, 'staff-add', 'x@example.org', '--role', 'service', '--races', 'nope')).err).toContain(
+      'does not exist',
+    );
+    expect((await cli(T0, 'staff-add', 'x@example.org')).code).toBe(2);
+    // The password is kept hashed only.
+    const row = await opened.db.get<{ password_hash: string }>(sql`SELECT password_hash FROM staff`);
+    expect(row!.password_hash).toMatch(/^scrypt\$/);
+    expect(row!.password_hash).not.toContain(password);
+  });
+
+  it('the first sign-in must change the one-time password, then set up the second factor', async () => {
+    const { repos } = opened;
+    const login = await staffLogin(repos, { email: 'director@example.org', password, ...device }, T0 + MINUTE);
+    expect(login.ok).toBe(true);
+    if (!login.ok) return;
+    expect(login.session.pending).toEqual(['changePassword', 'setUpSecondFactor']);
+    const current = (await currentStaff(repos, login.session.token, T0 + MINUTE))!;
+    expect(current.staff.email).toBe('director@example.org');
+    expect(csrfMatches(current.session, login.session.csrf)).toBe(true);
+    expect(csrfMatches(current.session, login.session.token)).toBe(false);
+    expect(csrfMatches(current.session, undefined)).toBe(false);
+
+    const change = (newPassword: string, oldPassword = password) =>
+      changeOwnPassword(repos, current, { oldPassword, newPassword, source: device.ip }, T0 + 2 * MINUTE);
+    expect(await change('short1')).toEqual({ ok: false, refusal: 'staffPasswordTooShort' });
+    expect(await change('onlyletterslong')).toEqual({ ok: false, refusal: 'staffPasswordTooSimple' });
+    expect(await change('Canal-Marathon-2027', 'wrong')).toEqual({ ok: false, refusal: 'staffPasswordWrong' });
+    expect(await change('Canal-Marathon-2027')).toEqual({ ok: true });
+    password = 'Canal-Marathon-2027';
+
+    const proposed = proposeSecondFactor(current, 'race-site');
+    expect(proposed.link).toMatch(
+      /^otpauth:\/\/totp\/race-site%3Adirector%40example.org\?secret=[A-Z2-7]+&issuer=race-site/,
+    );
+    const at = T0 + 3 * MINUTE;
+    expect(
+      await confirmSecondFactor(repos, current, { secret: proposed.secret, code: '000000', source: device.ip }, at),
+    ).toEqual({ ok: false, refusal: 'staffTotpWrong' });
+    const code = totpAt(proposed.secret, totpStep(at));
+    expect(await confirmSecondFactor(repos, current, { secret: proposed.secret, code, source: device.ip }, at)).toEqual(
+      { ok: true },
+    );
+    totpSecret = proposed.secret;
+    // Kept encrypted: the secret is not in the database in clear.
+    const row = await opened.db.get<{ totp_secret_enc: string }>(sql`SELECT totp_secret_enc FROM staff`);
+    expect(row!.totp_secret_enc).not.toContain(totpSecret);
+    expect((await currentStaff(repos, login.session.token, at))!.pending).toEqual([]);
+    await staffLogout(repos, current, device.ip, at);
+    expect(await currentStaff(repos, login.session.token, at)).toBeUndefined();
+  });
+
+  it('then asks for a TOTP code that works once, and locks after repeated failures', async () => {
+    const { repos } = opened;
+    const at = T0 + 10 * MINUTE;
+    const email = 'director@example.org';
+    expect(await staffLogin(repos, { email, password, ...device }, at)).toEqual({
+      ok: false,
+      refusal: 'staffTotpRequired',
+    });
+    const code = totpAt(totpSecret, totpStep(at));
+    const first = await staffLogin(repos, { email, password, totp: code, ...device }, at);
+    expect(first.ok).toBe(true);
+    // The same code again (a replay): refused.
+    expect(await staffLogin(repos, { email, password, totp: code, ...device }, at)).toMatchObject({
+      ok: false,
+      refusal: 'staffTotpWrong',
+    });
+    // Wrong passwords: refused alike for an unknown address; locked from the 5th failure in a row.
+    expect(await staffLogin(repos, { email: 'nobody@example.org', password, ...device }, at)).toEqual({
+      ok: false,
+      refusal: 'staffLoginFailed',
+    });
+    const outcomes = [];
+    for (let i = 0; i < 5; i += 1) outcomes.push(await staffLogin(repos, { email, password: 'wrong', ...device }, at));
+    expect(outcomes.at(-1)).toMatchObject({ ok: false, refusal: 'staffLocked' });
+    const locked = await staffLogin(
+      repos,
+      { email, password, totp: totpAt(totpSecret, totpStep(at) + 1), ...device },
+      at,
+    );
+    expect(locked).toMatchObject({ ok: false, refusal: 'staffLocked' });
+  });
+
+  it('a session ends when idle for 30 minutes, and at 12 hours however busy', async () => {
+    const { repos } = opened;
+    await cli(T0, 'staff-add', 'viewer@example.org', '--role', 'observer');
+    const reset = await cli(T0, 'staff-password', 'viewer@example.org');
+    const viewerPassword = /: (\S+)$/m.exec(reset.out)![1]!;
+    const login = await staffLogin(repos, { email: 'viewer@example.org', password: viewerPassword, ...device }, T0);
+    expect(login.ok && login.session.pending).toEqual(['changePassword']);
+    if (!login.ok) return;
+    const { token } = login.session;
+    expect(await currentStaff(repos, token, T0 + 29 * MINUTE)).toBeDefined();
+    expect(await currentStaff(repos, token, T0 + 58 * MINUTE)).toBeDefined();
+    expect(await currentStaff(repos, token, T0 + 89 * MINUTE)).toBeUndefined();
+    const again = await staffLogin(repos, { email: 'viewer@example.org', password: viewerPassword, ...device }, T0);
+    if (!again.ok) throw new Error('no session');
+    let at = T0;
+    for (; at < T0 + 12 * 60 * MINUTE - 20 * MINUTE; at += 20 * MINUTE) {
+      expect(await currentStaff(repos, again.session.token, at)).toBeDefined();
+    }
+    expect(await currentStaff(repos, again.session.token, T0 + 12 * 60 * MINUTE)).toBeUndefined();
+  });
+});
+
+describe('owners manage staff', () => {
+  it('the last owner can be neither removed nor given another role; a removed member is signed out', async () => {
+    const { repos } = opened;
+    const owner = (await repos.staff.findByEmail('director@example.org'))!;
+    const actor = { kind: 'staff', staffId: owner.id, source: device.ip } as const;
+    expect(await removeStaff(repos, owner.id, actor, T0)).toEqual({ ok: false, refusal: 'staffLastOwner' });
+    expect(await changeStaff(repos, owner.id, { role: 'finance' }, actor, T0)).toEqual({
+      ok: false,
+      refusal: 'staffLastOwner',
+    });
+    const viewer = (await repos.staff.findByEmail('viewer@example.org'))!;
+    const changed = await changeStaff(repos, viewer.id, { role: 'service', races: [FIXTURE_RACE_ID] }, actor, T0);
+    expect(changed).toMatchObject({ ok: true, value: { role: 'service', races: [FIXTURE_RACE_ID] } });
+    expect((await removeStaff(repos, viewer.id, actor, T0)).ok).toBe(true);
+    expect((await cli(T0, 'staff-list')).out).not.toContain('viewer@example.org');
+  });
+});
+
+describe('the audit log', () => {
+  it('records staff actions and changing CLI commands (not read-only ones), with personal numbers masked', async () => {
+    expect((await cli(T0 + 20 * MINUTE, 'bind', 'audit.example.org', FIXTURE_RACE_ID)).code).toBe(0);
+    expect((await cli(T0 + 20 * MINUTE, 'list')).code).toBe(0);
+    const listed = await cli(T0 + 21 * MINUTE, 'audit-list', '--limit', '200');
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toMatch(/cli\.bind\s+audit\.example\.org/);
+    expect(listed.out).not.toContain('cli.list');
+    for (const action of [
+      'staff.add',
+      'staff.login',
+      'staff.loginFailed',
+      'staff.changePassword',
+      'staff.secondFactorSet',
+      'staff.logout',
+      'staff.change',
+      'staff.remove',
+      'staff.resetPassword',
+    ]) {
+      expect(listed.out, action).toContain(action);
+    }
+    expect(listed.out).toMatch(/cli:\S+@\S+/);
+    expect(listed.out).not.toMatch(/password_?hash|scrypt/i);
+    expect(maskAuditValue({ cert: '110101199003071234', phone: '13800138000', password: 'x', note: 'ok' })).toEqual({
+      cert: '1101**********1234',
+      phone: '138****8000',
+      password: '[hidden]',
+      note: 'ok',
+    });
+  });
+
+  it('verifies its chain, and finds a record changed or removed afterwards', async () => {
+    const { repos, db } = opened;
+    const intact = await verifyAuditChain(repos);
+    expect(intact.ok).toBe(true);
+    const verified = await cli(T0, 'audit-verify');
+    expect(verified.code).toBe(0);
+    expect(verified.out).toMatch(/intact: \d+ records\.\nHead hash: [0-9a-f]{64}/);
+
+    await db.run(sql`UPDATE audit_log SET target = 'someone-else@example.org' WHERE seq = 2`);
+    expect(await verifyAuditChain(repos)).toMatchObject({ ok: false, brokenAt: 2, count: 1 });
+    const broken = await cli(T0, 'audit-verify');
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('BROKEN at record 2: record 2 was changed after it was written');
+
+    const original = await db.get<{ target: string }>(sql`SELECT target FROM audit_log WHERE seq = 1`);
+    expect(original).toBeDefined();
+    await db.run(sql`DELETE FROM audit_log WHERE seq = 2`);
+    expect(await verifyAuditChain(repos)).toMatchObject({ ok: false, brokenAt: 2, reason: 'record 2 is missing' });
+  });
+});
