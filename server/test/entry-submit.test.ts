@@ -532,6 +532,13 @@ describe('entrySubmit', () => {
       'orderCreated',
       'paid',
     ]);
+    // The answers are built from the rows as planned, not read back: the account reads the same afterwards.
+    const mine = (await app.inject({ method: 'GET', url: API_PATHS.myEntries, headers: { token: who.token } })).json()
+      .data as { entries: { entryNo: string }[]; orders: { orderNo: string }[] };
+    for (const answer of [ptd.json().data, free.json().data] as EntrySubmitAnswer[]) {
+      for (const entry of answer.entries) expect(mine.entries.find((e) => e.entryNo === entry.entryNo)).toEqual(entry);
+      expect(mine.orders.find((o) => o.orderNo === answer.order!.orderNo)).toEqual(answer.order);
+    }
   });
 
   it('refuses outside the window; a valid code still works while public entry is closed', async () => {

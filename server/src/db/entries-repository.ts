@@ -705,6 +705,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     /**
      * Inserts an entry with a new entry number ('E' + 8 random letters or digits, retried on a clash) and its
      * 'submitted' event. A second live entry of the same person and race fails on the entries_person index.
+     * A bare row for tests' fixtures: an entry a runner or the organiser makes is written by writeSubmission,
+     * as services/entry/submit/plan.ts plans it (its place, order, timeline and the account's rules).
      */
     async insertEntry(
       input: EntryInsert,
