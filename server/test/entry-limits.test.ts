@@ -17,7 +17,7 @@ import { newOrderNo } from '../src/db/orders-repository.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { idCard } from '../src/db/seed-runners.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { createEntrySubmission } from '../src/services/entry/submit.ts';
+import { createEntrySubmission } from '../src/services/entry/submit/index.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, passedSlider, removeTempDirs } from './helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;

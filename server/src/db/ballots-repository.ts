@@ -125,6 +125,15 @@ export interface CheckRow {
 const COLUMNS = sql`race_id, item_code, round, commitment, beacon, seed_enc, seed, committed_at, places, entries_json,
   result_json, drawn_at`;
 
+/** Where an account's messages go: its phone, else its e-mail, else nowhere. */
+export function contactFrom(
+  account: { phone: string | null; email: string | null } | undefined,
+): { channel: 'sms' | 'email'; destination: string } | undefined {
+  if (account?.phone) return { channel: 'sms', destination: account.phone };
+  if (account?.email) return { channel: 'email', destination: account.email };
+  return undefined;
+}
+
 export function createBallotsRepository(db: Db, idNumberSecret: string) {
   const cipher = personalCipher(idNumberSecret);
   return {
@@ -358,9 +367,7 @@ export function createBallotsRepository(db: Db, idNumberSecret: string) {
       const row = await db.get<{ phone: string | null; email: string | null }>(sql`
         SELECT phone, email FROM users WHERE id = ${userId}
       `);
-      if (row?.phone) return { channel: 'sms', destination: row.phone };
-      if (row?.email) return { channel: 'email', destination: row.email };
-      return undefined;
+      return contactFrom(row);
     },
   };
 }

@@ -101,9 +101,10 @@ export type EntryInsert = Omit<
 type PersonField = 'name' | 'gender' | 'birthday' | 'certType' | 'certHash' | 'certNumber' | 'phone' | 'values';
 
 /**
- * A whole submission's writes on PostgreSQL (EntriesRepository.writeSubmission): its entries (numbers chosen by
- * the caller, newEntryNo), their first timeline steps, the order with one line per entry, the idempotency key's
- * answer, the code's uses and the item's places.
+ * A whole submission's writes (EntriesRepository.writeSubmission), every value decided by the caller
+ * (services/entry/submit/plan.ts): its entries (numbers chosen by the caller, newEntryNo), their first timeline
+ * steps, the order with one line per entry, the idempotency key's answer, the runner's message, the code's uses
+ * and the item's places, each write guarded as `SUBMISSION_GUARDS` lists.
  */
 export interface SubmissionWrite {
   userId: number;
@@ -114,33 +115,66 @@ export interface SubmissionWrite {
   entry: Omit<EntryInsert, PersonField | 'now'>;
   people: (Pick<EntryInsert, PersonField> & { entryNo: string })[];
   steps: readonly TimelineStep[];
-  /** The order to create (each line entry's fee), or none. */
-  order?: { orderNo: string; subOrderNos: string[]; amountFen: number; deadlineAt: number };
+  /**
+   * The order to create (each line the entry's fee), or none. `paidAt`: an order of 0 fen, paid (3) at once at
+   * that time; null: awaiting payment (1).
+   */
+  order?: { orderNo: string; subOrderNos: string[]; amountFen: number; deadlineAt: number; paidAt: number | null };
   /** Use the entry's code (entry.codeId) once per person. */
   usesCode: boolean;
   /** Take one place of this pool per person. */
   takesPlaces?: PlacePool;
   /**
-   * The account's rule (contract/entry.ts peoplePerAccount): with the lock of this key held (the one the
-   * step-by-step write takes), its live entries in the race and these people together at most `limit`.
+   * The account's rule (contract/entry.ts peoplePerAccount): with the lock of this key held, its live entries in
+   * the race and these people together at most `limit`.
    */
   account: { lock: string; limit: number };
+  /** The team's rule (entry.teamId): with the lock of this key held, its live members and these people at most `maxSize`. */
+  team?: { lock: string; maxSize: number };
+  /** The runner's message, queued with the entries (once per dedupeKey). */
+  message?: { channel: 'sms' | 'email'; destination: string; subject: string; body: string; dedupeKey: string };
 }
+
+/**
+ * The guards of writeSubmission, in the order they are checked: the first that fails is its answer and nothing is
+ * kept. The first four are read under the account's (and team's) lock before any write; the rest are the writes'
+ * own conditions (a number's or key's unique index, a conditional UPDATE, never read then written).
+ */
+export const SUBMISSION_GUARDS = [
+  /** The idempotency key has an answer already (the caller reads it: submissionAnswer). */
+  'answered',
+  /** A person has a live entry in the race already (one live entry per person and race). */
+  'personLive',
+  /** The account's live entries and these people would pass account.limit. */
+  'accountFull',
+  /** The team's live members and these people would pass team.maxSize. */
+  'teamFull',
+  /** An entry or order number (or the key, by a submission met meanwhile) was taken: try again with new numbers. */
+  'numberClash',
+  /** The code has fewer uses left than people, or has expired. */
+  'codeUsedUp',
+  /** The pool has fewer places left than people (or no row: a race saved before sign-up existed). */
+  'noPlaces',
+] as const;
 
 /** What writeSubmission did; anything but 'written' wrote nothing. */
 export type SubmissionWritten =
+  | (typeof SUBMISSION_GUARDS)[number]
   /**
-   * The key has an answer, a person a live entry, or the account its most live entries, already (the caller
-   * asks submitChecks which).
+   * A unique index (a person's live entry, the key) or a deadlock met a submission running at the same time: the
+   * caller reads submitChecks to tell which.
    */
-  | 'checksFailed'
-  /** An entry or order number was taken meanwhile: try again with new ones. */
-  | 'numberClash'
-  | 'codeUsedUp'
-  | 'noPlaces'
+  | 'met'
   | 'written';
 
-const REFUSED_WRITES = new Set<SubmissionWritten>(['checksFailed', 'numberClash', 'codeUsedUp', 'noPlaces']);
+const REFUSED_WRITES = new Set<string>(SUBMISSION_GUARDS);
+
+/** Thrown inside writeSubmission's transaction to roll back what it wrote: the guard that failed. */
+class Unwritten extends Error {
+  constructor(readonly reason: (typeof SUBMISSION_GUARDS)[number]) {
+    super(reason);
+  }
+}
 
 /** A new entry number: 'E' + 8 random letters or digits (unique by the entries' index; retried on a clash). */
 export const newEntryNo = () => `E${randomText(8)}`;
@@ -341,10 +375,12 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
   };
   const manyEntries = async (query: Parameters<Db['all']>[0]) => (await db.all<EntryRow>(query)).map(toEntry);
 
-  const takePlace = async (raceId: string, itemCode: string, pool: PlacePool, n: number): Promise<boolean> =>
-    (await db.run(sql`
+  const takePlaceOn = async (on: Db, raceId: string, itemCode: string, pool: PlacePool, n: number) =>
+    (await on.run(sql`
       UPDATE entry_places SET taken = taken + ${n}
       WHERE race_id = ${raceId} AND item_code = ${itemCode} AND pool = ${pool} AND taken + ${n} <= capacity`)) > 0;
+  const takePlace = (raceId: string, itemCode: string, pool: PlacePool, n: number): Promise<boolean> =>
+    takePlaceOn(db, raceId, itemCode, pool, n);
 
   const addEvent = async (entryId: number, step: TimelineStep, at: number, note = '') => {
     await db.run(sql`INSERT INTO entry_events (entry_id, step, at, note) VALUES (${entryId}, ${step}, ${at}, ${note})`);
@@ -362,6 +398,199 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       map.set(id, list);
     }
     return map;
+  };
+
+  /** The guards read before any write, under the account's (and team's) lock, in SUBMISSION_GUARDS order. */
+  const guardsRead = (input: SubmissionWrite) => {
+    const n = input.people.length;
+    const hashes = input.people.map((p) => p.certHash);
+    return {
+      keyFree: sql`NOT EXISTS (
+        SELECT 1 FROM submissions WHERE user_id = ${input.userId} AND idempotency_key = ${input.idempotencyKey})`,
+      peopleFree: sql`NOT EXISTS (
+        SELECT 1 FROM entries WHERE race_id = ${input.entry.raceId} AND cert_hash IN (${sql.join(hashes)})
+          AND status IN ${LIVE})`,
+      teamRoom: sql`(CAST(${input.team ? (input.entry.teamId ?? null) : null} AS BIGINT) IS NULL OR (
+        SELECT count(*) FROM entries WHERE team_id = ${input.entry.teamId ?? null} AND status IN ${LIVE}) + ${n}
+          <= ${input.team?.maxSize ?? 0})`,
+    };
+  };
+
+  /** The statement of writeSubmission on PostgreSQL (see there). */
+  const oneStatement = (input: SubmissionWrite) => {
+    const { entry, people, order, now, message } = input;
+    const n = people.length;
+    const column = <K extends keyof SubmissionWrite['people'][number]>(key: K) => people.map((p) => p[key]);
+    const entryNos = column('entryNo');
+    const kept = people.map(sealed);
+    const ordered = order !== undefined;
+    const guards = guardsRead(input);
+    return sql`
+      WITH chk AS (
+        SELECT ${guards.keyFree} AS key_free, ${guards.peopleFree} AS people_free,
+          race_site_account_entries(CAST(${advisoryLockNumber(input.account.lock)} AS BIGINT), ${entry.raceId},
+            CAST(${input.userId} AS BIGINT), CAST(${[...LIVE_ENTRY_STATUSES]} AS BIGINT[])) + ${n} <= ${input.account.limit}
+            AS account_room,
+          ${guards.teamRoom} AS team_room
+      ), ok AS (
+        SELECT key_free AND people_free AND account_room AND team_room AS ok FROM chk
+      ), p AS (
+        SELECT * FROM unnest(CAST(${entryNos} AS TEXT[]), CAST(${column('name')} AS TEXT[]),
+          CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),
+          CAST(${column('certType')} AS BIGINT[]), CAST(${column('certHash')} AS TEXT[]),
+          CAST(${kept.map((k) => k.certEnc)} AS TEXT[]), CAST(${kept.map((k) => k.phoneEnc)} AS TEXT[]),
+          CAST(${kept.map((k) => k.valuesEnc)} AS TEXT[]))
+          WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, k)
+      ), e AS (
+        INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
+          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+        SELECT p.entry_no, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, CAST(${entry.userId} AS BIGINT),
+          CAST(${entry.teamId ?? null} AS BIGINT), CAST(${entry.codeId ?? null} AS BIGINT), CAST(${entry.status} AS BIGINT),
+          CAST(${entry.holdsPlace ? 1 : 0} AS BIGINT), p.name, p.gender, p.birthday, p.cert_type, p.cert_hash,
+          p.cert_enc, p.phone_enc, p.values_enc, CAST(${entry.feeFen} AS BIGINT), CAST(${now} AS BIGINT),
+          CAST(${now} AS BIGINT)
+        FROM p WHERE (SELECT ok FROM ok)
+        ORDER BY p.k
+        ON CONFLICT (entry_no) DO NOTHING
+        RETURNING id, entry_no
+      ), ev AS (
+        INSERT INTO entry_events (entry_id, step, at, note)
+        SELECT e.id, s.step, CAST(${now} AS BIGINT), ''
+        FROM e JOIN p ON p.entry_no = e.entry_no
+          CROSS JOIN unnest(CAST(${[...input.steps]} AS TEXT[])) WITH ORDINALITY AS s (step, k)
+        ORDER BY p.k, s.k
+        RETURNING 1
+      ), o AS (
+        INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at, paid_at, settled_at)
+        SELECT ${order?.orderNo ?? ''}, ${entry.raceId}, CAST(${input.userId} AS BIGINT),
+          CAST(${order?.paidAt == null ? 1 : 3} AS BIGINT), CAST(${order?.amountFen ?? 0} AS BIGINT),
+          CAST(${order?.deadlineAt ?? null} AS BIGINT), CAST(${now} AS BIGINT), CAST(${order?.paidAt ?? null} AS BIGINT),
+          CAST(${order?.paidAt ?? null} AS BIGINT)
+        WHERE CAST(${ordered} AS BOOLEAN) AND (SELECT count(*) FROM e) = ${n}
+        ON CONFLICT (order_no) DO NOTHING
+        RETURNING id
+      ), l AS (
+        INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
+        SELECT o.id, x.sub_order_no, e.id, CAST(${entry.feeFen} AS BIGINT)
+        FROM o CROSS JOIN unnest(CAST(${order?.subOrderNos ?? []} AS TEXT[]), CAST(${entryNos} AS TEXT[]))
+            WITH ORDINALITY AS x (sub_order_no, entry_no, k)
+          JOIN e ON e.entry_no = x.entry_no
+        ORDER BY x.k
+        RETURNING 1
+      ), s AS (
+        INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
+        SELECT CAST(${input.userId} AS BIGINT), ${input.idempotencyKey}, ${input.answerJson}, CAST(${now} AS BIGINT)
+        WHERE (SELECT count(*) FROM e) = ${n} AND (NOT CAST(${ordered} AS BOOLEAN) OR EXISTS (SELECT 1 FROM o))
+        ON CONFLICT (user_id, idempotency_key) DO NOTHING
+        RETURNING 1
+      ), m AS (
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
+        SELECT ${message?.channel ?? 'sms'}, ${message?.destination ?? ''}, ${message?.subject ?? ''},
+          ${message?.body ?? ''}, CAST(${now} AS BIGINT), ${message?.dedupeKey ?? null}
+        WHERE CAST(${message !== undefined} AS BOOLEAN) AND EXISTS (SELECT 1 FROM s)
+        ON CONFLICT (dedupe_key) DO NOTHING
+        RETURNING 1
+      ), c AS (
+        UPDATE invitation_codes SET used = used + ${n}
+        WHERE CAST(${input.usesCode} AS BOOLEAN) AND id = CAST(${entry.codeId ?? null} AS BIGINT)
+          AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND EXISTS (SELECT 1 FROM s)
+        RETURNING 1
+      ), t AS (
+        UPDATE entry_places SET taken = taken + ${n}
+        WHERE CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND race_id = ${entry.raceId}
+          AND item_code = ${entry.itemCode} AND pool = ${input.takesPlaces ?? 'main'}
+          AND taken + ${n} <= capacity AND EXISTS (SELECT 1 FROM s)
+        RETURNING 1
+      )
+      -- The rows of ev, l and m counted first, so that those inserts run before the places' row is updated.
+      SELECT (SELECT count(*) FROM ev) + (SELECT count(*) FROM l) + (SELECT count(*) FROM m) AS rows, CASE
+        WHEN NOT (SELECT key_free FROM chk) THEN race_site_refuse('answered')
+        WHEN NOT (SELECT people_free FROM chk) THEN race_site_refuse('personLive')
+        WHEN NOT (SELECT account_room FROM chk) THEN race_site_refuse('accountFull')
+        WHEN NOT (SELECT team_room FROM chk) THEN race_site_refuse('teamFull')
+        WHEN (SELECT count(*) FROM s) = 0 THEN race_site_refuse('numberClash')
+        WHEN CAST(${input.usesCode} AS BOOLEAN) AND (SELECT count(*) FROM c) = 0 THEN race_site_refuse('codeUsedUp')
+        WHEN CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND (SELECT count(*) FROM t) = 0
+          THEN race_site_refuse('noPlaces')
+        ELSE TRUE END AS written`;
+  };
+
+  /** writeSubmission one statement per table, inside `tx` (a transaction holding the account's lock; see there). */
+  const writeInSteps = async (tx: Db, input: SubmissionWrite): Promise<void> => {
+    const { entry, people, order, now, message } = input;
+    const n = people.length;
+    const guards = guardsRead(input);
+    const read = await tx.get<{
+      key_free: unknown;
+      people_free: unknown;
+      account_live: number;
+      team_room: unknown;
+    }>(sql`
+      SELECT ${guards.keyFree} AS key_free, ${guards.peopleFree} AS people_free,
+        (SELECT count(*) FROM entries WHERE user_id = ${input.userId} AND race_id = ${entry.raceId} AND status IN ${LIVE})
+          AS account_live,
+        ${guards.teamRoom} AS team_room`);
+    const yes = (value: unknown) => value === true || Number(value) === 1;
+    if (!yes(read?.key_free)) throw new Unwritten('answered');
+    if (!yes(read?.people_free)) throw new Unwritten('personLive');
+    if (Number(read?.account_live ?? 0) + n > input.account.limit) throw new Unwritten('accountFull');
+    if (!yes(read?.team_room)) throw new Unwritten('teamFull');
+    const ids: number[] = [];
+    for (const person of people) {
+      const { certEnc, phoneEnc, valuesEnc } = sealed(person);
+      const row = await tx.get<{ id: number }>(sql`
+        INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
+          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+        VALUES (${person.entryNo}, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, ${entry.userId},
+          ${entry.teamId ?? null}, ${entry.codeId ?? null}, ${entry.status}, ${entry.holdsPlace ? 1 : 0},
+          ${person.name}, ${person.gender}, ${person.birthday}, ${person.certType}, ${person.certHash}, ${certEnc},
+          ${phoneEnc}, ${valuesEnc}, ${entry.feeFen}, ${now}, ${now})
+        ON CONFLICT (entry_no) DO NOTHING
+        RETURNING id`);
+      if (!row) throw new Unwritten('numberClash');
+      ids.push(Number(row.id));
+    }
+    if (input.steps.length > 0) {
+      await tx.run(sql`
+        INSERT INTO entry_events (entry_id, step, at, note)
+        VALUES ${sql.join(ids.flatMap((id) => input.steps.map((step) => sql`(${id}, ${step}, ${now}, '')`)))}`);
+    }
+    if (order) {
+      const made = await tx.get<{ id: number }>(sql`
+        INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at, paid_at, settled_at)
+        VALUES (${order.orderNo}, ${entry.raceId}, ${input.userId}, ${order.paidAt === null ? 1 : 3}, ${order.amountFen},
+          ${order.deadlineAt}, ${now}, ${order.paidAt}, ${order.paidAt})
+        ON CONFLICT (order_no) DO NOTHING
+        RETURNING id`);
+      if (!made) throw new Unwritten('numberClash');
+      const orderId = Number(made.id);
+      await tx.run(sql`
+        INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
+        VALUES ${sql.join(ids.map((id, k) => sql`(${orderId}, ${order.subOrderNos[k]}, ${id}, ${entry.feeFen})`))}`);
+    }
+    const saved = await tx.run(sql`
+      INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
+      VALUES (${input.userId}, ${input.idempotencyKey}, ${input.answerJson}, ${now})
+      ON CONFLICT (user_id, idempotency_key) DO NOTHING`);
+    if (saved === 0) throw new Unwritten('numberClash');
+    if (message) {
+      await tx.run(sql`
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
+        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${now}, ${message.dedupeKey})
+        ON CONFLICT (dedupe_key) DO NOTHING`);
+    }
+    if (input.usesCode) {
+      const used = await tx.run(sql`
+        UPDATE invitation_codes SET used = used + ${n}
+        WHERE id = ${entry.codeId ?? null} AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now})`);
+      if (used === 0) throw new Unwritten('codeUsedUp');
+    }
+    if (
+      input.takesPlaces !== undefined &&
+      !(await takePlaceOn(tx, entry.raceId, entry.itemCode, input.takesPlaces, n))
+    ) {
+      throw new Unwritten('noPlaces');
+    }
   };
 
   return {
@@ -476,6 +705,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     /**
      * Inserts an entry with a new entry number ('E' + 8 random letters or digits, retried on a clash) and its
      * 'submitted' event. A second live entry of the same person and race fails on the entries_person index.
+     * A bare row for tests' fixtures: an entry a runner or the organiser makes is written by writeSubmission,
+     * as services/entry/submit/plan.ts plans it (its place, order, timeline and the account's rules).
      */
     async insertEntry(
       input: EntryInsert,
@@ -693,8 +924,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
      * What a submission reads before its checks, in one query: the stored answer of its idempotency key (JSON
      * text), the race's version (races.version; null when there is no such race) with its information only
      * when it is not the version the caller has (`knownRaceVersion`), the version of the race's published
-     * form of `channel` (null when none, or no channel given) and how many live entries the account has in
-     * the race (read again under the account's lock before writing: submitChecks, writeSubmission).
+     * form of `channel` (null when none, or no channel given), how many live entries the account has in the
+     * race (read again under the account's lock before writing: writeSubmission) and the account's contact.
      */
     async submissionStart(
       userId: number,
@@ -708,6 +939,8 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       raceJson: string | null;
       formVersion: number | null;
       accountLive: number;
+      /** The account's phone and e-mail (its messages go to the phone, else the e-mail). */
+      contact: { phone: string | null; email: string | null };
     }> {
       const row = await db.get<{
         answer: string | null;
@@ -715,13 +948,17 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
         race_json: string | null;
         form_version: number | null;
         account_live: number | null;
+        phone: string | null;
+        email: string | null;
       }>(sql`
         SELECT
           (SELECT answer_json FROM submissions WHERE user_id = ${userId} AND idempotency_key = ${idempotencyKey}) AS answer,
           r.version AS race_version,
           CASE WHEN r.version = ${knownRaceVersion} THEN NULL ELSE r.info_json END AS race_json,
           (SELECT max(version) FROM registration_forms WHERE race_id = ${raceId} AND channel = ${channel}) AS form_version,
-          (SELECT count(*) FROM entries WHERE user_id = ${userId} AND race_id = ${raceId} AND status IN ${LIVE}) AS account_live
+          (SELECT count(*) FROM entries WHERE user_id = ${userId} AND race_id = ${raceId} AND status IN ${LIVE}) AS account_live,
+          (SELECT phone FROM users WHERE id = ${userId}) AS phone,
+          (SELECT email FROM users WHERE id = ${userId}) AS email
         FROM (SELECT 1 AS one) AS start LEFT JOIN races AS r ON r.race_id = ${raceId}`);
       return {
         answer: row?.answer ?? null,
@@ -729,6 +966,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
         raceJson: row?.race_json ?? null,
         formVersion: row?.form_version ?? null,
         accountLive: Number(row?.account_live ?? 0),
+        contact: { phone: row?.phone ?? null, email: row?.email ?? null },
       };
     },
 
@@ -768,147 +1006,43 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     },
 
     /**
-     * Keeps the answer of an idempotency key and takes n places of a pool when that many are left (one
-     * conditional UPDATE, in the same round trip on PostgreSQL); false when no places were taken (the caller
-     * rolls back). The places' row is updated last, so its lock is held only until the caller's commit.
+     * Every write of a submission (SubmissionWrite), all kept or none, guarded as SUBMISSION_GUARDS lists: the
+     * one way entries are made, on both engines. Where the engines differ is only how the same writes travel:
+     *
+     * - PostgreSQL: one statement that commits by itself (a team's, inside a transaction holding the team's
+     *   lock), so the contended rows (the code's uses, the item's places, updated last) stay locked only until
+     *   that commit, never while an answer travels to this process and back. The account's count is read under
+     *   the account's lock by race_site_account_entries (migration 19), which the statement holds until it
+     *   commits; a failed guard raises (race_site_refuse, migration 15) so nothing of it is kept.
+     * - SQLite (or `inSteps`): a transaction (BEGIN IMMEDIATE: one writer at a time; on PostgreSQL the team's and
+     *   account's advisory locks) of one statement per table, rolled back by the first guard that fails.
+     *
+     * A unique index met by a submission of the same person or key running at the same time (or a deadlock)
+     * answers 'met': the caller asks submitChecks what it met. test/entry-submit.test.ts runs every guard
+     * through both ways on PostgreSQL and the steps on SQLite, and expects the same answers and rows.
      */
-    async saveSubmissionTakingPlaces(
-      submission: { userId: number; idempotencyKey: string; answerJson: string; now: number },
-      take: { raceId: string; itemCode: string; pool: PlacePool; n: number },
-    ): Promise<boolean> {
-      const save = sql`
-        INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
-        VALUES (${submission.userId}, ${submission.idempotencyKey}, ${submission.answerJson}, ${submission.now})
-        ON CONFLICT (user_id, idempotency_key) DO NOTHING`;
-      if (db.engine !== 'postgres') {
-        await db.run(save);
-        return takePlace(take.raceId, take.itemCode, take.pool, take.n);
-      }
-      const row = await db.get<{ took: number }>(sql`
-        WITH s AS (${save} RETURNING 1), t AS (
-          UPDATE entry_places SET taken = taken + ${take.n}
-          WHERE race_id = ${take.raceId} AND item_code = ${take.itemCode} AND pool = ${take.pool}
-            AND taken + ${take.n} <= capacity
-          RETURNING 1)
-        SELECT (SELECT count(*) FROM t) AS took, (SELECT count(*) FROM s) AS saved`);
-      return Number(row?.took ?? 0) > 0;
-    },
-
-    /**
-     * PostgreSQL only: every write of a submission in one statement, outside any transaction (SubmissionWrite):
-     * one round trip, and PostgreSQL commits it by itself, so the contended rows (the code's uses, the item's
-     * places, updated last) stay locked only until that commit, never while an answer travels. The checks of
-     * submitChecks gate every insert, the account's count read under the account's lock (held until the
-     * statement commits: race_site_account_entries, migration 19); when they fail, or a count comes short, the statement raises
-     * (race_site_refuse, migration 15) and nothing of it is kept. A unique index meeting a submission of the
-     * same person or key running at the same time does the same: the caller asks submitChecks then.
-     */
-    async writeSubmission(input: SubmissionWrite): Promise<SubmissionWritten> {
-      if (db.engine !== 'postgres') throw new Error('writeSubmission is for PostgreSQL');
-      const { entry, people, order, now } = input;
-      const n = people.length;
-      const column = <K extends keyof SubmissionWrite['people'][number]>(key: K) => people.map((p) => p[key]);
-      const entryNos = column('entryNo');
-      const kept = people.map(sealed);
-      const ordered = order !== undefined;
-      const statement = sql`
-        WITH chk AS (
-          SELECT NOT EXISTS (
-              SELECT 1 FROM submissions WHERE user_id = ${input.userId} AND idempotency_key = ${input.idempotencyKey})
-            AND NOT EXISTS (
-              SELECT 1 FROM entries WHERE race_id = ${entry.raceId} AND cert_hash IN (${sql.join(column('certHash'))})
-                AND status IN ${LIVE})
-            AND race_site_account_entries(CAST(${advisoryLockNumber(input.account.lock)} AS BIGINT), ${entry.raceId},
-              CAST(${input.userId} AS BIGINT), CAST(${[...LIVE_ENTRY_STATUSES]} AS BIGINT[])) + ${n} <= ${input.account.limit}
-            AS ok
-        ), p AS (
-          SELECT * FROM unnest(CAST(${entryNos} AS TEXT[]), CAST(${column('name')} AS TEXT[]),
-            CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),
-            CAST(${column('certType')} AS BIGINT[]), CAST(${column('certHash')} AS TEXT[]),
-            CAST(${kept.map((k) => k.certEnc)} AS TEXT[]), CAST(${kept.map((k) => k.phoneEnc)} AS TEXT[]),
-            CAST(${kept.map((k) => k.valuesEnc)} AS TEXT[]))
-            WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, k)
-        ), e AS (
-          INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
-            name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
-          SELECT p.entry_no, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, CAST(${entry.userId} AS BIGINT),
-            CAST(${entry.teamId ?? null} AS BIGINT), CAST(${entry.codeId ?? null} AS BIGINT), CAST(${entry.status} AS BIGINT),
-            CAST(${entry.holdsPlace ? 1 : 0} AS BIGINT), p.name, p.gender, p.birthday, p.cert_type, p.cert_hash,
-            p.cert_enc, p.phone_enc, p.values_enc, CAST(${entry.feeFen} AS BIGINT), CAST(${now} AS BIGINT),
-            CAST(${now} AS BIGINT)
-          FROM p WHERE (SELECT ok FROM chk)
-          ORDER BY p.k
-          ON CONFLICT (entry_no) DO NOTHING
-          RETURNING id, entry_no
-        ), ev AS (
-          INSERT INTO entry_events (entry_id, step, at, note)
-          SELECT e.id, s.step, CAST(${now} AS BIGINT), ''
-          FROM e JOIN p ON p.entry_no = e.entry_no
-            CROSS JOIN unnest(CAST(${[...input.steps]} AS TEXT[])) WITH ORDINALITY AS s (step, k)
-          ORDER BY p.k, s.k
-          RETURNING 1
-        ), o AS (
-          INSERT INTO orders (order_no, race_id, user_id, status, amount_fen, deadline_at, created_at)
-          SELECT ${order?.orderNo ?? ''}, ${entry.raceId}, CAST(${input.userId} AS BIGINT), 1,
-            CAST(${order?.amountFen ?? 0} AS BIGINT), CAST(${order?.deadlineAt ?? null} AS BIGINT), CAST(${now} AS BIGINT)
-          WHERE CAST(${ordered} AS BOOLEAN) AND (SELECT count(*) FROM e) = ${n}
-          ON CONFLICT (order_no) DO NOTHING
-          RETURNING id
-        ), l AS (
-          INSERT INTO order_lines (order_id, sub_order_no, entry_id, amount_fen)
-          SELECT o.id, x.sub_order_no, e.id, CAST(${entry.feeFen} AS BIGINT)
-          FROM o CROSS JOIN unnest(CAST(${order?.subOrderNos ?? []} AS TEXT[]), CAST(${entryNos} AS TEXT[]))
-              WITH ORDINALITY AS x (sub_order_no, entry_no, k)
-            JOIN e ON e.entry_no = x.entry_no
-          ORDER BY x.k
-          RETURNING 1
-        ), s AS (
-          INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
-          SELECT CAST(${input.userId} AS BIGINT), ${input.idempotencyKey}, ${input.answerJson}, CAST(${now} AS BIGINT)
-          WHERE (SELECT count(*) FROM e) = ${n} AND (NOT CAST(${ordered} AS BOOLEAN) OR EXISTS (SELECT 1 FROM o))
-          ON CONFLICT (user_id, idempotency_key) DO NOTHING
-          RETURNING 1
-        ), c AS (
-          UPDATE invitation_codes SET used = used + ${n}
-          WHERE CAST(${input.usesCode} AS BOOLEAN) AND id = CAST(${entry.codeId ?? null} AS BIGINT)
-            AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND EXISTS (SELECT 1 FROM s)
-          RETURNING 1
-        ), t AS (
-          UPDATE entry_places SET taken = taken + ${n}
-          WHERE CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND race_id = ${entry.raceId}
-            AND item_code = ${entry.itemCode} AND pool = ${input.takesPlaces ?? 'main'}
-            AND taken + ${n} <= capacity AND EXISTS (SELECT 1 FROM s)
-          RETURNING 1
-        )
-        SELECT CASE
-          WHEN NOT (SELECT ok FROM chk) THEN race_site_refuse('checksFailed')
-          WHEN (SELECT count(*) FROM s) = 0 THEN race_site_refuse('numberClash')
-          WHEN CAST(${input.usesCode} AS BOOLEAN) AND (SELECT count(*) FROM c) = 0 THEN race_site_refuse('codeUsedUp')
-          WHEN CAST(${input.takesPlaces !== undefined} AS BOOLEAN) AND (SELECT count(*) FROM t) = 0
-            THEN race_site_refuse('noPlaces')
-          ELSE TRUE END AS written`;
+    async writeSubmission(input: SubmissionWrite, options: { inSteps?: boolean } = {}): Promise<SubmissionWritten> {
       try {
-        await db.get(statement);
+        if (db.engine === 'postgres' && !options.inSteps) {
+          const team = input.team;
+          await (team
+            ? db.transaction((tx) => tx.get(oneStatement(input)), { locks: [team.lock] })
+            : db.get(oneStatement(input)));
+        } else {
+          await db.transaction((tx) => writeInSteps(tx, input), {
+            locks: [...(input.team ? [input.team.lock] : []), input.account.lock],
+          });
+        }
         return 'written';
       } catch (error) {
+        if (error instanceof Unwritten) return error.reason;
         const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-        if (code === 'RS409' && typeof message === 'string' && REFUSED_WRITES.has(message as SubmissionWritten)) {
+        if (code === 'RS409' && typeof message === 'string' && REFUSED_WRITES.has(message)) {
           return message as SubmissionWritten;
         }
-        // A submission of the same person or key met in a unique index (it committed while this one ran), or
-        // in a deadlock (two submissions of the same people in opposite orders): the checks tell which.
-        if (code === '23505' || code === '40P01') return 'checksFailed';
+        if (code === '23505' || code === '40P01' || code === 'SQLITE_CONSTRAINT_UNIQUE') return 'met';
         throw error;
       }
-    },
-
-    /** Keeps the answer of an idempotency key; false when the key already has one. */
-    async saveSubmission(userId: number, idempotencyKey: string, answerJson: string, now: number): Promise<boolean> {
-      const changed = await db.run(sql`
-        INSERT INTO submissions (user_id, idempotency_key, answer_json, created_at)
-        VALUES (${userId}, ${idempotencyKey}, ${answerJson}, ${now})
-        ON CONFLICT (user_id, idempotency_key) DO NOTHING`);
-      return changed > 0;
     },
   };
 }

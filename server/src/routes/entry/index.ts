@@ -1,7 +1,7 @@
 /**
  * Sign-up calls (issue 14 §1, §2, §5; paths in contract/api.ts, shapes in contract/entry.ts): entryInfo
  * (public, cached 5 s), entryCodeCheck (login, rate-limited like the lookups), teamCreate and teamGet (login),
- * entrySubmit (login, the slider's pass, per-address and per-account limits; rules in services/entry/submit.ts and
+ * entrySubmit (login, the slider's pass, per-address and per-account limits; rules in services/entry/submit/ and
  * docs/entry-limits.md), myEntries and orderGet (login, the owner only).
  * Payment and the ballot have their own files in this folder.
  */
@@ -28,7 +28,7 @@ import type { Repositories } from '../../db/repositories.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { LIMITS, tooManyRequests } from '../../plugins/rate-limit.ts';
-import { createEntrySubmission } from '../../services/entry/submit.ts';
+import { createEntrySubmission } from '../../services/entry/submit/index.ts';
 import { toSummary } from '../../services/entry/ballot.ts';
 import { formChannelOf, itemOf, myEntryViews, signUpWindow } from '../../services/entry/views.ts';
 import { captchaSchema } from '../registration/confirm.ts';

@@ -93,12 +93,25 @@ export async function tellRunner(
   if (!contact) return;
   const race = typeof raceOf === 'string' ? await repos.races.findById(raceOf) : raceOf;
   if (!race) return;
+  await repos.outbox.add({ ...runnerMessage(contact, race, key, event), createdAt: now });
+}
+
+/**
+ * The outbox message of `event` to `contact` under `key` (what tellRunner queues), for a writer that queues it
+ * with its own rows (a submission: services/entry/submit/plan.ts).
+ */
+export function runnerMessage(
+  contact: { channel: 'sms' | 'email'; destination: string },
+  race: RaceInfo,
+  key: string,
+  event: EntryEvent,
+): { channel: 'sms' | 'email'; destination: string; subject: string; body: string; dedupeKey: string } {
   const { subject, body } = entryText(
     { zh: race.raceName, en: race.raceNameEn || race.raceName },
     raceTimeZone(race),
     event,
   );
-  await repos.outbox.add({ ...contact, subject, body, createdAt: now, dedupeKey: `${key}:${race.raceId}` });
+  return { ...contact, subject, body, dedupeKey: `${key}:${race.raceId}` };
 }
 
 /** The message lines of an order's entries, named by their race's items. */
