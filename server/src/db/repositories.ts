@@ -7,6 +7,7 @@ import { createDirectApplicationsRepository } from './direct-applications-reposi
 import type { Db, TransactionOptions } from './engine.ts';
 import { createEntriesRepository } from './entries-repository.ts';
 import { createEntryAdminRepository } from './entry-admin-repository.ts';
+import { createEntrySearchRepository } from './entry-search-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createLettersRepository } from './letters-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
@@ -65,6 +66,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     staff: createStaffRepository(db, keys.idNumber),
     audit: createAuditRepository(db),
     raceFigures: createRaceFiguresRepository(db),
+    entrySearch: createEntrySearchRepository(db, keys.idNumber),
   };
 }
 

@@ -1,0 +1,104 @@
+/**
+ * The console's entry search (issue 30 §5): a race's entries found by name (its beginning), certificate
+ * number (through the keyed hash: the number is never stored in clear), entry number, order or sub-order
+ * number, or bib; filtered by item, status and channel; newest first, a page at a time, with the total.
+ * Certificate numbers and phones come back masked: a whole number is read only when one entry is opened.
+ */
+import { certDigest, keyedCertHash, maskCertNo, maskMobile } from '../lib/race-center.ts';
+import { personalCipher } from '../lib/personal-data.ts';
+import { sql, type Db } from './engine.ts';
+
+export interface EntrySearch {
+  raceId: string;
+  /** Name (its beginning), certificate number, entry number, order number, sub-order number or bib. */
+  q?: string;
+  itemCode?: string;
+  status?: number;
+  channel?: string;
+  page: number;
+  pageSize: number;
+}
+
+export interface EntrySearchRow {
+  entryNo: string;
+  itemCode: string;
+  channel: string;
+  status: number;
+  name: string;
+  gender: number;
+  certType: number;
+  certMasked: string;
+  phoneMasked: string;
+  bib: string | null;
+  feeFen: number;
+  holdsPlace: boolean;
+  waitRank: number | null;
+  createdAt: number;
+  /** The latest order of the entry: its number and status, or null. */
+  orderNo: string | null;
+  orderStatus: number | null;
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+export function createEntrySearchRepository(db: Db, idNumberKey: string) {
+  const cipher = personalCipher(idNumberKey);
+  return {
+    async search(input: EntrySearch): Promise<{ total: number; rows: EntrySearchRow[] }> {
+      const where = [sql`e.race_id = ${input.raceId}`];
+      if (input.itemCode) where.push(sql`e.item_code = ${input.itemCode}`);
+      if (input.status !== undefined) where.push(sql`e.status = ${input.status}`);
+      if (input.channel) where.push(sql`e.channel = ${input.channel}`);
+      const q = input.q?.trim() ?? '';
+      if (q !== '') {
+        const upper = q.toUpperCase();
+        // LIKE's own characters in a name are taken literally; letters match in either case (on both engines).
+        const prefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push(sql`(
+          e.entry_no = ${upper} OR e.bib = ${upper} OR lower(e.name) LIKE ${prefix.toLowerCase()} ESCAPE '\\'
+          OR e.cert_hash = ${keyedCertHash(idNumberKey, certDigest(q))}
+          OR e.id IN (
+            SELECT l.entry_id FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE o.order_no = ${upper} OR l.sub_order_no = ${upper}
+          )
+        )`);
+      }
+      const condition = sql.join(where, sql` AND `);
+      const total = await db.get<{ n: unknown }>(sql`SELECT count(*) AS n FROM entries e WHERE ${condition}`);
+      const rows = await db.all<Record<string, unknown>>(sql`
+        SELECT e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender, e.cert_type, e.cert_enc, e.phone_enc,
+          e.bib, e.fee_fen, e.holds_place, e.wait_rank, e.created_at,
+          (SELECT o.order_no FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE l.entry_id = e.id ORDER BY o.id DESC LIMIT 1) AS order_no,
+          (SELECT o.status FROM order_lines l JOIN orders o ON o.id = l.order_id
+            WHERE l.entry_id = e.id ORDER BY o.id DESC LIMIT 1) AS order_status
+        FROM entries e WHERE ${condition}
+        ORDER BY e.created_at DESC, e.id DESC
+        LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}
+      `);
+      return {
+        total: num(total?.n),
+        rows: rows.map((r) => ({
+          entryNo: String(r.entry_no),
+          itemCode: String(r.item_code),
+          channel: String(r.channel),
+          status: num(r.status),
+          name: String(r.name),
+          gender: num(r.gender),
+          certType: num(r.cert_type),
+          certMasked: maskCertNo(cipher.decrypt(String(r.cert_enc)) ?? ''),
+          phoneMasked: maskMobile(cipher.decrypt(String(r.phone_enc)) ?? ''),
+          bib: r.bib === null ? null : String(r.bib),
+          feeFen: num(r.fee_fen),
+          holdsPlace: num(r.holds_place) === 1,
+          waitRank: r.wait_rank === null ? null : num(r.wait_rank),
+          createdAt: num(r.created_at),
+          orderNo: r.order_no === null ? null : String(r.order_no),
+          orderStatus: r.order_status === null ? null : num(r.order_status),
+        })),
+      };
+    },
+  };
+}
+
+export type EntrySearchRepository = ReturnType<typeof createEntrySearchRepository>;

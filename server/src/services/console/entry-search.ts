@@ -1,0 +1,52 @@
+/**
+ * The console's list of a race's entries (issue 30 §5): search and filters as the staff type them, checked,
+ * and one page of ENTRY_PAGE_SIZE with the total. Personal numbers masked (entry-search-repository.ts).
+ */
+import { ENTRY_CHANNELS, type EntryChannel } from '#contract/entry';
+import type { EntrySearchRow } from '../../db/entry-search-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
+
+export const ENTRY_PAGE_SIZE = 50;
+/** The longest search text taken (a name, a certificate, entry, order or bib number). */
+export const ENTRY_QUERY_MAX = 64;
+
+export interface EntryListQuery {
+  q?: string;
+  item?: string;
+  status?: string | number;
+  channel?: string;
+  page?: string | number;
+}
+
+export type EntryListOutcome =
+  | { ok: true; total: number; page: number; pageSize: number; rows: EntrySearchRow[] }
+  | { ok: false; field: 'q' | 'status' | 'channel' | 'page' };
+
+export async function listEntries(
+  repos: Repositories,
+  raceId: string,
+  query: EntryListQuery,
+): Promise<EntryListOutcome> {
+  const q = query.q?.trim() ?? '';
+  if (q.length > ENTRY_QUERY_MAX) return { ok: false, field: 'q' };
+  const status = query.status === undefined || query.status === '' ? undefined : Number(query.status);
+  if (status !== undefined && !(Number.isInteger(status) && status >= 0 && status <= 5)) {
+    return { ok: false, field: 'status' };
+  }
+  const channel = query.channel === undefined || query.channel === '' ? undefined : query.channel;
+  if (channel !== undefined && !(ENTRY_CHANNELS as readonly string[]).includes(channel)) {
+    return { ok: false, field: 'channel' };
+  }
+  const page = query.page === undefined || query.page === '' ? 1 : Number(query.page);
+  if (!Number.isInteger(page) || page < 1 || page > 100_000) return { ok: false, field: 'page' };
+  const found = await repos.entrySearch.search({
+    raceId,
+    q: q || undefined,
+    itemCode: query.item || undefined,
+    status,
+    channel: channel as EntryChannel | undefined,
+    page,
+    pageSize: ENTRY_PAGE_SIZE,
+  });
+  return { ok: true, total: found.total, page, pageSize: ENTRY_PAGE_SIZE, rows: found.rows };
+}
