@@ -64,6 +64,15 @@ beforeAll(async () => {
   await opened.db.run(sql`UPDATE entries SET bib = 'A00007' WHERE entry_no = ${made[7]!.entryNo}`);
 });
 
+describe('entries written before phone hashes', () => {
+  it('get theirs when the database is opened again', async () => {
+    await opened.db.run(sql`UPDATE entries SET phone_hash = NULL WHERE entry_no = ${made[2]!.entryNo}`);
+    expect(await opened.repos.entries.fillPhoneHashes()).toBe(1);
+    expect(await opened.repos.entries.fillPhoneHashes()).toBe(0);
+    expect(names(await list({ q: '13800001002' }))).toEqual(['John Smith']);
+  });
+});
+
 afterAll(async () => {
   await opened?.db.close();
   removeTempDirs();
@@ -98,7 +107,7 @@ describe('the console entry list', () => {
     ]);
   });
 
-  it('finds by the beginning of a name, a whole certificate number, entry, order and sub-order numbers and bib', async () => {
+  it('finds by the beginning of a name, a phone, a whole certificate number, entry, order and sub-order numbers and bib', async () => {
     expect(names(await list({ q: '张伟' }))).toEqual(['张伟华', '张伟']);
     expect(names(await list({ q: 'john s' }))).toEqual(['John Smith']);
     expect(names(await list({ q: 'John' }))).toEqual(['John Smith']);
@@ -110,6 +119,9 @@ describe('the console entry list', () => {
     expect(names(await list({ q: made[1]!.orderNo }))).toEqual(['张伟华']);
     expect(names(await list({ q: made[0]!.subOrderNo }))).toEqual(['张伟']);
     expect(names(await list({ q: 'a00007' }))).toEqual(['王3']);
+    // The phone, written with +86 or spaces or not.
+    expect(names(await list({ q: '13800001002' }))).toEqual(['John Smith']);
+    expect(names(await list({ q: '+86 138 0000 1002' }))).toEqual(['John Smith']);
   });
 
   it('filters by item, status and channel, and refuses bad filters by field', async () => {

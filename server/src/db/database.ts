@@ -126,6 +126,8 @@ export async function openDatabase(options: {
     const seed: SeedOutcome = seeding
       ? await seedIfEmpty({ repos, files, seedDir: options.seedDir, now: options.now })
       : { seeded: false, reason: 'no-seed' };
+    // Migration 22: entries written before it get their phone hash (it needs the server's key).
+    await repos.entries.fillPhoneHashes();
     if (seeding) {
       await seedRunnersIfEmpty({ repos, seedDir: options.seedDir, now: options.now });
       await seedRegistrationFormsIfEmpty({ repos, seedDir: options.seedDir, now: options.now });

@@ -18,6 +18,7 @@ import {
   type TimelineStep,
 } from '#contract/entry';
 import { personalCipher } from '../lib/personal-data.ts';
+import { keyedPhoneHash } from '../lib/race-center.ts';
 import { advisoryLockNumber, sql, type Db } from './engine.ts';
 
 export type PlacePool = 'main' | 'charity';
@@ -343,6 +344,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
   const sealed = (person: Pick<EntryInsert, 'certNumber' | 'phone' | 'values'>) => ({
     certEnc: cipher.encrypt(person.certNumber),
     phoneEnc: cipher.encrypt(person.phone),
+    phoneHash: keyedPhoneHash(idNumberKey, person.phone),
     valuesEnc: cipher.encrypt(JSON.stringify(person.values)),
   });
   const toEntry = (row: EntryRow): EntryRecord => ({
@@ -439,15 +441,17 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
           CAST(${column('gender')} AS BIGINT[]), CAST(${column('birthday')} AS TEXT[]),
           CAST(${column('certType')} AS BIGINT[]), CAST(${column('certHash')} AS TEXT[]),
           CAST(${kept.map((k) => k.certEnc)} AS TEXT[]), CAST(${kept.map((k) => k.phoneEnc)} AS TEXT[]),
-          CAST(${kept.map((k) => k.valuesEnc)} AS TEXT[]))
-          WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, k)
+          CAST(${kept.map((k) => k.valuesEnc)} AS TEXT[]), CAST(${kept.map((k) => k.phoneHash)} AS TEXT[]))
+          WITH ORDINALITY AS p (entry_no, name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc,
+            phone_hash, k)
       ), e AS (
         INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
-          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, phone_hash, values_enc, fee_fen, created_at,
+          updated_at)
         SELECT p.entry_no, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, CAST(${entry.userId} AS BIGINT),
           CAST(${entry.teamId ?? null} AS BIGINT), CAST(${entry.codeId ?? null} AS BIGINT), CAST(${entry.status} AS BIGINT),
           CAST(${entry.holdsPlace ? 1 : 0} AS BIGINT), p.name, p.gender, p.birthday, p.cert_type, p.cert_hash,
-          p.cert_enc, p.phone_enc, p.values_enc, CAST(${entry.feeFen} AS BIGINT), CAST(${now} AS BIGINT),
+          p.cert_enc, p.phone_enc, p.phone_hash, p.values_enc, CAST(${entry.feeFen} AS BIGINT), CAST(${now} AS BIGINT),
           CAST(${now} AS BIGINT)
         FROM p WHERE (SELECT ok FROM ok)
         ORDER BY p.k
@@ -537,14 +541,15 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     if (!yes(read?.team_room)) throw new Unwritten('teamFull');
     const ids: number[] = [];
     for (const person of people) {
-      const { certEnc, phoneEnc, valuesEnc } = sealed(person);
+      const { certEnc, phoneEnc, phoneHash, valuesEnc } = sealed(person);
       const row = await tx.get<{ id: number }>(sql`
         INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
-          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+          name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, phone_hash, values_enc, fee_fen, created_at,
+          updated_at)
         VALUES (${person.entryNo}, ${entry.raceId}, ${entry.itemCode}, ${entry.channel}, ${entry.userId},
           ${entry.teamId ?? null}, ${entry.codeId ?? null}, ${entry.status}, ${entry.holdsPlace ? 1 : 0},
           ${person.name}, ${person.gender}, ${person.birthday}, ${person.certType}, ${person.certHash}, ${certEnc},
-          ${phoneEnc}, ${valuesEnc}, ${entry.feeFen}, ${now}, ${now})
+          ${phoneEnc}, ${phoneHash}, ${valuesEnc}, ${entry.feeFen}, ${now}, ${now})
         ON CONFLICT (entry_no) DO NOTHING
         RETURNING id`);
       if (!row) throw new Unwritten('numberClash');
@@ -715,16 +720,17 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       /** Draws the entry numbers tried (tests give their own to force a clash). */
       drawEntryNo: () => string = newEntryNo,
     ): Promise<{ id: number; entryNo: string }> {
-      const { certEnc, phoneEnc, valuesEnc } = sealed(input);
+      const { certEnc, phoneEnc, phoneHash, valuesEnc } = sealed(input);
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const entryNo = drawEntryNo();
         const insert = sql`
           INSERT INTO entries (entry_no, race_id, item_code, channel, user_id, team_id, code_id, status, holds_place,
-            name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, values_enc, fee_fen, created_at, updated_at)
+            name, gender, birthday, cert_type, cert_hash, cert_enc, phone_enc, phone_hash, values_enc, fee_fen,
+            created_at, updated_at)
           VALUES (${entryNo}, ${input.raceId}, ${input.itemCode}, ${input.channel}, ${input.userId},
             ${input.teamId ?? null}, ${input.codeId ?? null}, ${input.status}, ${input.holdsPlace ? 1 : 0},
             ${input.name}, ${input.gender}, ${input.birthday}, ${input.certType}, ${input.certHash}, ${certEnc},
-            ${phoneEnc}, ${valuesEnc}, ${input.feeFen}, ${input.now}, ${input.now})
+            ${phoneEnc}, ${phoneHash}, ${valuesEnc}, ${input.feeFen}, ${input.now}, ${input.now})
           ON CONFLICT (entry_no) DO NOTHING
           RETURNING id`;
         if (db.engine === 'postgres') {
@@ -810,6 +816,29 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
         WHERE l.order_id = ${orderId} ORDER BY l.sub_order_no`),
 
     /** The person's live entry (submitted, won or refund under review) of a race, if any. */
+    /**
+     * Fills the phone hash of entries written before migration 22, `batch` at a time; returns how many. Safe to
+     * run from several instances at once (each row is set to the same value).
+     */
+    async fillPhoneHashes(batch = 500): Promise<number> {
+      let filled = 0;
+      for (;;) {
+        const rows = await db.all<{ id: number; phone_enc: string }>(
+          sql`SELECT id, phone_enc FROM entries WHERE phone_hash IS NULL ORDER BY id LIMIT ${batch}`,
+        );
+        if (rows.length === 0) return filled;
+        await db.transaction(async (tx) => {
+          for (const row of rows) {
+            const phone = cipher.decrypt(row.phone_enc) ?? '';
+            await tx.run(
+              sql`UPDATE entries SET phone_hash = ${keyedPhoneHash(idNumberKey, phone)} WHERE id = ${row.id}`,
+            );
+          }
+        });
+        filled += rows.length;
+      }
+    },
+
     liveByCert: (raceId: string, certHash: string) =>
       oneEntry(sql`
         SELECT ${ENTRY_COLUMNS} FROM entries WHERE race_id = ${raceId} AND cert_hash = ${certHash} AND status IN ${LIVE}`),

@@ -1,10 +1,11 @@
 /**
- * The console's entry search (issue 30 §5): a race's entries found by name (its beginning), certificate
+ * The console's entry search (issue 30 §5): a race's entries found by name (its beginning), phone (through
+ * its keyed hash), certificate
  * number (through the keyed hash: the number is never stored in clear), entry number, order or sub-order
  * number, or bib; filtered by item, status and channel; newest first, a page at a time, with the total.
  * Certificate numbers and phones come back masked: a whole number is read only when one entry is opened.
  */
-import { certDigest, keyedCertHash, maskCertNo, maskMobile } from '../lib/race-center.ts';
+import { certDigest, keyedCertHash, keyedPhoneHash, maskCertNo, maskMobile } from '../lib/race-center.ts';
 import { personalCipher } from '../lib/personal-data.ts';
 import { sql, type Db } from './engine.ts';
 
@@ -57,6 +58,7 @@ export function createEntrySearchRepository(db: Db, idNumberKey: string) {
         where.push(sql`(
           e.entry_no = ${upper} OR e.bib = ${upper} OR lower(e.name) LIKE ${prefix.toLowerCase()} ESCAPE '\\'
           OR e.cert_hash = ${keyedCertHash(idNumberKey, certDigest(q))}
+          OR e.phone_hash = ${/\d{5}/.test(q.replace(/\D/g, '')) ? keyedPhoneHash(idNumberKey, q) : ''}
           OR e.id IN (
             SELECT l.entry_id FROM order_lines l JOIN orders o ON o.id = l.order_id
             WHERE o.order_no = ${upper} OR l.sub_order_no = ${upper}

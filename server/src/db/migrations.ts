@@ -1456,4 +1456,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_log_action ON audit_log (action, seq);
     `,
   },
+  {
+    id: 22,
+    name: 'entries: a keyed hash of the phone, so staff find an entry by phone',
+    // The console's search (db/entry-search-repository.ts) finds an entry by the runner's phone through
+    // lib/race-center.ts keyedPhoneHash (the phone itself stays encrypted). Rows written before are filled in
+    // when the database is opened (database.ts, fillPhoneHashes), since the hash needs the server's key.
+    sqlite: `
+      ALTER TABLE entries ADD COLUMN phone_hash TEXT;
+      CREATE INDEX entries_race_phone ON entries (race_id, phone_hash);
+    `,
+    postgres: `
+      ALTER TABLE entries ADD COLUMN phone_hash TEXT;
+      CREATE INDEX entries_race_phone ON entries (race_id, phone_hash);
+    `,
+  },
 ];

@@ -103,6 +103,17 @@ export function keyedCertHash(key: string, digest: string): string {
   return createHmac('sha256', key).update(digest).digest('hex');
 }
 
+/**
+ * What the database keeps to find an entry by phone (the console's search): HMAC-SHA256 of its digits (a
+ * mainland number without its +86) under the ID-number secret, as for certificate numbers: a phone number is
+ * even easier to guess than an ID number, so a plain hash would give it away.
+ */
+export function keyedPhoneHash(key: string, phone: string): string {
+  let digits = phone.replace(/\D/g, '');
+  if (digits.length === 13 && digits.startsWith('861')) digits = digits.slice(2);
+  return createHmac('sha256', key).update(`phone:${digits}`).digest('hex');
+}
+
 /** 320102199001011234 → 3201**********1234; short numbers keep 2 + 2 (or are fully masked). */
 export function maskCertNo(raw: string): string {
   const s = normalizeCertNo(raw);
