@@ -71,6 +71,14 @@ describe('photo search race picker', () => {
         await page.getByTestId('photo-tile').first().waitFor();
         expect(await page.getByTestId('photo-tile').count()).toBeGreaterThan(0);
         await screenshot(page, `photo-race-picker-${device}-${lang}`);
+        // The viewer, opened from a photo with the keyboard and closed with Escape, gives focus back to the photo.
+        const photo = page.getByTestId('photo-tile').first().getByRole('button');
+        await photo.focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('dialog').waitFor();
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        await expect(photo.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
         expect(errors).toEqual([]);
         await context.close();
       });

@@ -26,12 +26,23 @@ export function birthdayPickerStart(today: Dayjs, earliest?: Dayjs, latest?: Day
 }
 
 /**
+ * On the mobile site the phone's on-screen keyboard stays down when the field takes the focus, so the calendar
+ * is not hidden behind it (inputmode none; antd passes no inputMode on). The field still takes a date typed
+ * on a keyboard, as on the desktop site: read-only, it could be set with the calendar only (issue 28).
+ */
+function keepOnScreenKeyboardDown(picker: { nativeElement?: HTMLElement | null } | null): void {
+  picker?.nativeElement?.querySelector('input')?.setAttribute('inputmode', 'none');
+}
+/** The ref a DatePicker takes for that (none on the desktop site). */
+export const datePickerInputRef = () => (isMobileSite() ? keepOnScreenKeyboardDown : undefined);
+
+/**
  * antd's DatePicker whose calendar opens at its value, or at `opensAt` while it has none (antd's
  * defaultPickerValue alone would win over the value).
  */
 export function OpeningDatePicker({ opensAt, ...props }: DatePickerProps & { opensAt?: Dayjs }) {
   const value = dayjs.isDayjs(props.value) ? props.value : undefined;
-  return <DatePicker {...props} defaultPickerValue={value ?? opensAt} />;
+  return <DatePicker {...props} ref={datePickerInputRef()} defaultPickerValue={value ?? opensAt} />;
 }
 
 export function DateField({
@@ -67,7 +78,6 @@ export function DateField({
         opensAt={birthdayPickerStart(dayjs(), dayjs(earliest, DATE_FORMAT), dayjs(latest, DATE_FORMAT))}
         minDate={dayjs(earliest, DATE_FORMAT)}
         maxDate={dayjs(latest, DATE_FORMAT)}
-        inputReadOnly={isMobileSite()}
         style={{ width: '100%' }}
       />
     </FieldItem>

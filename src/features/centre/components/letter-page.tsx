@@ -15,6 +15,7 @@ import { SafeHtml } from '@/components/ui/safe-html';
 import { PATHS } from '@/config/paths';
 import { errorMessage, fieldRefusalsOf } from '@/lib/field-refusals';
 import { refusalText } from '@/lib/form-rules';
+import { moveFocus } from '@/lib/move-focus';
 import { notify } from '@/lib/notify';
 import { pickLang } from '@/lib/pick-lang';
 import { useLoad } from '@/lib/use-load';
@@ -59,8 +60,11 @@ function Letter({ data, onChange }: { data: LetterAnswer; onChange: (data: Lette
       </div>
     );
   }
-  const replaceEntry = (signed: LetterEntry) =>
+  const replaceEntry = (signed: LetterEntry) => {
     onChange({ ...data, entries: data.entries.map((e) => (e.entryNo === signed.entryNo ? signed : e)) });
+    // The form is gone: focus goes to the signature that replaced it.
+    moveFocus('[data-testid="letter-signed"]');
+  };
 
   return (
     <>
@@ -171,21 +175,33 @@ function SignForm({
   const [refusals, setRefusals] = useState<Record<string, Refusal>>({});
   const [busy, setBusy] = useState(false);
 
+  const [failure, setFailure] = useState<string | null>(null);
+
+  /** The id of a field's message ('guardian.name' → letter-error-guardian-name). */
+  const errorId = (key: string) => `letter-error-${key.replace('.', '-')}`;
   const help = (key: string) => {
     const refusal = refusals[key];
     return refusal
       ? {
           validateStatus: 'error' as const,
-          help: <span data-testid={`letter-error-${key}`}>{refusalText(refusal)}</span>,
+          help: (
+            <span id={errorId(key)} data-testid={`letter-error-${key}`}>
+              {refusalText(refusal)}
+            </span>
+          ),
         }
       : {};
   };
+  /** A refused field says so and names its message (the message is read with the field). */
+  const invalid = (key: string) =>
+    refusals[key] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(key) } : {};
   const clear = (...keys: string[]) =>
     setRefusals((all) => Object.fromEntries(Object.entries(all).filter(([key]) => !keys.includes(key))));
 
   const submit = async () => {
     setBusy(true);
     setRefusals({});
+    setFailure(null);
     try {
       const signed = await signLetter({
         raceId,
@@ -200,8 +216,14 @@ function SignForm({
       onSigned(signed);
     } catch (error) {
       const fields = fieldRefusalsOf(error);
-      if (fields) setRefusals(fields);
-      notify.error(errorMessage(error));
+      if (fields) {
+        setRefusals(fields);
+        // Said by the alert below the form; focus goes to the first refused field, which reads its message.
+        setFailure(errorMessage(error));
+        moveFocus('[data-testid="letter-form"] [aria-invalid="true"]');
+      } else {
+        notify.error(errorMessage(error));
+      }
     } finally {
       setBusy(false);
     }
@@ -220,6 +242,7 @@ function SignForm({
         >
           <Input
             id={`letter-${kind}-${field}`}
+            {...invalid(`${kind}.${field}`)}
             value={value[field]}
             maxLength={field === 'relation' ? 20 : field === 'phone' ? 11 : 50}
             placeholder={t(`centre.letter.cosigner.${field}Placeholder`)}
@@ -243,6 +266,7 @@ function SignForm({
             <li key={i}>
               <Checkbox
                 checked={ticked[i]}
+                {...(ticked[i] ? {} : invalid('accepted'))}
                 onChange={(e) => {
                   setTicked((all) => all.map((on, k) => (k === i ? e.target.checked : on)));
                   clear('accepted');
@@ -263,6 +287,7 @@ function SignForm({
       >
         <Input
           id="letter-signer-name"
+          {...invalid('signerName')}
           value={signerName}
           maxLength={50}
           onChange={(e) => {
@@ -274,6 +299,11 @@ function SignForm({
       </Form.Item>
       {entry.needs.guardian ? cosignerFields('guardian', guardian, setGuardian) : null}
       {entry.needs.relative ? cosignerFields('relative', relative, setRelative) : null}
+      {failure ? (
+        <p className="centre-panel centre-panel--off" role="alert" data-testid="letter-failure">
+          {failure}
+        </p>
+      ) : null}
       <Button type="primary" htmlType="submit" loading={busy} data-testid="letter-sign">
         {t(entry.signature ? 'centre.letter.form.signAgain' : 'centre.letter.form.sign')}
       </Button>

@@ -6,7 +6,7 @@
  * server runs), and deleted after a confirmation. A masked number left as shown keeps the stored one.
  */
 import { Button, Form, Modal, Radio } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_SAVED_PARTICIPANTS, type ParticipantSaveRequest, type SavedParticipant } from '#contract/after-entry';
 import { CERTIFICATE_TYPE_LABELS, CERTIFICATE_TYPES, GENDER_LABELS } from '#contract/enums';
@@ -24,6 +24,7 @@ import { TextField } from '@/components/form/text-field';
 import { useAnnounceFormErrors } from '@/components/form/use-announce-form-errors';
 import { errorMessage, fieldRefusalsOf, showFieldRefusals } from '@/lib/field-refusals';
 import type { FormCheck } from '@/lib/form-rules';
+import { moveFocus } from '@/lib/move-focus';
 import { notify } from '@/lib/notify';
 import { useLoad } from '@/lib/use-load';
 import { deleteParticipant, listParticipants, saveParticipant } from '../api/participants';
@@ -31,6 +32,10 @@ import { CentreFrame, LoadView } from './centre-frame';
 import '../participants.css';
 
 const today = () => formatRaceTime(Date.now(), DATE_FORMAT);
+/** A participant's name heading in the list: where focus goes after their form is saved or left. */
+const cardHeading = (id: number | string) => `[data-testid="participant-${id}"] h2`;
+const ADD_BUTTON = '[data-testid="participants-add"]';
+const PAGE_TITLE = '[data-testid="participants-page"] h1';
 
 type Values = Omit<ParticipantSaveRequest, 'id'>;
 /** The form: a participant being added (null) or edited. */
@@ -53,6 +58,8 @@ function Participants({ list, onChange }: { list: SavedParticipant[]; onChange: 
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<SavedParticipant | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A participant was just deleted: the closing dialog hands focus on (their card went with it). */
+  const deleted = useRef(false);
   const full = list.length >= MAX_SAVED_PARTICIPANTS;
 
   const onSaved = (saved: SavedParticipant) => {
@@ -60,6 +67,13 @@ function Participants({ list, onChange }: { list: SavedParticipant[]; onChange: 
     onChange(known ? list.map((p) => (p.id === saved.id ? saved : p)) : [...list, saved]);
     setEditing(null);
     notify.success(t('centre.participants.saved'));
+    moveFocus(cardHeading(saved.id));
+  };
+  /** The form left unsaved: back to the participant it edited, or to the add button. */
+  const onCancel = () => {
+    const id = editing?.participant?.id;
+    setEditing(null);
+    moveFocus(id === undefined ? ADD_BUTTON : cardHeading(id), PAGE_TITLE);
   };
 
   const confirmDelete = async () => {
@@ -67,6 +81,7 @@ function Participants({ list, onChange }: { list: SavedParticipant[]; onChange: 
     setBusy(true);
     try {
       await deleteParticipant(deleting.id);
+      deleted.current = true;
       onChange(list.filter((p) => p.id !== deleting.id));
       notify.success(t('centre.participants.deleted'));
     } catch (error) {
@@ -102,7 +117,7 @@ function Participants({ list, onChange }: { list: SavedParticipant[]; onChange: 
           key={editing.participant?.id ?? 'new'}
           participant={editing.participant}
           onSaved={onSaved}
-          onCancel={() => setEditing(null)}
+          onCancel={onCancel}
         />
       ) : null}
       {list.length === 0 && !editing ? (
@@ -129,6 +144,11 @@ function Participants({ list, onChange }: { list: SavedParticipant[]; onChange: 
         okButtonProps={{ danger: true, loading: busy, ...{ 'data-testid': 'participants-delete-ok' } }}
         onOk={() => void confirmDelete()}
         onCancel={() => setDeleting(null)}
+        // Deleted: the card and its button are gone; focus goes to the add button (else the title).
+        afterClose={() => {
+          if (deleted.current) moveFocus(ADD_BUTTON, PAGE_TITLE);
+          deleted.current = false;
+        }}
         centered
       >
         <p>{t('centre.participants.deleteText', { name: deleting?.name ?? '' })}</p>

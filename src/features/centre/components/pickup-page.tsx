@@ -16,6 +16,7 @@ import {
   type PickupSlotView,
 } from '#contract/after-entry';
 import { PATHS } from '@/config/paths';
+import { moveFocus } from '@/lib/move-focus';
 import { notify } from '@/lib/notify';
 import { pickLang } from '@/lib/pick-lang';
 import { useLoad } from '@/lib/use-load';
@@ -55,6 +56,19 @@ export default function PickupPage() {
     </CentreFrame>
   );
 }
+
+const PASS_TITLE = '#pickup-pass-title';
+const SLOTS_TITLE = '#pickup-slots-title';
+/** A slot's book button and the confirm button of its confirmation. */
+const bookId = (slotId: string) => `pickup-book-${slotId.replace(/\W/g, '-')}`;
+const confirmId = (slotId: string) => `pickup-confirm-${slotId.replace(/\W/g, '-')}`;
+/** Closed without booking (Escape, Cancel): focus, left in the closing confirmation, goes back to its button. */
+const focusBackOnBook = (slotId: string) =>
+  moveFocus(() => {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || active.closest('.ant-popconfirm');
+    return lost ? document.getElementById(bookId(slotId)) : null;
+  });
 
 const slotText = (slot: Pick<PickupSlotView, 'date' | 'start' | 'end'>) => `${slot.date} ${slot.start}–${slot.end}`;
 
@@ -181,6 +195,8 @@ function EntryPickup({
       }));
       onBooking(made);
       notify.success(t(was ? 'centre.pickup.changed' : 'centre.pickup.booked'));
+      // The chosen slot's button is gone: focus goes to the pass that now holds the booking.
+      moveFocus(PASS_TITLE);
     });
   const cancel = () =>
     act(async () => {
@@ -188,6 +204,7 @@ function EntryPickup({
       if (current) setLeftNow((left) => ({ ...left, [current.slotId]: (left[current.slotId] ?? current.left) + 1 }));
       onBooking(null);
       notify.success(t('centre.pickup.cancelled'));
+      moveFocus(SLOTS_TITLE);
     });
 
   return (
@@ -295,8 +312,16 @@ function Slots({
                           cancelText={t('centre.pickup.confirmBack')}
                           onConfirm={() => onBook(slot)}
                           disabled={!bookable || full || busy}
+                          // In the page right after the slot's button (not at the end of the page, after the
+                          // footer), and focus on its confirm button as it opens.
+                          getPopupContainer={(trigger) => trigger.parentElement ?? document.body}
+                          okButtonProps={{ id: confirmId(slot.slotId) }}
+                          onOpenChange={(opened) =>
+                            opened ? moveFocus(`#${confirmId(slot.slotId)}`) : focusBackOnBook(slot.slotId)
+                          }
                         >
                           <Button
+                            id={bookId(slot.slotId)}
                             type={from ? 'default' : 'primary'}
                             disabled={!bookable || full || busy}
                             data-testid="pickup-book"

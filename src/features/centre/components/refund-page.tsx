@@ -6,7 +6,7 @@
  * account has several.
  */
 import { Button, Input, Modal, Select } from 'antd';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { generatePath, Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
@@ -17,6 +17,7 @@ import {
 } from '#contract/after-entry';
 import { ENTRY_STATUSES, entryStatusLabel, formatFen, type EntryChannel, type EntryModel } from '#contract/entry';
 import { PATHS } from '@/config/paths';
+import { moveFocus } from '@/lib/move-focus';
 import { notify } from '@/lib/notify';
 import { pickLang } from '@/lib/pick-lang';
 import { useLoad } from '@/lib/use-load';
@@ -209,6 +210,8 @@ function EntryRefund({
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<RefundRequestKind | null>(null);
   const [sending, setSending] = useState(false);
+  /** A request was just sent: the closing dialog hands focus to what the entry now says. */
+  const sent = useRef(false);
 
   const block = refundBlock(refunds, entry);
   const canRefund = refunds.refunds.state === 'open' && block === null;
@@ -237,6 +240,7 @@ function EntryRefund({
     setSending(true);
     try {
       const view = await requestRefund({ raceId, entryNo: entry.entryNo, kind: confirming, reason: reason.trim() });
+      sent.current = true;
       setConfirming(null);
       setReason('');
       notify.success(t('centre.refund.sent'));
@@ -249,6 +253,7 @@ function EntryRefund({
   };
 
   const money = (fen: number) => `¥${formatFen(fen)}`;
+  const entrySelector = `[data-testid="refund-entry-${entry.entryNo}"]`;
   return (
     <article className="centre-entry refund-entry" data-testid={`refund-entry-${entry.entryNo}`}>
       <header className="centre-entry__head">
@@ -355,6 +360,11 @@ function EntryRefund({
         okButtonProps={{ danger: confirming === 'refund', loading: sending, ...{ 'data-testid': 'refund-confirm-ok' } }}
         onOk={() => void send()}
         onCancel={() => setConfirming(null)}
+        afterClose={() => {
+          // The request buttons are gone with the form: the entry's state (under review) takes the focus.
+          if (sent.current) moveFocus(`${entrySelector} [data-testid^="refund-blocked-"]`, `${entrySelector} h3`);
+          sent.current = false;
+        }}
         destroyOnHidden
       >
         <p data-testid="refund-confirm-text">

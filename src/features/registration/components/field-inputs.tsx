@@ -23,7 +23,7 @@ import { getCountryList, type CountryItem } from '../api/get-country-list';
 import { countryMatches, countrySearchText } from '../utils/country-search';
 import { localText } from '../utils/form-utils';
 import { FindOwnResults, useOwnResultsLookup, useResultText } from './own-results';
-import { isMobileSite } from '@/lib/mobile-site';
+import { datePickerInputRef } from '@/components/form/date-field';
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
@@ -293,12 +293,12 @@ export function ScoreVerificationInput({
             <label htmlFor={part('raceDate')}>{t('registration.score.raceDate')}</label>
             <DatePicker
               id={part('raceDate')}
+              ref={datePickerInputRef()}
               value={outside.raceDate ? dayjs(outside.raceDate, DATE_FORMAT) : null}
               format={DATE_FORMAT}
               disabled={disabled}
               disabledDate={(d: Dayjs) => d.isAfter(dayjs(), 'day')}
               onChange={(d: Dayjs | null) => setOutside({ raceDate: d ? d.format(DATE_FORMAT) : '' })}
-              inputReadOnly={isMobileSite()}
               style={{ width: '100%' }}
             />
           </div>

@@ -55,7 +55,6 @@ import {
   useCountries,
 } from './field-inputs';
 import { OwnResultsProvider, useOwnResults } from './own-results';
-import { isMobileSite } from '@/lib/mobile-site';
 
 export type FormValues = Record<string, unknown>;
 
@@ -439,7 +438,6 @@ function FieldInput({
             opensAt={datePickerStart(field)}
             minDate={field.min ? dayjs(field.min, DATE_FORMAT) : undefined}
             maxDate={field.max ? dayjs(field.max, DATE_FORMAT) : undefined}
-            inputReadOnly={isMobileSite()}
             style={{ width: '100%' }}
           />
         </FieldItem>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusElement } from '@/lib/move-focus';
 import { resolveImageUrl } from '@/lib/url';
 import { searchPhotos } from '../api/search-photos';
 import type { Photo } from '../types/search-types';
@@ -101,7 +102,12 @@ function PhotoViewer({ photo, alt, onClose }: { photo: Photo; alt: string; onClo
   const closeRef = useRef<HTMLButtonElement>(null);
   const src = resolveImageUrl(photo.url);
   useEffect(() => {
+    // Closed, the viewer gives focus back to the photo that opened it.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeRef.current?.focus();
+    return () => void focusElement(opener);
+  }, []);
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
