@@ -156,27 +156,23 @@ function serverLayers() {
   const noCli = (who) => folder('cli', `${who} do not import the CLI.`);
   const repositoryCall =
     'Routes call services, not repositories: move this into a function in services/<area>/ and hand it app.repos.';
+  const repositoryCalls = (message) => [
+    'error',
+    {
+      selector: 'MemberExpression[object.type="MemberExpression"][object.property.name=/^(repos|db)$/]',
+      message,
+    },
+    { selector: 'MemberExpression[object.type="Identifier"][object.name=/^(repos|tx)$/]', message },
+    { selector: 'VariableDeclarator[id.type="ObjectPattern"][init.property.name=/^(repos|db)$/]', message },
+  ];
+  // CLI commands that still call repositories themselves (issue 29 §2): move their calls into services,
+  // then take the file off this list. A new command, or a file off the list, calls services only.
+  const cliStillCallingRepositories = ['entry-commands', 'pickup-commands', 'registration-screens-commands', 'site'];
   return [
     layer(
       'routes',
       [folder('db', 'Routes do not import repositories (db/): call a service in services/<area>/.'), noCli('Routes')],
-      {
-        'no-restricted-syntax': [
-          'error',
-          {
-            selector: 'MemberExpression[object.type="MemberExpression"][object.property.name=/^(repos|db)$/]',
-            message: repositoryCall,
-          },
-          {
-            selector: 'MemberExpression[object.type="Identifier"][object.name=/^(repos|tx)$/]',
-            message: repositoryCall,
-          },
-          {
-            selector: 'VariableDeclarator[id.type="ObjectPattern"][init.property.name=/^(repos|db)$/]',
-            message: repositoryCall,
-          },
-        ],
-      },
+      { 'no-restricted-syntax': repositoryCalls(repositoryCall) },
     ),
     layer('services', [noRoutes('Services'), noPlugins('Services'), noCli('Services')]),
     layer('db', [
@@ -192,5 +188,14 @@ function serverLayers() {
       noCli('lib/'),
     ]),
     layer('cli', [noRoutes('CLI commands (they call services, like a route)'), noPlugins('CLI commands')]),
+    {
+      files: ['server/src/cli/**/*.ts'],
+      ignores: cliStillCallingRepositories.map((name) => `server/src/cli/${name}.ts`),
+      rules: {
+        'no-restricted-syntax': repositoryCalls(
+          'CLI commands call services, not repositories: move this into a function in services/<area>/.',
+        ),
+      },
+    },
   ];
 }

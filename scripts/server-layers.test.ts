@@ -71,6 +71,27 @@ describe('server layers', () => {
     expect(found[1].message).toContain('Routes call services, not repositories');
   }, 120_000);
 
+  it('refuses a CLI command calling a repository or importing a route', async () => {
+    const file = probe(
+      'cli',
+      [
+        "import type { Repositories } from '../../db/repositories.ts';",
+        "import { raceById } from '../../services/races.ts';",
+        "import { UPLOAD_QUOTA } from '../../routes/uploads/index.ts';",
+        'export async function probeCommand(repos: Repositories) {',
+        "  return [await raceById(repos, 'demo'), await repos.races.findById('demo'), UPLOAD_QUOTA];",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const found = layerProblems(await problems(file));
+    expect(found.map((p) => [p.rule, p.line])).toEqual([
+      ['@typescript-eslint/no-restricted-imports', 3],
+      ['no-restricted-syntax', 5],
+    ]);
+    expect(found[1].message).toContain('CLI commands call services, not repositories');
+  }, 120_000);
+
   it('refuses a service importing a route or a plugin, and the repositories and lib/ importing layers above', async () => {
     const service = probe(
       'services',
