@@ -123,9 +123,79 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  // The server's layers (docs/architecture-layers.md): routes → services → repositories (db/) → engine;
+  // cli → services like a route; plugins wire things together; lib depends on no layer above it.
+  ...serverLayers(),
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
 );
+
+/**
+ * One block per server folder: the folders it may not import at run time (`import type` is erased and
+ * allowed: a route may name a record's type), and for routes, no repository call either. The repositories
+ * reach a route only as `app.repos`, handed to a service whole; a member of it (`app.repos.races`,
+ * `repos.users`, a destructured `{ users } = app.repos`, `app.db.ping()`) is a repository call in a route.
+ */
+function serverLayers() {
+  const folder = (name, message) => ({
+    group: [`**/${name}/*`, `**/${name}/**`],
+    message,
+    allowTypeImports: true,
+  });
+  const layer = (files, patterns, extra = {}) => ({
+    files: [`server/src/${files}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }], ...extra },
+  });
+  const noRoutes = (who) =>
+    folder('routes', `${who} do not import routes: move the shared piece to lib/ or a service.`);
+  const noPlugins = (who) =>
+    folder('plugins', `${who} do not import plugins: plugins wire layers together, nothing imports them.`);
+  const noCli = (who) => folder('cli', `${who} do not import the CLI.`);
+  const repositoryCall =
+    'Routes call services, not repositories: move this into a function in services/<area>/ and hand it app.repos.';
+  const repositoryCalls = (message) => [
+    'error',
+    {
+      selector: 'MemberExpression[object.type="MemberExpression"][object.property.name=/^(repos|db)$/]',
+      message,
+    },
+    { selector: 'MemberExpression[object.type="Identifier"][object.name=/^(repos|tx)$/]', message },
+    { selector: 'VariableDeclarator[id.type="ObjectPattern"][init.property.name=/^(repos|db)$/]', message },
+  ];
+  // CLI commands that still call repositories themselves (issue 29 §2): move their calls into services,
+  // then take the file off this list. A new command, or a file off the list, calls services only.
+  const cliStillCallingRepositories = ['entry-commands', 'pickup-commands', 'registration-screens-commands', 'site'];
+  return [
+    layer(
+      'routes',
+      [folder('db', 'Routes do not import repositories (db/): call a service in services/<area>/.'), noCli('Routes')],
+      { 'no-restricted-syntax': repositoryCalls(repositoryCall) },
+    ),
+    layer('services', [noRoutes('Services'), noPlugins('Services'), noCli('Services')]),
+    layer('db', [
+      noRoutes('Repositories'),
+      folder('services', 'Repositories (db/) do not import services: a service calls repositories.'),
+      noPlugins('Repositories'),
+      noCli('Repositories'),
+    ]),
+    layer('lib', [
+      noRoutes('lib/'),
+      folder('services', 'lib/ does not import services: it is what every layer may use.'),
+      noPlugins('lib/'),
+      noCli('lib/'),
+    ]),
+    layer('cli', [noRoutes('CLI commands (they call services, like a route)'), noPlugins('CLI commands')]),
+    {
+      files: ['server/src/cli/**/*.ts'],
+      ignores: cliStillCallingRepositories.map((name) => `server/src/cli/${name}.ts`),
+      rules: {
+        'no-restricted-syntax': repositoryCalls(
+          'CLI commands call services, not repositories: move this into a function in services/<area>/.',
+        ),
+      },
+    },
+  ];
+}

@@ -36,20 +36,21 @@ import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { spaFallback } from './plugins/spa.ts';
 import { firstScreenSource } from './lib/first-screen.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
-import entryRoutes from './routes/entry/index.ts';
-import letterRoutes from './routes/services/letter.ts';
-import refundRoutes from './routes/services/refund.ts';
-import pickupRoutes from './routes/services/pickup.ts';
+import entryRoutes, { entryRunnerRoutes } from './routes/entry/index.ts';
+import letterRoutes from './routes/after-entry/letter.ts';
+import refundRoutes from './routes/after-entry/refund.ts';
+import pickupRoutes, { pickupRunnerRoutes } from './routes/after-entry/pickup.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
 import raceCenterRoutes from './routes/race-center/index.ts';
-import paymentRoutes from './routes/entry/payment.ts';
-import registrationRoutes from './routes/registration/index.ts';
+import paymentRoutes, { orderPayRoutes } from './routes/entry/payment.ts';
+import registrationRoutes, { registrationRunnerRoutes } from './routes/registration/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
-import userCenterRoutes from './routes/user-center/index.ts';
+import userCenterRoutes, { userCenterRunnerRoutes } from './routes/user-center/index.ts';
+import { runnerRoutes } from './plugins/sessions.ts';
 import websiteCentreRoutes from './routes/website-centre/index.ts';
 
 export interface BuildAppOptions {
@@ -256,9 +257,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(paymentRoutes, { env: options.env ?? process.env });
   await app.register(ballotRoutes);
   await app.register(entryRoutes);
-  await app.register(letterRoutes);
-  await app.register(refundRoutes);
   await app.register(pickupRoutes);
+  // A logged-in runner's calls, one scope per prefix, each behind the one session hook (plugins/sessions.ts):
+  // `request.runner` is the caller, and without a valid token the answer is 401 loginExpired. (Uploads have
+  // theirs in routes/uploads, answering with its `success` field.)
+  await app.register(runnerRoutes(userCenterRunnerRoutes));
+  await app.register(runnerRoutes(registrationRunnerRoutes));
+  await app.register(runnerRoutes(entryRunnerRoutes, orderPayRoutes));
+  await app.register(runnerRoutes(letterRoutes, refundRoutes, pickupRunnerRoutes));
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

@@ -1,5 +1,5 @@
 /**
- * The electronic commitment letter (issue 15 §1; services/after-entry/letter.ts, routes/services/letter.ts,
+ * The electronic commitment letter (issue 15 §1; services/after-entry/letter.ts, routes/after-entry/letter.ts,
  * cli/letter-commands.ts): letterGet, every refusal of letterSign, co-signers by age on race day (a guardian
  * under 18, a relative over the letter's relativeOverAge), a changed text needing a new signature, the
  * append-only record (UPDATE and DELETE refused by the database), masked co-signer phones, another account's

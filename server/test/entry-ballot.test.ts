@@ -13,7 +13,7 @@ import { drawBallot, seedMatches } from '#contract/ballot';
 import type { BallotCheckAnswer, BallotPublic, EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { runSiteCli } from '../src/cli/site.ts';
-import { CHECK_REFRESH_MS } from '../src/routes/entry/ballot.ts';
+import { CHECK_REFRESH_MS } from '../src/services/entry/ballot-check.ts';
 import { sql } from '../src/db/engine.ts';
 import { createSandboxProvider } from '../src/lib/payment/sandbox.ts';
 import { cancelDue } from '../src/services/entry/order-transitions.ts';

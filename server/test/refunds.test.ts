@@ -1,5 +1,5 @@
 /**
- * Refunds and the optional deferral (issue 15 §4; services/after-entry/refunds.ts, routes/services/refund.ts,
+ * Refunds and the optional deferral (issue 15 §4; services/after-entry/refunds.ts, routes/after-entry/refund.ts,
  * cli/refund-commands.ts): the refusals, the share in fen, request → approve → 'refunded' with one refund at
  * the sandbox provider however often it is approved, rejection back to 1 with the reason, the place given
  * back, and the deferral: approved → cancelled 'deferred', a named single-use code of the next race issued

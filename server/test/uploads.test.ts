@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { UPLOAD_QUOTA } from '../src/routes/uploads/index.ts';
+import { UPLOAD_QUOTA } from '../src/services/uploads/runner-uploads.ts';
 import { DEMO, passwordLogin } from './account-helpers.ts';
 import { buildTestApp, fakeClock, multipart, removeTempDirs } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { maskEmail, maskPersonalData, maskPhone } from '../src/lib/accounts.ts';
 import { hashPassword, SCRYPT_MARKER, verifyPassword } from '../src/lib/password-hash.ts';
-import { lockoutMs } from '../src/routes/user-center/index.ts';
+import { lockoutMs } from '../src/services/accounts/accounts.ts';
 import {
   challenge,
   codeLogin,

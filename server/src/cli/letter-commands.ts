@@ -12,6 +12,7 @@ import {
   letterState,
   type LetterStanding,
 } from '../services/after-entry/letter.ts';
+import { raceById } from '../services/races.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
 import { writeTableFile } from './output-file.ts';
@@ -71,7 +72,7 @@ export async function letterCommand(
 ): Promise<CommandOutcome> {
   const raceId = options['--race'];
   if (!raceId) return refused(`${command} needs --race <raceId>.`);
-  const race = await repos.races.findById(raceId);
+  const race = await raceById(repos, raceId);
   if (!race) return refused(`No race "${raceId}".`);
   const roster = await letterRoster(repos, race);
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Repositories } from '../db/repositories.ts';
 import { importTracking, MAILING_LIST_COLUMNS, mailingList } from '../services/after-entry/mailing.ts';
+import { raceById } from '../services/races.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { writeTableFile } from './output-file.ts';
 
@@ -51,7 +52,7 @@ export async function mailingCommand(
 ): Promise<CommandOutcome> {
   const raceId = options['--race'];
   if (!raceId) return refused(`${command} needs --race <raceId>.`);
-  const race = await repos.races.findById(raceId);
+  const race = await raceById(repos, raceId);
   if (!race) return refused(`No race "${raceId}".`);
 
   if (command === 'mailing-export') {

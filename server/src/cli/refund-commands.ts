@@ -13,7 +13,8 @@ import type { Repositories } from '../db/repositories.ts';
 import type { Env } from '../lib/env.ts';
 import { maskName } from '../lib/race-center.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
-import { approveRequest, issueDeferrals, rejectRequest } from '../services/after-entry/refunds.ts';
+import { approveRequest, issueDeferrals, refundRequestsOf, rejectRequest } from '../services/after-entry/refunds.ts';
+import { raceById } from '../services/races.ts';
 import { refundsOwed, retryRefund } from '../services/entry/refunds-owed.ts';
 import { cliPaymentProvider } from './ballot-commands.ts';
 import { formatTable, newInvitationCode } from './entry-commands.ts';
@@ -178,8 +179,8 @@ async function refundsList(
   raceId: string,
   status: RefundRequestStatus | undefined,
 ): Promise<CommandOutcome> {
-  if (!(await repos.races.findById(raceId))) return refused(`No race "${raceId}".`);
-  const list = await repos.refunds.listForRace(raceId, status);
+  if (!(await raceById(repos, raceId))) return refused(`No race "${raceId}".`);
+  const list = await refundRequestsOf(repos, raceId, status);
   if (list.length === 0) return done(`No ${status ?? ''}${status ? ' ' : ''}request in ${raceId}.`);
   return done(
     ...formatTable(
@@ -209,7 +210,7 @@ function age(at: number, now: number): string {
 }
 
 async function refundsOwedList(repos: Repositories, raceId: string | undefined, now: number): Promise<CommandOutcome> {
-  if (raceId !== undefined && !(await repos.races.findById(raceId))) return refused(`No race "${raceId}".`);
+  if (raceId !== undefined && !(await raceById(repos, raceId))) return refused(`No race "${raceId}".`);
   const owed = await refundsOwed(repos, raceId);
   const where = raceId === undefined ? '' : ` in ${raceId}`;
   if (owed.length === 0) return done(`No refund owed${where}: every refund is confirmed by the provider.`);

@@ -9,7 +9,14 @@
 import { STAFF_ROLES } from '#contract/staff';
 import type { OpenedDatabase } from '../db/database.ts';
 import { findAudit, verifyAuditChain } from '../services/staff/audit.ts';
-import { addStaff, listStaff, removeStaff, resetStaffPassword, type StaffRefusal } from '../services/staff/staff.ts';
+import {
+  addStaff,
+  listStaff,
+  removeStaff,
+  resetStaffPassword,
+  staffByEmail,
+  type StaffRefusal,
+} from '../services/staff/staff.ts';
 import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 
@@ -89,7 +96,7 @@ export async function runStaffCommand(command: StaffCommand, argv: readonly stri
   const cli = { kind: 'cli' } as const;
   const [email = ''] = args;
   return io.withDatabase(async ({ repos }): Promise<Outcome> => {
-    const member = async () => repos.staff.findByEmail(email.trim().toLowerCase());
+    const member = () => staffByEmail(repos, email);
     switch (command) {
       case 'staff-add': {
         if (options['--role'] === undefined) return { ok: false, usage: true, lines: ['staff-add needs --role.'] };

@@ -43,11 +43,3 @@ export function maskPersonalData(text: string): string {
     .replace(/[^\s@&?=/"':,;<>]+@[^\s@&?=/"':,;<>]+/g, (email) => maskEmail(email))
     .replace(/(?<!\d)1[3-9]\d{9}(?!\d)/g, (phone) => maskPhone(phone));
 }
-
-/** Password lockout, for runners and staff alike: from the 5th consecutive failure, 1 min, doubling, at most 1 h. */
-export const LOCKOUT = { freeFailures: 4, firstMs: 60_000, maxMs: 3_600_000 } as const;
-
-export function lockoutMs(failures: number): number {
-  if (failures <= LOCKOUT.freeFailures) return 0;
-  return Math.min(LOCKOUT.firstMs * 2 ** Math.min(failures - LOCKOUT.freeFailures - 1, 20), LOCKOUT.maxMs);
-}

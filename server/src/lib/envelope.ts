@@ -54,3 +54,11 @@ export function envelopeSchema(data: Record<string, unknown>) {
     },
   } as const;
 }
+
+/** The 429 answer's headers and envelope (plugins/rate-limit.ts; also sent by the hot path, lib/hot-path.ts). */
+export function tooManyRequestsAnswer(retryAfterSeconds: number) {
+  return {
+    headers: { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' },
+    envelope: fail(429, 'tooManyRequestsWait', { seconds: retryAfterSeconds }),
+  };
+}

@@ -14,8 +14,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { answerEncoding, answerOut, type AnswerOut, type EncodedAnswer } from './answer-cache.ts';
-import { tooManyRequestsAnswer } from '../plugins/rate-limit.ts';
-import { fail } from './envelope.ts';
+import { fail, tooManyRequestsAnswer } from './envelope.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
 
 /** What a hot route answers: always HTTP 200, the envelope says the rest. */

@@ -26,7 +26,7 @@ import {
 } from '#contract/rules';
 import { splitUploadValue } from '#contract/upload-value';
 import type { UploadsRepository } from '../db/uploads-repository.ts';
-import { UPLOAD_SUBDIR } from '../routes/uploads/index.ts';
+import { UPLOAD_SUBDIR } from './upload-files.ts';
 import { uploadKey, type FileStore } from './file-store.ts';
 
 export interface UploadLimits {

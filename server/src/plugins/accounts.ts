@@ -14,7 +14,6 @@ import { hashPassword } from '../lib/password-hash.ts';
 import type { AccountSettings } from '../lib/settings.ts';
 
 export const DEMO_ACCOUNT = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
-export const TOKEN_TTL_MS = 7 * 24 * 3_600_000;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -21,7 +21,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import fp from 'fastify-plugin';
 import type { RateCount, RateCountsRepository } from '../db/rate-counts-repository.ts';
 import type { RateHitsRepository } from '../db/rate-hits-repository.ts';
-import { fail } from '../lib/envelope.ts';
+import { tooManyRequestsAnswer } from '../lib/envelope.ts';
 
 export interface RateLimit {
   /** Bucket name: routes with the same name share one window per IP. */
@@ -236,14 +236,6 @@ declare module 'fastify' {
      */
     rateLimitAccount(limit: RateLimit, accountId: number): Promise<number>;
   }
-}
-
-/** The 429 answer's headers and envelope (also sent by the hot path, lib/hot-path.ts). */
-export function tooManyRequestsAnswer(retryAfterSeconds: number) {
-  return {
-    headers: { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' },
-    envelope: fail(429, 'tooManyRequestsWait', { seconds: retryAfterSeconds }),
-  };
 }
 
 export function tooManyRequests(reply: FastifyReply, retryAfterSeconds: number) {

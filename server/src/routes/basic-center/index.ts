@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { envelopeSchema, fail, ok } from '../../lib/envelope.ts';
-import { countryList } from './country-list.ts';
+import { countryList } from '../../lib/country-list.ts';
+import { sessionAccountId } from '../../services/accounts/accounts.ts';
 
 const countryItemSchema = {
   type: 'object',
@@ -53,9 +54,9 @@ export default async function basicCenterRoutes(app: FastifyInstance) {
       reply.header('cache-control', 'no-store');
       const raw = request.headers.token;
       const token = typeof raw === 'string' ? raw.trim() : '';
-      const valid = token === '' ? undefined : await app.repos.tokens.findValidToken(token, app.config.now());
-      if (!valid) return fail(401, 'loginExpired');
-      return ok({ userId: valid.userId });
+      const userId = await sessionAccountId(app.repos, token, app.config.now());
+      if (userId === undefined) return fail(401, 'loginExpired');
+      return ok({ userId });
     },
   );
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { ok } from '../../lib/envelope.ts';
+import { latestOutboxMessages } from '../../services/outbox.ts';
 
 const LIMIT = 50;
 
@@ -18,13 +19,7 @@ export default async function devRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { format: { type: 'string', maxLength: 10 } } } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const messages = (await app.repos.outbox.latest(LIMIT)).map((m) => ({
-        destination: m.destination,
-        channel: m.channel,
-        subject: m.subject,
-        body: m.body,
-        createdAt: m.createdAt,
-      }));
+      const messages = await latestOutboxMessages(app.repos, LIMIT);
       if (request.query.format === 'json') return ok(messages);
       const rows = messages
         .map(

@@ -11,7 +11,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PATHS } from '#contract/api';
 import { PAY_SITES, SITE_PATHS, type OrderPayAnswer, type OrderPayRequest, type PaySite } from '#contract/entry';
-import type { Repositories } from '../../db/repositories.ts';
 import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import {
@@ -19,7 +18,6 @@ import {
   type PaymentProvider,
   type PaymentProviderContext,
   type PaymentProviderFactory,
-  type PaymentState,
 } from '../../lib/payment/provider.ts';
 import {
   BUILTIN_PAYMENT_PROVIDERS,
@@ -36,11 +34,10 @@ import {
   sandboxNotification,
   type CashierLanguage,
 } from '../../lib/payment/sandbox.ts';
-import { payFirstDrawn } from '../../services/entry/ballot.ts';
 import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
+import { openOrderPayment, paymentState, paymentWithOrder } from '../../services/entry/order-payment.ts';
 import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
 import { raceNameOf } from '../../services/entry/views.ts';
-import { loggedInUser } from '../registration/screen-common.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,27 +98,6 @@ const decideBody = {
   },
 } as const;
 
-/** The payment as the sandbox "bank" knows it (this server's payments table). */
-async function paymentState(repos: Repositories, paymentId: string): Promise<PaymentState> {
-  const payment = await repos.payments.findByPaymentId(paymentId);
-  if (!payment) return { status: 'unknown', tradeNo: null, amountFen: null, paidAt: null };
-  return {
-    status: payment.status,
-    tradeNo: payment.tradeNo,
-    amountFen: payment.amountFen,
-    paidAt: payment.status === 'paid' ? payment.updatedAt : null,
-  };
-}
-
-/** Whether an unpaid order holds an entry of a pay-first item drawn meanwhile: it can no longer be drawn. */
-async function drawnBeforePaid(repos: Repositories, orderId: number): Promise<boolean> {
-  for (const entry of await repos.entries.ofOrder(orderId)) {
-    if (entry.status !== 0 && entry.status !== 3) continue;
-    if (await payFirstDrawn(repos, entry.raceId, entry.itemCode)) return true;
-  }
-  return false;
-}
-
 /** The cashier page's language: ?lang= when given, else the `language` cookie, else Chinese. */
 function cashierLanguage(lang: string | undefined, cookie: string | undefined): CashierLanguage {
   if (lang === 'en' || lang === 'zh') return lang;
@@ -171,53 +147,6 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
     { maxAttempts: 3 },
   );
 
-  // ---- orderPay ------------------------------------------------------------------------------------------
-
-  app.post<{ Body: OrderPayRequest }>(
-    API_PATHS.orderPay,
-    { schema: { body: orderPayBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      const order = await app.repos.orders.findByNo(request.body.orderNo);
-      if (!order || order.userId !== user.id) return fail(404, 'orderNotFound');
-      if ((order.status === 1 || order.status === 4) && (await drawnBeforePaid(app.repos, order.id))) {
-        return fail(409, 'orderBallotDrawn');
-      }
-      if (order.status !== 1) return fail(409, 'orderNotPayable');
-      const at = now();
-      if (order.deadlineAt === null || order.deadlineAt <= at) return fail(409, 'orderPayExpired');
-      // One open payment per order (reused until the order's deadline): parallel calls get the same one.
-      const payment = await app.repos.transaction(async (tx) => {
-        await tx.db.lock(`order-pay:${order.id}`);
-        return (
-          (await tx.payments.openFor(order.id, provider.name, order.amountFen)) ??
-          tx.payments.create({ orderId: order.id, provider: provider.name, amountFen: order.amountFen, now: at })
-        );
-      });
-      const race = await app.repos.races.findById(order.raceId);
-      const site = paySite(request.body.site);
-      const created = await provider.createPayment({
-        paymentId: payment.paymentId,
-        orderNo: order.orderNo,
-        amountFen: payment.amountFen,
-        subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
-        expiresAt: order.deadlineAt,
-        notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
-        returnUrl: orderReturnUrl(order.orderNo, true, site),
-        site,
-      });
-      const answer: OrderPayAnswer = {
-        orderNo: order.orderNo,
-        paymentId: payment.paymentId,
-        cashierUrl: created.cashierUrl,
-        qrContent: created.qrContent,
-        deadlineAt: order.deadlineAt,
-      };
-      return ok(answer);
-    },
-  );
-
   // ---- notifications (raw body: the signature is over the bytes as sent) -----------------------------------
 
   await app.register(async (scope) => {
@@ -248,11 +177,9 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   /** What the cashier shows of a payment, or undefined when there is no such payment. */
   const cashierView = async (paymentId: string, site: PaySite) => {
     if (!new RegExp(paymentIdPattern).test(paymentId)) return undefined;
-    const payment = await app.repos.payments.findByPaymentId(paymentId);
-    if (!payment || payment.provider !== SANDBOX_PROVIDER) return undefined;
-    const order = await app.repos.orders.findById(payment.orderId);
-    if (!order) return undefined;
-    const race = await app.repos.races.findById(order.raceId);
+    const found = await paymentWithOrder(app.repos, paymentId, SANDBOX_PROVIDER);
+    if (!found) return undefined;
+    const { payment, order, race } = found;
     const expiresAt = order.deadlineAt ?? 0;
     return {
       payment,
@@ -319,6 +246,42 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
       return reply.redirect(orderReturnUrl(found.order.orderNo, paid, site), 303);
     },
   );
+}
+
+/** orderPay (login: the cashier page of the order's open payment): behind the runner's session (plugins/sessions.ts). */
+export async function orderPayRoutes(app: FastifyInstance) {
+  const provider = app.paymentProvider;
+  const now = () => app.config.now();
+
+  app.post<{ Body: OrderPayRequest }>(API_PATHS.orderPay, { schema: { body: orderPayBody } }, async (request) => {
+    const opened = await openOrderPayment(app.repos, {
+      userId: request.runner.id,
+      orderNo: request.body.orderNo,
+      provider: provider.name,
+      now,
+    });
+    if (!('order' in opened)) return fail(opened.status, opened.code);
+    const { order, payment, race } = opened;
+    const site = paySite(request.body.site);
+    const created = await provider.createPayment({
+      paymentId: payment.paymentId,
+      orderNo: order.orderNo,
+      amountFen: payment.amountFen,
+      subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
+      expiresAt: order.deadlineAt,
+      notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
+      returnUrl: orderReturnUrl(order.orderNo, true, site),
+      site,
+    });
+    const answer: OrderPayAnswer = {
+      orderNo: order.orderNo,
+      paymentId: payment.paymentId,
+      cashierUrl: created.cashierUrl,
+      qrContent: created.qrContent,
+      deadlineAt: order.deadlineAt,
+    };
+    return ok(answer);
+  });
 }
 
 export default fp(paymentPlugin, { name: 'payment', dependencies: ['app-config', 'db', 'jobs', 'accounts'] });

@@ -13,7 +13,8 @@ import { API_PATHS } from '#contract/api';
 import { extensionOf } from '#contract/rules';
 import { isFileKey, uploadKey } from '../../lib/file-store.ts';
 import { storedNameOf } from '../../lib/upload-value.ts';
-import { UPLOAD_SUBDIR } from '../uploads/index.ts';
+import { UPLOAD_SUBDIR } from '../../lib/upload-files.ts';
+import { isOwnUpload } from '../../services/uploads/runner-uploads.ts';
 
 /** The demo images live in <seedDir>/files/demo and are served at /files/demo/. */
 export const DEMO_FILES_DIR = path.join('files', 'demo');
@@ -74,7 +75,7 @@ export type UploadReader = (app: FastifyInstance, request: FastifyRequest, store
 
 const ownerReads: UploadReader = async (app, request, storedName) => {
   const user = await app.userFromToken(request);
-  return user !== undefined && (await app.repos.uploads.findForUser(user.id, storedName)) !== undefined;
+  return user !== undefined && (await isOwnUpload(app.repos, user.id, storedName));
 };
 
 export const UPLOAD_READERS: readonly UploadReader[] = [ownerReads];

@@ -7,19 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { fail, ok } from '../../lib/envelope.ts';
+import { databaseReadiness } from '../../services/health.ts';
 
 export const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;
 
 /** How long /readyz waits for the database before it calls the instance not ready. */
 export const READY_TIMEOUT_MS = 2_000;
-
-function within<T>(promise: Promise<T>, ms: number, late: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(late), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export default async function healthRoutes(app: FastifyInstance) {
   const started = Date.now();
@@ -29,8 +22,8 @@ export default async function healthRoutes(app: FastifyInstance) {
   });
   app.get(HEALTH_PATHS.ready, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    const answered = await within(app.db.ping(), READY_TIMEOUT_MS, false);
-    if (!answered) return reply.code(503).send(fail(503, 'databaseUnavailable'));
-    return ok({ status: 'ready', database: app.db.engine });
+    const database = await databaseReadiness(app.db, READY_TIMEOUT_MS);
+    if (!database.ready) return reply.code(503).send(fail(503, 'databaseUnavailable'));
+    return ok({ status: 'ready', database: database.engine });
   });
 }

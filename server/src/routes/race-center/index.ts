@@ -17,7 +17,8 @@ import { messageText } from '#contract/messages';
 import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
-import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
+import { watchDataVersions } from '../../services/race-center/data-versions.ts';
+import { raceCenterServiceOn } from '../../services/race-center/race-center-service.ts';
 import {
   lookupRefusal,
   plainBibQuery,
@@ -45,66 +46,6 @@ const PUBLIC = 'public, max-age=60';
  */
 const PUBLIC_ANSWER_TTL_MS = 15 * 60_000;
 
-/** A reading of the races' data versions (race-center-repository.ts dataVersions): `key=version` pairs. */
-const versionsOf = (reading: string) =>
-  new Map(
-    reading
-      .split(' ')
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.lastIndexOf('=');
-        return [pair.slice(0, at), Number(pair.slice(at + 1))] as const;
-      }),
-  );
-
-/**
- * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
- * when a reading of the races' data versions from the database (every `app.config.dataVersionPollMs`) holds a
- * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions
- * only grow, so a reading that is not newer (one taken before this instance's own write, answered after it)
- * changes nothing, and this instance's own writes are folded into what has been seen as soon as they are read
- * back: a poll does not drop the cache a second time for a write that has already dropped it.
- */
-async function watchDataVersions(app: FastifyInstance, changed: () => void) {
-  const raceCenter = app.repos.raceCenter;
-  const seen = new Map<string, number>();
-  /** Folds a reading into what has been seen; true when it held anything newer. */
-  const fold = (reading: string) => {
-    let newer = false;
-    const versions = versionsOf(reading);
-    for (const [key, version] of versions) {
-      if (version > (seen.get(key) ?? -Infinity)) {
-        seen.set(key, version);
-        newer = true;
-      }
-    }
-    // A race removed: its answers go too.
-    for (const key of seen.keys()) {
-      if (!versions.has(key)) {
-        seen.delete(key);
-        newer = true;
-      }
-    }
-    return newer;
-  };
-  // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
-  const read = (then: (reading: string) => void) => raceCenter.dataVersions().then(then, () => undefined);
-  const unsubscribe = raceCenter.onChange(() => {
-    changed();
-    void read(fold);
-  });
-  fold(await raceCenter.dataVersions());
-  const poll = setInterval(() => {
-    void read((reading) => {
-      if (fold(reading)) changed();
-    });
-  }, app.config.dataVersionPollMs);
-  poll.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(poll);
-    unsubscribe();
-  });
-}
 const PRIVATE = 'no-store';
 
 /** A public cached answer as the hot path sends it: at once on a cache hit, a promise on a miss. */
@@ -125,18 +66,14 @@ async function refuseByRules(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export default async function raceCenterRoutes(app: FastifyInstance) {
-  const service = createRaceCenterService({
-    raceCenter: app.repos.raceCenter,
-    races: app.repos.races,
-    certificateSecret: app.secrets.cert,
-    now: app.config.now,
-  });
+  const service = raceCenterServiceOn(app.repos, { certificateSecret: app.secrets.cert, now: app.config.now });
 
   const lookup = { onRequest: app.rateLimit(LIMITS.lookup), preHandler: refuseByRules };
   // Answers keyed by a bib are the same for everyone: serialized (and compressed) once, and kept until the
   // data behind them changes (watchDataVersions) or, at the latest, PUBLIC_ANSWER_TTL_MS.
   const publicAnswers = new AnswerCache({ now: app.config.now, ttlMs: PUBLIC_ANSWER_TTL_MS, maxEntries: 100_000 });
-  await watchDataVersions(app, () => publicAnswers.clear());
+  const stopWatching = await watchDataVersions(app.repos, app.config.dataVersionPollMs, () => publicAnswers.clear());
+  app.addHook('onClose', async () => stopWatching());
   // Routes that send their answers through sendAnswer (encoded once per cached answer), past the compress plugin.
   const encodedLookup = { ...lookup, compress: false, decompress: false } as const;
   const privateAnswer = (reply: FastifyReply) => reply.header('cache-control', PRIVATE);

@@ -2,26 +2,22 @@
  * /confirm (issue 13 §4): the runner finds their registration by name + certificate after a passed slider
  * check (confirmSearch: the captcha pass is redeemed once, as the code sends do), then confirms the details
  * (confirm: only within CONFIRM_AFTER_SEARCH_MS of this account's search of that registration). Both need
- * login and count against the lookups' per-IP limit. The registration is answered as the registration lookup
- * answers it (numbers masked; imported or made on the site), with `confirmedAt` once confirmed.
+ * login (registered behind the runner's session, plugins/sessions.ts) and count against the lookups' per-IP
+ * limit. The rules live in services/registration/confirmation.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { ConfirmRequest, ConfirmSearchRequest } from '#contract/registration-screens';
 import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
-import { createRaceCenterService } from '../../services/race-center/race-center-service.ts';
+import { createRegistrationConfirmation } from '../../services/registration/confirmation.ts';
 import {
-  loggedInUser,
   raceIdSchema,
   refuseFields,
   runnerKeyProperties,
   runnerKeyRequired,
   runnerKeyRefusals,
 } from './screen-common.ts';
-
-/** How long after a search its runner may confirm without sliding again. */
-export const CONFIRM_AFTER_SEARCH_MS = 30 * 60_000;
 
 /** A passed slider check (contract CaptchaPass) in a request body; entrySubmit takes the same. */
 export const captchaSchema = {
@@ -49,65 +45,36 @@ const searchBody = {
 
 export default async function confirmRoutes(app: FastifyInstance) {
   const limited = { onRequest: app.rateLimit(LIMITS.lookup) };
-
-  const raceCenter = createRaceCenterService({
-    raceCenter: app.repos.raceCenter,
-    races: app.repos.races,
+  const confirmation = createRegistrationConfirmation({
+    repos: app.repos,
     certificateSecret: app.secrets.cert,
     now: app.config.now,
   });
 
-  /**
-   * The registration of a runner key (imported or made on the site, as the registration lookup finds it) and
-   * its answer, or undefined.
-   */
-  async function findRegistration(body: ConfirmRequest) {
-    const found = await raceCenter.registrationInfo(body.raceId, body);
-    if (!found) return undefined;
-    const { certHash, info } = found;
-    const answer = async () => {
-      const confirmedAt = await app.repos.runnerChoices.confirmedAt(info.raceId, certHash);
-      return { ...info, ...(confirmedAt ? { confirmedAt } : {}) };
-    };
-    return { certHash, answer };
-  }
-
   app.post<{ Body: ConfirmSearchRequest }>(
     API_PATHS.confirmSearch,
     { ...limited, schema: { body: searchBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
+    async (request) => {
       const refusals = runnerKeyRefusals(request.body);
       if (Object.keys(refusals).length > 0) return refuseFields(refusals);
       const { captcha } = request.body;
       if (!captcha) return fail(400, 'slideFirst');
       if (!(await app.captcha.redeem(captcha))) return fail(400, 'verificationFailed');
-      const found = await findRegistration(request.body);
-      if (!found) return fail(404, 'registrationMissing');
-      await app.repos.runnerChoices.recordSearch(request.body.raceId, found.certHash, user.id, app.config.now());
-      return ok(await found.answer());
+      const found = await confirmation.search(request.body, request.runner.id);
+      return found ? ok(found) : fail(404, 'registrationMissing');
     },
   );
 
   app.post<{ Body: ConfirmRequest }>(
     API_PATHS.confirm,
     { ...limited, schema: { body: confirmBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
+    async (request) => {
       const refusals = runnerKeyRefusals(request.body);
       if (Object.keys(refusals).length > 0) return refuseFields(refusals);
-      const { raceId, certificateNumber } = request.body;
-      const now = app.config.now();
-      // Without a recent search of this account (the slider passed) nothing is told, not even whether it exists.
-      const certHash = app.repos.raceCenter.certHash(certificateNumber);
-      const searched = await app.repos.runnerChoices.searchedAt(raceId, certHash, user.id);
-      if (searched === undefined || now - searched > CONFIRM_AFTER_SEARCH_MS) return fail(400, 'slideFirst');
-      const found = await findRegistration(request.body);
-      if (!found) return fail(404, 'registrationMissing');
-      await app.repos.runnerChoices.confirm(raceId, found.certHash, user.id, now);
-      return ok(await found.answer());
+      const confirmed = await confirmation.confirm(request.body, request.runner.id);
+      if (confirmed === 'slideFirst') return fail(400, 'slideFirst');
+      if (confirmed === 'registrationMissing') return fail(404, 'registrationMissing');
+      return ok(confirmed.registration);
     },
   );
 }

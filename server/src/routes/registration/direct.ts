@@ -13,7 +13,6 @@ import { LIMITS } from '../../plugins/rate-limit.ts';
 import { createDirectApplications } from '../../services/registration/direct-applications.ts';
 import { ownResults } from '../../services/registration/own-results.ts';
 import {
-  loggedInUser,
   raceIdQuery,
   raceIdSchema,
   refuseFields,
@@ -50,45 +49,43 @@ const sizesQuery = {
   },
 } as const;
 
-export default async function directRoutes(app: FastifyInstance) {
+/** directMine, directSave and myResults: behind the runner's session (plugins/sessions.ts). */
+export async function directRunnerRoutes(app: FastifyInstance) {
   const direct = createDirectApplications({ repos: app.repos, files: app.files, now: app.config.now });
 
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.directMine,
     { schema: { querystring: raceIdQuery } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
+    async (request) => {
+      const user = request.runner;
       const mine = await direct.mine(request.query.raceId, user.id);
       return mine ? ok(mine) : fail(404, 'raceNotFound');
     },
   );
 
-  app.post<{ Body: DirectSaveRequest }>(
-    API_PATHS.directSave,
-    { schema: { body: saveBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      const { raceId, values, submit } = request.body;
-      const saved = await direct.save(raceId, user.id, values, submit);
-      if (saved.ok) return ok(saved.application);
-      const { refusal } = saved;
-      return refusal.kind === 'fields' ? refuseFields(refusal.fields) : fail(refusal.status, refusal.code);
-    },
-  );
+  app.post<{ Body: DirectSaveRequest }>(API_PATHS.directSave, { schema: { body: saveBody } }, async (request) => {
+    const user = request.runner;
+    const { raceId, values, submit } = request.body;
+    const saved = await direct.save(raceId, user.id, values, submit);
+    if (saved.ok) return ok(saved.application);
+    const { refusal } = saved;
+    return refusal.kind === 'fields' ? refuseFields(refusal.fields) : fail(refusal.status, refusal.code);
+  });
 
   app.post<{ Body: MyResultsRequest }>(
     API_PATHS.myResults,
     { onRequest: app.rateLimit(LIMITS.lookup), schema: { body: myResultsBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
+    async (request) => {
       const refusals = runnerKeyRefusals(request.body);
       if (Object.keys(refusals).length > 0) return refuseFields(refusals);
       return ok(await ownResults(app.repos, request.body, request.body.raceId));
     },
   );
+}
+
+/** sizeStock: public. */
+export default async function directRoutes(app: FastifyInstance) {
+  const direct = createDirectApplications({ repos: app.repos, files: app.files, now: app.config.now });
 
   app.get<{ Querystring: { raceId: string; channel?: string; field: string } }>(
     API_PATHS.sizeStock,

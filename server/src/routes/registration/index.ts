@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import { CHANNEL_PATTERN, DEFAULT_FORM_CHANNEL } from '#contract/registration-form';
 import { envelopeSchema, fail, ok } from '../../lib/envelope.ts';
+import { publishedForm } from '../../services/registration/published-forms.ts';
 import confirmRoutes from './confirm.ts';
-import directRoutes from './direct.ts';
+import directRoutes, { directRunnerRoutes } from './direct.ts';
 import packAndDocumentRoutes from './pack-and-documents.ts';
 
 const formQuery = {
@@ -35,18 +36,26 @@ const publishedFormSchema = {
 
 export const FORM_CACHE_CONTROL = 'public, max-age=60';
 
-export default async function registrationRoutes(app: FastifyInstance) {
-  // The registration screens (issue 13 §4): /direct and the form's lookups, /confirm, /post and /upload.
-  await app.register(directRoutes);
+/**
+ * The registration screens' logged-in calls (issue 13 §4): /direct and the own-results lookup, /confirm,
+ * /post and /upload. Registered behind the runner's session (plugins/sessions.ts, app.ts).
+ */
+export async function registrationRunnerRoutes(app: FastifyInstance) {
+  await app.register(directRunnerRoutes);
   await app.register(confirmRoutes);
   await app.register(packAndDocumentRoutes);
+}
+
+export default async function registrationRoutes(app: FastifyInstance) {
+  // The public lookups of the registration form's fields (sizeStock).
+  await app.register(directRoutes);
 
   app.get<{ Querystring: { raceId: string; channel?: string } }>(
     API_PATHS.registrationForm,
     { schema: { querystring: formQuery, response: { 200: envelopeSchema(publishedFormSchema) } } },
     async (request, reply) => {
       const { raceId, channel = DEFAULT_FORM_CHANNEL } = request.query;
-      const published = await app.repos.registrationForms.latest(raceId, channel);
+      const published = await publishedForm(app.repos, raceId, channel);
       if (!published) {
         // A refusal in the envelope (HTTP 200, code 404) like the other lookups; not cached, so a form
         // published a moment later shows at once.

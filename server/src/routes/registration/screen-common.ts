@@ -1,27 +1,13 @@
 /**
- * What the registration screens' routes share (issue 13 §4; contract/registration-screens.ts): the login
- * guard, the field-refusal answer, the runner-key check and the request schemas.
+ * What the registration screens' routes share (issue 13 §4; contract/registration-screens.ts): the
+ * field-refusal answer, the runner-key check and the request schemas. (The login is checked once per scope:
+ * plugins/sessions.ts.)
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Envelope } from '#contract/api';
 import { isCertificateType } from '#contract/enums';
 import { messageText, type Refusal } from '#contract/messages';
 import type { FieldRefusals, RunnerKey } from '#contract/registration-screens';
 import { checkCertificateNumber, checkName } from '#contract/rules';
-import type { UserRecord } from '../../db/users-repository.ts';
-
-/**
- * The user of the request's token, or undefined after answering nothing: the caller then answers 401
- * loginExpired as the other logged-in routes do. Every answer of these routes is private (no-store).
- */
-export async function loggedInUser(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<UserRecord | undefined> {
-  void reply.header('cache-control', 'no-store');
-  return app.userFromToken(request);
-}
 
 /** Field refusals: code 400, msg (and msgCode) the first field's message, data.fields every one. */
 export function refuseFields(fields: Record<string, Refusal>): Envelope<FieldRefusals> {

@@ -10,12 +10,11 @@
  * is relative to the file host (VITE_FILE_HOST, '/files/' for the bundled server): 'uploads/<name>';
  * data.path is the absolute path on this server.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { MessageCode, MessageParams } from '#contract/messages';
-import { PRIVATE_UPLOAD_DIR } from '#contract/upload-value';
 import {
   checkUploadExtension,
   checkUploadSize,
@@ -27,44 +26,14 @@ import {
 } from '#contract/rules';
 import type { UploadKind } from '../../db/uploads-repository.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
-import { uploadKey } from '../../lib/file-store.ts';
 import { fail as envelopeFail, SUCCESS_MSG } from '../../lib/envelope.ts';
+import { magicMatches, UPLOAD_SUBDIR } from '../../lib/upload-files.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
+import { requireRunner } from '../../plugins/sessions.ts';
+import { storeRunnerUpload } from '../../services/uploads/runner-uploads.ts';
 
 export const UPLOAD_SIZE_LIMIT: SizeLimit = { size: 10, unit: 'MB' };
 export const MAX_UPLOAD_BYTES = UPLOAD_SIZE_LIMIT.size * SIZE_UNITS[UPLOAD_SIZE_LIMIT.unit];
-/** What one user may upload in any 24 hours. */
-export const UPLOAD_QUOTA = { files: 50, bytes: 200 * 1024 * 1024, windowMs: 24 * 3_600_000 } as const;
-/** The folder of runners' uploads, private (routes/files: served to their owner only). */
-export const UPLOAD_SUBDIR = PRIVATE_UPLOAD_DIR;
-
-const bytes = (...values: number[]) => Buffer.from(values);
-const ascii = (text: string) => Buffer.from(text, 'latin1');
-const ZIP = [bytes(0x50, 0x4b, 0x03, 0x04), bytes(0x50, 0x4b, 0x05, 0x06)];
-const OLE = [bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1)];
-
-/** Signatures at offset 0 per extension (webp is checked separately: RIFF....WEBP). */
-const MAGIC: Record<string, Buffer[]> = {
-  jpg: [bytes(0xff, 0xd8, 0xff)],
-  jpeg: [bytes(0xff, 0xd8, 0xff)],
-  png: [bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)],
-  gif: [ascii('GIF87a'), ascii('GIF89a')],
-  bmp: [ascii('BM')],
-  pdf: [ascii('%PDF-')],
-  zip: ZIP,
-  xlsx: ZIP,
-  docx: ZIP,
-  xls: OLE,
-  doc: OLE,
-};
-
-export function magicMatches(ext: string, head: Buffer): boolean {
-  if (ext === 'webp') {
-    return head.subarray(0, 4).equals(ascii('RIFF')) && head.subarray(8, 12).equals(ascii('WEBP'));
-  }
-  return (MAGIC[ext] ?? []).some((sig) => head.length >= sig.length && head.subarray(0, sig.length).equals(sig));
-}
-
 /** Upload answers carry `success` (spec §3 "Uploaded file response"), failures included. */
 const fail = (status: number, code: MessageCode, params?: MessageParams) => ({
   ...envelopeFail(status, code, params),
@@ -82,10 +51,11 @@ export default async function uploadRoutes(app: FastifyInstance) {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
 
+  // The runner's session (plugins/sessions.ts), its refusal carrying `success` like every upload answer.
+  requireRunner(app, () => fail(401, 'loginExpired'));
+
   async function receive(request: FastifyRequest, reply: FastifyReply, kind: UploadKind) {
-    reply.header('cache-control', 'no-store');
-    const user = await app.userFromToken(request);
-    if (!user) return fail(401, 'loginExpired');
+    const user = request.runner;
     const allowed: readonly string[] = kind === 'image' ? IMAGE_EXTENSIONS : FILE_EXTENSIONS;
     if (!request.isMultipart()) return fail(400, 'uploadNotMultipart');
     let file;
@@ -112,30 +82,21 @@ export default async function uploadRoutes(app: FastifyInstance) {
     if (file.file.truncated) return tooBig();
     if (!magicMatches(ext, content.subarray(0, 16))) return fail(400, 'badFileType');
     const name = `${randomUUID()}.${ext}`;
-    const refused = await app.repos.uploads.reserve(
+    const refused = await storeRunnerUpload(
+      { repos: app.repos, files: app.files },
       {
         userId: user.id,
         storedName: name,
         originalName: maskPersonalData(file.filename).slice(0, 255),
         kind,
-        bytes: content.length,
-        sha256: createHash('sha256').update(content).digest('hex'),
         ip: request.ip,
-        createdAt: app.config.now(),
+        now: app.config.now(),
       },
-      UPLOAD_QUOTA,
+      content,
     );
     if (refused) {
       void reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(refused.retryAfterMs / 1000))));
       return fail(429, 'uploadQuota');
-    }
-    const key = uploadKey(`${UPLOAD_SUBDIR}/${name}`);
-    try {
-      await app.files.put(key, content);
-    } catch (error) {
-      await app.repos.uploads.release(name);
-      await app.files.remove(key).catch(() => undefined);
-      throw error;
     }
     request.log.info({ user: user.id, file: name, bytes: content.length }, 'file uploaded');
     return {

@@ -9,18 +9,17 @@ import { normalizeEmail } from '#contract/rules';
 import { ok } from '../../lib/envelope.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
+import { accountByEmail, accountByPhone, registerByEmail, setPassword } from '../../services/accounts/accounts.ts';
 import { checkCode } from './codes.ts';
 import { emailRegisteredQuery, registerBody, resetByEmailBody, resetByPhoneBody } from './bodies.ts';
 import { newPasswordFrom, noStore, parseOrReject, reject, type Body } from './common.ts';
 
 export default async function accountRoutes(app: FastifyInstance) {
-  const { users, tokens } = app.repos;
-
   app.get(API_PATHS.emailRegistered, { onRequest: app.rateLimit(LIMITS.emailCheck) }, async (request, reply) => {
     noStore(reply);
     const parsed = parseOrReject(emailRegisteredQuery, request.query);
     if ('error' in parsed) return parsed.error;
-    return ok((await users.findByEmail(normalizeEmail(parsed.body.email)!)) !== undefined);
+    return ok((await accountByEmail(app.repos, normalizeEmail(parsed.body.email)!)) !== undefined);
   });
 
   app.post(
@@ -51,8 +50,8 @@ export default async function accountRoutes(app: FastifyInstance) {
       });
       if (checked !== true) return checked;
       const passwordHash = await hashPassword(chosen.password);
-      if (await users.findByEmail(email)) return reject(409, 'emailRegistered');
-      const id = await users.create({ email, passwordHash }, app.config.now());
+      const id = await registerByEmail(app.repos, { email, passwordHash }, app.config.now());
+      if (id === 'emailRegistered') return reject(409, 'emailRegistered');
       request.log.info({ user: id }, 'account registered');
       return ok(true);
     },
@@ -69,8 +68,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     const checked = await checkCode(app, { purpose: 'reset', destination, code: body.captcha ?? '', requestToken, ip });
     if (checked !== true) return checked;
     if (userId === undefined) return reject(400, 'codeError');
-    await users.setPasswordHash(userId, await hashPassword(chosen.password));
-    await tokens.revokeAllForUser(userId, app.config.now());
+    await setPassword(app.repos, userId, chosen.password, app.config.now());
     return ok(true);
   }
 
@@ -79,7 +77,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     const parsed = parseOrReject(resetByEmailBody, request.body);
     if ('error' in parsed) return parsed.error;
     const email = normalizeEmail(parsed.body.accountEmail)!;
-    return reset(parsed.body, email, (await users.findByEmail(email))?.id, request.ip);
+    return reset(parsed.body, email, (await accountByEmail(app.repos, email))?.id, request.ip);
   });
 
   app.post(
@@ -91,7 +89,7 @@ export default async function accountRoutes(app: FastifyInstance) {
       const parsed = parseOrReject(resetByPhoneBody, request.body);
       if ('error' in parsed) return parsed.error;
       const { phone } = parsed.body;
-      return reset(parsed.body, phone, (await users.findByPhone(phone))?.id, request.ip);
+      return reset(parsed.body, phone, (await accountByPhone(app.repos, phone))?.id, request.ip);
     },
   );
 }

@@ -8,13 +8,12 @@
  * otherwise it replaces the previous code. At most 5 codes per destination and 20 per IP (IPv6: per /64) an
  * hour.
  *
- * A send answers the same for known and unknown accounts (issue 27); see `send`. The spec's own "email
+ * A send answers the same for known and unknown accounts (issue 27); the rules: services/accounts/verification-codes.ts. The spec's own "email
  * registered" check (API_PATHS.emailRegistered, the registration form's field check) still tells, rate-limited.
  *
  * Email purpose rule: emailSendType 1 → 'register', 2 → 'reset'; without emailSendType, a body carrying
  * raceAppBusinessType (the reset form) is 'reset', otherwise 'register'.
  */
-import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API_PATHS } from '#contract/api';
 import type { CodeChannel, CodePurpose } from '../../db/codes-repository.ts';
@@ -23,43 +22,17 @@ import { EMAIL_SEND_TYPES } from '#contract/enums';
 import { normalizeEmail } from '#contract/rules';
 import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS, rateLimitKey } from '../../plugins/rate-limit.ts';
+import { checkCode as checkVerificationCode, sendCode } from '../../services/accounts/verification-codes.ts';
 import { sendEmailCodeBody, sendPhoneCodeBody, sendResetPhoneCodeBody } from './bodies.ts';
 import { noStore, parseOrReject, reject, type Body } from './common.ts';
 
-export const CODE_RULES = {
-  ttlMs: 10 * 60_000,
-  resendMs: 60_000,
-  maxTries: 5,
-  /** Wrong tries on one code from all the sources other than the one that requested it, together. */
-  maxStrangerTries: 10,
-  perDestinationPerHour: 5,
-  perIpPerHour: 20,
-} as const;
-const HOUR = 3_600_000;
-
-/**
- * Checks a code sent from `ip` and consumes it when right; anything else is the envelope to answer.
- *
- * Wrong tries are counted per source (the IP, an IPv6 /64) as well as per code, so that nobody can use up
- * someone else's code: the source that requested the code has the code's own 5 tries, and the code dies at
- * the 5th wrong one, as before. Any other source gets 5 wrong tries on that code too, after which its
- * guesses are refused unchecked, and all such sources together get 10: strangers can no longer burn a
- * runner's pending code, and a code is guessed at most 5 + 10 times in all (codes-repository.ts `check`).
- */
+/** Checks a code sent from `ip` and consumes it when right (services/accounts/verification-codes.ts); anything else is the envelope to answer. */
 export async function checkCode(
   app: FastifyInstance,
   input: { purpose: CodePurpose; destination: string; code: string; requestToken?: string; ip: string },
 ): Promise<true | Envelope<null>> {
   const { ip, ...rest } = input;
-  const result = await app.repos.codes.check({
-    ...rest,
-    // A malformed code still counts as a wrong try against the open code.
-    code: /^\d{6}$/.test(input.code) ? input.code : '',
-    source: rateLimitKey(ip),
-    now: app.config.now(),
-    maxTries: CODE_RULES.maxTries,
-    maxStrangerTries: CODE_RULES.maxStrangerTries,
-  });
+  const result = await checkVerificationCode(app.repos, { ...rest, source: rateLimitKey(ip), now: app.config.now() });
   if (result === 'ok') return true;
   return reject(400, result === 'spent' ? 'codeTriesUsed' : 'codeError');
 }
@@ -80,8 +53,6 @@ export function emailPurpose(body: Body): CodePurpose {
 }
 
 export default async function codeRoutes(app: FastifyInstance) {
-  const { codes, users } = app.repos;
-
   /**
    * The shared steps of the three send calls: the verificationToken of the code sent, a business rejection
    * (envelope), or a refusal for a while (`Refusal`, answered by `answer`).
@@ -91,50 +62,15 @@ export default async function codeRoutes(app: FastifyInstance) {
     ip: string,
     request: { channel: CodeChannel; destination: string; purpose: CodePurpose },
   ): Promise<{ verificationToken: string } | Refusal | Envelope<null>> {
-    const { channel, destination, purpose } = request;
     // The body schema already refused a send without a passed slider (slideFirst).
     const pass = { token: body.nc_token!, sig: body.sig!, sessionId: body.sessionId!, scene: body.scene! };
     if (!(await app.captcha.redeem(pass))) return reject(400, 'verificationFailed');
-
-    // Known and unknown accounts are answered alike (issue 27: no account enumeration): the same answer, rate
-    // limits and stored code either way, and the provider is called off the request. Only what is delivered
-    // differs: a login or reset code goes to an account's phone or address only; a registration code to a free
-    // address only (a taken one gets a notice instead). A code never delivered can only be answered codeError.
-    const account = await (channel === 'sms' ? users.findByPhone(destination) : users.findByEmail(destination));
-    const delivered = purpose === 'register' ? account === undefined : account !== undefined;
-
-    const now = app.config.now();
-    const source = rateLimitKey(ip);
-    const last = await codes.lastRequestedAt(purpose, destination);
-    if (last !== undefined && now - last < CODE_RULES.resendMs) {
-      const wait = Math.max(1, Math.ceil((last + CODE_RULES.resendMs - now) / 1000));
-      return refuse(wait, fail(429, 'codeResendWait', { seconds: wait }));
-    }
-    for (const [count, max] of [
-      [await codes.countForDestination(destination, now - HOUR), CODE_RULES.perDestinationPerHour],
-      [await codes.countForIp(source, now - HOUR), CODE_RULES.perIpPerHour],
-    ] as const) {
-      if (count.n >= max) {
-        const wait = Math.max(1, Math.ceil(((count.oldest ?? now) + HOUR - now) / 1000));
-        return refuse(wait, fail(429, 'tooManyRequestsWait', { seconds: wait }));
-      }
-    }
-
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const verificationToken = randomBytes(24).toString('base64url');
-    await codes.issue({
-      requestToken: verificationToken,
-      purpose,
-      channel,
-      destination,
-      code,
-      ip: source,
-      now,
-      ttlMs: CODE_RULES.ttlMs,
-    });
-    if (delivered) await app.delivery.sendCode({ channel, destination, purpose, code });
-    else if (purpose === 'register') await app.delivery.sendAccountExists(destination);
-    return { verificationToken };
+    const sent = await sendCode(
+      { repos: app.repos, delivery: app.delivery },
+      { ...request, source: rateLimitKey(ip), now: app.config.now() },
+    );
+    if ('verificationToken' in sent) return sent;
+    return refuse(sent.waitSeconds, fail(429, sent.reason, { seconds: sent.waitSeconds }));
   }
 
   /** What a send call answers: its data, or the rejection (HTTP 429 and Retry-After for a refusal). */

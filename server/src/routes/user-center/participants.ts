@@ -1,6 +1,7 @@
 /**
  * Saved participants (issue 15 §3; contract/api.ts participantList, participantSave, participantDelete; types
- * in contract/after-entry.ts), all logged in and private (no-store):
+ * in contract/after-entry.ts), all logged in and private (no-store; behind the runner's session,
+ * plugins/sessions.ts):
  * - GET participantList → SavedParticipant[] (numbers masked, age and adult as of today).
  * - POST participantSave (ParticipantSaveRequest) → SavedParticipant; field refusals as FieldRefusals.
  * - POST participantDelete ({ id }) → null.
@@ -11,7 +12,7 @@ import { API_PATHS } from '#contract/api';
 import type { ParticipantDeleteRequest } from '#contract/after-entry';
 import { fail, ok } from '../../lib/envelope.ts';
 import { createParticipants } from '../../services/after-entry/participants.ts';
-import { loggedInUser, refuseFields } from '../registration/screen-common.ts';
+import { refuseFields } from '../registration/screen-common.ts';
 
 const idSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
@@ -37,19 +38,13 @@ const deleteBody = { type: 'object', required: ['id'], properties: { id: idSchem
 export default async function participantRoutes(app: FastifyInstance) {
   const participants = createParticipants({ repos: app.repos, now: app.config.now });
 
-  app.get(API_PATHS.participantList, async (request, reply) => {
-    const user = await loggedInUser(app, request, reply);
-    if (!user) return fail(401, 'loginExpired');
-    return ok(await participants.list(user.id));
-  });
+  app.get(API_PATHS.participantList, async (request) => ok(await participants.list(request.runner.id)));
 
   app.post<{ Body: Record<string, unknown> }>(
     API_PATHS.participantSave,
     { schema: { body: saveBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      const saved = await participants.save(user.id, request.body);
+    async (request) => {
+      const saved = await participants.save(request.runner.id, request.body);
       if (saved.ok) return ok(saved.participant);
       const { refusal } = saved;
       return refusal.kind === 'fields'
@@ -61,10 +56,10 @@ export default async function participantRoutes(app: FastifyInstance) {
   app.post<{ Body: ParticipantDeleteRequest }>(
     API_PATHS.participantDelete,
     { schema: { body: deleteBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      return (await participants.remove(user.id, request.body.id)) ? ok(null) : fail(404, 'participantMissing');
+    async (request) => {
+      return (await participants.remove(request.runner.id, request.body.id))
+        ? ok(null)
+        : fail(404, 'participantMissing');
     },
   );
 }

@@ -2,7 +2,7 @@
  * Pack pick-up appointments (issue 15 §2; shapes in contract/after-entry.ts): who may book (a won entry of the
  * caller's, paid unless the race says otherwise, the current letter signed when the race asks for it), booking
  * or changing a slot and cancelling until the deadline, and the check-in of a pass by staff (the route, with a
- * staff key) or the organiser (CLI pickup-checkin). The routes (routes/services/pickup.ts) and the CLI
+ * staff key) or the organiser (CLI pickup-checkin). The routes (routes/after-entry/pickup.ts) and the CLI
  * (cli/pickup-commands.ts) only parse and answer.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
@@ -63,6 +63,19 @@ export function newStaffKey(): { key: string; hash: string } {
   return { key, hash: staffKeyHash(key) };
 }
 export const staffKeyHash = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/**
+ * The check-in desk of a `staffKey` header: the organiser's key for `raceId`, or undefined when the key is
+ * empty, too long to be one, unknown, revoked or for another race.
+ */
+export async function staffOfKey(
+  repos: Repositories,
+  key: string,
+  raceId: string,
+): Promise<{ raceId: string; label: string } | undefined> {
+  const staff = key === '' || key.length > 200 ? undefined : await repos.pickup.findStaffKey(staffKeyHash(key));
+  return staff && staff.revokedAt === null && staff.raceId === raceId ? staff : undefined;
+}
 
 /** The pick-up state of a race at `now`: closed (disabled or absent), open, or ended (past the deadline). */
 export const pickupState = (race: RaceInfo | undefined, now: number): PickupAnswer['state'] =>

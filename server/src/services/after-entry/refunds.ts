@@ -15,6 +15,7 @@ import {
   refundAmountFen,
   type RefundAnswer,
   type RefundRequestBody,
+  type RefundRequestStatus,
   type RefundRequestView,
 } from '#contract/after-entry';
 import { ENTRY_STATUSES, formatFen } from '#contract/entry';
@@ -113,6 +114,10 @@ export async function refundAnswer(
     entries: list,
   };
 }
+
+/** A race's refund and deferral requests with their entries, oldest first; only `status` when given (the CLI). */
+export const refundRequestsOf = (repos: Repositories, raceId: string, status?: RefundRequestStatus) =>
+  repos.refunds.listForRace(raceId, status);
 
 export type RequestOutcome =
   | { ok: true; view: RefundRequestView }

@@ -13,7 +13,7 @@ import { imageDimensions } from '#contract/image-dimensions';
 import { extensionOf, type ImageSize } from '#contract/rules';
 import type { Repositories } from '../../db/repositories.ts';
 import { siteConfigKey, uploadKey, type FileStore } from '../../lib/file-store.ts';
-import { magicMatches } from '../../routes/uploads/index.ts';
+import { magicMatches } from '../../lib/upload-files.ts';
 
 /** What an asset may be: images (shown on the site) and documents (downloaded). */
 export const ASSET_IMAGE_TYPES = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'] as const;

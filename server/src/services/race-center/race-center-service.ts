@@ -5,6 +5,7 @@
  */
 import type { RaceCenterRepository, ResultRow } from '../../db/race-center-repository.ts';
 import type { RacesRepository } from '../../db/races-repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import {
@@ -221,3 +222,9 @@ export function createRaceCenterService({
 }
 
 export type RaceCenterService = ReturnType<typeof createRaceCenterService>;
+
+/** The service over the app's repositories (what a route or a service holding `Repositories` hands it). */
+export const raceCenterServiceOn = (
+  repos: Repositories,
+  options: Omit<RaceCenterServiceDeps, 'raceCenter' | 'races'>,
+): RaceCenterService => createRaceCenterService({ raceCenter: repos.raceCenter, races: repos.races, ...options });

@@ -18,7 +18,7 @@ import {
 } from '#contract/registration-form';
 import type { Refusal } from '#contract/messages';
 import { checkUploadValue, type UploadValueContext } from '../../lib/upload-value.ts';
-import { countryList } from '../../routes/basic-center/country-list.ts';
+import { countryList } from '../../lib/country-list.ts';
 
 let countryCodes: ReadonlySet<string> | undefined;
 

@@ -17,7 +17,7 @@ import {
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord, StaffSession } from '../../db/staff-repository.ts';
 import { hashToken } from '../../db/tokens-repository.ts';
-import { lockoutMs } from '../../lib/accounts.ts';
+import { lockoutMs } from '../accounts/accounts.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/password-hash.ts';
 import { matchTotp, newTotpSecret, totpLink } from '../../lib/totp.ts';
 import { appendAudit, type AuditActor } from './audit.ts';

@@ -185,3 +185,9 @@ export async function resetStaffPassword(
 export async function listStaff(repos: Repositories, now: number): Promise<StaffView[]> {
   return (await repos.staff.list()).map((s) => staffView(s, now));
 }
+
+/** The member with this e-mail (any case), removed or not, or undefined. */
+export async function staffByEmail(repos: Repositories, email: string): Promise<StaffRecord | undefined> {
+  const normalized = normalizeStaffEmail(email);
+  return normalized === undefined ? undefined : repos.staff.findByEmail(normalized);
+}

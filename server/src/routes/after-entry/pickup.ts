@@ -2,7 +2,8 @@
  * Pack pick-up appointment calls (issue 15 §2; paths in contract/api.ts, shapes in contract/after-entry.ts):
  * pickupGet, pickupBook and pickupCancel (login, the caller's own entries only) and pickupCheckIn (staff: the
  * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited). The rules
- * live in services/after-entry/pickup.ts.
+ * live in services/after-entry/pickup.ts. The runner's three are registered behind the runner's session
+ * (plugins/sessions.ts: `request.runner` is the caller), the desk's check-in outside it.
  */
 import type { FastifyInstance } from 'fastify';
 import {
@@ -20,10 +21,10 @@ import {
   cancelPickup,
   checkInPass,
   pickupOverview,
-  staffKeyHash,
+  staffOfKey,
   type PickupOutcome,
 } from '../../services/after-entry/pickup.ts';
-import { loggedInUser, raceIdQuery, raceIdSchema } from '../registration/screen-common.ts';
+import { raceIdQuery, raceIdSchema } from '../registration/screen-common.ts';
 
 /**
  * Check-in calls per IP: a desk scans a pass every few seconds, several desks may share one address; a key
@@ -56,38 +57,32 @@ const checkInBody = {
 const answer = <T>(outcome: PickupOutcome<T>) =>
   outcome.ok ? ok(outcome.value) : fail(outcome.refusal.status, outcome.refusal.code, outcome.refusal.params);
 
-export default async function pickupRoutes(app: FastifyInstance) {
+/** The runner's own pick-up: overview, booking and cancelling (behind the runner's session). */
+export async function pickupRunnerRoutes(app: FastifyInstance) {
   const now = () => app.config.now();
 
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.pickupGet,
     { schema: { querystring: raceIdQuery } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      return answer(await pickupOverview(app.repos, { userId: user.id, raceId: request.query.raceId, now: now() }));
+    async (request) => {
+      return answer(
+        await pickupOverview(app.repos, { userId: request.runner.id, raceId: request.query.raceId, now: now() }),
+      );
     },
   );
 
-  app.post<{ Body: PickupBookRequest }>(
-    API_PATHS.pickupBook,
-    { schema: { body: bookBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      return answer(await bookPickup(app.repos, { userId: user.id, ...request.body, now: now() }));
-    },
-  );
+  app.post<{ Body: PickupBookRequest }>(API_PATHS.pickupBook, { schema: { body: bookBody } }, async (request) => {
+    return answer(await bookPickup(app.repos, { userId: request.runner.id, ...request.body, now: now() }));
+  });
 
-  app.post<{ Body: PickupCancelRequest }>(
-    API_PATHS.pickupCancel,
-    { schema: { body: cancelBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      return answer(await cancelPickup(app.repos, { userId: user.id, ...request.body, now: now() }));
-    },
-  );
+  app.post<{ Body: PickupCancelRequest }>(API_PATHS.pickupCancel, { schema: { body: cancelBody } }, async (request) => {
+    return answer(await cancelPickup(app.repos, { userId: request.runner.id, ...request.body, now: now() }));
+  });
+}
+
+/** The check-in desk's call, authorised by the organiser's staff key. */
+export default async function pickupRoutes(app: FastifyInstance) {
+  const now = () => app.config.now();
 
   app.post<{ Body: PickupCheckInRequest }>(
     API_PATHS.pickupCheckIn,
@@ -96,10 +91,9 @@ export default async function pickupRoutes(app: FastifyInstance) {
       void reply.header('cache-control', 'no-store');
       const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
       const key = typeof sent === 'string' ? sent.trim() : '';
-      const staff = key === '' || key.length > 200 ? undefined : await app.repos.pickup.findStaffKey(staffKeyHash(key));
+      const staff = await staffOfKey(app.repos, key, request.body.raceId);
       // 403, not 401: the SPA reads an envelope code 401 as "the runner's login expired" (api-client.ts).
-      if (!staff || staff.revokedAt !== null || staff.raceId !== request.body.raceId)
-        return fail(403, 'staffKeyInvalid');
+      if (!staff) return fail(403, 'staffKeyInvalid');
       return answer(
         await checkInPass(app.repos, {
           raceId: staff.raceId,

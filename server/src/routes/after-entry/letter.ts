@@ -1,14 +1,16 @@
 /**
  * The electronic commitment letter's calls (issue 15 §1; paths in contract/api.ts, shapes and rules in
  * contract/after-entry.ts and services/after-entry/letter.ts): letterGet (login) answers the race's letter and
- * the caller's entries that sign it; letterSign (login) appends a signature.
+ * the caller's entries that sign it; letterSign (login) appends a signature. Registered behind the runner's
+ * session (plugins/sessions.ts): `request.runner` is the caller.
  */
 import type { FastifyInstance } from 'fastify';
 import type { LetterSignRequest } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
 import { fail, ok } from '../../lib/envelope.ts';
 import { letterAnswer, signLetter } from '../../services/after-entry/letter.ts';
-import { loggedInUser, raceIdQuery, raceIdSchema, refuseFields } from '../registration/screen-common.ts';
+import { raceById } from '../../services/races.ts';
+import { raceIdQuery, raceIdSchema, refuseFields } from '../registration/screen-common.ts';
 
 const cosignerSchema = {
   type: 'object',
@@ -37,29 +39,21 @@ export default async function letterRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.letterGet,
     { schema: { querystring: raceIdQuery } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      const race = await app.repos.races.findById(request.query.raceId);
+    async (request) => {
+      const race = await raceById(app.repos, request.query.raceId);
       if (!race) return fail(404, 'raceNotFound');
-      return ok(await letterAnswer(app.repos, race, user.id, app.config.now()));
+      return ok(await letterAnswer(app.repos, race, request.runner.id, app.config.now()));
     },
   );
 
-  app.post<{ Body: LetterSignRequest }>(
-    API_PATHS.letterSign,
-    { schema: { body: signBody } },
-    async (request, reply) => {
-      const user = await loggedInUser(app, request, reply);
-      if (!user) return fail(401, 'loginExpired');
-      const outcome = await signLetter({ repos: app.repos, now: app.config.now }, user.id, request.body, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
-      if (outcome.ok) return ok(outcome.entry);
-      return outcome.kind === 'fields'
-        ? refuseFields(outcome.fields)
-        : fail(outcome.status, outcome.code, outcome.params);
-    },
-  );
+  app.post<{ Body: LetterSignRequest }>(API_PATHS.letterSign, { schema: { body: signBody } }, async (request) => {
+    const outcome = await signLetter({ repos: app.repos, now: app.config.now }, request.runner.id, request.body, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+    });
+    if (outcome.ok) return ok(outcome.entry);
+    return outcome.kind === 'fields'
+      ? refuseFields(outcome.fields)
+      : fail(outcome.status, outcome.code, outcome.params);
+  });
 }

@@ -1,0 +1,67 @@
+/**
+ * Watching the races' data versions (race-center-repository.ts dataVersions): the cached public lookups of
+ * routes/race-center are dropped when results, photos or registrations change, here or elsewhere.
+ */
+import type { Repositories } from '../../db/repositories.ts';
+
+/** A reading of the races' data versions (race-center-repository.ts dataVersions): `key=version` pairs. */
+const versionsOf = (reading: string) =>
+  new Map(
+    reading
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.lastIndexOf('=');
+        return [pair.slice(0, at), Number(pair.slice(at + 1))] as const;
+      }),
+  );
+
+/**
+ * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
+ * when a reading of the races' data versions from the database (every `pollMs`) holds a
+ * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions
+ * only grow, so a reading that is not newer (one taken before this instance's own write, answered after it)
+ * changes nothing, and this instance's own writes are folded into what has been seen as soon as they are read
+ * back: a poll does not drop the cache a second time for a write that has already dropped it. Answers the
+ * function that stops watching (call it when the app closes).
+ */
+export async function watchDataVersions(repos: Repositories, pollMs: number, changed: () => void): Promise<() => void> {
+  const raceCenter = repos.raceCenter;
+  const seen = new Map<string, number>();
+  /** Folds a reading into what has been seen; true when it held anything newer. */
+  const fold = (reading: string) => {
+    let newer = false;
+    const versions = versionsOf(reading);
+    for (const [key, version] of versions) {
+      if (version > (seen.get(key) ?? -Infinity)) {
+        seen.set(key, version);
+        newer = true;
+      }
+    }
+    // A race removed: its answers go too.
+    for (const key of seen.keys()) {
+      if (!versions.has(key)) {
+        seen.delete(key);
+        newer = true;
+      }
+    }
+    return newer;
+  };
+  // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
+  const read = (then: (reading: string) => void) => raceCenter.dataVersions().then(then, () => undefined);
+  const unsubscribe = raceCenter.onChange(() => {
+    changed();
+    void read(fold);
+  });
+  fold(await raceCenter.dataVersions());
+  const poll = setInterval(() => {
+    void read((reading) => {
+      if (fold(reading)) changed();
+    });
+  }, pollMs);
+  poll.unref();
+  return () => {
+    clearInterval(poll);
+    unsubscribe();
+  };
+}
