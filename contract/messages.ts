@@ -189,6 +189,7 @@ export const MESSAGES = {
   pickupCollected: 'This race pack was already collected at {{at}}',
   pickupPassMissing: 'No booking has this pick-up pass code',
   staffKeyInvalid: 'The staff key is wrong or has been revoked',
+  pickupOutsideSlot: 'This pass is booked for {{slot}}; it is now {{now}}',
 
   // After entry (issue 15): refunds and deferral.
   refundClosed: 'This race does not accept refund requests',

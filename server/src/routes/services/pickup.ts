@@ -1,16 +1,19 @@
 /**
  * Pack pick-up appointment calls (issue 15 §2; paths in contract/api.ts, shapes in contract/after-entry.ts):
  * pickupGet, pickupBook and pickupCancel (login, the caller's own entries only) and pickupCheckIn (staff: the
- * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited). The rules
+ * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited), and
+ * pickupStaffKey, with which the check-in screen checks its key before the first scan. The rules
  * live in services/after-entry/pickup.ts.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   normalizePassCode,
   STAFF_KEY_HEADER,
   type PickupBookRequest,
   type PickupCancelRequest,
   type PickupCheckInRequest,
+  type PickupStaffKeyAnswer,
+  type PickupStaffKeyRequest,
 } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -50,14 +53,34 @@ const cancelBody = {
 const checkInBody = {
   type: 'object',
   required: ['raceId', 'passCode'],
-  properties: { raceId: raceIdSchema, passCode: { type: 'string', maxLength: 40 } },
+  properties: {
+    raceId: raceIdSchema,
+    passCode: { type: 'string', maxLength: 40 },
+    outsideSlotConfirmed: { type: 'boolean' },
+  },
+} as const;
+const staffKeyBody = {
+  type: 'object',
+  required: ['raceId'],
+  properties: { raceId: raceIdSchema },
 } as const;
 
-const answer = <T>(outcome: PickupOutcome<T>) =>
-  outcome.ok ? ok(outcome.value) : fail(outcome.refusal.status, outcome.refusal.code, outcome.refusal.params);
+const answer = <T>(outcome: PickupOutcome<T>) => {
+  if (outcome.ok) return ok(outcome.value);
+  const { status, code, params, data } = outcome.refusal;
+  return data === undefined ? fail(status, code, params) : { ...fail(status, code, params), data };
+};
 
 export default async function pickupRoutes(app: FastifyInstance) {
   const now = () => app.config.now();
+
+  /** The live staff key of the request's staffKey header for the race, or undefined. */
+  const staffOf = async (request: FastifyRequest, raceId: string) => {
+    const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
+    const key = typeof sent === 'string' ? sent.trim() : '';
+    const staff = key === '' || key.length > 200 ? undefined : await app.repos.pickup.findStaffKey(staffKeyHash(key));
+    return staff && staff.revokedAt === null && staff.raceId === raceId ? staff : undefined;
+  };
 
   app.get<{ Querystring: { raceId: string } }>(
     API_PATHS.pickupGet,
@@ -94,20 +117,31 @@ export default async function pickupRoutes(app: FastifyInstance) {
     { onRequest: app.rateLimit(CHECK_IN_LIMIT), schema: { body: checkInBody } },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
-      const key = typeof sent === 'string' ? sent.trim() : '';
-      const staff = key === '' || key.length > 200 ? undefined : await app.repos.pickup.findStaffKey(staffKeyHash(key));
+      const staff = await staffOf(request, request.body.raceId);
       // 403, not 401: the SPA reads an envelope code 401 as "the runner's login expired" (api-client.ts).
-      if (!staff || staff.revokedAt !== null || staff.raceId !== request.body.raceId)
-        return fail(403, 'staffKeyInvalid');
+      if (!staff) return fail(403, 'staffKeyInvalid');
       return answer(
         await checkInPass(app.repos, {
           raceId: staff.raceId,
           passCode: normalizePassCode(request.body.passCode),
           by: staff.label,
           now: now(),
+          outsideSlotConfirmed: request.body.outsideSlotConfirmed === true,
         }),
       );
+    },
+  );
+
+  // The check-in screen checks the key it is given before the first scan.
+  app.post<{ Body: PickupStaffKeyRequest }>(
+    API_PATHS.pickupStaffKey,
+    { onRequest: app.rateLimit(CHECK_IN_LIMIT), schema: { body: staffKeyBody } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const staff = await staffOf(request, request.body.raceId);
+      if (!staff) return fail(403, 'staffKeyInvalid');
+      const answer: PickupStaffKeyAnswer = { label: staff.label };
+      return ok(answer);
     },
   );
 }
