@@ -199,8 +199,11 @@ export interface PickupEntry {
   entryNo: string;
   name: string;
   itemName: LocalText;
-  /** Why it may not book yet (the message codes pickupNeedsPayment / pickupNeedsLetter), or null when it may. */
-  blockedBy: 'pickupNeedsPayment' | 'pickupNeedsLetter' | null;
+  /**
+   * Why it may not book yet (the message codes pickupNeedsPayment / pickupNeedsLetter, or pickupMailingChosen:
+   * the runner chose to have the pack mailed on /post), or null when it may.
+   */
+  blockedBy: 'pickupMailingChosen' | 'pickupNeedsPayment' | 'pickupNeedsLetter' | null;
   booking: PickupBookingView | null;
 }
 export interface PickupBookingView {

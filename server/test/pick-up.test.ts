@@ -485,6 +485,86 @@ describe('check-in', () => {
   });
 });
 
+describe('mailing OR pick-up', () => {
+  const mailing = (who: TestRunner, method: 'mail' | 'pickup') =>
+    app.inject({
+      method: 'POST',
+      url: API_PATHS.mailingSave,
+      headers: { token: who.token },
+      payload:
+        method === 'mail'
+          ? {
+              raceId: DEMO_RACE_ID,
+              method,
+              name: '收件人',
+              phone: '13612342222',
+              region: ['320000', '320100', '320102'],
+              address: '中山路1号',
+            }
+          : { raceId: DEMO_RACE_ID, method },
+    });
+  const mailingGet = async (who: TestRunner) =>
+    (
+      await app.inject({
+        method: 'GET',
+        url: `${API_PATHS.mailingGet}?raceId=${DEMO_RACE_ID}`,
+        headers: { token: who.token },
+      })
+    ).json();
+
+  it('a runner who chose mailing books no slot until they switch to pick-up, and one with a booking cannot choose mailing', async () => {
+    const { who, entry } = await readyRunner();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    // Mailing chosen: the pick-up page says so and booking is refused with the reason.
+    expect((await get(who)).data.entries[0]!.blockedBy).toBe('pickupMailingChosen');
+    const refused = (await book(who, entry.entryNo, FIRST)).json();
+    expect(refused).toMatchObject({ code: 400, msgCode: 'pickupMailingChosen', data: null });
+    expect(refused.msg).toBe('You chose to have your race pack mailed: switch to on-site pick-up first to book a slot');
+    expect((await get(who)).data.entries[0]!.booking).toBeNull();
+
+    // Switched to pick-up on /post: the slot is booked.
+    expect((await mailing(who, 'pickup')).json().code).toBe(0);
+    expect((await get(who)).data.entries[0]!.blockedBy).toBeNull();
+    expect((await book(who, entry.entryNo, FIRST)).json().code).toBe(0);
+
+    // Booked: /post says so, and mailing is refused with the booked slot, the choice left as it was.
+    expect((await mailingGet(who)).data.pickupBookings).toEqual([
+      { slotId: FIRST, slot: { date: '2027-04-15', start: '09:00', end: '11:00' } },
+    ]);
+    const both = (await mailing(who, 'mail')).json();
+    expect(both).toMatchObject({
+      code: 409,
+      msgCode: 'mailingPickupBooked',
+      msgParams: { slot: '2027-04-15 09:00–11:00' },
+    });
+    expect(both.msg).toBe(
+      'You booked pack pick-up for 2027-04-15 09:00–11:00: cancel that booking first to have your pack mailed',
+    );
+    expect((await mailingGet(who)).data.choice.method).toBe('pickup');
+
+    // Cancelled: mailing may be chosen again, and then the slot may not be booked.
+    expect((await cancel(who, entry.entryNo)).json().code).toBe(0);
+    expect((await mailingGet(who)).data.pickupBookings).toBeUndefined();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    expect((await book(who, entry.entryNo, SECOND)).json().msgCode).toBe('pickupMailingChosen');
+  });
+
+  it('a mailing choice counts only where the race offers mailing', async () => {
+    const { who, entry } = await readyRunner();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    await saveDemoRace(app, clock.now(), {
+      packPickup: pickupSettings(),
+      packMailing: { ...demoRace().packMailing!, enabled: false },
+    });
+    try {
+      expect((await get(who)).data.entries[0]!.blockedBy).toBeNull();
+      expect((await book(who, entry.entryNo, SECOND)).json().code).toBe(0);
+    } finally {
+      await saveDemoRace(app, clock.now(), { packPickup: pickupSettings() });
+    }
+  });
+});
+
 describe('the organiser CLI', () => {
   it('issues and revokes staff keys, checks a pass in, lists and exports the bookings', async () => {
     const issued = await cli('staff-key-issue', '--race', DEMO_RACE_ID, '--label', 'desk-9');

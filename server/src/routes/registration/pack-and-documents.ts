@@ -27,6 +27,7 @@ import type { MailingRecord } from '../../db/runner-choices-repository.ts';
 import { fail, ok } from '../../lib/envelope.ts';
 import { maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { parcelView } from '../../services/after-entry/mailing.ts';
+import { pickupBookingsOf, slotText } from '../../services/after-entry/pickup.ts';
 import { checkUploadValue } from '../../lib/upload-value.ts';
 import { loggedInUser, raceIdQuery, raceIdSchema, refuseFields } from './screen-common.ts';
 
@@ -95,10 +96,12 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
       if (!race) return fail(404, 'raceNotFound');
       const choice = await repos.runnerChoices.mailing(race.raceId, user.id);
       const parcel = choice ? parcelView(choice) : undefined;
+      const pickupBookings = await pickupBookingsOf(repos, race, user.id);
       const answer: MailingAnswer = {
         settings: mailingSettings(race, app.config.now()),
         ...(choice ? { choice: choiceAnswer(choice) } : {}),
         ...(parcel ? { parcel } : {}),
+        ...(pickupBookings.length ? { pickupBookings } : {}),
       };
       return ok(answer);
     },
@@ -130,6 +133,10 @@ export default async function packAndDocumentRoutes(app: FastifyInstance) {
         updatedAt: now,
       };
       if (body.method === 'mail') {
+        // Mailed OR collected: a runner with a pick-up booking cancels it first (/my/pickup).
+        const [booked] = await pickupBookingsOf(repos, race, user.id);
+        if (booked)
+          return fail(409, 'mailingPickupBooked', { slot: booked.slot ? slotText(booked.slot) : booked.slotId });
         const name = normalizeName(body.name ?? '');
         let phone = body.phone?.trim() ?? '';
         // The masked phone sent back as it was answered stands for the stored one.

@@ -72,8 +72,32 @@ export const staffKeyHash = (key: string) => createHash('sha256').update(key, 'u
 export const pickupState = (race: RaceInfo | undefined, now: number): PickupAnswer['state'] =>
   deadlineState(race?.packPickup, now, raceTimeZone(race));
 
+/**
+ * Whether the account chose to have its race pack mailed (/post) in a race that offers mailing: a pack is
+ * mailed OR collected, never both, so such a runner books no pick-up slot until they switch back.
+ */
+export async function choseMailing(repos: Repositories, race: RaceInfo, userId: number): Promise<boolean> {
+  if (!race.packMailing?.enabled) return false;
+  return (await repos.runnerChoices.mailing(race.raceId, userId))?.method === 'mail';
+}
+
+/**
+ * The account's live pick-up bookings (booked or collected) in the race, each with its slot's day and times:
+ * while there is one, the runner may not choose mailing (mailingPickupBooked).
+ */
+export async function pickupBookingsOf(
+  repos: Repositories,
+  race: RaceInfo,
+  userId: number,
+): Promise<{ slotId: string; slot: PickupSlotTimes | null }[]> {
+  const mine = (await repos.entries.listForUser(userId)).filter((e) => e.raceId === race.raceId);
+  const bookings = await repos.pickup.liveBookings(mine.map((e) => e.id));
+  return [...bookings.values()].map((b) => ({ slotId: b.slotId, slot: pickupSlotTimes(race.packPickup, b.slotId) }));
+}
+
 /** Why an entry may not book yet, or null. */
 async function blockedBy(repos: Repositories, race: RaceInfo, entry: EntryRecord): Promise<PickupEntry['blockedBy']> {
+  if (await choseMailing(repos, race, entry.userId)) return 'pickupMailingChosen';
   const pickup = race.packPickup;
   if ((pickup?.requirePaid ?? true) && entry.feeFen > 0) {
     const order = await repos.orders.latestOfEntry(entry.id);
