@@ -199,8 +199,11 @@ export interface PickupEntry {
   entryNo: string;
   name: string;
   itemName: LocalText;
-  /** Why it may not book yet (the message codes pickupNeedsPayment / pickupNeedsLetter), or null when it may. */
-  blockedBy: 'pickupNeedsPayment' | 'pickupNeedsLetter' | null;
+  /**
+   * Why it may not book yet (the message codes pickupNeedsPayment / pickupNeedsLetter, or pickupMailingChosen:
+   * the runner chose to have the pack mailed on /post), or null when it may.
+   */
+  blockedBy: 'pickupMailingChosen' | 'pickupNeedsPayment' | 'pickupNeedsLetter' | null;
   booking: PickupBookingView | null;
 }
 export interface PickupBookingView {
@@ -232,6 +235,25 @@ export interface PickupCancelRequest {
 export interface PickupCheckInRequest {
   raceId: string;
   passCode: string;
+  /**
+   * Staff confirmed handing the pack over outside the pass's booked day and slot. Without it such a pass is
+   * refused with pickupOutsideSlot (409) and its PickupOutsideSlot as the answer's data.
+   */
+  outsideSlotConfirmed?: boolean;
+}
+/** The data of a pickupOutsideSlot refusal: the booked slot and the race clock's time now. */
+export interface PickupOutsideSlot {
+  slotId: string;
+  slot: PickupSlotTimes | null;
+  /** 'YYYY-MM-DD HH:mm' on the race clock. */
+  now: string;
+}
+/** POST pickupStaffKey with the staffKey header → the key's label (refused with staffKeyInvalid). */
+export interface PickupStaffKeyRequest {
+  raceId: string;
+}
+export interface PickupStaffKeyAnswer {
+  label: string;
 }
 export interface PickupCheckInAnswer {
   entryNo: string;
@@ -244,6 +266,8 @@ export interface PickupCheckInAnswer {
   slotId: string;
   /** The booked slot's day and times (null when the organiser has since removed the slot: slotId says its day and start). */
   slot: PickupSlotTimes | null;
+  /** Collected outside the booked day and slot (staff confirmed it). */
+  outsideSlot: boolean;
   collectedAt: number;
 }
 /** The staff key header of pickupCheckIn. */

@@ -137,6 +137,8 @@ export const API_PATHS = {
   pickupCancel: '/race-center/api/services/pickup/cancel',
   /** POST PickupCheckInRequest with the staffKey header → PickupCheckInAnswer (collected once). */
   pickupCheckIn: '/race-center/api/services/pickup/check-in',
+  /** POST PickupStaffKeyRequest with the staffKey header → PickupStaffKeyAnswer: the check-in screen checks its key first. */
+  pickupStaffKey: '/race-center/api/services/pickup/staff-key',
   /** GET → SavedParticipant[]; POST ParticipantSaveRequest → SavedParticipant; POST ParticipantDeleteRequest → null. */
   participantList: '/user-center/api/participants',
   participantSave: '/user-center/api/participants/save',

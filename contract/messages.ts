@@ -189,6 +189,9 @@ export const MESSAGES = {
   pickupCollected: 'This race pack was already collected at {{at}}',
   pickupPassMissing: 'No booking has this pick-up pass code',
   staffKeyInvalid: 'The staff key is wrong or has been revoked',
+  pickupOutsideSlot: 'This pass is booked for {{slot}}; it is now {{now}}',
+  pickupMailingChosen: 'You chose to have your race pack mailed: switch to on-site pick-up first to book a slot',
+  mailingPickupBooked: 'You booked pack pick-up for {{slot}}: cancel that booking first to have your pack mailed',
 
   // After entry (issue 15): refunds and deferral.
   refundClosed: 'This race does not accept refund requests',

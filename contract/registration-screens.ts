@@ -288,6 +288,11 @@ export interface MailingAnswer {
   choice?: MailingChoice;
   /** Once the runner chose mailing: the parcel's state (issue 15 §5; contract/after-entry.ts). */
   parcel?: ParcelView;
+  /**
+   * The runner's pick-up bookings in the race (/my/pickup), with their slot's day and times: a pack is mailed
+   * OR collected, so mailing cannot be chosen while there is one (mailingPickupBooked).
+   */
+  pickupBookings?: { slotId: string; slot: { date: string; start: string; end: string } | null }[];
 }
 
 /** POST mailingSave: 'mail' needs name, phone, region (three levels) and address; 'pickup' needs none. */

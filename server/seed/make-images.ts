@@ -1563,7 +1563,11 @@ function makeGallery(i: number, kind: GalleryKind): string {
   return doc.render(scene(doc, new Rng(200 + i), w, h, kind) + watermark(w, h));
 }
 
-function makeVideoPoster(i: number, kind: GalleryKind, title: string, titleEn: string, duration: string): string {
+/**
+ * A video's poster: its scene, the play mark and its titles. No running time: the card shows the video's own
+ * (read from the file), never a number drawn into a picture (a 6-second clip's poster said 04:36).
+ */
+function makeVideoPoster(i: number, kind: GalleryKind, title: string, titleEn: string): string {
   const w = 800;
   const h = 450;
   const doc = new Doc(w, h);
@@ -1578,8 +1582,6 @@ function makeVideoPoster(i: number, kind: GalleryKind, title: string, titleEn: s
   out += s`<path d="M${w / 2 - 12} ${h * 0.44 - 20}L${w / 2 + 22} ${h * 0.44}L${w / 2 - 12} ${h * 0.44 + 20}Z" fill="#fff"/>`;
   out += `<g filter="url(#ts)">${text(28, h - 52, title, 30, '#fff', { weight: 700, spacing: 1 })}</g>`;
   out += text(28, h - 22, titleEn, 16, C.gold2, { spacing: 0.5 });
-  out += s`<rect x="${w - 90}" y="${h - 46}" width="66" height="26" rx="4" fill="#000" opacity=".6"/>`;
-  out += text(w - 57, h - 27.5, duration, 14, '#fff', { anchor: 'middle', weight: 700 });
   return doc.render(out);
 }
 
@@ -2258,14 +2260,14 @@ function main(): void {
   GALLERY.forEach((kind, i) => {
     files[`gallery/gallery-${String(i + 1).padStart(2, '0')}.svg`] = makeGallery(i + 1, kind);
   });
-  const videos: Array<[GalleryKind, string, string, string]> = [
-    ['bridge', '2026 青川运河马拉松 官方集锦', '2026 Official Highlights', '04:36'],
-    ['start', '鸣枪时刻 · 两万人同跑运河', 'Start: 20,000 runners on the canal', '02:15'],
-    ['nightTown', '千灯廊夜跑嘉年华', 'Night Run at the Lantern Corridor', '03:02'],
-    ['finish', '终点线上的笑与泪', 'Smiles and Tears at the Finish', '05:48'],
+  const videos: Array<[GalleryKind, string, string]> = [
+    ['bridge', '2026 青川运河马拉松 官方集锦', '2026 Official Highlights'],
+    ['start', '鸣枪时刻 · 两万人同跑运河', 'Start: 20,000 runners on the canal'],
+    ['nightTown', '千灯廊夜跑嘉年华', 'Night Run at the Lantern Corridor'],
+    ['finish', '终点线上的笑与泪', 'Smiles and Tears at the Finish'],
   ];
-  videos.forEach(([kind, t, te, dur], i) => {
-    files[`video/video-poster-${i + 1}.svg`] = makeVideoPoster(i + 1, kind, t, te, dur);
+  videos.forEach(([kind, t, te], i) => {
+    files[`video/video-poster-${i + 1}.svg`] = makeVideoPoster(i + 1, kind, t, te);
   });
   for (const b of BRANDS) files[`partners/${b.file}.svg`] = makePartnerLogo(b);
 

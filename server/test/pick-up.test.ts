@@ -44,12 +44,25 @@ const FIRST = pickupSlotId('2027-04-15', '09:00');
 const SECOND = pickupSlotId('2027-04-15', '11:00');
 /** A 3-place slot added to the demo race's days for the parallel bookings. */
 const SMALL = pickupSlotId('2027-04-13', '10:00');
+/** Slots of the test clock's day (2026-12-01, 10:00 on the race clock): the one running now, a later one. */
+const NOW_SLOT = pickupSlotId('2026-12-01', '09:00');
+const LATER_SLOT = pickupSlotId('2026-12-01', '12:00');
 
 function pickupSettings(extra: Partial<PackPickupSettings> = {}): PackPickupSettings {
   const base = demoRace().packPickup!;
   return {
     ...base,
-    days: [{ date: '2027-04-13', slots: [{ start: '10:00', end: '12:00', capacity: 3 }] }, ...base.days],
+    days: [
+      { date: '2027-04-13', slots: [{ start: '10:00', end: '12:00', capacity: 3 }] },
+      ...base.days,
+      {
+        date: '2026-12-01',
+        slots: [
+          { start: '09:00', end: '12:00', capacity: 50 },
+          { start: '12:00', end: '14:00', capacity: 50 },
+        ],
+      },
+    ],
     ...extra,
   };
 }
@@ -76,11 +89,18 @@ const cancel = (who: TestRunner, entryNo: string) =>
     payload: { raceId: DEMO_RACE_ID, entryNo },
     headers: { token: who.token },
   });
-const checkIn = (key: string | undefined, passCode: string, raceId = DEMO_RACE_ID) =>
+const checkIn = (key: string | undefined, passCode: string, raceId = DEMO_RACE_ID, outsideSlotConfirmed?: boolean) =>
   app.inject({
     method: 'POST',
     url: API_PATHS.pickupCheckIn,
-    payload: { raceId, passCode },
+    payload: { raceId, passCode, ...(outsideSlotConfirmed === undefined ? {} : { outsideSlotConfirmed }) },
+    headers: key === undefined ? {} : { [STAFF_KEY_HEADER]: key },
+  });
+const staffKeyCheck = (key: string | undefined, raceId = DEMO_RACE_ID) =>
+  app.inject({
+    method: 'POST',
+    url: API_PATHS.pickupStaffKey,
+    payload: { raceId },
     headers: key === undefined ? {} : { [STAFF_KEY_HEADER]: key },
   });
 
@@ -336,17 +356,25 @@ describe('check-in', () => {
     await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-1', hash, clock.now());
     const { who, entry } = await readyRunner();
     await app.repos.db.run(sql`UPDATE entries SET bib = 'B01234' WHERE id = ${entry.entryId}`);
-    const pass = (await book(who, entry.entryNo, FIRST)).json().data.passCode as string;
+    // Booked for the slot running now (2026-12-01 09:00-12:00; the race clock reads 10:00).
+    const pass = (await book(who, entry.entryNo, NOW_SLOT)).json().data.passCode as string;
 
     // Typed with a space and in lower case, as staff may.
     const typed = `${pass.slice(0, 5)} ${pass.slice(5)}`.toLowerCase();
     const first = (await checkIn(key, typed)).json();
     expect(first).toMatchObject({
       code: 0,
-      data: { entryNo: entry.entryNo, name: entry.name, bib: 'B01234', slotId: FIRST, itemName: { en: '10 km' } },
+      data: {
+        entryNo: entry.entryNo,
+        name: entry.name,
+        bib: 'B01234',
+        slotId: NOW_SLOT,
+        itemName: { en: '10 km' },
+        outsideSlot: false,
+      },
     });
     // The slot's day and times, for the staff to compare with the clock.
-    expect(first.data.slot).toEqual({ date: '2027-04-15', start: '09:00', end: '11:00' });
+    expect(first.data.slot).toEqual({ date: '2026-12-01', start: '09:00', end: '12:00' });
     expect(first.data.certificateNumber).not.toBe(entry.certNumber);
     expect(first.data.certificateNumber).toContain('*');
     expect(first.data.collectedAt).toBe(clock.now());
@@ -364,6 +392,79 @@ describe('check-in', () => {
     expect((await checkIn(key, cancelled)).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
     expect((await checkIn(key, 'ABCDEFGHJK')).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
     expect((await checkIn(key, 'not a pass')).json()).toMatchObject({ code: 404, msgCode: 'pickupPassMissing' });
+  });
+
+  it('warns of a pass outside its booked day or slot and collects it only once staff confirm', async () => {
+    const { key, hash } = newStaffKey();
+    await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-3', hash, clock.now());
+    // Another day (2027-04-15 09:00-11:00), and later the same day (12:00-14:00), the race clock reading 10:00.
+    for (const [slotId, slot] of [
+      [FIRST, { date: '2027-04-15', start: '09:00', end: '11:00' }],
+      [LATER_SLOT, { date: '2026-12-01', start: '12:00', end: '14:00' }],
+    ] as const) {
+      const { who, entry } = await readyRunner();
+      const pass = (await book(who, entry.entryNo, slotId)).json().data.passCode as string;
+      const warned = (await checkIn(key, pass)).json();
+      expect(warned).toMatchObject({
+        code: 409,
+        msgCode: 'pickupOutsideSlot',
+        msgParams: { slot: `${slot.date} ${slot.start}–${slot.end}`, now: '2026-12-01 10:00' },
+        data: { slotId, slot, now: '2026-12-01 10:00' },
+      });
+      expect(warned.msg).toBe(
+        `This pass is booked for ${slot.date} ${slot.start}–${slot.end}; it is now 2026-12-01 10:00`,
+      );
+      // Nothing is collected until staff confirm.
+      expect((await get(who)).data.entries[0]!.booking!.status).toBe('booked');
+      expect(await steps(entry.entryId)).not.toContain('packCollected');
+      const confirmed = (await checkIn(key, pass, DEMO_RACE_ID, true)).json();
+      expect(confirmed).toMatchObject({ code: 0, data: { entryNo: entry.entryNo, slotId, slot, outsideSlot: true } });
+      expect((await get(who)).data.entries[0]!.booking!.status).toBe('collected');
+      // Collected is collected: the second time says so, confirmed or not.
+      expect((await checkIn(key, pass, DEMO_RACE_ID, true)).json()).toMatchObject({
+        code: 409,
+        msgCode: 'pickupCollected',
+      });
+    }
+
+    // A slot ends at its end: at 12:00 the 09:00-12:00 pass is outside it, the 12:00-14:00 one inside.
+    const early = await readyRunner();
+    const earlyPass = (await book(early.who, early.entry.entryNo, NOW_SLOT)).json().data.passCode as string;
+    const late = await readyRunner();
+    const latePass = (await book(late.who, late.entry.entryNo, LATER_SLOT)).json().data.passCode as string;
+    clock.advance(2 * 60 * 60_000);
+    try {
+      expect((await checkIn(key, earlyPass)).json()).toMatchObject({
+        code: 409,
+        msgCode: 'pickupOutsideSlot',
+        msgParams: { now: '2026-12-01 12:00' },
+      });
+      expect((await checkIn(key, latePass)).json()).toMatchObject({ code: 0, data: { outsideSlot: false } });
+    } finally {
+      clock.advance(-2 * 60 * 60_000);
+    }
+  });
+
+  it('checks a staff key on its own, before any pass: its label, or refused when missing, wrong, revoked or of another race', async () => {
+    const { key, hash } = newStaffKey();
+    await app.repos.pickup.issueStaffKey(DEMO_RACE_ID, 'desk-4', hash, clock.now());
+    const good = await staffKeyCheck(key);
+    expect(good.statusCode).toBe(200);
+    expect(good.json()).toEqual({ code: 0, msg: 'success', data: { label: 'desk-4' } });
+    expect(good.headers['cache-control']).toBe('no-store');
+    for (const refused of [
+      await staffKeyCheck(undefined),
+      await staffKeyCheck('wrong-key'),
+      await staffKeyCheck(key, 'fixture-race-2025'),
+    ]) {
+      expect(refused.json()).toMatchObject({ code: 403, msgCode: 'staffKeyInvalid', data: null });
+    }
+    expect(await app.repos.pickup.revokeStaffKey(DEMO_RACE_ID, 'desk-4', clock.now())).toBe(1);
+    expect((await staffKeyCheck(key)).json()).toMatchObject({ code: 403, msgCode: 'staffKeyInvalid' });
+    // A body without its race is refused by the schema, not answered 500.
+    const bare = await app.inject({ method: 'POST', url: API_PATHS.pickupStaffKey, payload: {} });
+    expect(bare.statusCode).toBeLessThan(500);
+    expect(bare.json().code).not.toBe(0);
   });
 
   it('refuses a missing, wrong, revoked or other race staff key', async () => {
@@ -384,6 +485,86 @@ describe('check-in', () => {
   });
 });
 
+describe('mailing OR pick-up', () => {
+  const mailing = (who: TestRunner, method: 'mail' | 'pickup') =>
+    app.inject({
+      method: 'POST',
+      url: API_PATHS.mailingSave,
+      headers: { token: who.token },
+      payload:
+        method === 'mail'
+          ? {
+              raceId: DEMO_RACE_ID,
+              method,
+              name: '收件人',
+              phone: '13612342222',
+              region: ['320000', '320100', '320102'],
+              address: '中山路1号',
+            }
+          : { raceId: DEMO_RACE_ID, method },
+    });
+  const mailingGet = async (who: TestRunner) =>
+    (
+      await app.inject({
+        method: 'GET',
+        url: `${API_PATHS.mailingGet}?raceId=${DEMO_RACE_ID}`,
+        headers: { token: who.token },
+      })
+    ).json();
+
+  it('a runner who chose mailing books no slot until they switch to pick-up, and one with a booking cannot choose mailing', async () => {
+    const { who, entry } = await readyRunner();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    // Mailing chosen: the pick-up page says so and booking is refused with the reason.
+    expect((await get(who)).data.entries[0]!.blockedBy).toBe('pickupMailingChosen');
+    const refused = (await book(who, entry.entryNo, FIRST)).json();
+    expect(refused).toMatchObject({ code: 400, msgCode: 'pickupMailingChosen', data: null });
+    expect(refused.msg).toBe('You chose to have your race pack mailed: switch to on-site pick-up first to book a slot');
+    expect((await get(who)).data.entries[0]!.booking).toBeNull();
+
+    // Switched to pick-up on /post: the slot is booked.
+    expect((await mailing(who, 'pickup')).json().code).toBe(0);
+    expect((await get(who)).data.entries[0]!.blockedBy).toBeNull();
+    expect((await book(who, entry.entryNo, FIRST)).json().code).toBe(0);
+
+    // Booked: /post says so, and mailing is refused with the booked slot, the choice left as it was.
+    expect((await mailingGet(who)).data.pickupBookings).toEqual([
+      { slotId: FIRST, slot: { date: '2027-04-15', start: '09:00', end: '11:00' } },
+    ]);
+    const both = (await mailing(who, 'mail')).json();
+    expect(both).toMatchObject({
+      code: 409,
+      msgCode: 'mailingPickupBooked',
+      msgParams: { slot: '2027-04-15 09:00–11:00' },
+    });
+    expect(both.msg).toBe(
+      'You booked pack pick-up for 2027-04-15 09:00–11:00: cancel that booking first to have your pack mailed',
+    );
+    expect((await mailingGet(who)).data.choice.method).toBe('pickup');
+
+    // Cancelled: mailing may be chosen again, and then the slot may not be booked.
+    expect((await cancel(who, entry.entryNo)).json().code).toBe(0);
+    expect((await mailingGet(who)).data.pickupBookings).toBeUndefined();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    expect((await book(who, entry.entryNo, SECOND)).json().msgCode).toBe('pickupMailingChosen');
+  });
+
+  it('a mailing choice counts only where the race offers mailing', async () => {
+    const { who, entry } = await readyRunner();
+    expect((await mailing(who, 'mail')).json().code).toBe(0);
+    await saveDemoRace(app, clock.now(), {
+      packPickup: pickupSettings(),
+      packMailing: { ...demoRace().packMailing!, enabled: false },
+    });
+    try {
+      expect((await get(who)).data.entries[0]!.blockedBy).toBeNull();
+      expect((await book(who, entry.entryNo, SECOND)).json().code).toBe(0);
+    } finally {
+      await saveDemoRace(app, clock.now(), { packPickup: pickupSettings() });
+    }
+  });
+});
+
 describe('the organiser CLI', () => {
   it('issues and revokes staff keys, checks a pass in, lists and exports the bookings', async () => {
     const issued = await cli('staff-key-issue', '--race', DEMO_RACE_ID, '--label', 'desk-9');
@@ -401,7 +582,8 @@ describe('the organiser CLI', () => {
     const checked = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
     expect(checked.code, checked.err).toBe(0);
     expect(checked.out).toContain(`collected: ${entry.name}`);
-    expect(checked.out).toContain('slot 2027-04-15 11:00-13:00,');
+    // The CLI hands over outside the booked slot (the organiser typed the pass) and says so.
+    expect(checked.out).toContain('slot 2027-04-15 11:00-13:00 (outside the booked slot),');
     const twice = await cli('pickup-checkin', '--race', DEMO_RACE_ID, '--pass', pass);
     expect(twice.code).toBe(1);
     expect(twice.err).toContain('already collected at');

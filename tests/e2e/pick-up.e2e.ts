@@ -3,8 +3,10 @@
  * into the database as the sign-up submission leaves it) pays in the sandbox cashier; /my/pickup then says the
  * commitment letter is missing; the runner signs it (the letterSign call from the page) and books a slot after
  * confirming, and sees the pass with its QR code, in Chinese and English. Staff, on the check-in screen with a
- * key from `site staff-key-issue`, type the pass: the holder is shown once; the second time the screen says it
- * was already collected, and the runner's pass reads collected. Screenshots and axe on both screens.
+ * key from `site staff-key-issue` (a wrong key first, refused before any scan), type the pass: today is not its
+ * booked day, so the screen warns (booked slot, time now) and hands over only when staff confirm; the holder is
+ * shown once; the second time the screen says it was already collected, and the runner's pass reads collected.
+ * Screenshots and axe on both screens.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -209,13 +211,26 @@ describe('pack pick-up', () => {
     const staff = await newPage(browser(), { viewport: { width: 1280, height: 900 } });
     await staff.page.goto(siteUrl('localhost', '/pickup-check-in'));
     const screen = staff.page.getByTestId('pickup-check-in-page');
+    // A wrong key is said at once, before any pass is scanned, and no pass field is offered.
+    await screen.getByTestId('pickup-check-key').fill(`${key}x`);
+    await screen.getByTestId('pickup-check-key').press('Enter');
+    await screen.getByTestId('pickup-check-key-error').getByText('工作人员密钥错误或已停用').waitFor();
+    await expect(screen.getByTestId('pickup-check-pass').count()).resolves.toBe(0);
     await screen.getByTestId('pickup-check-key').fill(key);
     await screen.getByTestId('pickup-check-key').press('Enter');
     const input = screen.getByTestId('pickup-check-pass');
     await input.pressSequentially(code.replace(' ', '').toLowerCase());
     await input.press('Enter');
     const result = screen.getByTestId('pickup-check-result');
+    // Today is not the booked day: a warning with the booked slot and the time now, nothing handed over yet.
+    await result.getByText('不在预约时段').waitFor();
+    await expect(result.getByTestId('pickup-check-outside-slot').textContent()).resolves.toBe('2027-04-16 11:00–13:00');
+    expect(await result.getByTestId('pickup-check-outside-now').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    await shot(staff.page, 'check-in-outside-zh');
+    await expectAccessible(staff.page, 'check-in outside its slot (zh)');
+    await result.getByTestId('pickup-check-confirm').click();
     await result.getByText('核验通过，请发放参赛包').waitFor();
+    await result.getByTestId('pickup-check-outside-note').getByText('已在预约时段外发放').waitFor();
     await result.getByText(NAME, { exact: true }).waitFor();
     await result.getByText('1101**********1237').waitFor();
     // The booked slot by its day, start and end.

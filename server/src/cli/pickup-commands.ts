@@ -23,7 +23,8 @@ export const PICKUP_USAGE = `  staff-key-issue --race <raceId> --label <text>
       the label's key stops working at once
   pickup-checkin --race <raceId> --pass <code>
       marks the pass's race pack collected, once (as the staff screen does): prints the holder
-      (name, masked certificate, item, bib, slot), or when it was already collected
+      (name, masked certificate, item, bib, slot), or when it was already collected; a pass
+      outside its booked day and slot is handed over too (you typed it), and the line says so
   pickup-list --race <raceId>
       per pick-up slot: capacity, booked (not yet collected), collected, places left
   pickup-export --race <raceId> --out <file.xlsx|file.csv>
@@ -96,13 +97,14 @@ export async function runPickupCommand(
           passCode: normalizePassCode(options['--pass']!),
           by: 'cli',
           now: io.now,
+          outsideSlotConfirmed: true,
         });
         if (!outcome.ok) return refused(messageText(outcome.refusal.code, outcome.refusal.params));
         const a = outcome.value;
         const slot = a.slot ? `${a.slot.date} ${a.slot.start}-${a.slot.end}` : a.slotId;
         return done(
           `collected: ${a.name} (${a.certificateNumber}), ${a.itemName.zh} / ${a.itemName.en}, bib ${a.bib ?? '-'}, ` +
-            `slot ${slot}, entry ${a.entryNo}, at ${time(a.collectedAt)}`,
+            `slot ${slot}${a.outsideSlot ? ' (outside the booked slot)' : ''}, entry ${a.entryNo}, at ${time(a.collectedAt)}`,
         );
       }
       case 'pickup-list': {

@@ -1,17 +1,20 @@
 /**
  * Pack pick-up appointment calls (issue 15 §2; paths in contract/api.ts, shapes in contract/after-entry.ts):
  * pickupGet, pickupBook and pickupCancel (login, the caller's own entries only) and pickupCheckIn (staff: the
- * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited). The rules
- * live in services/after-entry/pickup.ts. The runner's three are registered behind the runner's session
- * (plugins/sessions.ts: `request.runner` is the caller), the desk's check-in outside it.
+ * `staffKey` header holds a key the organiser issued with `site staff-key-issue`; rate-limited), and
+ * pickupStaffKey, with which the check-in screen checks its key before the first scan. The rules live in
+ * services/after-entry/pickup.ts. The runner's three are registered behind the runner's session
+ * (plugins/sessions.ts: `request.runner` is the caller), the desk's calls outside it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   normalizePassCode,
   STAFF_KEY_HEADER,
   type PickupBookRequest,
   type PickupCancelRequest,
   type PickupCheckInRequest,
+  type PickupStaffKeyAnswer,
+  type PickupStaffKeyRequest,
 } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -51,11 +54,23 @@ const cancelBody = {
 const checkInBody = {
   type: 'object',
   required: ['raceId', 'passCode'],
-  properties: { raceId: raceIdSchema, passCode: { type: 'string', maxLength: 40 } },
+  properties: {
+    raceId: raceIdSchema,
+    passCode: { type: 'string', maxLength: 40 },
+    outsideSlotConfirmed: { type: 'boolean' },
+  },
+} as const;
+const staffKeyBody = {
+  type: 'object',
+  required: ['raceId'],
+  properties: { raceId: raceIdSchema },
 } as const;
 
-const answer = <T>(outcome: PickupOutcome<T>) =>
-  outcome.ok ? ok(outcome.value) : fail(outcome.refusal.status, outcome.refusal.code, outcome.refusal.params);
+const answer = <T>(outcome: PickupOutcome<T>) => {
+  if (outcome.ok) return ok(outcome.value);
+  const { status, code, params, data } = outcome.refusal;
+  return data === undefined ? fail(status, code, params) : { ...fail(status, code, params), data };
+};
 
 /** The runner's own pick-up: overview, booking and cancelling (behind the runner's session). */
 export async function pickupRunnerRoutes(app: FastifyInstance) {
@@ -80,18 +95,22 @@ export async function pickupRunnerRoutes(app: FastifyInstance) {
   });
 }
 
-/** The check-in desk's call, authorised by the organiser's staff key. */
+/** The check-in desk's calls, authorised by the organiser's staff key. */
 export default async function pickupRoutes(app: FastifyInstance) {
   const now = () => app.config.now();
+
+  /** The live staff key of the request's staffKey header for the race, or undefined. */
+  const staffOf = (request: FastifyRequest, raceId: string) => {
+    const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
+    return staffOfKey(app.repos, typeof sent === 'string' ? sent.trim() : '', raceId);
+  };
 
   app.post<{ Body: PickupCheckInRequest }>(
     API_PATHS.pickupCheckIn,
     { onRequest: app.rateLimit(CHECK_IN_LIMIT), schema: { body: checkInBody } },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      const sent = request.headers[STAFF_KEY_HEADER.toLowerCase()];
-      const key = typeof sent === 'string' ? sent.trim() : '';
-      const staff = await staffOfKey(app.repos, key, request.body.raceId);
+      const staff = await staffOf(request, request.body.raceId);
       // 403, not 401: the SPA reads an envelope code 401 as "the runner's login expired" (api-client.ts).
       if (!staff) return fail(403, 'staffKeyInvalid');
       return answer(
@@ -100,8 +119,22 @@ export default async function pickupRoutes(app: FastifyInstance) {
           passCode: normalizePassCode(request.body.passCode),
           by: staff.label,
           now: now(),
+          outsideSlotConfirmed: request.body.outsideSlotConfirmed === true,
         }),
       );
+    },
+  );
+
+  // The check-in screen checks the key it is given before the first scan.
+  app.post<{ Body: PickupStaffKeyRequest }>(
+    API_PATHS.pickupStaffKey,
+    { onRequest: app.rateLimit(CHECK_IN_LIMIT), schema: { body: staffKeyBody } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const staff = await staffOf(request, request.body.raceId);
+      if (!staff) return fail(403, 'staffKeyInvalid');
+      const answer: PickupStaffKeyAnswer = { label: staff.label };
+      return ok(answer);
     },
   );
 }

@@ -37,7 +37,7 @@ const documentsBody = {
 
 const answer = <T>(outcome: ChoiceOutcome<T>) => {
   if (outcome.ok) return ok(outcome.value);
-  return 'fields' in outcome ? refuseFields(outcome.fields) : fail(outcome.status, outcome.code);
+  return 'fields' in outcome ? refuseFields(outcome.fields) : fail(outcome.status, outcome.code, outcome.params);
 };
 
 export default async function packAndDocumentRoutes(app: FastifyInstance) {

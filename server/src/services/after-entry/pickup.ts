@@ -16,6 +16,8 @@ import {
   type PickupBookingView,
   type PickupCheckInAnswer,
   type PickupEntry,
+  type PickupOutsideSlot,
+  type PickupSlotTimes,
   type PickupSlotView,
 } from '#contract/after-entry';
 import { ENTRY_STATUSES } from '#contract/entry';
@@ -35,6 +37,8 @@ export interface PickupRefusal {
   status: number;
   code: MessageCode;
   params?: MessageParams;
+  /** What the answer's data carries (pickupOutsideSlot: its PickupOutsideSlot). */
+  data?: unknown;
 }
 export type PickupOutcome<T> = { ok: true; value: T } | { ok: false; refusal: PickupRefusal };
 
@@ -81,8 +85,32 @@ export async function staffOfKey(
 export const pickupState = (race: RaceInfo | undefined, now: number): PickupAnswer['state'] =>
   deadlineState(race?.packPickup, now, raceTimeZone(race));
 
+/**
+ * Whether the account chose to have its race pack mailed (/post) in a race that offers mailing: a pack is
+ * mailed OR collected, never both, so such a runner books no pick-up slot until they switch back.
+ */
+export async function choseMailing(repos: Repositories, race: RaceInfo, userId: number): Promise<boolean> {
+  if (!race.packMailing?.enabled) return false;
+  return (await repos.runnerChoices.mailing(race.raceId, userId))?.method === 'mail';
+}
+
+/**
+ * The account's live pick-up bookings (booked or collected) in the race, each with its slot's day and times:
+ * while there is one, the runner may not choose mailing (mailingPickupBooked).
+ */
+export async function pickupBookingsOf(
+  repos: Repositories,
+  race: RaceInfo,
+  userId: number,
+): Promise<{ slotId: string; slot: PickupSlotTimes | null }[]> {
+  const mine = (await repos.entries.listForUser(userId)).filter((e) => e.raceId === race.raceId);
+  const bookings = await repos.pickup.liveBookings(mine.map((e) => e.id));
+  return [...bookings.values()].map((b) => ({ slotId: b.slotId, slot: pickupSlotTimes(race.packPickup, b.slotId) }));
+}
+
 /** Why an entry may not book yet, or null. */
 async function blockedBy(repos: Repositories, race: RaceInfo, entry: EntryRecord): Promise<PickupEntry['blockedBy']> {
+  if (await choseMailing(repos, race, entry.userId)) return 'pickupMailingChosen';
   const pickup = race.packPickup;
   if ((pickup?.requirePaid ?? true) && entry.feeFen > 0) {
     const order = await repos.orders.latestOfEntry(entry.id);
@@ -277,24 +305,66 @@ export async function cancelPickup(
   }
 }
 
+/** A slot's day and times as staff read them: '2027-04-16 11:00–13:00'. */
+export const slotText = (slot: PickupSlotTimes) => `${slot.date} ${slot.start}–${slot.end}`;
+
+/**
+ * Whether `now` (race clock) lies inside the booked slot: its day, from its start up to its end. A slot the
+ * organiser has since removed (null) is outside.
+ */
+export function insideSlot(race: RaceInfo, slot: PickupSlotTimes | null, now: number): boolean {
+  if (!slot) return false;
+  const zone = raceTimeZone(race);
+  if (formatRaceTime(now, 'YYYY-MM-DD', zone) !== slot.date) return false;
+  const time = formatRaceTime(now, 'HH:mm', zone);
+  return slot.start <= time && time < slot.end;
+}
+
 /**
  * Checks a pass in: marks its booking collected once and answers its holder; a second collection is refused
  * with pickupCollected (its time), an unknown or cancelled pass (or one whose entry no longer holds a place)
- * with pickupPassMissing. `by` names who checked it in (the staff key's label, or 'cli').
+ * with pickupPassMissing. A pass presented outside its booked day and slot is refused with pickupOutsideSlot
+ * (409, the slot and the time now as data) until staff confirm (`outsideSlotConfirmed`); nothing is marked
+ * before. `by` names who checked it in (the staff key's label, or 'cli').
  */
 export async function checkInPass(
   repos: Repositories,
-  input: { raceId: string; passCode: string; by: string; now: number },
+  input: { raceId: string; passCode: string; by: string; now: number; outsideSlotConfirmed?: boolean },
 ): Promise<PickupOutcome<PickupCheckInAnswer>> {
   const race = await repos.races.findById(input.raceId);
   if (!race) return refuse(404, 'raceNotFound');
   const passCode = input.passCode;
   if (!PASS_CODE_PATTERN.test(passCode)) return refuse(404, 'pickupPassMissing');
-  const collected = await repos.transaction(async (tx) => {
-    const booking = await tx.pickup.collect(race.raceId, passCode, input.now, input.by);
-    if (booking) await tx.entries.addEvent(booking.entryId, 'packCollected', input.now, input.by);
-    return booking;
-  });
+  let outsideSlot = false;
+  let collected: PickupBookingRecord | undefined;
+  try {
+    collected = await repos.transaction(async (tx) => {
+      const found = await tx.pickup.findByPass(race.raceId, passCode);
+      // Under the entry's lock, as a booking or a move takes it: the slot read is the slot collected.
+      if (found) await tx.db.lock(`pickup-entry:${found.entryId}`);
+      const live = found && (await tx.pickup.findByPass(race.raceId, passCode));
+      if (live?.status === 'booked') {
+        const slot = pickupSlotTimes(race.packPickup, live.slotId);
+        outsideSlot = !insideSlot(race, slot, input.now);
+        if (outsideSlot && !input.outsideSlotConfirmed) {
+          const now = formatRaceTime(input.now, 'YYYY-MM-DD HH:mm', raceTimeZone(race));
+          const data: PickupOutsideSlot = { slotId: live.slotId, slot, now };
+          throw new Refused({
+            status: 409,
+            code: 'pickupOutsideSlot',
+            params: { slot: slot ? slotText(slot) : live.slotId, now },
+            data,
+          });
+        }
+      }
+      const booking = await tx.pickup.collect(race.raceId, passCode, input.now, input.by);
+      if (booking) await tx.entries.addEvent(booking.entryId, 'packCollected', input.now, input.by);
+      return booking;
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, refusal: error.refusal };
+    throw error;
+  }
   if (!collected) {
     const booking = await repos.pickup.findByPass(race.raceId, passCode);
     if (booking?.status === 'collected') {
@@ -317,6 +387,7 @@ export async function checkInPass(
       bib: entry?.bib ?? null,
       slotId: collected.slotId,
       slot: pickupSlotTimes(race.packPickup, collected.slotId),
+      outsideSlot,
       collectedAt: collected.collectedAt ?? input.now,
     },
   };

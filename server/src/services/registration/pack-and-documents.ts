@@ -26,14 +26,20 @@ import type { FileStore } from '../../lib/file-store.ts';
 import { maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { checkUploadValue } from '../../lib/upload-value.ts';
 import { parcelView } from '../after-entry/mailing.ts';
+import { pickupBookingsOf, slotText } from '../after-entry/pickup.ts';
 
 /** A save's outcome: its answer, a refusal (envelope code and message) or field refusals. */
 export type ChoiceOutcome<T> =
   | { ok: true; value: T }
-  | { ok: false; status: number; code: MessageCode }
+  | { ok: false; status: number; code: MessageCode; params?: Record<string, string> }
   | { ok: false; fields: Record<string, Refusal> };
 
-const refuse = (status: number, code: MessageCode) => ({ ok: false as const, status, code });
+const refuse = (status: number, code: MessageCode, params?: Record<string, string>) => ({
+  ok: false as const,
+  status,
+  code,
+  ...(params ? { params } : {}),
+});
 
 const NO_TEXT = { zh: '', en: '' };
 
@@ -79,10 +85,12 @@ export async function mailingAnswer(
   if (!race) return undefined;
   const choice = await repos.runnerChoices.mailing(race.raceId, userId);
   const parcel = choice ? parcelView(choice) : undefined;
+  const pickupBookings = await pickupBookingsOf(repos, race, userId);
   return {
     settings: mailingSettings(race, now),
     ...(choice ? { choice: choiceAnswer(choice) } : {}),
     ...(parcel ? { parcel } : {}),
+    ...(pickupBookings.length ? { pickupBookings } : {}),
   };
 }
 
@@ -111,6 +119,10 @@ export async function saveMailingChoice(
     updatedAt: now,
   };
   if (body.method === 'mail') {
+    // Mailed OR collected: a runner with a pick-up booking cancels it first (/my/pickup).
+    const [booked] = await pickupBookingsOf(repos, race, userId);
+    if (booked)
+      return refuse(409, 'mailingPickupBooked', { slot: booked.slot ? slotText(booked.slot) : booked.slotId });
     const name = normalizeName(body.name ?? '');
     let phone = body.phone?.trim() ?? '';
     // The masked phone sent back as it was answered stands for the stored one.

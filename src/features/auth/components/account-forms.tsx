@@ -40,12 +40,20 @@ async function registeredCheck(value: string | undefined) {
   }
 }
 
-function PasswordPair({ first, second }: { first: string; second: string }) {
+/**
+ * The password and its confirmation. `fresh`: a new account's password ("Password"), not a new one for an
+ * existing account ("New password"); both are new to the browser's password manager (autocomplete).
+ */
+function PasswordPair({ first, second, fresh = false }: { first: string; second: string; fresh?: boolean }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   return (
     <>
-      <FieldItem name={first} label={t('auth.fields.newPassword')} checks={[checkPassword]}>
+      <FieldItem
+        name={first}
+        label={t(fresh ? 'auth.fields.password' : 'auth.fields.newPassword')}
+        checks={[checkPassword]}
+      >
         <Input.Password placeholder={t('auth.placeholders.newPassword')} autoComplete="new-password" maxLength={20} />
       </FieldItem>
       <FieldItem
@@ -114,7 +122,7 @@ export function RegisterForm({ onDone }: ScreenProps) {
           setToken(answer.verificationToken);
         }}
       />
-      <PasswordPair first="loginPassword" second="loginPasswordConfirm" />
+      <PasswordPair first="loginPassword" second="loginPasswordConfirm" fresh />
       <Agreement checked={agreed} onChange={setAgreed} withRegistration />
       <GatedSubmit agreed={agreed} loading={loading}>
         {t('auth.actions.register')}

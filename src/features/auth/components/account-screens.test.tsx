@@ -81,7 +81,10 @@ describe('login drawer: registration and password reset', () => {
       cloudType: 'aliyun',
     });
     await user.type(within(screenEl).getByPlaceholderText('请输入验证码'), DEMO.code);
-    await user.type(within(screenEl).getByLabelText('新密码'), 'Newpass123');
+    // A new account's password is its password, not a "new" one (issue 28); the browser still suggests one.
+    expect(within(screenEl).queryByLabelText('新密码')).toBeNull();
+    expect(within(screenEl).getByLabelText('密码')).toHaveAttribute('autocomplete', 'new-password');
+    await user.type(within(screenEl).getByLabelText('密码'), 'Newpass123');
     await user.type(within(screenEl).getByLabelText('确认密码'), 'Newpass123');
     await user.click(within(screenEl).getByRole('checkbox'));
     await user.click(within(screenEl).getByTestId('submit'));

@@ -3,6 +3,7 @@ import {
   type PickupAnswer,
   type PickupBookingView,
   type PickupCheckInAnswer,
+  type PickupStaffKeyAnswer,
 } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
 import { apiRequest } from '@/lib/api-client';
@@ -33,12 +34,32 @@ export async function cancelPickup(raceId: string, entryNo: string): Promise<voi
   await apiRequest<null>({ method: 'POST', url: API_PATHS.pickupCancel, data: { raceId, entryNo } });
 }
 
-/** POST check a pass in with the staff key (the staff screen shows the answer or the refusal itself). */
-export async function checkInPass(raceId: string, passCode: string, staffKey: string): Promise<PickupCheckInAnswer> {
+/**
+ * POST check a pass in with the staff key (the staff screen shows the answer or the refusal itself);
+ * `outsideSlotConfirmed`: staff hand the pack over outside the pass's booked slot.
+ */
+export async function checkInPass(
+  raceId: string,
+  passCode: string,
+  staffKey: string,
+  outsideSlotConfirmed = false,
+): Promise<PickupCheckInAnswer> {
   const envelope = await apiRequest<PickupCheckInAnswer>({
     method: 'POST',
     url: API_PATHS.pickupCheckIn,
-    data: { raceId, passCode },
+    data: { raceId, passCode, ...(outsideSlotConfirmed ? { outsideSlotConfirmed } : {}) },
+    headers: { [STAFF_KEY_HEADER]: staffKey },
+    silent: 'answers',
+  });
+  return envelope.data;
+}
+
+/** POST check the staff key before the first scan (refused with staffKeyInvalid; the screen shows it itself). */
+export async function checkStaffKey(raceId: string, staffKey: string): Promise<PickupStaffKeyAnswer> {
+  const envelope = await apiRequest<PickupStaffKeyAnswer>({
+    method: 'POST',
+    url: API_PATHS.pickupStaffKey,
+    data: { raceId },
     headers: { [STAFF_KEY_HEADER]: staffKey },
     silent: 'answers',
   });

@@ -108,9 +108,11 @@ function EntryCard({ entry, order, now }: { entry: MyEntry; order: OrderView | u
             <dt>{t('centre.entry.name')}</dt>
             <dd>{entry.name}</dd>
           </div>
-          <div>
+          <div className="centre-kv__number">
             <dt>{t(CERTIFICATE_TYPE_LABELS[entry.certificateType])}</dt>
-            <dd data-testid="entry-certificate">{entry.certificateNumber}</dd>
+            <dd className="centre-number" data-testid="entry-certificate">
+              {entry.certificateNumber}
+            </dd>
           </div>
           {entry.bib ? (
             <div>

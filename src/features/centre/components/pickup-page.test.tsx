@@ -143,7 +143,8 @@ describe.each(['zh', 'en'] as const)('pack pick-up in %s', (language) => {
     const user = userEvent.setup();
     await renderApp({ path: '/pickup-check-in', language, token: null });
     await user.type(await screen.findByTestId('pickup-check-key'), `${PICKUP_STAFF_KEY}{Enter}`);
-    expect(sessionStore.getItem(STAFF_KEY_STORAGE)).toBe(PICKUP_STAFF_KEY);
+    // Kept once the server has taken it.
+    await waitFor(() => expect(sessionStore.getItem(STAFF_KEY_STORAGE)).toBe(PICKUP_STAFF_KEY));
     // A scanner types the code and Enter.
     await user.type(await screen.findByTestId('pickup-check-pass'), 'abcde 23456{Enter}');
     const result = await screen.findByTestId('pickup-check-result');
@@ -160,13 +161,20 @@ describe.each(['zh', 'en'] as const)('pack pick-up in %s', (language) => {
     expect(screen.getByTestId('pickup-check-reason')).toHaveTextContent(t.collected);
   });
 
-  it('forgets a refused staff key and asks for it again', async () => {
+  it('checks the staff key before any scan: a kept one when the screen opens, a typed one before it is kept', async () => {
     sessionStore.setItem(STAFF_KEY_STORAGE, 'revoked-key');
     const user = userEvent.setup();
     await renderApp({ path: '/pickup-check-in', language, token: null });
-    await user.type(await screen.findByTestId('pickup-check-pass'), `${PICKUP_PASS}{Enter}`);
-    expect(await screen.findByTestId('pickup-check-reason')).toHaveTextContent(t.badKey);
-    expect(await screen.findByTestId('pickup-check-key')).toBeInTheDocument();
+    // Said at once, without a scan: the key is forgotten and asked for again.
+    expect(await screen.findByTestId('pickup-check-key-error')).toHaveTextContent(t.badKey);
+    expect(screen.getByTestId('pickup-check-key')).toBeInTheDocument();
+    expect(screen.queryByTestId('pickup-check-pass')).toBeNull();
     expect(sessionStore.getItem(STAFF_KEY_STORAGE)).toBeNull();
+    await user.type(screen.getByTestId('pickup-check-key'), 'wrong-key{Enter}');
+    await waitFor(() => expect(screen.getByTestId('pickup-check-start')).not.toHaveClass('ant-btn-loading'));
+    expect(screen.getByTestId('pickup-check-key-error')).toHaveTextContent(t.badKey);
+    expect(screen.queryByTestId('pickup-check-pass')).toBeNull();
+    expect(sessionStore.getItem(STAFF_KEY_STORAGE)).toBeNull();
+    expect(pickupMock.checkIns).toEqual([]);
   });
 });

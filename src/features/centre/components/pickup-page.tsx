@@ -214,11 +214,13 @@ function EntryPickup({
           <p>{t(`centre.pickup.blocked.${blocked}`)}</p>
           <Link
             to={
-              blocked === 'pickupNeedsPayment'
-                ? orderNo
-                  ? generatePath(PATHS.order, { orderNo })
-                  : PATHS.myIndex
-                : `${PATHS.letter}?entryNo=${encodeURIComponent(entry.entryNo)}`
+              blocked === 'pickupMailingChosen'
+                ? PATHS.post
+                : blocked === 'pickupNeedsPayment'
+                  ? orderNo
+                    ? generatePath(PATHS.order, { orderNo })
+                    : PATHS.myIndex
+                  : `${PATHS.letter}?entryNo=${encodeURIComponent(entry.entryNo)}`
             }
             className="pickup-unblock"
             data-testid="pickup-unblock"

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pickLang } from '@/lib/pick-lang';
 import { resolveFileUrl, resolveImageUrl } from '@/lib/url';
@@ -36,6 +36,7 @@ export default function VideoPage() {
     [config, language, t],
   );
   const [open, setOpen] = useState<Card | null>(null);
+  const durations = useDurations(cards);
 
   return (
     <div className="content-page" data-testid="video-page">
@@ -55,7 +56,11 @@ export default function VideoPage() {
                   type="button"
                   className="video-card__button"
                   onClick={() => setOpen(card)}
-                  aria-label={t('content.video.play', { title: card.title })}
+                  aria-label={
+                    durations[card.key]
+                      ? `${t('content.video.play', { title: card.title })}, ${t('content.video.duration', { time: durations[card.key] })}`
+                      : t('content.video.play', { title: card.title })
+                  }
                 >
                   <span className="video-card__poster">
                     {card.poster ? (
@@ -72,6 +77,11 @@ export default function VideoPage() {
                         <PlayMark />
                       </span>
                     )}
+                    {durations[card.key] ? (
+                      <span className="video-card__duration" data-testid="video-duration">
+                        {durations[card.key]}
+                      </span>
+                    ) : null}
                   </span>
                 </button>
                 <div className="video-card__text">
@@ -91,4 +101,44 @@ export default function VideoPage() {
       {open ? <VideoPlayer video={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );
+}
+
+/** A running time as a player shows it: 00:06, 04:36, 1:02:03. */
+function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  return hours ? `${hours}:${two(minutes)}:${two(total % 60)}` : `${two(minutes)}:${two(total % 60)}`;
+}
+
+/**
+ * Each card's running time, read from its file (the metadata only, not the video): none is shown for a video
+ * whose file gives none (missing, broken, a live stream), never a made-up one.
+ */
+function useDurations(cards: Card[]): Record<string, string> {
+  const [durations, setDurations] = useState<Record<string, string>>({});
+  useEffect(() => {
+    const probes = cards.flatMap((card) => {
+      if (!card.src || typeof document === 'undefined') return [];
+      const probe = document.createElement('video');
+      probe.preload = 'metadata';
+      probe.muted = true;
+      probe.addEventListener('loadedmetadata', () => {
+        const seconds = probe.duration;
+        if (Number.isFinite(seconds) && seconds > 0) {
+          setDurations((known) => ({ ...known, [card.key]: formatDuration(seconds) }));
+        }
+      });
+      probe.src = card.src;
+      return [probe];
+    });
+    return () => {
+      for (const probe of probes) {
+        probe.removeAttribute('src');
+        probe.load();
+      }
+    };
+  }, [cards]);
+  return durations;
 }

@@ -9,6 +9,7 @@
 import { Button, Steps, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { Refusal } from '#contract/messages';
 import type { RegistrationForm } from '#contract/registration-form';
 import {
@@ -20,6 +21,7 @@ import {
   type DirectApplication,
   type DirectMineAnswer,
 } from '#contract/registration-screens';
+import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { useRaceId } from '@/lib/use-race-id';
 import { getDirectMine, saveDirect } from '../api/direct';
@@ -29,6 +31,7 @@ import { useRaceTime } from '../utils/race-time';
 import { useLoad } from '../utils/use-load';
 import { RegistrationFormView, type FormValues } from './registration-form';
 import { LoadState, ScreenFrame, ScreenNotice } from './screen-frame';
+import '../entry.css';
 
 const STATUS_TONE = { 0: 'wait', 1: 'wait', 2: 'ok', 3: 'off' } as const;
 const TAG_COLOR = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' } as const;
@@ -280,6 +283,13 @@ function ApplicationStatus({
           </div>
         ) : null}
       </dl>
+      {status === DIRECT_STATUSES.approved ? (
+        <div className="rs-actions">
+          <Link className="en-link-button" to={`${PATHS.signUp}?channel=direct`} data-testid="direct-sign-up">
+            {t('registration.direct.signUp')}
+          </Link>
+        </div>
+      ) : null}
       {canEdit ? (
         <div className="rs-actions">
           <Button type="primary" size="large" onClick={onEdit} data-testid="direct-edit">

@@ -8,16 +8,21 @@
  * opens filled with them, and their id goes with the person's values. The page's slider check (`slider`) is
  * shown just above the submit button. At most `maxPeople` people (the account's limit for the race).
  * A draft (the sign-up's, utils/entry-draft.ts) fills the people and the open form once; every change is
- * reported with `onDraftChange`.
+ * reported with `onDraftChange`. A draft keeps no certificate numbers (nor phones): each restored person is
+ * marked "enter … again" until their form is saved again, the first one's edit button takes the focus, and
+ * submitting opens the first marked person instead of sending.
  */
 import { Alert, Button, Tag } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAVED_PARTICIPANT_KEY } from '#contract/after-entry';
 import { MAX_PEOPLE_PER_SUBMISSION, PARTICIPANT_KEYS, ageProblem, type EntryItemInfo } from '#contract/entry';
 import type { Refusal } from '#contract/messages';
 import type { RegistrationForm } from '#contract/registration-form';
 import { refusalText } from '@/lib/form-rules';
+import { useAppStore } from '@/stores/app-store';
+import { secretFields } from '../utils/entry-draft';
+import { localText } from '../utils/form-utils';
 import { RegistrationFormView, type FormValues } from './registration-form';
 import { SavedParticipantPicker, savedParticipantValues, useSavedParticipants } from './saved-participant-picker';
 
@@ -118,8 +123,27 @@ export function EntryPeople({
       onPick={(participant) => setPicked({ index, values: savedParticipantValues(form, participant) })}
     />
   );
+  // Restored people whose certificate number (and phone) the draft did not keep: marked until saved again.
+  const language = useAppStore((s) => s.language);
+  const secretLabels = secretFields(form).map((f) => localText(language, f.label));
+  const [retype, setRetype] = useState<boolean[]>(() =>
+    allowMultiple && secretLabels.length ? (draft?.people ?? []).map(() => true) : [],
+  );
+  const firstRetype = retype.indexOf(true);
+  const editButtons = useRef<(HTMLElement | null)[]>([]);
+  useEffect(() => {
+    // Once, on a restored list: the first person to complete takes the focus.
+    if (firstRetype >= 0) editButtons.current[firstRetype]?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   // Every person enters the item chosen now (one saved before another item was chosen too).
-  const send = (list: FormValues[]) => onSubmit(locked ? list.map((values) => ({ ...values, ...locked })) : list);
+  const send = (list: FormValues[]) => {
+    if (firstRetype >= 0) {
+      setEditing(firstRetype);
+      return;
+    }
+    return onSubmit(locked ? list.map((values) => ({ ...values, ...locked })) : list);
+  };
   // The person whose form is open (a new one at people.length), or null while the list is shown.
   const [editing, setEditing] = useState<number | null>(() =>
     allowMultiple && draft?.people.length ? (restored ? draft.people.length : null) : 0,
@@ -161,6 +185,7 @@ export function EntryPeople({
     const next = [...people];
     next[index] = withSavedId(index, values);
     setPeople(next);
+    setRetype((marks) => marks.map((mark, i) => mark && i !== index));
     setEditing(null);
     setPicked(null);
     setRestored(undefined);
@@ -180,6 +205,11 @@ export function EntryPeople({
             return (
               <li key={index} className="en-person" data-testid={`entry-person-${index}`}>
                 <span className="en-person__name">{nameOf(values, index)}</span>
+                {retype[index] ? (
+                  <Tag color="warning" id={`entry-person-retype-${index}`} data-testid={`entry-person-retype-${index}`}>
+                    {t('entry.signUp.personRetype', { fields: secretLabels.join(language === 'zh' ? '、' : ', ') })}
+                  </Tag>
+                ) : null}
                 {refused ? (
                   <Tag color="error">
                     {t('entry.signUp.personRefused', {
@@ -188,7 +218,16 @@ export function EntryPeople({
                   </Tag>
                 ) : null}
                 <span className="en-person__actions">
-                  <Button size="small" onClick={() => setEditing(index)} disabled={submitting}>
+                  <Button
+                    size="small"
+                    ref={(button) => {
+                      editButtons.current[index] = button;
+                    }}
+                    onClick={() => setEditing(index)}
+                    disabled={submitting}
+                    aria-describedby={retype[index] ? `entry-person-retype-${index}` : undefined}
+                    data-testid={`entry-person-edit-${index}`}
+                  >
                     {t('entry.signUp.editPerson')}
                   </Button>
                   <Button
@@ -198,6 +237,7 @@ export function EntryPeople({
                     onClick={() => {
                       const next = people.filter((_, i) => i !== index);
                       setPeople(next);
+                      setRetype((marks) => marks.filter((_, i) => i !== index));
                       setEditing(null);
                       report(next, {});
                     }}

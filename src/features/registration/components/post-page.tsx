@@ -10,6 +10,7 @@ import CopyOutlined from '@ant-design/icons/CopyOutlined';
 import { Button, Form, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { ParcelView } from '#contract/after-entry';
 import type { RegionCodes } from '#contract/region';
 import {
@@ -19,6 +20,7 @@ import {
   type MailingMethod,
 } from '#contract/registration-screens';
 import { FieldItem } from '@/components/form/field-item';
+import { PATHS } from '@/config/paths';
 import { PhoneField } from '@/components/form/phone-field';
 import { RegionField } from '@/components/form/region-picker';
 import { NameField, TextField } from '@/components/form/text-field';
@@ -106,6 +108,7 @@ function MailingContent({
       {settings.state === 'ended' ? (
         <ScreenNotice tone="off" title={t('messages.mailingEnded')} testId="post-ended" />
       ) : null}
+      {data.pickupBookings?.length ? <PickupBooked bookings={data.pickupBookings} /> : null}
       {choice?.method === 'mail' && parcel && (!editing || shipped) ? <ParcelState parcel={parcel} /> : null}
       {choice && (!editing || settings.state === 'ended' || shipped) ? (
         <ChoiceView
@@ -124,6 +127,30 @@ function MailingContent({
         />
       ) : null}
       {settings.state === 'ended' && !choice ? <p className="rs-note">{t('registration.post.noChoice')}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * A pack is mailed OR collected: a runner with a pick-up booking is told so here, with the way to the booking
+ * (cancel it there to have the pack mailed; the server refuses mailing while it stands).
+ */
+function PickupBooked({ bookings }: { bookings: NonNullable<MailingAnswer['pickupBookings']> }) {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  const slots = bookings
+    .map((b) => (b.slot ? `${b.slot.date} ${b.slot.start}–${b.slot.end}` : b.slotId))
+    .join(language === 'zh' ? '、' : ', ');
+  return (
+    <div className="rs-notice rs-notice--info" role="status" data-testid="post-pickup-booked">
+      <div className="rs-notice__body">
+        <p>{t('registration.post.pickupBooked', { slots })}</p>
+        <p>
+          <Link to={PATHS.pickup} data-testid="post-pickup-link">
+            {t('registration.post.pickupLink')}
+          </Link>
+        </p>
+      </div>
     </div>
   );
 }

@@ -419,7 +419,50 @@ describe('the sign-up draft (issue #28)', () => {
     expect(within(again).getByLabelText(T.zh.name)).toHaveValue('李娜');
     expect(within(again).getByLabelText(T.zh.certificateNumber)).toHaveValue('');
     expect(screen.getByTestId('entry-draft-restored')).toBeInTheDocument();
+    // The saved person lost their number with the draft: marked, and their edit button has the focus.
+    expect(screen.getByTestId('entry-person-retype-0')).toHaveTextContent('需重新填写证件号码');
+    expect(screen.getByTestId('entry-person-edit-0')).toHaveFocus();
   });
+
+  it.each(['zh', 'en'] as const)(
+    'in %s, marks each restored person whose number must be entered again, focuses the first, and opens them instead of sending',
+    async (language) => {
+      const t = T[language];
+      entryMock.info.allowMultiple = true;
+      entryMock.info.peoplePerAccount = 5;
+      const user = userEvent.setup({ pointerEventsCheck: 0 });
+      const first = await open(language);
+      await user.click(within(await screen.findByTestId('entry-item-M')).getByRole('button', { name: t.choose }));
+      for (const [name, number] of [
+        [RUNNER.name, RUNNER.certificateNumber],
+        ['李娜', '110105199001010010'],
+      ] as const) {
+        if (name !== RUNNER.name) await user.click(await screen.findByTestId('entry-add-person'));
+        await fillPerson(user, t, { name, certificateNumber: number, birthday: '1990-05-01' });
+        await user.click(screen.getByRole('button', { name: t.savePerson }));
+      }
+      await screen.findByTestId('entry-person-1');
+      first.unmount();
+
+      await open(language);
+      await screen.findByTestId('entry-person-1');
+      const mark = language === 'zh' ? '需重新填写证件号码' : 'Enter again: Certificate number';
+      expect(screen.getByTestId('entry-person-retype-0')).toHaveTextContent(mark);
+      expect(screen.getByTestId('entry-person-retype-1')).toHaveTextContent(mark);
+      expect(screen.getByTestId('entry-person-edit-0')).toHaveFocus();
+      expect(screen.getByTestId('entry-person-edit-0')).toHaveAccessibleDescription(mark);
+
+      // Sending now opens the first marked person, whose number is typed again; the mark goes.
+      await user.click(screen.getByTestId('entry-submit'));
+      const form = await screen.findByTestId('entry-people');
+      expect(within(form).getByLabelText(t.name)).toHaveValue(RUNNER.name);
+      await user.type(within(form).getByLabelText(t.certificateNumber), RUNNER.certificateNumber);
+      await user.click(screen.getByRole('button', { name: t.savePerson }));
+      await screen.findByTestId('entry-person-1');
+      expect(screen.queryByTestId('entry-person-retype-0')).toBeNull();
+      expect(screen.getByTestId('entry-person-retype-1')).toBeInTheDocument();
+    },
+  );
 
   it.each([
     ['not JSON', '{"v":1,"drafts":'],

@@ -13,7 +13,7 @@
 import { Alert, Button, Input, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type {
   CodeCheckAnswer,
   EntryChannel,
@@ -91,7 +91,12 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
     ...(info.items.some((i) => i.charity) ? (['charity'] as const) : []),
     ...(hasDirect ? (['direct'] as const) : []),
   ];
-  const [channel, setChannel] = useState<EntryChannel>('public');
+  // ?channel= (the direct-pass page links here with channel=direct) picks a channel the race offers.
+  const [params] = useSearchParams();
+  const [channel, setChannel] = useState<EntryChannel>(() => {
+    const asked = params.get('channel');
+    return channels.find((c) => c === asked) ?? 'public';
+  });
   // The item of the latest draft, when it can still be chosen.
   const [chosen, setChosen] = useState<string | undefined>(() => {
     const code = latestDraftItem(raceId);

@@ -122,6 +122,11 @@ export const pickupHandlers = [
     entry.booking = null;
     return ok(null);
   }),
+  http.post(api(API_PATHS.pickupStaffKey), ({ request }) =>
+    request.headers.get(STAFF_KEY_HEADER) === PICKUP_STAFF_KEY
+      ? ok({ label: 'desk-1' })
+      : refuse(403, 'staffKeyInvalid'),
+  ),
   http.post(api(API_PATHS.pickupCheckIn), async ({ request }) => {
     const staffKey = request.headers.get(STAFF_KEY_HEADER);
     const { passCode } = (await request.json()) as { passCode: string };
@@ -143,6 +148,7 @@ export const pickupHandlers = [
       bib: 'C0815',
       slotId: booking.slotId,
       slot: slot ? { date: slot.date, start: slot.start, end: slot.end } : null,
+      outsideSlot: false,
       collectedAt: CENTRE_NOW,
     } satisfies PickupCheckInAnswer);
   }),
