@@ -33,25 +33,15 @@ function hideIn(root: ParentNode) {
 
 let observer: MutationObserver | undefined;
 
-/** Starts hiding antd's named icons in the whole document (once; later calls do nothing). */
+/**
+ * Starts hiding antd's named icons in the whole document (once; later calls do nothing). The observer looks
+ * once per batch of changes (one query of the document for icons not yet looked at), not once per change.
+ */
 export function hideDecorativeIcons(): void {
   if (observer || typeof MutationObserver === 'undefined') return;
   hideIn(document.body);
   observer = new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.type === 'attributes') {
-        if (record.target instanceof Element && record.target.parentNode) hideIn(record.target.parentNode);
-        continue;
-      }
-      for (const node of record.addedNodes) {
-        if (node instanceof Element && node.parentNode) hideIn(node.parentNode);
-      }
-    }
+    if (records.some((record) => record.addedNodes.length > 0)) hideIn(document.body);
   });
-  observer.observe(document.body, {
-    childList: true,
-    subtree: true,
-    attributes: true,
-    attributeFilter: ['aria-label'],
-  });
+  observer.observe(document.body, { childList: true, subtree: true });
 }
