@@ -6,8 +6,9 @@
  * Back from the cashier (?paid=1) the page shows the payment result: the order is asked again every second
  * for up to PAYMENT_POLL.maxPolls seconds until it reads paid ("registered successfully", or "paid, waiting
  * for the draw" while its entries await the ballot), else "payment not confirmed yet" with a refresh. Back
- * with ?paid=0 (the cashier reported the payment failed, or the runner cancelled there) it says the payment
- * was not completed and offers paying again while the order is payable.
+ * with ?paid=0 (the cashier reported the payment failed, or the runner cancelled there), or with ?paid=1
+ * while the order reads that its latest payment failed (paymentFailed, from the provider's notification), it
+ * says the payment was not completed and offers paying again while the order is payable.
  */
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
@@ -57,14 +58,16 @@ export default function OrderPage() {
   );
 }
 
-type Phase = 'checking' | 'paid' | 'unconfirmed' | 'settled';
+type Phase = 'checking' | 'paid' | 'failed' | 'unconfirmed' | 'settled';
 
 const phaseOf = (order: OrderView): Phase =>
   order.status === ORDER_STATUSES.paid
     ? 'paid'
     : order.status === ORDER_STATUSES.cancelled || order.status === ORDER_STATUSES.refunded
       ? 'settled'
-      : 'checking';
+      : order.paymentFailed
+        ? 'failed'
+        : 'checking';
 
 function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: OrderView) => void }) {
   const { t } = useTranslation();
@@ -125,6 +128,8 @@ function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: 
   }, [phase, entryNos]);
 
   if (phase === 'settled') return null;
+  // The provider told the server the payment failed (or was cancelled at its cashier).
+  if (phase === 'failed') return <PaymentFailed order={order} />;
   if (phase === 'checking') {
     return (
       <div className="centre-panel centre-panel--info" role="status" data-testid="payment-checking">
