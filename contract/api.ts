@@ -56,7 +56,7 @@ export const API_PATHS = {
   racesWithResults: '/race-center/api/races/with-results',
   /** GET ?id=&sig= → the certificate's facts when the signature matches (verification page). */
   certificateVerify: '/race-center/api/certificate/verify',
-  /** POST { raceId, item? } → .xls file, or a JSON envelope explaining why not. */
+  /** POST { raceId, item?, language? } → .xls file (headers in that language, contract/score-export.ts), or a JSON envelope explaining why not. */
   exportScores: '/race-center/api/export/scores',
   /** User-centre image upload, and the two base uploads. */
   uploadImageUserCentre: '/pangu-uc/uc/api/user/upload/image',

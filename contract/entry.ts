@@ -417,6 +417,11 @@ export interface OrderView {
   serialNo: string | null;
   refundedFen: number;
   lines: OrderLineView[];
+  /**
+   * true while the order is unpaid and its latest payment attempt failed at the provider (a failed payment, or
+   * one the runner cancelled at the cashier): the order page says so and offers paying again. Absent otherwise.
+   */
+  paymentFailed?: true;
 }
 
 /** myEntries: GET → every entry of the account, newest first, with their orders. */

@@ -261,8 +261,19 @@ describe('paying through the sandbox cashier', () => {
     expect(failed.headers.location).toBe(`/reg/#/my/order/${made.orderNo}?paid=0`);
     expect((await order(made.orderId)).status).toBe(1);
     expect((await app.repos.payments.findByPaymentId(paymentId))!.status).toBe('failed');
+    // The order as its runner reads it says the payment failed (the order page offers paying again).
+    const shown = async () =>
+      (
+        await app.inject({
+          method: 'GET',
+          url: `${API_PATHS.orderGet}?orderNo=${made.orderNo}`,
+          headers: { token: runners[1]!.token },
+        })
+      ).json().data;
+    expect((await shown()).paymentFailed).toBe(true);
     // A new attempt, then paid.
     const again = await payOrder(runners[1]!, made.orderNo);
+    expect((await shown()).paymentFailed).toBeUndefined();
     expect(again.paymentId).not.toBe(paymentId);
     const n = await paidNotification(again.paymentId);
     expect((await notify(n.rawBody, n.headers)).json()).toMatchObject({ code: 0 });

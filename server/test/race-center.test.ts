@@ -413,6 +413,56 @@ describe('Excel export', () => {
   });
 });
 
+describe("Excel export in the visitor's language", () => {
+  const headerRow = (body: string) => /<Row>(.*?)<\/Row>/.exec(body)?.[1] ?? '';
+
+  it('writes Chinese headers, genders and item names by default and for zh', async () => {
+    for (const payload of [
+      { raceId: PAST_RACE_ID, item: '10K' },
+      { raceId: PAST_RACE_ID, item: '10K', language: 'zh' },
+    ]) {
+      const body = (await post(API_PATHS.exportScores, payload)).body;
+      expect(headerRow(body)).toContain('>号码<');
+      expect(headerRow(body)).toContain('>枪声成绩<');
+      expect(body).toMatch(/>(男|女)</);
+      expect(body).not.toContain('>Bib<');
+    }
+  });
+
+  it('writes English headers, genders and item names for en', async () => {
+    const res = await post(API_PATHS.exportScores, { raceId: PAST_RACE_ID, item: '10K', language: 'en' });
+    const body = res.body;
+    expect(headerRow(body)).toBe(
+      [
+        'Item',
+        'Bib',
+        'Name',
+        'Gender',
+        'Gun time',
+        'Net time',
+        'Pace',
+        'Overall rank',
+        'Gender rank',
+        'Age group',
+        'Age group rank',
+      ]
+        .map((h) => `<Cell><Data ss:Type="String">${h}</Data></Cell>`)
+        .join(''),
+    );
+    expect(body).toMatch(/>(Male|Female)</);
+    expect(body).not.toMatch(/>(男|女|10公里)</);
+    expect(body).toContain('>10 km<');
+    // The fixture race has no English name: the sheet keeps its Chinese one.
+    expect(body).toContain('ss:Name="2024 测试马拉松"');
+    expectNothingUnmasked(body);
+  });
+
+  it('refuses a language it does not write', async () => {
+    const res = await post(API_PATHS.exportScores, { raceId: PAST_RACE_ID, language: 'fr' });
+    expect(res.json().code).toBe(400);
+  });
+});
+
 describe('rate limits', () => {
   it('answers 429 after 60 lookups a minute from one address', async () => {
     const limited = await buildTestApp();

@@ -520,12 +520,51 @@ describe('verification codes', () => {
       data: { captchaCode: '', verificationToken: expect.any(String) },
     });
     const [notice] = await outbox(app);
-    expect(notice).toMatchObject({ destination: DEMO.email, subject: 'Your email already has an account' });
+    expect(notice).toMatchObject({
+      destination: DEMO.email,
+      subject: '此邮箱已注册账号 Your email already has an account',
+    });
     expect(notice?.body).not.toMatch(/\d{6}/);
     expect((await sendCode(app, 'email', 'ghost@example.com', { emailSendType: '2' })).json().code).toBe(0);
     expect((await outbox(app)).filter((item) => item.destination === 'ghost@example.com')).toEqual([]);
     expect((await sendCode(app, 'email', DEMO.email, { emailSendType: '2' })).json().code).toBe(0);
     expect((await outbox(app))[0]?.subject).toContain('reset');
+  });
+
+  it('sends every code message and its subject in Chinese and in English', async () => {
+    const { app, clock } = await fresh();
+    await sendCode(app, 'login', DEMO.phone);
+    clock.advance(61_000);
+    await sendCode(app, 'email', 'new.runner@example.com');
+    clock.advance(61_000);
+    await sendCode(app, 'reset-phone', DEMO.phone);
+    clock.advance(61_000);
+    await sendCode(app, 'email', DEMO.email);
+    const items = (await outbox(app)).map(({ channel, subject, body }) => ({ channel, subject, body }));
+    expect(items).toEqual([
+      {
+        channel: 'email',
+        subject: '此邮箱已注册账号 Your email already has an account',
+        body: expect.stringMatching(/^有人尝试用此邮箱注册.*Someone asked to register/),
+      },
+      {
+        channel: 'sms',
+        subject: '找回密码验证码 Your password reset verification code',
+        body: expect.stringMatching(
+          /^找回密码验证码 \d{6}，10 分钟内有效。Your password reset verification code is \d{6}\./,
+        ),
+      },
+      {
+        channel: 'email',
+        subject: '注册验证码 Your registration verification code',
+        body: expect.stringMatching(/^注册验证码 \d{6}，10 分钟内有效。Your registration verification code is \d{6}\./),
+      },
+      {
+        channel: 'sms',
+        subject: '登录验证码 Your login verification code',
+        body: expect.stringMatching(/^登录验证码 \d{6}，10 分钟内有效。Your login verification code is \d{6}\./),
+      },
+    ]);
   });
 
   it('checks the captchaType of each send call', async () => {

@@ -112,6 +112,8 @@ export function orderView(
   lines: OrderLineShown[],
   info: RaceInfo | undefined,
   now: number,
+  /** The status of the order's latest payment attempt, when it has one. */
+  lastPayment?: string,
 ): OrderView {
   const itemName = (code: string): LocalText =>
     info?.entry?.items.find((item) => item.code === code)?.name ?? { zh: code, en: code };
@@ -135,6 +137,7 @@ export function orderView(
       itemName: itemName(line.itemCode),
       amountFen: line.amountFen,
     })),
+    ...(order.status === 1 && lastPayment === 'failed' ? { paymentFailed: true as const } : {}),
   };
 }
 
@@ -177,7 +180,10 @@ export function createOrdersRepository(db: Db) {
       itemCode: r.item_code,
       amountFen: Number(r.amount_fen),
     }));
-    return orderView(order, shown, info, now);
+    const payment = await db.get<{ status: string }>(
+      sql`SELECT status FROM payments WHERE order_id = ${order.id} ORDER BY id DESC LIMIT 1`,
+    );
+    return orderView(order, shown, info, now, payment?.status);
   };
 
   /** Paid (3) from the given status, guarded on it; false when the order is not in that status. */

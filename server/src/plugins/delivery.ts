@@ -35,24 +35,33 @@ export interface Delivery {
   idle(): Promise<void>;
 }
 
-const SUBJECTS: Record<CodePurpose, string> = {
-  login: 'Your login verification code',
-  register: 'Your registration verification code',
-  reset: 'Your password reset verification code',
+/**
+ * The code messages' subjects, in Chinese then English (issue 28): a code is asked for before there is an
+ * account whose language could be known, so every message carries both, as the entry messages do
+ * (services/entry/entry-messages.ts).
+ */
+const SUBJECTS: Record<CodePurpose, { zh: string; en: string }> = {
+  login: { zh: '登录验证码', en: 'Your login verification code' },
+  register: { zh: '注册验证码', en: 'Your registration verification code' },
+  reset: { zh: '找回密码验证码', en: 'Your password reset verification code' },
 };
 
 /** The notice a registration send delivers to an address that already has an account. */
 export const ACCOUNT_EXISTS_MESSAGE = {
-  subject: 'Your email already has an account',
+  subject: '此邮箱已注册账号 Your email already has an account',
   body:
+    '有人尝试用此邮箱注册，但此邮箱已注册账号。如果是您本人，请直接登录或找回密码；否则请忽略此邮件。' +
     'Someone asked to register with this email address, which already has an account. If it was you, log in ' +
-    'or reset your password; otherwise ignore this message. 有人尝试用此邮箱注册，但此邮箱已注册账号。如果是您本人，' +
-    '请直接登录或找回密码；否则请忽略此邮件。',
+    'or reset your password; otherwise ignore this message.',
 };
 
+/** A code message (the SMS text and the e-mail body alike): Chinese, then English. */
 export function messageFor(purpose: CodePurpose, code: string) {
-  const subject = SUBJECTS[purpose];
-  return { subject, body: `${subject} is ${code}. It is valid for 10 minutes. 验证码 ${code}，10 分钟内有效。` };
+  const { zh, en } = SUBJECTS[purpose];
+  return {
+    subject: `${zh} ${en}`,
+    body: `${zh} ${code}，10 分钟内有效。${en} is ${code}. It is valid for 10 minutes.`,
+  };
 }
 
 /**

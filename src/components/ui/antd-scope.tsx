@@ -5,7 +5,9 @@
 import { ConfigProvider, type ThemeConfig } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
+import { useEffect } from 'react';
 import { useAppStore } from '@/stores/app-store';
+import { hideDecorativeIcons } from './decorative-icons';
 
 const FONTS = {
   zh: '-apple-system, BlinkMacSystemFont, "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC", "Microsoft YaHei", "Helvetica Neue", Arial, sans-serif',
@@ -23,6 +25,8 @@ const themes: Record<'zh' | 'en', ThemeConfig> = {
 
 export function AntdScope({ children }: { children: React.ReactNode }) {
   const language = useAppStore((s) => s.language);
+  // antd's icons are named in English for screen readers; where antd draws them they are decoration.
+  useEffect(hideDecorativeIcons, []);
   return (
     <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={themes[language]}>
       {children}

@@ -14,6 +14,7 @@ import { API_PATHS } from '#contract/api';
 import { AnswerCache, encodeAnswer, sendAnswer, type EncodedAnswer } from '../../lib/answer-cache.ts';
 import type { HotAnswer } from '../../lib/hot-path.ts';
 import { messageText } from '#contract/messages';
+import type { ExportLanguage } from '#contract/score-export';
 import { envelopeSchema, fail, HttpError, ok } from '../../lib/envelope.ts';
 import { normalizeBib, type RegistrationQueryType } from '../../lib/race-center.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
@@ -208,13 +209,13 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { raceId: string; item?: string } }>(
+  app.post<{ Body: { raceId: string; item?: string; language?: ExportLanguage } }>(
     API_PATHS.exportScores,
     { onRequest: app.rateLimit(LIMITS.export), schema: { body: exportBody } },
     async (request, reply) => {
       reply.header('cache-control', PRIVATE);
-      const { raceId, item } = request.body;
-      const sheet = await service.scoreSheet(raceId, item);
+      const { raceId, item, language } = request.body;
+      const sheet = await service.scoreSheet(raceId, item, language);
       if (sheet === undefined) return fail(404, 'noData');
       const name = `scores-${raceId}${item ? `-${item}` : ''}.xls`;
       return reply

@@ -3,6 +3,7 @@
  * (hot-path-shapes.ts) must stay no looser than these.
  */
 import { ITEM_CODE_PATTERN } from '#contract/entry';
+import { EXPORT_LANGUAGES } from '#contract/score-export';
 import { REGISTRATION_QUERY_TYPES } from '../../lib/race-center.ts';
 
 const str = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
@@ -53,7 +54,11 @@ export const exportBody = {
   type: 'object',
   required: ['raceId'],
   // Any item code of the race (race.json entry.items: 5K, 30K, a trail…), not only M, H and 10K.
-  properties: { raceId, item: { type: 'string', pattern: ITEM_CODE_PATTERN.source } },
+  properties: {
+    raceId,
+    item: { type: 'string', pattern: ITEM_CODE_PATTERN.source },
+    language: { type: 'string', enum: EXPORT_LANGUAGES },
+  },
 } as const;
 
 export const resultSchema = {

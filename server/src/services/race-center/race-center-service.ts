@@ -7,6 +7,7 @@ import type { RaceCenterRepository, ResultRow } from '../../db/race-center-repos
 import type { RacesRepository } from '../../db/races-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { RaceInfo } from '#contract/site-config/race-types';
+import type { ExportLanguage } from '#contract/score-export';
 import { raceTimeZone } from '#contract/time-zone';
 import {
   ITEM_CODES,
@@ -212,11 +213,12 @@ export function createRaceCenterService({
     },
 
     /** The results of a race (one item, or all) as a spreadsheet; undefined when there are none. */
-    async scoreSheet(raceId: string, item: string | undefined) {
+    async scoreSheet(raceId: string, item: string | undefined, language: ExportLanguage = 'zh') {
       const rows = await repo.resultsForExport(raceId, item, EXPORT_ROW_CAP);
       if (rows.length === 0) return undefined;
       const facts = await raceFacts(raceId);
-      return spreadsheetXml(facts?.raceName ?? raceId, rows, facts?.items);
+      const title = (language === 'en' ? facts?.raceNameEn || facts?.raceName : facts?.raceName) ?? raceId;
+      return spreadsheetXml(title, rows, facts?.items, language);
     },
   };
 }

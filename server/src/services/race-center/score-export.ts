@@ -1,25 +1,22 @@
 /** The score export (.xls): SpreadsheetML 2003, written without a library. */
+import { SCORE_EXPORT_TEXT, type ExportLanguage } from '#contract/score-export';
 import type { ResultRow } from '../../db/race-center-repository.ts';
 import { formatDuration, formatPace, ITEMS, type ItemCatalog } from '../../lib/race-center.ts';
 
 const xmlEscape = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
-/** SpreadsheetML 2003: opens in Excel, WPS and LibreOffice without a library. No personal numbers. */
-export function spreadsheetXml(title: string, rows: ResultRow[], items?: ItemCatalog): string {
-  const head = [
-    '项目',
-    '号码',
-    '姓名',
-    '性别',
-    '枪声成绩',
-    '净成绩',
-    '配速',
-    '总排名',
-    '性别排名',
-    '年龄组',
-    '年龄组排名',
-  ];
+/**
+ * SpreadsheetML 2003: opens in Excel, WPS and LibreOffice without a library. No personal numbers. Headers,
+ * genders and item names in the visitor's language (an item's English name, else its Chinese one).
+ */
+export function spreadsheetXml(
+  title: string,
+  rows: ResultRow[],
+  items?: ItemCatalog,
+  language: ExportLanguage = 'zh',
+): string {
+  const { columns: head, genders } = SCORE_EXPORT_TEXT[language];
   const cell = (v: string | number) =>
     typeof v === 'number'
       ? `<Cell><Data ss:Type="Number">${v}</Data></Cell>`
@@ -27,10 +24,10 @@ export function spreadsheetXml(title: string, rows: ResultRow[], items?: ItemCat
   const lines = rows.map((r) => {
     const def = items?.get(r.item) ?? ITEMS[r.item];
     return `<Row>${[
-      def?.name ?? r.item,
+      (language === 'en' ? def?.nameEn || def?.name : def?.name) ?? r.item,
       r.bib,
       r.name,
-      r.gender === 2 ? '女' : r.gender === 1 ? '男' : '',
+      r.gender === 1 || r.gender === 2 ? genders[r.gender] : '',
       formatDuration(r.gun_ms),
       formatDuration(r.chip_ms),
       formatPace(r.chip_ms, def?.distanceKm ?? 0),

@@ -5,7 +5,10 @@
  *
  * Back from the cashier (?paid=1) the page shows the payment result: the order is asked again every second
  * for up to PAYMENT_POLL.maxPolls seconds until it reads paid ("registered successfully", or "paid, waiting
- * for the draw" while its entries await the ballot), else "payment not confirmed yet" with a refresh.
+ * for the draw" while its entries await the ballot), else "payment not confirmed yet" with a refresh. Back
+ * with ?paid=0 (the cashier reported the payment failed, or the runner cancelled there), or with ?paid=1
+ * while the order reads that its latest payment failed (paymentFailed, from the provider's notification), it
+ * says the payment was not completed and offers paying again while the order is payable.
  */
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
@@ -35,6 +38,7 @@ export default function OrderPage() {
   const { orderNo = '' } = useParams();
   const [search] = useSearchParams();
   const backFromCashier = search.get('paid') === '1';
+  const failedAtCashier = search.get('paid') === '0';
   const { result, reload, set } = useLoad(() => getOrder(orderNo), orderNo);
   return (
     <CentreFrame title={t('centre.order.title')} testId="order-page">
@@ -45,6 +49,7 @@ export default function OrderPage() {
         {(order) => (
           <>
             {backFromCashier ? <PaymentResult order={order} onOrder={set} /> : null}
+            {failedAtCashier && order.status !== ORDER_STATUSES.paid ? <PaymentFailed order={order} /> : null}
             <OrderDetails order={order} />
           </>
         )}
@@ -53,14 +58,16 @@ export default function OrderPage() {
   );
 }
 
-type Phase = 'checking' | 'paid' | 'unconfirmed' | 'settled';
+type Phase = 'checking' | 'paid' | 'failed' | 'unconfirmed' | 'settled';
 
 const phaseOf = (order: OrderView): Phase =>
   order.status === ORDER_STATUSES.paid
     ? 'paid'
     : order.status === ORDER_STATUSES.cancelled || order.status === ORDER_STATUSES.refunded
       ? 'settled'
-      : 'checking';
+      : order.paymentFailed
+        ? 'failed'
+        : 'checking';
 
 function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: OrderView) => void }) {
   const { t } = useTranslation();
@@ -121,6 +128,8 @@ function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: 
   }, [phase, entryNos]);
 
   if (phase === 'settled') return null;
+  // The provider told the server the payment failed (or was cancelled at its cashier).
+  if (phase === 'failed') return <PaymentFailed order={order} />;
   if (phase === 'checking') {
     return (
       <div className="centre-panel centre-panel--info" role="status" data-testid="payment-checking">
@@ -158,6 +167,22 @@ function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: 
         {waitingForDraw ? t('centre.payment.paidAwaitingDraw') : t('centre.payment.registered')}
       </p>
       <p>{t('centre.payment.paidAmount', { amount: formatFen(order.paidFen) })}</p>
+    </div>
+  );
+}
+
+/** Back from a payment that failed or was cancelled at the cashier: said so, with paying again if still payable. */
+function PaymentFailed({ order }: { order: OrderView }) {
+  const { t } = useTranslation();
+  const now = useServerClock(undefined, order.deadlineAt !== null);
+  const payable = isPayable(order, now);
+  return (
+    <div className="centre-panel centre-panel--warn" role="alert" data-testid="payment-failed">
+      <p className="centre-panel__title">{t('centre.payment.failed')}</p>
+      <p>{t(payable ? 'centre.payment.failedHelp' : 'centre.payment.failedClosed')}</p>
+      {payable ? (
+        <PayButton orderNo={order.orderNo} label={t('centre.payment.payAgain')} testId="payment-pay-again" />
+      ) : null}
     </div>
   );
 }

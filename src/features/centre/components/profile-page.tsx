@@ -28,6 +28,7 @@ import {
 import { formatRaceTime } from '#contract/race-clock';
 import type { RegionCodes } from '#contract/region';
 import { checkCertificateNumber } from '#contract/rules';
+import { useSelectClear } from '@/components/form/clear-button';
 import { DATE_FORMAT, DateField } from '@/components/form/date-field';
 import { FieldItem } from '@/components/form/field-item';
 import { RegionField } from '@/components/form/region-picker';
@@ -123,6 +124,7 @@ const formName = (key: string) =>
 
 function ProfileForm({ data, onSaved }: { data: ProfileAnswer; onSaved: (data: ProfileAnswer) => void }) {
   const { t } = useTranslation();
+  const clear = useSelectClear();
   const [form] = Form.useForm<ProfileValues>();
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -226,7 +228,7 @@ function ProfileForm({ data, onSaved }: { data: ProfileAnswer; onSaved: (data: P
         </FieldItem>
         <FieldItem name="educationLevel" label={t('centre.profile.education')} checks={[]} required={false}>
           <Select
-            allowClear
+            allowClear={clear}
             placeholder={t('centre.profile.choose')}
             options={EDUCATION_LEVELS.map((level) => ({ value: level, label: t(`centre.education.${level}`) }))}
           />

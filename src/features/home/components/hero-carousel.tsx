@@ -5,14 +5,16 @@ import { JumpLink } from '@/components/ui/jump-link';
 import { resolveImageUrl } from '@/lib/url';
 import { useAppStore } from '@/stores/app-store';
 import { useReducedMotion } from '../hooks/use-now';
+import { MotionToggle } from './motion-toggle';
 import type { CarouselItem } from '#contract/site-config/schema';
 
 const INTERVAL_MS = 5000;
 
 /**
  * Home carousel (carouselList: surfacePlotUrl, jumpUrl). Hidden when the list is empty. The first slide is
- * the page's LCP image (eager, high priority); it advances every 5 s, pausing on hover and focus, and
- * stands still for visitors who prefer reduced motion.
+ * the page's LCP image (eager, high priority); it advances every 5 s, pausing on hover and focus. Its pause
+ * button stops it until pressed again (WCAG 2.2.2); for visitors who prefer reduced motion it stands still
+ * until they press play.
  */
 export function HeroCarousel({ items }: { items: CarouselItem[] }) {
   const { t } = useTranslation();
@@ -24,7 +26,10 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const reduced = useReducedMotion();
-  const paused = hovered || focused || reduced;
+  // The visitor's own choice (the pause / play button) wins over the reduced-motion preference.
+  const [playing, setPlaying] = useState<boolean | null>(null);
+  const running = playing ?? !reduced;
+  const paused = hovered || focused || !running;
 
   useEffect(() => {
     if (slides.length < 2 || paused) return undefined;
@@ -93,6 +98,13 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
           >
             ›
           </button>
+          <MotionToggle
+            running={running}
+            onToggle={() => setPlaying(!running)}
+            label={t(running ? 'home.carousel.pause' : 'home.carousel.play')}
+            className="hero__toggle"
+            testId="home-carousel-toggle"
+          />
           <div className="hero__dots">
             {slides.map((_, i) => (
               <button

@@ -6,25 +6,30 @@ import { useAppStore } from '@/stores/app-store';
 import type { DocumentPage } from '#contract/site-config/schema';
 import { useReducedMotion } from '../hooks/use-now';
 import { DocumentLink } from './document-link';
+import { MotionToggle } from './motion-toggle';
 
 export const TICKER_INTERVAL_MS = 4000;
 
 /**
  * Scroll-up info: the latest bulletins, one line at a time, each scrolling up out of view as the next
- * comes in. It pauses while hovered or focused, and stands still for visitors who prefer reduced motion
- * (the arrows still step through it).
+ * comes in. It pauses while hovered or focused; its pause button stops it until pressed again (WCAG 2.2.2),
+ * and for visitors who prefer reduced motion it stands still until they press play (the arrows still step
+ * through it).
  */
 export function ScrollUpInfo({ items, listPath }: { items: DocumentPage[]; listPath: string | undefined }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const reduced = useReducedMotion();
+  // The visitor's own choice (the pause / play button) wins over the reduced-motion preference.
+  const [playing, setPlaying] = useState<boolean | null>(null);
+  const running = playing ?? !reduced;
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [index, setIndex] = useState(0);
   // With two items the one leaving would come straight back from above: cycle through a doubled list.
   const slots = items.length === 2 ? [...items, ...items] : items;
   const count = slots.length;
-  const paused = hovered || focused || reduced;
+  const paused = hovered || focused || !running;
 
   useEffect(() => {
     if (count < 2 || paused) return undefined;
@@ -78,6 +83,13 @@ export function ScrollUpInfo({ items, listPath }: { items: DocumentPage[]; listP
       </ul>
       {items.length > 1 ? (
         <span className="ticker__controls">
+          <MotionToggle
+            running={running}
+            onToggle={() => setPlaying(!running)}
+            label={t(running ? 'home.ticker.pause' : 'home.ticker.play')}
+            className="ticker__arrow"
+            testId="ticker-toggle"
+          />
           <button type="button" className="ticker__arrow" onClick={() => step(-1)} aria-label={t('home.ticker.prev')}>
             <svg viewBox="0 0 24 24" width="14" height="14" aria-hidden focusable="false">
               <path

@@ -11,6 +11,7 @@ import { useMemo, useState, type TdHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unitsOf } from '#contract/ballot';
 import type { BallotCheckAnswer, BallotPublic } from '#contract/entry';
+import { useInputClear } from '@/components/form/clear-button';
 import { useRaceId } from '@/lib/use-race-id';
 import { useAppStore } from '@/stores/app-store';
 import { checkBallot, getBallot, listBallots } from '../api/ballot';
@@ -101,6 +102,7 @@ const RESULT_COLOR = { won: 'success', waitList: 'warning', notWon: 'default', p
 
 function BallotView({ ballot }: { ballot: BallotPublic }) {
   const { t } = useTranslation();
+  const clear = useInputClear();
   const time = useRaceTime();
   const rows = useMemo(() => rowsOf(ballot), [ballot]);
   const [search, setSearch] = useState('');
@@ -189,7 +191,7 @@ function BallotView({ ballot }: { ballot: BallotPublic }) {
 
       <div className="en-table-tools">
         <Input.Search
-          allowClear
+          allowClear={clear}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           placeholder={t('entry.ballot.searchPlaceholder')}

@@ -17,6 +17,7 @@ import type {
 } from '#contract/registration-form';
 import { SCORE_CERTIFICATE_UPLOAD, SCORE_CLAIM_LENGTHS, SCORE_FEE_STATES } from '#contract/registration-form';
 import type { SizeStockAnswer } from '#contract/registration-screens';
+import { useSelectClear } from '@/components/form/clear-button';
 import { UploadField } from '@/components/form/upload-field';
 import { useAppStore } from '@/stores/app-store';
 import { getCountryList, type CountryItem } from '../api/get-country-list';
@@ -385,6 +386,7 @@ export function CountrySelect({
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const { status, retry } = countries;
+  const clear = useSelectClear();
   const options = useMemo(
     () =>
       status.state === 'ready'
@@ -407,7 +409,7 @@ export function CountrySelect({
         showSearch={{
           filterOption: (input, option) => countryMatches(option?.search ?? '', input),
         }}
-        allowClear
+        allowClear={clear}
         loading={status.state === 'loading'}
         disabled={disabled || status.state !== 'ready'}
         placeholder={status.state === 'loading' ? t('registration.country.loading') : placeholder}

@@ -34,6 +34,7 @@ import {
   type SubmissionContext,
 } from '#contract/registration-form';
 import type { SizeStockAnswer } from '#contract/registration-screens';
+import { useSelectClear } from '@/components/form/clear-button';
 import { birthdayPickerStart, OpeningDatePicker } from '@/components/form/date-field';
 import { FieldItem, type CheckOn } from '@/components/form/field-item';
 import { RegionPicker, regionCheck } from '@/components/form/region-picker';
@@ -280,6 +281,7 @@ function FieldInput({
   getValues,
 }: FieldViewProps) {
   const { t } = useTranslation();
+  const clear = useSelectClear();
   const labelId = `${formName}_${field.key}_label`;
   const label = <span id={labelId}>{localText(language, field.label)}</span>;
   const placeholder = field.placeholder ? localText(language, field.placeholder) : undefined;
@@ -410,7 +412,7 @@ function FieldInput({
       return (
         <FieldItem {...item}>
           <Select
-            allowClear
+            allowClear={clear}
             placeholder={placeholder ?? t('registration.choose')}
             options={field.options.map((o) => ({ value: o.value, label: localText(language, o.label) }))}
             style={{ width: '100%' }}

@@ -1,15 +1,19 @@
 import { fetchBinary } from '@/lib/api-client';
 import { localizeServerMessage } from '@/lib/server-messages';
 import { API_PATHS } from '#contract/api';
+import type { ExportLanguage } from '#contract/score-export';
 
 /** The outcome of an export (spec §7): a file to save, or a message to show. */
 export type ExportOutcome = { kind: 'file'; blob: Blob } | { kind: 'message'; text: string };
 
 /**
  * POST exportScores. A body starting with a JSON object is an envelope whose msg is shown (empty: '没有查询到数据哦');
- * anything else is the .xls file. A non-200 answer gives '无数据'.
+ * anything else is the .xls file (headers in `language`, the visitor's). A non-200 answer gives '无数据'.
  */
-export async function exportScores(query: { raceId: string; item?: string }, noData: string): Promise<ExportOutcome> {
+export async function exportScores(
+  query: { raceId: string; item?: string; language: ExportLanguage },
+  noData: string,
+): Promise<ExportOutcome> {
   let blob: Blob;
   try {
     const response = await fetchBinary({ method: 'POST', url: API_PATHS.exportScores, data: query, silent: true });

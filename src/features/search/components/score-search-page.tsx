@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { PATHS } from '@/config/paths';
 import { notify } from '@/lib/notify';
+import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
 import { searchScore } from '../api/search-score';
 import { exportScores } from '../api/export-scores';
@@ -28,6 +29,7 @@ type ScoreFormValues = Partial<IdentityValues> & { bib?: string };
  */
 export default function ScoreSearchPage() {
   const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
   const historyEnabled = useSiteStore((s) => !!s.config?.scoreSearch?.useMultipleSearch);
   const boundRaceId = useRaceId();
   const { races, raceId, pick } = usePickedResultRace(boundRaceId);
@@ -54,7 +56,7 @@ export default function ScoreSearchPage() {
   const runExport = async () => {
     setExporting(true);
     setExportMessage(null);
-    const outcome = await exportScores({ raceId }, t('search.noData')).finally(() => setExporting(false));
+    const outcome = await exportScores({ raceId, language }, t('search.noData')).finally(() => setExporting(false));
     if (outcome.kind === 'file') saveBlob(outcome.blob, `scores-${raceId}.xls`);
     else {
       setExportMessage(outcome.text);
