@@ -56,8 +56,14 @@ export interface LoadResult {
   p99Ms: number;
   /** The floor's req/s, measured in turns with this run (undefined when not measured so). */
   floorRequestsPerSecond: number | undefined;
-  /** req/s over the floor's req/s (undefined without a floor). */
+  /**
+   * req/s over the floor's req/s (undefined without a floor): the median of the ratios of each pair of turns
+   * (a floor turn and the server turn beside it), so that a burst of other work on the machine during one
+   * pair does not decide it.
+   */
   floorRatio: number | undefined;
+  /** Each pair of turns' req/s, floor then server (the raw figures behind floorRatio). */
+  turns: { floor: number; server: number }[];
   /** Average bytes per answer on the wire, headers included. */
   bytesPerAnswer: number;
   /** The floor's average bytes per answer on the wire (undefined without a floor): the same as the server's. */
@@ -358,7 +364,7 @@ async function measureInTurns(
   apiPath: string,
   pool: string[],
   seconds: number,
-): Promise<{ server: Measured; floor: Measured }> {
+): Promise<{ server: Measured; floor: Measured; turns: { floor: number; server: number }[] }> {
   // Steady state, as on race day after the first minutes: a warm-up (not counted) lets the JIT compile the
   // hot path and every worker see every runner; then the measured runs go on through the pool. The warm-up
   // is whole passes over the pool, each on fresh connections dealt other shares of it, at least
@@ -383,7 +389,11 @@ async function measureInTurns(
       side.push({ m: await load(side === floor ? floorUrls : urls, apiPath, pool, length), seconds: length });
     }
   }
-  return { server: addSlices(server), floor: addSlices(floor) };
+  const turns = server.map((s, i) => ({
+    floor: Math.round(floor[i]!.m.requestsPerSecond),
+    server: Math.round(s.m.requestsPerSecond),
+  }));
+  return { server: addSlices(server), floor: addSlices(floor), turns };
 }
 
 /** One kind of request and its budget. */
@@ -436,8 +446,15 @@ function judge(
   seconds: number,
   floor: Measured | undefined,
   budget: LoadBudget,
+  turns: { floor: number; server: number }[] = [],
 ): LoadResult {
-  const floorRatio = floor === undefined ? undefined : m.requestsPerSecond / floor.requestsPerSecond;
+  const ratios = turns.map((t) => t.server / t.floor).sort((a, b) => a - b);
+  const median =
+    ratios.length % 2 === 1
+      ? ratios[(ratios.length - 1) / 2]!
+      : (ratios[ratios.length / 2 - 1]! + ratios[ratios.length / 2]!) / 2;
+  const floorRatio =
+    floor === undefined ? undefined : ratios.length > 0 ? median : m.requestsPerSecond / floor.requestsPerSecond;
   const misses: string[] = [];
   if (budget.minRps !== undefined && m.requestsPerSecond < budget.minRps) misses.push(`req/s < ${budget.minRps}`);
   if (budget.maxP99Ms !== undefined && m.p99Ms > budget.maxP99Ms) misses.push(`p99 > ${budget.maxP99Ms} ms`);
@@ -453,6 +470,7 @@ function judge(
     floorBytesPerAnswer: floor?.bytesPerAnswer,
     floorRequestsPerSecond: floor?.requestsPerSecond,
     floorRatio,
+    turns,
     budget,
     seconds,
     misses,
@@ -475,7 +493,7 @@ async function judgedInTurns(
     const floor = await startFloor(servers, answers.file);
     try {
       const measured = await measureInTurns(servers.urls, floor.urls, scenario.apiPath, scenario.pool, seconds);
-      return judge(name, measured.server, seconds, measured.floor, scenario.budget);
+      return judge(name, measured.server, seconds, measured.floor, scenario.budget, measured.turns);
     } finally {
       await floor.stop();
     }
@@ -607,6 +625,10 @@ export function printLoadResults(results: LoadResult[]): void {
         .join('  ')
         .trimEnd(),
     );
+  }
+  console.log('turns, req/s floor/server (× floor is the median of their ratios):');
+  for (const r of results) {
+    if (r.turns.length > 0) console.log(`  ${r.scenario}: ${r.turns.map((t) => `${t.floor}/${t.server}`).join(', ')}`);
   }
 }
 
