@@ -1,13 +1,13 @@
 /**
  * i18next with the built-in resources (src/locales) in one namespace, zh default. The entry carries the
- * shell's texts (common.json, both languages); each feature's texts (home, content, auth, search, registration) arrive
- * with the pages that use them (lib/locale-bundles.ts) under the feature's key. Remote translation files
+ * shell's Chinese texts (zh/common.json, the fallback of every text); the English shell texts arrive before
+ * English is first used, and each feature's texts (home, content, auth, search, registration) with the pages
+ * that use them (lib/locale-bundles.ts) under the feature's key. Remote translation files
  * (map key → {en, zh}) merge over the built-in texts, the lazily loaded ones included.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import zhCommon from '@/locales/zh/common.json';
-import enCommon from '@/locales/en/common.json';
 import type zhHome from '@/locales/zh/home.json';
 import type zhContent from '@/locales/zh/content.json';
 import type zhAuth from '@/locales/zh/auth.json';
@@ -20,10 +20,9 @@ import { loadTextsFor } from '@/lib/locale-bundles';
 import type { Language } from '@/stores/app-store';
 
 export const defaultNS = 'common';
-/** What the entry carries: the shell's texts, both languages (a switch re-renders the shell at once). */
+/** What the entry carries: the shell's Chinese texts (lib/locale-bundles.ts fetches the English ones). */
 export const resources = {
   zh: { common: zhCommon },
-  en: { common: enCommon },
 } as const;
 
 /** Every text of the namespace, the lazily loaded feature bundles included (typed keys, i18next.d.ts). */
@@ -39,6 +38,9 @@ export type Resources = typeof zhCommon & {
 
 export async function initI18n(language: Language): Promise<typeof i18n> {
   if (!i18n.isInitialized) {
+    // English shell texts, fetched alongside; merged once i18next is set up. Should they fail to arrive, the
+    // texts fall back to Chinese (in the entry), never a raw key, as on a failed switch (lib/language.ts).
+    const shellTexts = loadTextsFor(language).catch(() => undefined);
     await i18n.use(initReactI18next).init({
       // Copies: i18next merges later bundles into these objects, and the JSON modules stay as imported.
       resources: structuredClone(resources),
@@ -49,6 +51,7 @@ export async function initI18n(language: Language): Promise<typeof i18n> {
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+    await shellTexts;
   } else if (i18n.language !== language) {
     await loadTextsFor(language);
     await i18n.changeLanguage(language);

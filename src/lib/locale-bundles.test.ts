@@ -8,6 +8,7 @@ import zhContent from '@/locales/zh/content.json';
 import enContent from '@/locales/en/content.json';
 import zhHome from '@/locales/zh/home.json';
 import enHome from '@/locales/en/home.json';
+import enCommon from '@/locales/en/common.json';
 
 /** How many times each language's copy of the namespace was added to (one per bundle fetched). */
 function countAdds() {
@@ -25,6 +26,8 @@ describe('locale bundles: feature texts load with the pages that use them', () =
 
   it('starts with the shell texts only: no feature bundle before a page asks for it', () => {
     expect(i18n.t('app.refresh')).toBe('刷新');
+    // The entry carries the Chinese shell texts alone; the English ones come before English is used.
+    expect(i18n.getResourceBundle('en', 'common')).toBeUndefined();
     expect(textsLoaded('search', 'zh')).toBe(false);
     expect(i18n.exists('search.submit')).toBe(false);
   });
@@ -43,6 +46,7 @@ describe('locale bundles: feature texts load with the pages that use them', () =
   it('brings every bundle in use in the new language before a switch, and keeps both after', async () => {
     await loadTexts('content');
     await applyLanguage('en');
+    expect(i18n.t('app.refresh')).toBe(enCommon.app.refresh);
     expect(textsLoaded('search', 'en')).toBe(true);
     expect(textsLoaded('content', 'en')).toBe(true);
     expect(i18n.t('search.submit')).toBe(enSearch.submit);
