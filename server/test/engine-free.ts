@@ -5,7 +5,6 @@
  * engine-free.test.ts checks that no file listed here does.
  */
 export const ENGINE_FREE_SERVER_TESTS = [
-  'engine-free',
   'hot-path-text',
   'image-dimensions',
   'payment-window',
