@@ -88,8 +88,8 @@ function lacksSubjectClass(selector: string, element: ElementImpl): boolean {
  * selector text alone, so what matches is unchanged; only the re-parsing goes (a role query on the demo form:
  * about 40% less time). The engine also passes over, without asking its matcher, each rule whose every selector
  * names a class of its subject that the element lacks (lacksSubjectClass): on antd's pages four rule checks in five
- * (a component test's CPU time: see the before/after figures in the commit). If jsdom's internals are not as
- * expected (an upgrade), the document keeps its engine.
+ * (the demo form's blur-rules tests: 24.3 -> 21.9 s CPU for the run). If jsdom's internals are not as expected
+ * (an upgrade), the document keeps its engine.
  */
 function enlargeSelectorCache(entries: number) {
   const implSymbol = Object.getOwnPropertySymbols(document).find((s) => s.description === 'impl');
