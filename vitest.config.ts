@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
+import { ENGINE_FREE_SERVER_TESTS } from './server/test/engine-free.ts';
 
 /** The race clock's tests run once per zone: a visitor's clock must never move the race's. */
 const RACE_CLOCK_TEST = 'contract/race-clock.test.ts';
@@ -28,6 +29,9 @@ export default defineConfig((env) =>
             exclude: [...configDefaults.exclude, RACE_CLOCK_TEST],
             setupFiles: ['src/testing/setup-tests.ts'],
             css: false,
+            // A whole form in jsdom takes seconds a test; with the machine busy (a second test run beside this
+            // one), several times that. A time limit is for a test that hangs, not one that is slow.
+            testTimeout: 120_000,
           },
         },
         ...VISITOR_TIME_ZONES.map((TZ) => ({
@@ -59,6 +63,7 @@ export default defineConfig((env) =>
             name: 'server-pg',
             environment: 'node',
             include: ['server/test/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...ENGINE_FREE_SERVER_TESTS],
             env: { TEST_DB: 'postgres' },
             globalSetup: ['server/test/pg-global-setup.ts'],
             pool: 'forks',

@@ -7,9 +7,6 @@ import { DEMO, LOGIN_TOKEN } from '@/testing/mocks/handlers/auth';
 import { createAppRoutes } from '@/app/router';
 import type { RouteHandle } from './route-model';
 
-// Whole-app renders with the antd drawer: a few seconds each in jsdom.
-vi.setConfig({ testTimeout: 30_000 });
-
 type User = ReturnType<typeof userEvent.setup>;
 
 async function logInThroughDrawer(user: User) {

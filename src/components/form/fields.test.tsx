@@ -13,9 +13,6 @@ import { EmailField } from './email-field';
 import { NameField } from './text-field';
 import { PhoneField } from './phone-field';
 
-// antd forms in jsdom: a second or two each.
-vi.setConfig({ testTimeout: 20_000 });
-
 /** Every message these fields show, as a visitor reads it in each language. */
 const TEXT = {
   zh: {

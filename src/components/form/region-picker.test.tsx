@@ -7,9 +7,6 @@ import { AntdScope } from '@/components/ui/antd-scope';
 import { useAppStore, type Language } from '@/stores/app-store';
 import { loadRegionSource, RegionField, type RegionSource } from './region-picker';
 
-// antd forms and a Cascader of ~4,000 places in jsdom: a few seconds each.
-vi.setConfig({ testTimeout: 30_000 });
-
 const TEXT = {
   zh: {
     placeholder: '请选择省/市/区',

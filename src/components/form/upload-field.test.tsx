@@ -17,9 +17,6 @@ import { useAppStore, type Language } from '@/stores/app-store';
 import { png } from '../../../tests/e2e/demo-form';
 import { AUTHENTICITY_DELAY_MS, UploadField, type UploadFieldProps } from './upload-field';
 
-// antd Upload and Modal in jsdom: a second or two each.
-vi.setConfig({ testTimeout: 20_000 });
-
 /** Real tiny images (server/test/fixtures/images): each name starts with its width x height. */
 const IMAGES = path.resolve(import.meta.dirname, '../../../server/test/fixtures/images');
 const image = (fixture: string, name = fixture) =>

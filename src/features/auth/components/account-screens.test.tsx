@@ -5,9 +5,6 @@ import { decryptPassword } from '#contract/password-crypto';
 import { getEnv } from '@/config/env';
 import { API_PATHS } from '#contract/api';
 
-// Whole-app renders with antd forms: a few seconds each in jsdom.
-vi.setConfig({ testTimeout: 30_000 });
-
 const key = () => getEnv().passwordKey;
 const callsTo = (path: string) => authCalls.filter((c) => c.path === path);
 

@@ -3,9 +3,6 @@ import { authCalls, DEMO, SLIDER } from '@/testing/mocks/handlers/auth';
 import { dragSliderTo, openDrawer, showTab } from '@/testing/auth-drawer';
 import { API_PATHS } from '#contract/api';
 
-// Whole-app renders with antd forms: a few seconds each in jsdom.
-vi.setConfig({ testTimeout: 30_000 });
-
 const callsTo = (path: string) => authCalls.filter((c) => c.path === path);
 
 beforeEach(() => {

@@ -26,9 +26,6 @@ import { renderApp } from '@/testing/test-utils';
 import { browser } from '../utils/browser';
 import { PAYMENT_POLL } from './order-page';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const message = (code: MessageCode) => i18n.t(`messages.${code}`);
 const open = (path: string, language: Language) => {
   saveUserData({ token: VALID_TOKEN });

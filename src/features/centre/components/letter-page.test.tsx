@@ -6,9 +6,6 @@ import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { LETTER_ADULT, LETTER_HASH, LETTER_MINOR, letterMock, resetLetterMock } from '@/testing/mocks/handlers/letter';
 import { renderApp } from '@/testing/test-utils';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 /** A button by its text: antd puts a space between the two characters of a Chinese two-character label. */
 const spaced = (text: string) => new RegExp(`^${[...text].join('\\s?')}$`);
 

@@ -17,9 +17,6 @@ import {
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const message = (code: MessageCode) => i18n.t(`messages.${code}`);
 type LabelKey =
   'name' | 'certificateNumber' | 'birthday' | 'phone' | 'emergencyName' | 'emergencyPhone' | 'deleteTitle';

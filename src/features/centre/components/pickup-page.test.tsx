@@ -10,9 +10,6 @@ import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 import { STAFF_KEY_STORAGE } from './pickup-check-in-page';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 /** A button by its text: antd puts a space between the two characters of a Chinese two-character label. */
 const spaced = (text: string) => new RegExp(`^${[...text].join('\\s?')}$`);
 

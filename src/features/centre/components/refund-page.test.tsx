@@ -8,9 +8,6 @@ import { renderApp } from '@/testing/test-utils';
 import { saveUserData } from '@/lib/user-data';
 import type { Language } from '@/stores/app-store';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const open = (path: string, language: Language) => {
   saveUserData({ token: VALID_TOKEN });
   return renderApp({ path, language, token: VALID_TOKEN });

@@ -6,9 +6,6 @@ import { type Language } from '@/stores/app-store';
 import { BALLOT_SEED, drawnBallot, entryMock, resetEntryMock } from '@/testing/mocks/handlers/entry';
 import { renderApp } from '@/testing/test-utils';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const open = (language: Language = 'zh') => renderApp({ path: '/ballot', language });
 
 const T = {

@@ -13,9 +13,6 @@ import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { registrationMock, resetRegistrationMock } from '@/testing/mocks/handlers/registration';
 import { RegistrationFormView, type FormValues } from './registration-form';
 
-// The whole demo form (26 fields, a Cascader of ~4,000 places, uploads) in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const label = (form: RegistrationForm, key: string, language: Language) =>
   form.fields.find((f) => f.key === key)!.label[language];
 

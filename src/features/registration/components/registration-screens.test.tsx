@@ -16,9 +16,6 @@ import { registrationMock, resetRegistrationMock } from '@/testing/mocks/handler
 import { server } from '@/testing/mocks/server';
 import { renderApp } from '@/testing/test-utils';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const message = (code: MessageCode) => i18n.t(`messages.${code}`);
 const open = (path: string, language: Language = 'zh') => renderApp({ path, language, token: VALID_TOKEN });
 

@@ -8,9 +8,6 @@ import type { Language } from '@/stores/app-store';
 import { passSlider } from '@/testing/auth-drawer';
 import { renderApp } from '@/testing/test-utils';
 
-// Whole pages with antd in jsdom: several seconds a test.
-vi.setConfig({ testTimeout: 60_000 });
-
 const open = (language: Language) => renderApp({ path: '/my/signup', language, token: VALID_TOKEN });
 const choose = async (user: ReturnType<typeof userEvent.setup>, item: string) =>
   user.click(

@@ -4,9 +4,6 @@ import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { VALID_ID } from '@/testing/fixtures/search';
 
-// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
-vi.setConfig({ testTimeout: 20_000 });
-
 describe('personal best and historical score pages', () => {
   it('lists the personal best of each item', async () => {
     const user = userEvent.setup();

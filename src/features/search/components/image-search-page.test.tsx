@@ -9,9 +9,6 @@ import { server } from '@/testing/mocks/server';
 
 const openConfig = () => ({ ...testConfig(), pictureSearch: { openStatus: 1 as const } });
 
-// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
-vi.setConfig({ testTimeout: 20_000 });
-
 describe('photo search page', () => {
   it('shows the photos of a bib in a grid and opens the viewer with a download link', async () => {
     const user = userEvent.setup();

@@ -28,9 +28,6 @@ async function search(
   await user.click(screen.getByRole('button', { name: labels.submit }));
 }
 
-// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
-vi.setConfig({ testTimeout: 20_000 });
-
 const EN = { name: 'Name', type: 'Certificate type', number: 'Certificate number', submit: 'Search' };
 
 describe('registration search page', () => {

@@ -8,9 +8,6 @@ import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { API_PATHS } from '#contract/api';
 
-// Whole-app renders with antd forms: a few seconds each in jsdom (the first one loads antd).
-vi.setConfig({ testTimeout: 20_000 });
-
 describe('score search page', () => {
   it('finds a result by bib and shows item, times, pace, ranks and splits', async () => {
     const user = userEvent.setup();
