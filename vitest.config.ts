@@ -6,6 +6,8 @@ import { ENGINE_FREE_SERVER_TESTS } from './server/test/engine-free.ts';
 /** The race clock's tests run once per zone: a visitor's clock must never move the race's. */
 const RACE_CLOCK_TEST = 'contract/race-clock.test.ts';
 const VISITOR_TIME_ZONES = ['Europe/London', 'America/New_York'];
+/** How long a server test or hook may take before it counts as hung. */
+const SERVER_TIME_LIMIT_MS = 120_000;
 
 /**
  * Unit, component and server tests. Browser tests (real Chromium, real server, built SPA) have their own
@@ -53,6 +55,10 @@ export default defineConfig((env) =>
             // scripts/: the set-up npm test does on a fresh machine (ensure-system).
             include: ['server/test/**/*.test.ts', 'scripts/**/*.test.ts'],
             pool: 'forks',
+            // A server test builds an app and a database: a second; on a busy machine many times that. A time
+            // limit is for a test that hangs, not one that waits for the CPU.
+            testTimeout: SERVER_TIME_LIMIT_MS,
+            hookTimeout: SERVER_TIME_LIMIT_MS,
           },
         },
         {
@@ -67,6 +73,8 @@ export default defineConfig((env) =>
             env: { TEST_DB: 'postgres' },
             globalSetup: ['server/test/pg-global-setup.ts'],
             pool: 'forks',
+            testTimeout: SERVER_TIME_LIMIT_MS,
+            hookTimeout: SERVER_TIME_LIMIT_MS,
           },
         },
       ],
