@@ -11,24 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { EntrySettings } from '#contract/entry';
 import { MESSAGES } from '#contract/messages';
-import { runSiteCli } from '../src/cli/site.ts';
 import type { PaymentProvider, RefundResult } from '../src/lib/payment/provider.ts';
 import { sandboxNotification } from '../src/lib/payment/sandbox.ts';
 import { PENDING_REFUNDS_EVERY_MS } from '../src/routes/entry/payment.ts';
 import { commitBallot, drawRound } from '../src/services/entry/ballot.ts';
 import { applyNotification } from '../src/services/entry/order-transitions.ts';
 import { carryOutDueRefunds, refundEntries } from '../src/services/entry/refunds-owed.ts';
-import {
-  buildTestApp,
-  databaseFor,
-  fakeClock,
-  FIXTURE_RACE_ID,
-  FIXTURE_SEED,
-  FIXTURES,
-  postgresEnv,
-  removeTempDirs,
-  tempDir,
-} from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 /** 2025-06-16 10:00 China time; sign-up ends 2025-06-20 20:00. */
 const T0 = Date.UTC(2025, 5, 16, 2, 0, 0);
@@ -50,18 +39,8 @@ const dataDir = tempDir();
 let app: FastifyInstance;
 let people = 0;
 
-async function cli(at: number, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSiteCli(argv, {
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-    cwd: FIXTURES,
-    now: () => at,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** The organiser CLI on this file's data folder at `at`. */
+const cli = (at: number, ...argv: string[]) => siteCli(dataDir, () => at)(...argv);
 
 /** A runner (account and token) with an entry of the item and its order awaiting payment. */
 async function enter(itemCode: string, deadlineAt = END + 48 * HOUR) {

@@ -7,19 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
-import { runSiteCli } from '../src/cli/site.ts';
 import { givePlacesBack } from '../src/services/entry/order-transitions.ts';
 import type { OpenedDatabase } from '../src/db/database.ts';
-import {
-  databaseFor,
-  FIXTURE_RACE_ID,
-  FIXTURE_SEED,
-  FIXTURES,
-  openTestDatabase,
-  postgresEnv,
-  removeTempDirs,
-  tempDir,
-} from './helpers.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 /** 2025-06-16 10:00 China time; sign-up ends 2025-06-20 20:00. */
 const T0 = Date.UTC(2025, 5, 16, 2, 0, 0);
@@ -35,18 +25,8 @@ const ENTRY: EntrySettings = {
 const dataDir = tempDir();
 let opened: OpenedDatabase;
 
-async function cli(at: number, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSiteCli(argv, {
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-    cwd: FIXTURES,
-    now: () => at,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** The organiser CLI on this file's data folder at `at`. */
+const cli = (at: number, ...argv: string[]) => siteCli(dataDir, () => at)(...argv);
 
 beforeAll(async () => {
   opened = await openTestDatabase({ dataDir, seedDir: FIXTURE_SEED, now: T0 });

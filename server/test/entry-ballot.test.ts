@@ -12,22 +12,11 @@ import { API_PATHS } from '#contract/api';
 import { drawBallot, seedMatches } from '#contract/ballot';
 import type { BallotCheckAnswer, BallotPublic, EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
-import { runSiteCli } from '../src/cli/site.ts';
 import { CHECK_REFRESH_MS } from '../src/services/entry/ballot-check.ts';
 import { sql } from '../src/db/engine.ts';
 import { createSandboxProvider } from '../src/lib/payment/sandbox.ts';
 import { cancelDue } from '../src/services/entry/order-transitions.ts';
-import {
-  buildTestApp,
-  databaseFor,
-  fakeClock,
-  FIXTURE_RACE_ID,
-  FIXTURE_SEED,
-  FIXTURES,
-  postgresEnv,
-  removeTempDirs,
-  tempDir,
-} from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 /** 2025-06-16 10:00 China time. */
 const T0 = Date.UTC(2025, 5, 16, 2, 0, 0);
@@ -58,18 +47,8 @@ describe('the verifiable ballot', () => {
   let other: FastifyInstance | undefined;
   let people = 0;
 
-  async function cli(at: number, ...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runSiteCli(argv, {
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-      cwd: FIXTURES,
-      now: () => at,
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  /** The organiser CLI on this file's data folder at `at`. */
+  const cli = (at: number, ...argv: string[]) => siteCli(dataDir, () => at)(...argv);
 
   /** A new account and its entry (status 0) of the item; a team's member when teamId is given. */
   async function enter(itemCode: string, options: { teamId?: number; name?: string } = {}) {

@@ -89,10 +89,10 @@ export function fakeClock(start = Date.UTC(2025, 5, 16, 2, 0, 0)) {
 }
 
 /**
- * The organiser CLI in-process on a data folder (fixture seed, fixed clock) and, on PostgreSQL, on the
- * folder's database (databaseFor): run(...argv) → exit code and output.
+ * The organiser CLI in-process on a data folder (fixture seed; the clock `now`, by default a fixed time) and,
+ * on PostgreSQL, on the folder's database (databaseFor): run(...argv) → exit code and output.
  */
-export function siteCli(dataDir: string) {
+export function siteCli(dataDir: string, now: () => number = () => Date.UTC(2025, 5, 16, 2, 0, 0)) {
   return async (...argv: string[]) => {
     const databaseUrl = await databaseFor(dataDir);
     const out: string[] = [];
@@ -102,7 +102,7 @@ export function siteCli(dataDir: string) {
       stderr: (line) => err.push(line),
       env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: databaseUrl }),
       cwd: FIXTURES,
-      now: () => Date.UTC(2025, 5, 16, 2, 0, 0),
+      now,
     });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };

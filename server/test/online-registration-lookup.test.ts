@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { ENTRY_STATUSES, type EntrySubmitAnswer } from '#contract/entry';
-import { runSiteCli } from '../src/cli/site.ts';
 import { sql } from '../src/db/engine.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { idCard } from '../src/db/seed-runners.ts';
@@ -24,7 +23,7 @@ import {
   payInSandbox,
   type TestRunner,
 } from './after-entry-helpers.ts';
-import { databaseFor, FIXTURE_SEED, FIXTURES, passedSlider, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
+import { passedSlider, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 const clock = afterEntryClock();
 const dataDir = tempDir();
@@ -140,18 +139,8 @@ const lookUp = (who: { name: string; certificateNumber: string }, queryType?: nu
     },
   });
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSiteCli(argv, {
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-    cwd: FIXTURES,
-    now: clock.now,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** The organiser CLI on this file's data folder, at the test clock's time. */
+const cli = (...argv: string[]) => siteCli(dataDir, clock.now)(...argv);
 
 const bibOf = async (entryNo: string) =>
   (await app.repos.db.get<{ bib: string | null }>(sql`SELECT bib FROM entries WHERE entry_no = ${entryNo}`))?.bib;

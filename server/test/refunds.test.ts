@@ -12,7 +12,6 @@ import { API_PATHS } from '#contract/api';
 import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
-import { runSiteCli } from '../src/cli/site.ts';
 import { sql } from '../src/db/engine.ts';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { approveRequest } from '../src/services/after-entry/refunds.ts';
@@ -28,25 +27,15 @@ import {
   type TestEntry,
   type TestRunner,
 } from './after-entry-helpers.ts';
-import { databaseFor, FIXTURE_SEED, FIXTURES, passedSlider, postgresEnv, removeTempDirs, tempDir } from './helpers.ts';
+import { passedSlider, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 const NEXT_RACE_ID = 'qc-marathon-2028';
 const clock = afterEntryClock();
 const dataDir = tempDir();
 let app: FastifyInstance;
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSiteCli(argv, {
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-    cwd: FIXTURES,
-    now: clock.now,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** The organiser CLI on this file's data folder, at the test clock's time. */
+const cli = (...argv: string[]) => siteCli(dataDir, clock.now)(...argv);
 
 const terms = async (who: TestRunner, raceId = DEMO_RACE_ID) =>
   app.inject({ method: 'GET', url: `${API_PATHS.refundGet}?raceId=${raceId}`, headers: { token: who.token } });

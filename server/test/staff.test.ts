@@ -3,7 +3,6 @@
  * services the console routes call and the command line. Runs on both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSiteCli } from '../src/cli/site.ts';
 import { sql } from '../src/db/engine.ts';
 import type { OpenedDatabase } from '../src/db/database.ts';
 import { base32Encode, matchTotp, totpAt, totpStep } from '../src/lib/totp.ts';
@@ -18,34 +17,15 @@ import {
   staffLogout,
 } from '../src/services/staff/sessions.ts';
 import { changeStaff, removeStaff } from '../src/services/staff/staff.ts';
-import {
-  databaseFor,
-  FIXTURE_RACE_ID,
-  FIXTURE_SEED,
-  FIXTURES,
-  openTestDatabase,
-  postgresEnv,
-  removeTempDirs,
-  tempDir,
-} from './helpers.ts';
+import { FIXTURE_RACE_ID, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 const T0 = Date.UTC(2026, 10, 27, 2, 0, 0);
 const MINUTE = 60_000;
 const dataDir = tempDir();
 let opened: OpenedDatabase;
 
-async function cli(at: number, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSiteCli(argv, {
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-    env: postgresEnv({ DATA_DIR: dataDir, SEED_DIR: FIXTURE_SEED, DATABASE_URL: await databaseFor(dataDir) }),
-    cwd: FIXTURES,
-    now: () => at,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** The organiser CLI on this file's data folder at `at`. */
+const cli = (at: number, ...argv: string[]) => siteCli(dataDir, () => at)(...argv);
 
 const device = { ip: '203.0.113.7', userAgent: 'test browser' };
 
