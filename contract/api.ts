@@ -1,3 +1,4 @@
+import type { ConsoleMessageCode } from '#contract/console-messages';
 import type { MessageCode, MessageParams } from '#contract/messages';
 
 /**
@@ -181,6 +182,7 @@ export interface Envelope<T> {
   code: number;
   msg: string;
   data: T;
-  msgCode?: MessageCode;
+  /** A console call's refusal names one of contract/console-messages.ts. */
+  msgCode?: MessageCode | ConsoleMessageCode;
   msgParams?: MessageParams;
 }

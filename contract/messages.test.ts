@@ -2,10 +2,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import zhCommon from '@/locales/zh/common.json';
 import enCommon from '@/locales/en/common.json';
+import { CONSOLE_MESSAGES, isConsoleMessageCode } from '#contract/console-messages';
 import { isMessageCode, MESSAGES, messageParamNames, type MessageCode } from '#contract/messages';
 
 const codes = Object.keys(MESSAGES) as MessageCode[];
 const ROOT = path.resolve(import.meta.dirname, '..');
+
+function sourceFilesOf(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return sourceFilesOf(file);
+    return /\.(ts|tsx)$/.test(file) ? [file] : [];
+  });
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -45,6 +54,24 @@ describe('message codes', () => {
       }
     }
     expect(sent.size).toBeGreaterThan(20);
-    expect([...sent].filter((code) => !isMessageCode(code))).toEqual([]);
+    expect([...sent].filter((code) => !isMessageCode(code) && !isConsoleMessageCode(code))).toEqual([]);
+  });
+});
+
+describe('console message codes', () => {
+  it('have a Chinese and an English text each, with the same parameters, and none is a public code too', () => {
+    for (const [code, text] of Object.entries(CONSOLE_MESSAGES)) {
+      expect(text.zh.trim(), code).toBeTruthy();
+      expect(text.en.trim(), code).toBeTruthy();
+      expect(messageParamNames(text.zh).sort(), code).toEqual(messageParamNames(text.en).sort());
+      expect(isMessageCode(code), code).toBe(false);
+    }
+  });
+
+  it('stay out of the public SPA: nothing under src/ imports them', () => {
+    const importers = sourceFilesOf(path.join(ROOT, 'src')).filter((file) =>
+      readFileSync(file, 'utf8').includes('console-messages'),
+    );
+    expect(importers).toEqual([]);
   });
 });

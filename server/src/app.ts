@@ -51,6 +51,7 @@ import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
 import userCenterRoutes, { userCenterRunnerRoutes } from './routes/user-center/index.ts';
 import { runnerRoutes } from './plugins/sessions.ts';
+import adminRoutes from './routes/admin/index.ts';
 import websiteCentreRoutes from './routes/website-centre/index.ts';
 
 export interface BuildAppOptions {
@@ -265,6 +266,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(runnerRoutes(registrationRunnerRoutes));
   await app.register(runnerRoutes(entryRunnerRoutes, orderPayRoutes));
   await app.register(runnerRoutes(letterRoutes, refundRoutes, pickupRunnerRoutes));
+  // The organiser console's calls: staff sessions of their own (routes/admin).
+  await app.register(adminRoutes);
   if (settings.devOutbox) await app.register(devRoutes);
   if (staticDir !== undefined) await app.register(spaPlugin, { staticDir });
 

@@ -3,6 +3,7 @@
  * HTTP-like status number as their code.
  */
 import type { Envelope } from '#contract/api';
+import { CONSOLE_MESSAGES, isConsoleMessageCode, type ConsoleMessageCode } from '#contract/console-messages';
 import { messageText, type MessageCode, type MessageParams } from '#contract/messages';
 
 export const SUCCESS_MSG = 'success';
@@ -15,10 +16,19 @@ export function ok<T>(data: T): Envelope<T> {
  * A refusal: the status as its code, the contract's English text as msg (for clients that know only msg)
  * and the message by code with its parameters (the SPA shows it in the visitor's language).
  */
-export function fail(status: number, msgCode: MessageCode, msgParams?: MessageParams): Envelope<null> {
+export function fail(
+  status: number,
+  msgCode: MessageCode | ConsoleMessageCode,
+  msgParams?: MessageParams,
+): Envelope<null> {
+  const msg = isConsoleMessageCode(msgCode)
+    ? CONSOLE_MESSAGES[msgCode].en.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+        msgParams && Object.hasOwn(msgParams, name) ? String(msgParams[name]) : whole,
+      )
+    : messageText(msgCode, msgParams);
   return {
     code: status,
-    msg: messageText(msgCode, msgParams),
+    msg,
     data: null,
     msgCode,
     ...(msgParams ? { msgParams } : {}),

@@ -14,18 +14,22 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Envelope } from '#contract/api';
 import type { UserRecord } from '../db/users-repository.ts';
+import type { CurrentStaff } from '../services/staff/sessions.ts';
 import { fail } from '../lib/envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in runner; set only in a scope registered through runnerRoutes (null elsewhere). */
     runner: UserRecord;
+    /** The signed-in staff member and their session; set only in the console's scope (routes/admin). */
+    staff: CurrentStaff;
   }
 }
 
 /** The properties a session hook fills, each with the type of who it names. */
 interface Sessions {
   runner: UserRecord;
+  staff: CurrentStaff;
 }
 
 /**
@@ -43,7 +47,7 @@ export function requireSession<K extends keyof Sessions>(
     void reply.header('cache-control', 'no-store');
     const found = await check(request);
     if (found === undefined) return reply.send(refusal());
-    request[key] = found;
+    (request as unknown as Sessions)[key] = found;
     return undefined;
   });
 }

@@ -6,7 +6,7 @@
  * (lib/accounts.ts lockoutMs). Owners and finance must use a second factor (TOTP): until they have set it up,
  * their session can only set it up (and change the password).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   checkStaffPassword,
   normalizeStaffEmail,
@@ -38,6 +38,14 @@ export type LoginOutcome =
   { ok: true; session: OpenedSession } | { ok: false; refusal: LoginRefusal; lockedUntil?: number };
 
 const newToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * The CSRF token of a session token: derived from it, so the console can be given it again after a reload
+ * (GET /api/admin/me) without keeping it; a page on another site cannot read the HttpOnly session cookie, so
+ * it cannot derive the token, and a changing request without it is refused.
+ */
+export const csrfFor = (token: string): string =>
+  createHash('sha256').update(`race-site console csrf:${token}`).digest('base64url');
 
 export function pendingSteps(staff: StaffRecord): OpenedSession['pending'] {
   const steps: OpenedSession['pending'] = [];
@@ -85,7 +93,7 @@ export async function staffLogin(
   }
   await repos.staff.clearLoginFailures(staff.id);
   const token = newToken();
-  const csrf = newToken();
+  const csrf = csrfFor(token);
   const expiresAt = now + STAFF_SESSION_MAX_MS;
   await repos.staff.openSession({
     token,

@@ -1,0 +1,331 @@
+/**
+ * The organiser console's calls (issue 30), under /api/admin/. Staff sign in with e-mail, password and, for
+ * owners and finance, a TOTP code (services/staff/sessions.ts); the session travels in an HttpOnly,
+ * SameSite=Strict cookie limited to /api/admin/, and every changing call must also send the session's CSRF
+ * token in the `x-csrf-token` header (no cookie-only authentication). Every answer is `no-store`. Each call
+ * names the permission it needs (contract/staff.ts): the server refuses what a role may not do, the console
+ * only hides it. A member limited to some races is refused the others. Until the one-time password is changed
+ * (and, for owners and finance, the second factor set up) only those steps are allowed.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { roleCan, rolePermissions, type StaffPermission } from '#contract/staff';
+import { fail, ok } from '../../lib/envelope.ts';
+import { LIMITS } from '../../plugins/rate-limit.ts';
+import { requireSession } from '../../plugins/sessions.ts';
+import { findAudit, verifyAuditChain } from '../../services/staff/audit.ts';
+import { raceDashboard } from '../../services/console/dashboard.ts';
+import { listEntries } from '../../services/console/entry-search.ts';
+import {
+  changeOwnPassword,
+  confirmSecondFactor,
+  csrfFor,
+  csrfMatches,
+  currentStaff,
+  proposeSecondFactor,
+  staffLogin,
+  staffLogout,
+  type CurrentStaff,
+} from '../../services/staff/sessions.ts';
+import {
+  addStaff,
+  changeStaff,
+  listStaff,
+  removeStaff,
+  resetStaffPassword,
+  staffView,
+} from '../../services/staff/staff.ts';
+import { consoleRaces } from '../../services/console/races.ts';
+
+export const ADMIN_PREFIX = '/api/admin';
+export const STAFF_COOKIE = 'race_site_staff';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session cookie's value in a request, or ''. */
+function sessionToken(request: FastifyRequest): string {
+  const header = request.headers.cookie ?? '';
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === STAFF_COOKIE) return value.join('=');
+  }
+  return '';
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number) {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  void reply.header(
+    'set-cookie',
+    `${STAFF_COOKIE}=${token}; Path=${ADMIN_PREFIX}/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`,
+  );
+}
+
+const me = (current: CurrentStaff, token: string, now: number) => ({
+  staff: staffView(current.staff, now),
+  permissions: rolePermissions(current.staff.role),
+  pending: current.pending,
+  csrf: csrfFor(token),
+});
+
+const loginBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', maxLength: 254 },
+    password: { type: 'string', maxLength: 256 },
+    totp: { type: 'string', maxLength: 12 },
+  },
+} as const;
+const passwordBody = {
+  type: 'object',
+  required: ['oldPassword', 'newPassword'],
+  properties: { oldPassword: { type: 'string', maxLength: 256 }, newPassword: { type: 'string', maxLength: 256 } },
+} as const;
+const totpBody = {
+  type: 'object',
+  required: ['secret', 'code'],
+  properties: { secret: { type: 'string', maxLength: 64 }, code: { type: 'string', maxLength: 12 } },
+} as const;
+const racesList = { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 64 } } as const;
+const staffAddBody = {
+  type: 'object',
+  required: ['email', 'role'],
+  properties: {
+    email: { type: 'string', maxLength: 254 },
+    name: { type: 'string', maxLength: 60 },
+    role: { type: 'string', maxLength: 20 },
+    races: { anyOf: [racesList, { type: 'null' }] },
+  },
+} as const;
+const staffChangeBody = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', maxLength: 60 },
+    role: { type: 'string', maxLength: 20 },
+    races: { anyOf: [racesList, { type: 'null' }] },
+  },
+} as const;
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1 } },
+} as const;
+const raceParams = {
+  type: 'object',
+  required: ['raceId'],
+  properties: { raceId: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
+
+type StaffOutcome<T> = { ok: true; value: T } | { ok: false; refusal: Parameters<typeof fail>[1] };
+const answer = <T>(outcome: StaffOutcome<T>) =>
+  outcome.ok ? ok(outcome.value) : fail(outcome.refusal === 'staffNotFound' ? 404 : 400, outcome.refusal);
+
+export default async function adminRoutes(app: FastifyInstance) {
+  const now = () => app.config.now();
+
+  // Signing in: outside the session's scope.
+  app.post<{ Body: { email: string; password: string; totp?: string } }>(
+    `${ADMIN_PREFIX}/login`,
+    { onRequest: app.rateLimit(LIMITS.login), schema: { body: loginBody } },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const at = now();
+      const outcome = await staffLogin(
+        app.repos,
+        { ...request.body, ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') },
+        at,
+      );
+      if (!outcome.ok) {
+        const until = outcome.lockedUntil === undefined ? undefined : new Date(outcome.lockedUntil).toISOString();
+        return fail(outcome.refusal === 'staffLocked' ? 423 : 401, outcome.refusal, until ? { until } : undefined);
+      }
+      const { session } = outcome;
+      setSessionCookie(request, reply, session.token, Math.floor((session.expiresAt - at) / 1000));
+      const current = await currentStaff(app.repos, session.token, at);
+      return current ? ok(me(current, session.token, at)) : fail(401, 'staffLoginExpired');
+    },
+  );
+
+  // Everything else: behind the staff session, with the CSRF header on changing calls.
+  await app.register(async (scope) => {
+    requireSession(
+      scope,
+      'staff',
+      async (request) => {
+        const token = sessionToken(request);
+        const current = token === '' ? undefined : await currentStaff(app.repos, token, now());
+        return current;
+      },
+      () => fail(401, 'staffLoginExpired'),
+    );
+    // A changing call carries the session's CSRF token: a page on another site cannot.
+    scope.addHook('preHandler', async (request, reply) => {
+      if (request.method === 'GET' || request.staff === null) return undefined;
+      const sent = request.headers[CSRF_HEADER];
+      if (!csrfMatches(request.staff.session, typeof sent === 'string' ? sent : undefined)) {
+        return reply.send(fail(403, 'staffCsrf'));
+      }
+      return undefined;
+    });
+
+    /** Refuses a call the member's role, race or pending first steps do not allow (undefined: allowed). */
+    const refused = (request: FastifyRequest, permission: StaffPermission | 'self', raceId?: string) => {
+      const { staff, pending } = request.staff;
+      if (permission === 'self') return undefined;
+      if (pending.length > 0) return fail(403, 'staffSetupPending');
+      if (!roleCan(staff.role, permission)) return fail(403, 'staffForbidden');
+      if (raceId !== undefined && staff.races !== null && !staff.races.includes(raceId)) {
+        return fail(403, 'staffRaceForbidden');
+      }
+      return undefined;
+    };
+    const source = (request: FastifyRequest) => request.ip;
+    const actor = (request: FastifyRequest) =>
+      ({ kind: 'staff', staffId: request.staff.staff.id, source: source(request) }) as const;
+
+    scope.get(`${ADMIN_PREFIX}/me`, async (request) => ok(me(request.staff, sessionToken(request), now())));
+
+    scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
+      await staffLogout(app.repos, request.staff, source(request), now());
+      setSessionCookie(request, reply, '', 0);
+      return ok(null);
+    });
+
+    scope.post<{ Body: { oldPassword: string; newPassword: string } }>(
+      `${ADMIN_PREFIX}/password`,
+      { schema: { body: passwordBody } },
+      async (request) => {
+        const outcome = await changeOwnPassword(
+          app.repos,
+          request.staff,
+          { ...request.body, source: source(request) },
+          now(),
+        );
+        return outcome.ok ? ok(null) : fail(400, outcome.refusal);
+      },
+    );
+
+    scope.post(`${ADMIN_PREFIX}/totp/propose`, async (request) => ok(proposeSecondFactor(request.staff, 'race-site')));
+
+    scope.post<{ Body: { secret: string; code: string } }>(
+      `${ADMIN_PREFIX}/totp/confirm`,
+      { schema: { body: totpBody } },
+      async (request) => {
+        const outcome = await confirmSecondFactor(
+          app.repos,
+          request.staff,
+          { ...request.body, source: source(request) },
+          now(),
+        );
+        return outcome.ok ? ok(null) : fail(400, outcome.refusal);
+      },
+    );
+
+    scope.get(`${ADMIN_PREFIX}/races`, async (request) => {
+      const no = refused(request, 'figures');
+      if (no && !roleCan(request.staff.staff.role, 'checkIn')) return no;
+      return ok(await consoleRaces(app.repos, request.staff.staff.races));
+    });
+
+    scope.get<{ Params: { raceId: string } }>(
+      `${ADMIN_PREFIX}/races/:raceId/dashboard`,
+      { schema: { params: raceParams } },
+      async (request) => {
+        const no = refused(request, 'figures', request.params.raceId);
+        if (no) return no;
+        const figures = await raceDashboard(app.repos, request.params.raceId, now());
+        if (!figures) return fail(404, 'raceNotFound');
+        // Money figures are for those who may see money.
+        if (!roleCan(request.staff.staff.role, 'money')) {
+          return ok({
+            ...figures,
+            money: null,
+            items: figures.items.map((item) => ({
+              ...item,
+              pools: item.pools.map((p) => ({ ...p, paidFen: null, refundedFen: null })),
+            })),
+          });
+        }
+        return ok(figures);
+      },
+    );
+
+    scope.get<{
+      Params: { raceId: string };
+      Querystring: { q?: string; item?: string; status?: string; channel?: string; page?: string };
+    }>(`${ADMIN_PREFIX}/races/:raceId/entries`, { schema: { params: raceParams } }, async (request) => {
+      const no = refused(request, 'entries.read', request.params.raceId);
+      if (no) return no;
+      const listed = await listEntries(app.repos, request.params.raceId, request.query);
+      return listed.ok ? ok(listed) : fail(400, 'staffBadQuery', { field: listed.field });
+    });
+
+    scope.get(
+      `${ADMIN_PREFIX}/staff`,
+      async (request) => refused(request, 'staff') ?? ok(await listStaff(app.repos, now())),
+    );
+
+    scope.post<{ Body: { email: string; name?: string; role: string; races?: string[] | null } }>(
+      `${ADMIN_PREFIX}/staff`,
+      { schema: { body: staffAddBody } },
+      async (request) =>
+        refused(request, 'staff') ?? answer(await addStaff(app.repos, request.body, actor(request), now())),
+    );
+
+    scope.post<{ Params: { id: number }; Body: { name?: string; role?: string; races?: string[] | null } }>(
+      `${ADMIN_PREFIX}/staff/:id`,
+      { schema: { params: idParams, body: staffChangeBody } },
+      async (request) =>
+        refused(request, 'staff') ??
+        answer(await changeStaff(app.repos, request.params.id, request.body, actor(request), now())),
+    );
+
+    scope.post<{ Params: { id: number } }>(
+      `${ADMIN_PREFIX}/staff/:id/remove`,
+      { schema: { params: idParams } },
+      async (request) =>
+        refused(request, 'staff') ?? answer(await removeStaff(app.repos, request.params.id, actor(request), now())),
+    );
+
+    scope.post<{ Params: { id: number }; Body: { resetSecondFactor?: boolean } }>(
+      `${ADMIN_PREFIX}/staff/:id/password`,
+      {
+        schema: {
+          params: idParams,
+          body: { type: 'object', properties: { resetSecondFactor: { type: 'boolean' } } },
+        },
+      },
+      async (request) =>
+        refused(request, 'staff') ??
+        answer(
+          await resetStaffPassword(
+            app.repos,
+            request.params.id,
+            { resetSecondFactor: request.body?.resetSecondFactor === true },
+            actor(request),
+            now(),
+          ),
+        ),
+    );
+
+    scope.get<{ Querystring: { action?: string; race?: string; before?: string; limit?: string } }>(
+      `${ADMIN_PREFIX}/audit`,
+      async (request) => {
+        const no = refused(request, 'staff');
+        if (no) return no;
+        const { action, race, before, limit } = request.query;
+        const beforeSeq = before === undefined ? undefined : Number(before);
+        const size = limit === undefined ? 50 : Number(limit);
+        if (beforeSeq !== undefined && !(Number.isInteger(beforeSeq) && beforeSeq > 0)) {
+          return fail(400, 'staffBadQuery', { field: 'before' });
+        }
+        if (!(Number.isInteger(size) && size >= 1 && size <= 200))
+          return fail(400, 'staffBadQuery', { field: 'limit' });
+        return ok(await findAudit(app.repos, { action, raceId: race, beforeSeq, limit: size }));
+      },
+    );
+
+    scope.get(
+      `${ADMIN_PREFIX}/audit/verify`,
+      async (request) => refused(request, 'staff') ?? ok(await verifyAuditChain(app.repos)),
+    );
+  });
+}
