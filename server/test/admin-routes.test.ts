@@ -15,7 +15,7 @@ import { buildTestApp, FIXTURE_RACE_ID, removeTempDirs } from './helpers.ts';
 const PASSWORD = 'Canal-Marathon-2027';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 let app: FastifyInstance;
-const sessions = new Map<string, { cookie: string; csrf: string }>();
+const sessions = new Map<string, { cookie: string; csrf: string; id: number }>();
 
 async function signIn(email: string, totp?: string) {
   const res = await app.inject({
