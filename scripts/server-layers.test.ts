@@ -22,6 +22,69 @@ function probe(layer: string, text: string): string {
   return file;
 }
 
+/**
+ * Every probe file, written before the first lint: typescript-eslint's project service reads the folders once
+ * per process, and a file written after that is found only when its file watcher has caught up, which on a
+ * busy machine it may not have (the probe is then linted as not part of the project, with no rule run).
+ */
+const PROBE_FILES = {
+  routes: probe(
+    'routes',
+    [
+      "import type { FastifyInstance } from 'fastify';",
+      "import type { UserRecord } from '../../db/users-repository.ts';",
+      "import { createRacesRepository } from '../../db/races-repository.ts';",
+      "import { raceById } from '../../services/races.ts';",
+      'export async function probeRoutes(app: FastifyInstance, user: UserRecord) {',
+      "  const viaService = await raceById(app.repos, 'demo');",
+      "  const direct = await app.repos.races.findById('demo');",
+      '  const { users } = app.repos;',
+      '  const ping = await app.db.ping();',
+      '  return [createRacesRepository, viaService, direct, users, ping, user];',
+      '}',
+      '',
+    ].join('\n'),
+  ),
+  cli: probe(
+    'cli',
+    [
+      "import type { Repositories } from '../../db/repositories.ts';",
+      "import { raceById } from '../../services/races.ts';",
+      "import { UPLOAD_QUOTA } from '../../routes/uploads/index.ts';",
+      'export async function probeCommand(repos: Repositories) {',
+      "  return [await raceById(repos, 'demo'), await repos.races.findById('demo'), UPLOAD_QUOTA];",
+      '}',
+      '',
+    ].join('\n'),
+  ),
+  services: probe(
+    'services',
+    [
+      "import { magicMatches } from '../../routes/uploads/index.ts';",
+      "import { LIMITS } from '../../plugins/rate-limit.ts';",
+      "import type { CaptchaProvider } from '../../plugins/captcha.ts';",
+      "import { raceById } from '../races.ts';",
+      'export const pieces: unknown[] = [magicMatches, LIMITS, raceById];',
+      'export type Provider = CaptchaProvider;',
+      '',
+    ].join('\n'),
+  ),
+  db: probe(
+    'db',
+    "import { raceById } from '../../services/races.ts';\nexport const pieces: unknown[] = [raceById];\n",
+  ),
+  lib: probe(
+    'lib',
+    [
+      "import { LIMITS } from '../../plugins/rate-limit.ts';",
+      "import uploadRoutes from '../../routes/uploads/index.ts';",
+      "import { fail } from '../envelope.ts';",
+      'export const pieces: unknown[] = [LIMITS, uploadRoutes, fail];',
+      '',
+    ].join('\n'),
+  ),
+};
+
 interface Problem {
   rule: string | null;
   line: number;
@@ -30,6 +93,9 @@ interface Problem {
 
 async function problems(file: string): Promise<Problem[]> {
   const [result] = await new ESLint({ cwd: root }).lintFiles([file]);
+  // A file ESLint could not parse (or the project service did not find) runs no rule: say why, not "no problems".
+  const fatal = result.messages.find((m) => m.fatal);
+  if (fatal) throw new Error(`${path.relative(root, file)}: ${fatal.message}`);
   return result.messages.map((m) => ({ rule: m.ruleId, line: m.line, message: m.message }));
 }
 
@@ -42,23 +108,7 @@ afterAll(() => {
 
 describe('server layers', () => {
   it('refuses a route importing a repository or calling one, and lets it hand app.repos to a service', async () => {
-    const file = probe(
-      'routes',
-      [
-        "import type { FastifyInstance } from 'fastify';",
-        "import type { UserRecord } from '../../db/users-repository.ts';",
-        "import { createRacesRepository } from '../../db/races-repository.ts';",
-        "import { raceById } from '../../services/races.ts';",
-        'export async function probeRoutes(app: FastifyInstance, user: UserRecord) {',
-        "  const viaService = await raceById(app.repos, 'demo');",
-        "  const direct = await app.repos.races.findById('demo');",
-        '  const { users } = app.repos;',
-        '  const ping = await app.db.ping();',
-        '  return [createRacesRepository, viaService, direct, users, ping, user];',
-        '}',
-        '',
-      ].join('\n'),
-    );
+    const file = PROBE_FILES.routes;
     const found = layerProblems(await problems(file));
     expect(found.map((p) => [p.rule, p.line])).toEqual([
       ['@typescript-eslint/no-restricted-imports', 3],
@@ -72,18 +122,7 @@ describe('server layers', () => {
   }, 120_000);
 
   it('refuses a CLI command calling a repository or importing a route', async () => {
-    const file = probe(
-      'cli',
-      [
-        "import type { Repositories } from '../../db/repositories.ts';",
-        "import { raceById } from '../../services/races.ts';",
-        "import { UPLOAD_QUOTA } from '../../routes/uploads/index.ts';",
-        'export async function probeCommand(repos: Repositories) {',
-        "  return [await raceById(repos, 'demo'), await repos.races.findById('demo'), UPLOAD_QUOTA];",
-        '}',
-        '',
-      ].join('\n'),
-    );
+    const file = PROBE_FILES.cli;
     const found = layerProblems(await problems(file));
     expect(found.map((p) => [p.rule, p.line])).toEqual([
       ['@typescript-eslint/no-restricted-imports', 3],
@@ -93,18 +132,7 @@ describe('server layers', () => {
   }, 120_000);
 
   it('refuses a service importing a route or a plugin, and the repositories and lib/ importing layers above', async () => {
-    const service = probe(
-      'services',
-      [
-        "import { magicMatches } from '../../routes/uploads/index.ts';",
-        "import { LIMITS } from '../../plugins/rate-limit.ts';",
-        "import type { CaptchaProvider } from '../../plugins/captcha.ts';",
-        "import { raceById } from '../races.ts';",
-        'export const pieces: unknown[] = [magicMatches, LIMITS, raceById];',
-        'export type Provider = CaptchaProvider;',
-        '',
-      ].join('\n'),
-    );
+    const service = PROBE_FILES.services;
     const fromService = layerProblems(await problems(service));
     expect(fromService.map((p) => p.message.split("'")[1])).toEqual([
       '../../routes/uploads/index.ts',
@@ -112,24 +140,12 @@ describe('server layers', () => {
     ]);
     expect(fromService[0].message).toContain('Services do not import routes');
 
-    const repository = probe(
-      'db',
-      "import { raceById } from '../../services/races.ts';\nexport const pieces: unknown[] = [raceById];\n",
-    );
+    const repository = PROBE_FILES.db;
     const fromDb = layerProblems(await problems(repository));
     expect(fromDb.map((p) => p.message.split("'")[1])).toEqual(['../../services/races.ts']);
     expect(fromDb[0].message).toContain('Repositories (db/) do not import services');
 
-    const lib = probe(
-      'lib',
-      [
-        "import { LIMITS } from '../../plugins/rate-limit.ts';",
-        "import uploadRoutes from '../../routes/uploads/index.ts';",
-        "import { fail } from '../envelope.ts';",
-        'export const pieces: unknown[] = [LIMITS, uploadRoutes, fail];',
-        '',
-      ].join('\n'),
-    );
+    const lib = PROBE_FILES.lib;
     const fromLib = layerProblems(await problems(lib));
     expect(fromLib.map((p) => p.message.split("'")[1])).toEqual([
       '../../plugins/rate-limit.ts',
