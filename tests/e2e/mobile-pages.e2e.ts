@@ -4,7 +4,7 @@
  * no element is wider than the screen; axe finds nothing serious or critical on the home page and on one
  * page of each kind (document, news, partners, photos, videos). Then a runner's pages after entry at 360 px,
  * in both languages: the order, the pick-up pass with its QR code, the refund request, my participants and
- * their form, /post with the parcel waiting, and the public ballot page; paying an order in the sandbox
+ * their form, /post telling of the pick-up booked, and the public ballot page; paying an order in the sandbox
  * cashier comes back to the order on the mobile site.
  */
 import type { Page } from 'playwright-core';
@@ -268,7 +268,7 @@ describe("a runner's pages after entry on the mobile site", () => {
     await context.addCookies([{ name: 'language', value: 'zh', url: origin }]);
     await page.goto(`${origin}/m/#/my/order/${runner.orderNo}`);
     await loginInDrawer(page, 'zh', RUNNER);
-    // What the runner does on the other pages, through the API: the letter signed, a pick-up slot booked, mailing chosen.
+    // What the runner does on the other pages, through the API: the letter signed, a pick-up slot booked.
     const letter = seed.race.commitmentLetter as unknown as CommitmentLetterSettings;
     const raceId = seed.race.raceId;
     await call(page, API_PATHS.letterSign, {
@@ -278,22 +278,15 @@ describe("a runner's pages after entry on the mobile site", () => {
       accepted: letter.statements.map((_, i) => i),
       signerName: RUNNER.name,
     });
+    // A pack is mailed OR collected: with the slot booked, /post says so and links to the booking.
     await call(page, API_PATHS.pickupBook, { raceId, entryNo: runner.entryNo, slotId: '2027-04-16 11:00' });
-    await call(page, API_PATHS.mailingSave, {
-      raceId,
-      method: 'mail',
-      name: RUNNER.name,
-      phone: RUNNER.phone,
-      region: ['110000', '110100', '110108'],
-      address: '中关村大街8号院3号楼1201室',
-    });
 
     const pages: [hash: string, ready: () => Promise<unknown>][] = [
       [`/my/order/${runner.orderNo}`, () => page.getByTestId('order-lines').waitFor()],
       [`/my/pickup?entryNo=${runner.entryNo}`, () => page.getByTestId('pickup-qr').waitFor()],
       [`/my/refund?entryNo=${runner.entryNo}`, () => page.getByTestId(`refund-entry-${runner.entryNo}`).waitFor()],
       ['/my/participants', () => page.getByTestId('participants-add').click()],
-      ['/post', () => page.locator('[data-testid="post-parcel"][data-state="waiting"]').waitFor()],
+      ['/post', () => page.getByTestId('post-pickup-booked').waitFor()],
       [
         '/ballot',
         async () => {
