@@ -136,7 +136,12 @@ enlargeSelectorCache(16_384);
 // work (a second test run beside this one) must not turn a slow answer into a failure.
 configure({ asyncUtilTimeout: 30_000 });
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(async () => {
+  // Toasts load antd's message on first use (src/lib/notify.ts): loaded here, a toast a test's last step shows
+  // finds it in the module cache instead of importing it while the file's environment is torn down.
+  await import('antd/es/message');
+  server.listen({ onUnhandledRequest: 'error' });
+});
 afterEach(async () => {
   // Toasts close on their own timers: close them now, so no React work outlives the test environment.
   if (document.querySelector('.ant-message')) {

@@ -390,7 +390,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     expect(screen.getByText('1.50 KB')).toBeInTheDocument();
     answer();
     await waitFor(() => expect(changes).toEqual(['uploads/slow.pdf']));
-    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('progressbar')).not.toBeInTheDocument());
   });
 
   it("shows the server's refusal in the visitor's language and keeps it out of the value", async () => {
