@@ -136,12 +136,7 @@ enlargeSelectorCache(16_384);
 // work (a second test run beside this one) must not turn a slow answer into a failure.
 configure({ asyncUtilTimeout: 30_000 });
 
-beforeAll(async () => {
-  // Toasts load antd's message on first use (src/lib/notify.ts): loaded here, a toast a test's last step shows
-  // finds it in the module cache instead of importing it while the file's environment is torn down.
-  await import('antd/es/message');
-  server.listen({ onUnhandledRequest: 'error' });
-});
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(async () => {
   // Toasts close on their own timers: close them now, so no React work outlives the test environment.
   if (document.querySelector('.ant-message')) {
@@ -158,6 +153,9 @@ afterEach(async () => {
 });
 afterAll(async () => {
   server.close();
+  // Toasts load antd's message on first use (src/lib/notify.ts): a toast of a file's last test may still be
+  // importing it. Waiting for the same module here lets that import finish before the environment is torn down.
+  await import('antd/es/message');
   // No wait for closing animations: jsdom has no AnimationEvent, so rc-motion renders without motion (no timers).
   // React's scheduler works in Node's setImmediate tasks, which outlive the test document: let those still
   // queued run now, and those they queue (after the environment is torn down they throw "window is not defined").
