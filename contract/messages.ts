@@ -227,7 +227,12 @@ export function messageParamNames(text: string): string[] {
 
 /** The contract's text of a message with its parameters filled in (a missing one stays as `{{name}}`). */
 export function messageText(code: MessageCode, params?: MessageParams): string {
-  return MESSAGES[code].replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+  return fillMessage(MESSAGES[code], params);
+}
+
+/** A message text with its `{{name}}` parameters filled in (a missing one stays as `{{name}}`). */
+export function fillMessage(text: string, params?: MessageParams): string {
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
     params && Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }

@@ -4,7 +4,7 @@
  */
 import type { Envelope } from '#contract/api';
 import { CONSOLE_MESSAGES, isConsoleMessageCode, type ConsoleMessageCode } from '#contract/console-messages';
-import { messageText, type MessageCode, type MessageParams } from '#contract/messages';
+import { fillMessage, messageText, type MessageCode, type MessageParams } from '#contract/messages';
 
 export const SUCCESS_MSG = 'success';
 
@@ -22,9 +22,7 @@ export function fail(
   msgParams?: MessageParams,
 ): Envelope<null> {
   const msg = isConsoleMessageCode(msgCode)
-    ? CONSOLE_MESSAGES[msgCode].en.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-        msgParams && Object.hasOwn(msgParams, name) ? String(msgParams[name]) : whole,
-      )
+    ? fillMessage(CONSOLE_MESSAGES[msgCode].en, msgParams)
     : messageText(msgCode, msgParams);
   return {
     code: status,
