@@ -21,6 +21,15 @@ function restrictImports(files, patterns, ignores = ['src/**/*.test.{ts,tsx}']) 
   return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } };
 }
 
+const safeHtmlOnly = {
+  selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+  message: 'Render rich text through the SafeHtml component only.',
+};
+const pageTabsOnly = {
+  selector: "ImportDeclaration[source.value='antd'] ImportSpecifier[imported.name='Tabs']",
+  message: "Use PageTabs (src/components/ui/page-tabs.tsx): antd's Tabs names its overflow button in English.",
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
   js.configs.recommended,
@@ -32,15 +41,10 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'Render rich text through the SafeHtml component only.',
-        },
-      ],
+      'no-restricted-syntax': ['error', safeHtmlOnly, pageTabsOnly],
     },
   },
+  { files: ['src/components/ui/page-tabs.tsx'], rules: { 'no-restricted-syntax': ['error', safeHtmlOnly] } },
   // Nothing but app/ imports app/.
   restrictImports([...sharedCode, 'src/features/**'], [onlyAppComposes]),
   // A feature does not import another feature (bulletproof-react's zones): shared pieces move to

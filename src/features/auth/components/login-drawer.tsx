@@ -5,8 +5,8 @@
  * first time the drawer opens.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import EllipsisOutlined from '@ant-design/icons/EllipsisOutlined';
-import { Drawer, Tabs } from 'antd';
+import { Drawer } from 'antd';
+import { PageTabs } from '@/components/ui/page-tabs';
 import { useTranslation } from 'react-i18next';
 import { AntdScope } from '@/components/ui/antd-scope';
 import { getEnv } from '@/config/env';
@@ -90,10 +90,9 @@ function LoginView({ tab, onTab, agreed, onAgreed, onGo }: LoginViewProps) {
   const links = (register: boolean, forgot: boolean) => <LoginLinks register={register} forgot={forgot} onGo={onGo} />;
   return (
     <div className="auth-login">
-      <Tabs
+      <PageTabs
         activeKey={tab}
-        // The tab bar's overflow button (hidden while the tabs fit) is named in the page's language.
-        more={{ icon: <EllipsisOutlined aria-label={t('auth.tabs.more')} /> }}
+        moreLabel={t('auth.tabs.more')}
         // English tab titles are long: a narrower gutter keeps all three in view, without the overflow menu.
         tabBarGutter={24}
         onChange={(key) => onTab(key as Tab)}

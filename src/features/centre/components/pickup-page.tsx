@@ -4,7 +4,8 @@
  * deadline, what blocks an entry (unpaid: its order; letter unsigned: the letter page) and the pick-up pass:
  * the pass code in groups of five and its QR code. `?entryNo=` chooses the entry when the account has several.
  */
-import { Button, Popconfirm, Select, Tabs } from 'antd';
+import { Button, Popconfirm, Select } from 'antd';
+import { PageTabs } from '@/components/ui/page-tabs';
 import { useEffect, useMemo, useState } from 'react';
 import { generatePath, Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -275,7 +276,7 @@ function Slots({
       <h2 className="pickup-slots__title" id="pickup-slots-title">
         {t('centre.pickup.slots')}
       </h2>
-      <Tabs
+      <PageTabs
         activeKey={day}
         onChange={setDay}
         items={days.map((date) => ({

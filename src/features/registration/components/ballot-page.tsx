@@ -6,7 +6,8 @@
  * server runs) re-run on the page's own data against the published winners and wait list. "Am I in?"
  * answers an entry number's outcome.
  */
-import { Alert, Button, Descriptions, Input, Select, Table, Tabs, Tag } from 'antd';
+import { Alert, Button, Descriptions, Input, Select, Table, Tag } from 'antd';
+import { PageTabs } from '@/components/ui/page-tabs';
 import { useMemo, useState, type TdHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unitsOf } from '#contract/ballot';
@@ -57,7 +58,7 @@ function Ballots({ ballots }: { ballots: BallotPublic[] }) {
   const language = useAppStore((s) => s.language);
   if (ballots.length === 1 && ballots[0]) return <BallotView ballot={ballots[0]} />;
   return (
-    <Tabs
+    <PageTabs
       className="en-ballot-tabs"
       items={ballots.map((b) => ({
         key: `${b.itemCode}-${b.round}`,
