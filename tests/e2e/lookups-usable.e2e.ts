@@ -6,9 +6,9 @@
  * both carousel arrows stand out.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
+import { serverPort } from './test-server';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts; the 2026 race has results, the bound 2027 race none yet.
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001' };
@@ -158,7 +158,7 @@ describe('search forms', () => {
     config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
     publishForDomain(domain, PAST_RACE, config);
     const { page, context, errors } = await newPage(browser());
-    await page.goto(`http://${domain}:${inject('port')}/#/image-search`);
+    await page.goto(`http://${domain}:${serverPort()}/#/image-search`);
     const submit = page.locator('form button[type="submit"]');
     await submit.click();
     await page.locator('.ant-form-item-explain-error').waitFor();

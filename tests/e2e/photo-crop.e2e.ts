@@ -9,7 +9,6 @@
  * site), with screenshots of the dialog.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { imageDimensions } from '#contract/image-dimensions';
 import { PRIVATE_UPLOAD_DIR } from '#contract/upload-value';
@@ -24,6 +23,7 @@ import { fillDemoPerson, fromNow, personItem, switchLanguage, type UploadFile } 
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const PASSWORD = 'Runner2027';
@@ -79,7 +79,7 @@ beforeAll(async () => {
   // The demo race open for sign-up (the test files share one server: restored afterwards).
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -142,7 +142,7 @@ async function landscapePicture(page: Page): Promise<UploadFile> {
 /** The width and height of an upload as the server keeps it ('uploads/<name>'), read from its stored bytes. */
 async function storedSize(url: string) {
   const { db, files } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -226,7 +226,7 @@ describe('the ID photo crop', () => {
           void response.json().then((answer: { data: { url: string } }) => uploads.push(answer.data.url));
       });
 
-      await page.goto(phone ? `http://localhost:${inject('port')}/m/#/my/signup` : siteUrl('localhost', '/my/signup'));
+      await page.goto(phone ? `http://localhost:${serverPort()}/m/#/my/signup` : siteUrl('localhost', '/my/signup'));
       await loginInDrawer(page, 'zh', { phone: runnerPhone(n), password: PASSWORD });
       await page.getByTestId('entry-choose-10K').click();
       await page.getByTestId('entry-people').waitFor();
