@@ -124,7 +124,7 @@ describe('the personal centre at reg/#/my/…', () => {
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
     const success = page.getByTestId('payment-success');
-    await success.waitFor({ timeout: 20_000 });
+    await success.waitFor();
     await expect(success.textContent()).resolves.toContain('you are registered successfully');
     await screenshot(page, 'centre-payment-result-en');
     expect(errors).toEqual([]);

@@ -137,7 +137,7 @@ async function registerAndPay(page: Page, runner: Runner): Promise<string> {
   );
   await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
-  await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
+  await page.waitForURL(/\/my\/order\//);
   const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);
   return pay(page, orderNo);
 }
@@ -151,7 +151,7 @@ async function pay(page: Page, orderNo: string): Promise<string> {
   await page.waitForURL(/\/pay\/sandbox\/cashier/);
   await page.locator('button.pay').click();
   await page.waitForURL(/\/my\/order\/.*\?paid=1/);
-  await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+  await page.getByTestId('payment-success').waitFor();
   return entryNo;
 }
 

@@ -60,7 +60,7 @@ async function expectHome(view: Awaited<ReturnType<typeof openHome>>, state: 'op
   if (page.url() === view.url) await page.reload();
   else await page.goto(view.url);
   const card = page.locator(`[data-testid="register-now"][data-state="${state}"]`);
-  await card.waitFor({ timeout: 10_000 });
+  await card.waitFor();
   expect(await page.getByTestId('signup-state').textContent()).toBe(TEXTS[lang][state]);
   const module = page.getByTestId('search-module-1');
   expect(await module.getAttribute('data-closed')).toBe(String(state === 'closed'));

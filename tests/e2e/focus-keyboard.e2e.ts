@@ -117,7 +117,7 @@ async function openLoggedIn(layout: Layout, hash: string, runner: { phone: strin
 async function expectFocusOn(page: Page, target: Locator, what: string) {
   const handle = await target.elementHandle();
   try {
-    await page.waitForFunction((el) => el === document.activeElement, handle, { timeout: 5000 });
+    await page.waitForFunction((el) => el === document.activeElement, handle);
   } catch {
     const active = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'none');
     throw new Error(`${what}: focus is on ${active}`);

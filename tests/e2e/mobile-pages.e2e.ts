@@ -121,7 +121,7 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
         window.scrollTo(0, 0);
       }, target.path);
       const text = menuPageText(config, target, lang);
-      await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
+      await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor();
       expect(await overflow(page), target.path).toMatchObject({
         scrollWidth: phone.viewport.width,
         wide: [],
@@ -347,7 +347,7 @@ describe("a runner's pages after entry on the mobile site", () => {
     await page.waitForURL((url) => url.pathname === '/m/' && url.hash.includes('?paid=1'));
     expect(new URL(page.url()).hash).toBe(`#/my/order/${runner.unpaidOrderNo}?paid=1`);
     expect(pagesLoaded).not.toContain('/reg/');
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(errors).toEqual([]);
     await context.close();

@@ -139,7 +139,7 @@ describe('saved participants', () => {
     await people.getByTestId('entry-person-0').getByText(PERSON.name).waitFor();
     await passEntrySlider(page);
     await page.getByTestId('entry-submit').click();
-    await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
+    await page.waitForURL(/#\/my\/order\//);
 
     // The personal centre lists the entry under the participant's name, the certificate masked.
     await page.goto(regArea('/my/my-index'));

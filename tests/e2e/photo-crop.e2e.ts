@@ -286,7 +286,7 @@ describe('the ID photo crop', () => {
       await dialog.getByRole('button', { name: t.use }).click();
       const question = page.getByRole('dialog').filter({ hasText: t.authenticity });
       await question.getByRole('button', { name: t.yes }).click();
-      await photo.locator('.ant-upload-list-item-done').waitFor({ timeout: 20_000 });
+      await photo.locator('.ant-upload-list-item-done').waitFor();
       await expect.poll(() => uploads.length).toBe(1);
       await expect(storedSize(uploads[0]!)).resolves.toEqual({ width: 358, height: 441 });
       const shown = await photo
@@ -322,8 +322,8 @@ describe('the ID photo crop', () => {
       );
       await passEntrySlider(page);
       await page.getByTestId('entry-submit').click();
-      await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
-      await page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
+      await page.waitForURL(/#\/my\/order\//);
+      await page.getByTestId('order-status').first().waitFor();
       expect(errors).toEqual([]);
       await context.close();
     });

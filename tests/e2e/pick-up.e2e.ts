@@ -131,7 +131,7 @@ describe('pack pick-up', () => {
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
 
     // Paid, the letter not signed: the page says so and links to the letter.
     await page.goto(regArea(`/my/pickup?entryNo=${runner.entryNo}`));

@@ -79,7 +79,7 @@ describe('a refund', () => {
     await fillTenK(page);
     await passEntrySlider(page);
     await page.getByTestId('entry-submit').click();
-    await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
+    await page.waitForURL(/\/my\/order\//);
     const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);
     await page.getByTestId(`order-${orderNo}`).waitFor();
     const entryNo = ((await page.getByTestId('order-lines').locator('tbody td').nth(1).textContent()) ?? '').trim();
@@ -88,7 +88,7 @@ describe('a refund', () => {
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
     await page.locator('button.pay').click();
     await page.waitForURL(/\/my\/order\/.*\?paid=1/);
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
 
     // The entry card's refund link → /my/refund?entryNo=…: the terms and what comes back.
     await page.goto(regArea('/my/my-index'));

@@ -132,7 +132,7 @@ async function submitBallotEntry(page: Page): Promise<string> {
   await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
   const done = page.getByTestId('entry-done');
-  await done.waitFor({ timeout: 20_000 });
+  await done.waitFor();
   const numbers = await done.getByTestId('entry-done-no').allTextContents();
   expect(numbers).toHaveLength(1);
   return numbers[0]!;
@@ -279,8 +279,8 @@ describe('sign-up end to end', () => {
     await fillPerson(e.page, E, '10K');
     await passEntrySlider(e.page);
     await e.page.getByTestId('entry-submit').click();
-    await e.page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
-    await e.page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
+    await e.page.waitForURL(/\/my\/order\//);
+    await e.page.getByTestId('order-status').first().waitFor();
     made.orderE = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(e.page.url())![1]!);
     await e.page.getByTestId(`order-${made.orderE}`).waitFor();
     await expect(e.page.getByTestId('order-amount').first().textContent()).resolves.toContain('80');
@@ -333,7 +333,7 @@ describe('sign-up end to end', () => {
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
     const success = page.getByTestId('payment-success');
-    await success.waitFor({ timeout: 20_000 });
+    await success.waitFor();
     await expect(success.textContent()).resolves.toContain('报名成功');
     await expect(page.getByTestId('order-status').first().textContent()).resolves.toBe('已支付');
     await screenshot(page, 'sign-up-paid-zh');
