@@ -4,10 +4,10 @@
  * the member's role and sign-out, on a desktop and a tablet, with no serious or critical axe finding. The
  * public site's page carries none of the console's code.
  */
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
 import { addStaffMember, consoleUrl, DESKTOP, openConsole, signIn, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
+import { serverPort } from './test-server';
 import { totpAt, totpStep } from '../../server/src/lib/totp';
 
 const browser = useBrowser();
@@ -21,7 +21,7 @@ function wrongCode(secret: string): string {
     if (!near.has(code)) return code;
   }
 }
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 
 describe('the console page', () => {
   it('is its own page: /admin redirects to /admin/, which frames nowhere, and the public page loads none of it', async () => {
