@@ -22,12 +22,13 @@ export type EntryListOutcome =
   | { ok: true; total: number; page: number; pageSize: number; rows: EntrySearchRow[] }
   | { ok: false; field: 'q' | 'status' | 'channel' | 'page' };
 
-export async function listEntries(
-  repos: Repositories,
-  raceId: string,
-  query: EntryListQuery,
-): Promise<EntryListOutcome> {
-  const q = query.q?.trim() ?? '';
+/** The search and filters of the list (and of its export), checked: what the repository takes, or the bad field. */
+export type EntryFilters = { q?: string; item?: string; status?: number; channel?: EntryChannel };
+
+export function parseEntryFilters(
+  query: Omit<EntryListQuery, 'page'>,
+): { ok: true; filters: EntryFilters } | { ok: false; field: 'q' | 'status' | 'channel' } {
+  const q = typeof query.q === 'string' ? query.q.trim() : '';
   if (q.length > ENTRY_QUERY_MAX) return { ok: false, field: 'q' };
   const status = query.status === undefined || query.status === '' ? undefined : Number(query.status);
   if (status !== undefined && !(Number.isInteger(status) && status >= 0 && status <= 5)) {
@@ -37,14 +38,26 @@ export async function listEntries(
   if (channel !== undefined && !(ENTRY_CHANNELS as readonly string[]).includes(channel)) {
     return { ok: false, field: 'channel' };
   }
+  const item = typeof query.item === 'string' && query.item !== '' ? query.item : undefined;
+  return { ok: true, filters: { q: q || undefined, item, status, channel: channel as EntryChannel | undefined } };
+}
+
+export async function listEntries(
+  repos: Repositories,
+  raceId: string,
+  query: EntryListQuery,
+): Promise<EntryListOutcome> {
+  const parsed = parseEntryFilters(query);
+  if (!parsed.ok) return parsed;
   const page = query.page === undefined || query.page === '' ? 1 : Number(query.page);
   if (!Number.isInteger(page) || page < 1 || page > 100_000) return { ok: false, field: 'page' };
+  const { q, item, status, channel } = parsed.filters;
   const found = await repos.entrySearch.search({
     raceId,
-    q: q || undefined,
-    itemCode: query.item || undefined,
+    q,
+    itemCode: item,
     status,
-    channel: channel as EntryChannel | undefined,
+    channel,
     page,
     pageSize: ENTRY_PAGE_SIZE,
   });
