@@ -2,9 +2,11 @@
  * The console's list of a race's entries (issue 30 §5): search and filters as the staff type them, checked,
  * and one page of ENTRY_PAGE_SIZE with the total. Personal numbers masked (entry-search-repository.ts).
  */
-import { ENTRY_CHANNELS, type EntryChannel } from '#contract/entry';
+import { ENTRY_CHANNELS, type EntryChannel, type EntryModel } from '#contract/entry';
+import { raceTimeZone } from '#contract/time-zone';
 import type { EntrySearchRow } from '../../db/entry-search-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import { entrySettings } from '../organiser/race-items.ts';
 
 export const ENTRY_PAGE_SIZE = 50;
 /** The longest search text taken (a name, a certificate, entry, order or bib number). */
@@ -18,8 +20,24 @@ export interface EntryListQuery {
   page?: string | number;
 }
 
+/** An item of the race as the list's filter and rows name it (race.json `entry.items`). */
+export interface EntryListItem {
+  code: string;
+  name: { zh: string; en: string };
+  model: EntryModel;
+}
+
 export type EntryListOutcome =
-  | { ok: true; total: number; page: number; pageSize: number; rows: EntrySearchRow[] }
+  | {
+      ok: true;
+      total: number;
+      page: number;
+      pageSize: number;
+      rows: EntrySearchRow[];
+      /** The race's items (for the item filter and the status wording) and its clock's time zone. */
+      items: EntryListItem[];
+      zone: string;
+    }
   | { ok: false; field: 'q' | 'status' | 'channel' | 'page' };
 
 /** The search and filters of the list (and of its export), checked: what the repository takes, or the bad field. */
@@ -61,5 +79,15 @@ export async function listEntries(
     page,
     pageSize: ENTRY_PAGE_SIZE,
   });
-  return { ok: true, total: found.total, page, pageSize: ENTRY_PAGE_SIZE, rows: found.rows };
+  const race = await repos.races.findById(raceId);
+  const items = ((race && entrySettings(race)?.items) ?? []).map(({ code, name, model }) => ({ code, name, model }));
+  return {
+    ok: true,
+    total: found.total,
+    page,
+    pageSize: ENTRY_PAGE_SIZE,
+    rows: found.rows,
+    items,
+    zone: raceTimeZone(race),
+  };
 }
