@@ -86,6 +86,12 @@ describe('the console entry list', () => {
     const first = await list({});
     expect(first).toMatchObject({ ok: true, total: 60, page: 1, pageSize: ENTRY_PAGE_SIZE });
     if (!first.ok) return;
+    // The race's items (the console's item filter, the status wording by model) and its clock.
+    expect(first.items).toEqual([
+      { code: 'M', name: { zh: '马拉松', en: 'Marathon' }, model: 'firstCome' },
+      { code: 'HM', name: { zh: '半程', en: 'Half' }, model: 'firstCome' },
+    ]);
+    expect(first.zone).toBe('Asia/Shanghai');
     expect(first.rows).toHaveLength(50);
     expect(first.rows[0]!.name).toBe('王55');
     expect(first.rows[0]!.certMasked).toBe('1101**********1059');

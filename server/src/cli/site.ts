@@ -109,12 +109,13 @@ ${MAILING_USAGE}
       the entries: number, item, channel, status, name, certificate and phone MASKED, team, bib,
       order, paid amount, created time
   entries-export <raceId> --out <file.xlsx|file.csv> [--lang zh|en] [--whole-numbers]
-      [--item <code>] [--status 0-5]
+      [--item <code>] [--status 0-5] [--channel <channel>] [--search <text>]
       every entry with EVERY answer of its registration form (shirt size, e-mail, emergency
       contact, any custom field), one column per field headed by the form's own label (zh, or
       --lang en), each entry read with the form version it was filled on; created readable by you
       only. Certificate numbers and phones are masked; --whole-numbers writes them whole (nowhere
-      else are they shown whole: keep that file private)
+      else are they shown whole: keep that file private). --search finds as the console's list does
+      (name, phone, certificate, entry, order or bib number); each export is in the audit log
   race-figures <raceId>
       per item and pool: places (capacity, taken), entries by status, orders by status, money paid
       and refunded (yuan); the race's order totals
@@ -602,7 +603,10 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-verify',
   'audit-list',
 ]);
-const auditedByCli = (command: string) => !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command);
+/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+const SELF_AUDITED_COMMANDS = new Set(['entries-export']);
+const auditedByCli = (command: string) =>
+  !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command) && !SELF_AUDITED_COMMANDS.has(command);
 
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
 export async function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): Promise<number> {

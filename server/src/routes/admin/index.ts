@@ -7,6 +7,7 @@
  * only hides it. A member limited to some races is refused the others. Until the one-time password is changed
  * (and, for owners and finance, the second factor set up) only those steps are allowed.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { roleCan, rolePermissions, type StaffPermission } from '#contract/staff';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -14,6 +15,7 @@ import { LIMITS } from '../../plugins/rate-limit.ts';
 import { requireSession } from '../../plugins/sessions.ts';
 import { findAudit, verifyAuditChain } from '../../services/staff/audit.ts';
 import { raceDashboard } from '../../services/console/dashboard.ts';
+import { exportEntries, type EntryExportQuery } from '../../services/console/entry-export.ts';
 import { listEntries } from '../../services/console/entry-search.ts';
 import {
   changeOwnPassword,
@@ -257,6 +259,30 @@ export default async function adminRoutes(app: FastifyInstance) {
       const listed = await listEntries(app.repos, request.params.raceId, request.query);
       return listed.ok ? ok(listed) : fail(400, 'staffBadQuery', { field: listed.field });
     });
+
+    // The filtered list as a file (.xlsx or .csv): whole numbers and money by the role; recorded in the audit log.
+    scope.get<{ Params: { raceId: string }; Querystring: EntryExportQuery }>(
+      `${ADMIN_PREFIX}/races/:raceId/entries/export`,
+      { schema: { params: raceParams } },
+      async (request, reply) => {
+        const no = refused(request, 'entries.read', request.params.raceId);
+        if (no) return no;
+        const made = await exportEntries(
+          app.repos,
+          request.params.raceId,
+          request.query,
+          { role: request.staff.staff.role, actor: actor(request) },
+          now(),
+        );
+        if (!made.ok)
+          return 'refusal' in made ? fail(404, made.refusal) : fail(400, 'staffBadQuery', { field: made.field });
+        return reply
+          .header('content-type', made.contentType)
+          .header('content-disposition', `attachment; filename="${made.fileName}"`)
+          .header('x-export-rows', String(made.rows))
+          .send(Readable.from(made.body));
+      },
+    );
 
     scope.get(
       `${ADMIN_PREFIX}/staff`,
