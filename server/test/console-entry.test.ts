@@ -65,8 +65,8 @@ const clock = afterEntryClock();
 let app: FastifyInstance;
 const sessions = new Map<StaffRole, { cookie: string; csrf: string; id: number }>();
 
-async function member(email: string, role: StaffRole) {
-  const added = await addStaff(app.repos, { email, role, name: `${role} 员工` }, { kind: 'cli' }, clock.now());
+async function member(email: string, role: StaffRole, races: string[] | null = null) {
+  const added = await addStaff(app.repos, { email, role, name: `${role} 员工`, races }, { kind: 'cli' }, clock.now());
   if (!added.ok) throw new Error(added.refusal);
   await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
   const twoFactor = role === 'owner' || role === 'finance';
@@ -164,13 +164,21 @@ describe('every role against every call of one entry', () => {
   it('refuses a member limited to other races, and an unknown entry with 404', async () => {
     const res = await call('owner', 'GET', '/E00000000');
     expect(res.json()).toMatchObject({ code: 404, msgCode: 'entryNotFound' });
-    const limited = await addStaff(
-      app.repos,
-      { email: 'limited@example.org', role: 'service', races: ['fixture-race-2025'] },
-      { kind: 'cli' },
-      clock.now(),
-    );
-    expect(limited.ok).toBe(true);
+    const limited = await member('limited@example.org', 'service', ['fixture-race-2025']);
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/personal'],
+      ['POST', '/cancel'],
+    ] as const) {
+      const refused = await app.inject({
+        method,
+        url: `${ADMIN_PREFIX}/races/${DEMO_RACE_ID}/entries/${entry.entryNo}${path}`,
+        headers: { cookie: limited.cookie, [CSRF_HEADER]: limited.csrf },
+        ...(method === 'POST' ? { payload: { reason: 'r' } } : {}),
+      });
+      expect(refused.json()).toMatchObject({ code: 403, msgCode: 'staffRaceForbidden' });
+    }
+    expect((await app.repos.entries.findById(entry.entryId))!.status).toBe(0);
   });
 });
 
