@@ -43,6 +43,9 @@ export interface ConsoleEntryAnswer {
   value: unknown;
   /** The option's or size's label when the form has one for the value. */
   shown?: LocalText | LocalText[];
+  /** The choices the form offers (radio, checkbox, picker, clothing size): the edit form's options. */
+  options?: { value: string; label: LocalText }[];
+  required: boolean;
 }
 
 export interface ConsoleEntryPayment {
@@ -143,7 +146,10 @@ export interface EntryReasonBody {
   reason: string;
 }
 export interface EntryAnswersBody extends EntryReasonBody {
-  /** The form's values of the person, as the public form sends them. */
+  /**
+   * The form's values of the person, as the public form sends them. An edit may send a certificate number or
+   * phone back masked as the page shows it: the stored number is kept.
+   */
   values: Record<string, unknown>;
 }
 export interface EntryOfflinePaymentBody extends EntryReasonBody {

@@ -278,6 +278,31 @@ describe('the actions', () => {
     expect(clash.json()).toMatchObject({ code: 400, msgCode: 'entryPersonLive' });
   });
 
+  it('keeps the stored certificate number and phone when an edit sends them back masked, as the page shows them', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    const values = person({ name: entry.name, certificateNumber: entry.certNumber, birthday: entry.birthday });
+    expect((await call('owner', 'POST', `/${entry.entryNo}/answers`, { reason: '补全', values })).json()).toMatchObject(
+      {
+        code: 0,
+      },
+    );
+    const shown = (await call('owner', 'GET', `/${entry.entryNo}`)).json().data.answers as {
+      key: string;
+      value: unknown;
+    }[];
+    const masked = Object.fromEntries(shown.map((a) => [a.key, a.value]));
+    expect(masked.certificateNumber).not.toBe(entry.certNumber);
+    const res = await call('owner', 'POST', `/${entry.entryNo}/answers`, {
+      reason: '改尺码',
+      values: { ...masked, shirt: 'S' },
+    });
+    expect(res.json(), res.body).toMatchObject({ code: 0 });
+    const kept = (await app.repos.entries.findById(entry.entryId))!;
+    expect(kept).toMatchObject({ certNumber: entry.certNumber, phone: values.phone });
+    expect((await app.repos.entries.valuesOf(entry.entryId)).shirt).toBe('S');
+  });
+
   it('cancels an unpaid entry: its place back, its order cancelled, the runner told; not twice', async () => {
     const runner = await newRunner(app, clock.now());
     const entry = await unpaidEntry(app, runner, clock.now());

@@ -44,7 +44,7 @@ import { recordRefunds, REFUND_REASONS, refundEntries } from '../entry/refunds-o
 import { formChannelOf, itemOf } from '../entry/views.ts';
 import { publishedForm } from '../registration/published-forms.ts';
 import { appendAudit, cliActorName, type AuditActor } from '../staff/audit.ts';
-import { answersOf, findRaceEntry } from './entry-detail.ts';
+import { answersOf, findRaceEntry, maskedAnswer } from './entry-detail.ts';
 
 const { submitted, won, cancelled, refundReview } = ENTRY_STATUSES;
 
@@ -146,15 +146,29 @@ const personRecord = (fields: Parameters<typeof answersOf>[0], entry: Pick<Entry
   answers: Object.fromEntries(answersOf(fields, values as Record<string, unknown>).map((a) => [a.key, a.value])),
 });
 
-/** The sent values checked by the published form's rules as the sign-up checks a person; or the refusal. */
-async function checkedPerson(deps: EntryActionDeps, c: Context, values: unknown) {
+/**
+ * The sent values checked by the published form's rules as the sign-up checks a person; or the refusal. An
+ * edit (`keepMasked`) may send a certificate number or phone back masked as the page shows it: the stored one
+ * is kept (the page never holds the whole number unless the member opened it).
+ */
+async function checkedPerson(deps: EntryActionDeps, c: Context, sent: unknown, keepMasked: boolean) {
   const { repos } = deps;
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
     return { ok: false as const, refusal: refuse(400, 'entryAnswersInvalid') };
   }
   const published = await publishedForm(repos, c.race.raceId, formChannelOf(c.race.entry));
   const item = itemOf(c.race.entry, c.entry.itemCode);
   if (!published || !item) return { ok: false as const, refusal: refuse(400, 'entryFormMissing') };
+  const values = { ...(sent as Record<string, unknown>) };
+  if (keepMasked) {
+    const stored = await repos.entries.valuesOf(c.entry.id);
+    for (const field of published.form.fields) {
+      const was = stored[field.key];
+      if (typeof was === 'string' && values[field.key] !== was && values[field.key] === maskedAnswer(field, was)) {
+        values[field.key] = was;
+      }
+    }
+  }
   const checked = await checkPeople(
     repos,
     deps.files,
@@ -162,7 +176,7 @@ async function checkedPerson(deps: EntryActionDeps, c: Context, values: unknown)
     { item, code: undefined, directHash: null },
     { raceId: c.race.raceId, raceDate: (c.race.startTime ?? '').slice(0, 10) },
     c.entry.userId,
-    [values as Record<string, unknown>],
+    [values],
   );
   if (!checked.ok) {
     const fields = Object.fromEntries(Object.entries(checked.fields).map(([key, r]) => [key.replace(/^0\./, ''), r]));
@@ -187,7 +201,7 @@ async function replacePerson(
     if (c.race.entry?.allowTransfer !== true) return refuse(400, 'entryTransferOff');
     if (entry.status !== won) return refuse(400, 'entryNotRegistered');
   }
-  const checked = await checkedPerson(deps, c, input.values);
+  const checked = await checkedPerson(deps, c, input.values, kind === 'edit');
   if (!checked.ok) return checked.refusal;
   const { person, fields } = checked;
   if (kind === 'transfer' && person.certHash === entry.certHash) return refuse(400, 'entryTransferSamePerson');

@@ -66,21 +66,24 @@ async function actorsOf(repos: Repositories, events: readonly EntryEvent[]) {
 }
 
 /** A personal number in an answer, masked as the console shows it. */
-function maskedAnswer(field: FormField, value: unknown): unknown {
+export function maskedAnswer(field: FormField, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (field.type === 'certificateNumber') return maskCertNo(value);
   if (field.type === 'phone') return maskMobile(value);
   return value;
 }
 
+/** The choices a field offers, if it offers any. */
+const optionsOf = (field: FormField) =>
+  field.type === 'radio' || field.type === 'checkbox' || field.type === 'picker'
+    ? field.options.map((o) => ({ value: String(o.value), label: o.label }))
+    : field.type === 'clothingSize'
+      ? field.sizes.map((s) => ({ value: s.code, label: s.label }))
+      : undefined;
+
 /** The label of an option (or several) the form defines for a value. */
 function shownOf(field: FormField, value: unknown): LocalText | LocalText[] | undefined {
-  const options =
-    field.type === 'radio' || field.type === 'checkbox' || field.type === 'picker'
-      ? field.options.map((o) => ({ value: String(o.value), label: o.label }))
-      : field.type === 'clothingSize'
-        ? field.sizes.map((s) => ({ value: s.code, label: s.label }))
-        : undefined;
+  const options = optionsOf(field);
   if (!options) return undefined;
   const label = (v: unknown) => options.find((o) => o.value === String(v))?.label;
   if (Array.isArray(value)) {
@@ -95,12 +98,15 @@ export function answersOf(fields: readonly FormField[], values: Record<string, u
   return fields.map((field) => {
     const value = values[field.key] ?? null;
     const shown = value === null ? undefined : shownOf(field, value);
+    const options = optionsOf(field);
     return {
       key: field.key,
       label: field.label,
       type: field.type,
       value: maskedAnswer(field, value),
+      required: field.required === true,
       ...(shown === undefined ? {} : { shown }),
+      ...(options === undefined ? {} : { options }),
     };
   });
 }
