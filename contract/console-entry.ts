@@ -3,7 +3,7 @@
  * and the bodies of its actions (each with a reason). The server (services/console/entry-detail.ts,
  * entry-actions.ts), the CLI (entry-* commands) and the console page share these shapes and limits.
  */
-import type { EntryChannel, EntryStatus, OrderStatus, TimelineStep } from './entry.ts';
+import type { EntryChannel, EntryModel, EntryStatus, OrderStatus, TimelineStep } from './entry.ts';
 import type { LocalText } from './registration-form.ts';
 
 /** A reason is required for every action: 1–ENTRY_REASON_MAX characters (kept in the audit log and the timeline). */
@@ -91,6 +91,8 @@ export interface ConsoleEntryDetail {
   raceId: string;
   itemCode: string;
   itemName: LocalText;
+  /** The item's entry model (how its place is given: the status's wording), null when the race lists it no more. */
+  itemModel: EntryModel | null;
   channel: EntryChannel;
   status: EntryStatus;
   holdsPlace: boolean;

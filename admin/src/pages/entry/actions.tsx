@@ -193,6 +193,7 @@ export function EntryActions({
         confirmLoading={busy}
         okButtonProps={{ danger: open === 'cancel', ...{ 'data-testid': 'entry-action-submit' } }}
         destroyOnHidden
+        className="entry-action-modal"
         width={open === 'edit' || open === 'transfer' ? 720 : 520}
       >
         <Form form={form} layout="vertical" data-testid={`entry-form-${open ?? ''}`}>

@@ -15,6 +15,7 @@ import type {
   ConsoleEntryPersonal,
   ConsoleEntryStep,
 } from '#contract/console-entry';
+import { entryStatusLabel } from '#contract/entry';
 import { ORDER_STATUS_KEYS } from '#contract/enums';
 import type { LocalText } from '#contract/registration-form';
 import zhCommon from '../../../../src/locales/zh/common.json';
@@ -88,7 +89,9 @@ export default function EntryPage() {
   if (!detail) return <Spin className="console-page-loading" />;
 
   const site = SITE[language];
-  const status = pick(site.enums.registrationStatuses, detail.status);
+  // The site's wording: 'registered' for a place taken at entry, 'won the lottery' for a place by draw.
+  const statusKey = entryStatusLabel(detail.status, detail.itemModel ?? undefined, detail.channel).split('.');
+  const status = pick(site.enums[statusKey[1] as 'registrationStatuses'], statusKey[2] ?? '');
   const showButton = (what: string) =>
     mayShow && !whole ? (
       <Button

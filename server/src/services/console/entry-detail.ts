@@ -174,6 +174,7 @@ export async function entryDetail(
     raceId,
     itemCode: entry.itemCode,
     itemName: itemOf(race.entry, entry.itemCode)?.name ?? { zh: entry.itemCode, en: entry.itemCode },
+    itemModel: itemOf(race.entry, entry.itemCode)?.model ?? null,
     channel: entry.channel,
     status: entry.status,
     holdsPlace: entry.holdsPlace,
