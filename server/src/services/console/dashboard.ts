@@ -13,63 +13,13 @@
  * open by another without a channel between them (or a database notification PostgreSQL has and SQLite has
  * not); a poll reads the shared database whichever worker answers it. docs/architecture.md.
  */
+import type { ItemFigures, PoolFigures, RaceDashboard } from '#contract/console-figures';
 import type { EntryChannel } from '#contract/entry';
 import { DAY_MS, formatRaceTime, HOUR_MS } from '#contract/race-clock';
+import { DASHBOARD_CACHE_MS } from '#contract/console-figures';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
 import { entrySettings } from '../organiser/race-items.ts';
-
-export interface PoolFigures {
-  pool: 'main' | 'charity';
-  /** Places in all, taken and left; null when the pool has no places set (entries of an item no longer listed). */
-  capacity: number | null;
-  taken: number | null;
-  left: number | null;
-  /** Entries by status (0-5). */
-  entries: Record<number, number>;
-}
-
-export interface ItemFigures {
-  itemCode: string;
-  name: { zh: string; en: string };
-  /** The main pool and, where the item has one, the charity pool. */
-  pools: PoolFigures[];
-  /** Entries by channel, then by status (0-5). */
-  channels: Partial<Record<EntryChannel, Record<number, number>>>;
-  /** Entries of the item (every status). */
-  total: number;
-  waiting: number;
-  lettersSigned: number;
-}
-
-export interface RaceDashboard {
-  raceId: string;
-  raceName: { zh: string; en: string };
-  timeZone: string;
-  signUpOpen: boolean;
-  /** When the figures were computed (epoch ms). */
-  asOf: number;
-  items: ItemFigures[];
-  /** The race's sums over its items. `left` is null when no pool has places set. */
-  totals: {
-    entries: number;
-    byStatus: Record<number, number>;
-    byChannel: Partial<Record<EntryChannel, number>>;
-    capacity: number | null;
-    left: number | null;
-    waiting: number;
-    lettersSigned: number;
-  };
-  /** Orders by status (1 awaiting payment, 3 paid, 4 cancelled, 5 refunded). */
-  orders: Record<number, number>;
-  /** Money received and refunded, and refunds recorded but not yet confirmed by the provider (owed). */
-  money: { paidFen: number; refundedFen: number; netFen: number; owedRefunds: number; owedRefundFen: number };
-  pickup: { booked: number; collected: number };
-  /** Entries per day in the race's zone ('YYYY-MM-DD'), oldest first, from the first entry's day to today. */
-  perDay: { day: string; count: number }[];
-  /** Entries per hour over the last 48 hours ('YYYY-MM-DD HH:00' in the race's zone), oldest first. */
-  perHour: { hour: string; count: number }[];
-}
 
 /** The calendar day after 'YYYY-MM-DD' (a date, not a time: no zone and no daylight saving come into it). */
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -216,9 +166,6 @@ export async function raceDashboard(
     perHour,
   };
 }
-
-/** How long a race's figures are kept for the next caller (the console asks again every 5 seconds). */
-export const DASHBOARD_CACHE_MS = 2_000;
 
 /**
  * Each race's figures for `ttlMs` (one worker's memory): callers within the window get the same figures, and
