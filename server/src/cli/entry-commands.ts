@@ -497,7 +497,23 @@ async function entriesExport(
 async function raceFigures(repos: Repositories, raceId: string, now: number): Promise<CommandOutcome> {
   const figures = await raceDashboard(repos, raceId, now);
   if (!figures) return noRace(raceId);
-  const pools = figures.items.flatMap((item) => [...item.pools].sort((a, b) => a.pool.localeCompare(b.pool)));
+  // Orders and money per pool: the console's figures keep these to the race (a join of every order to its
+  // entries), the command line takes the time.
+  const money = await repos.entryAdmin.poolFigures(raceId);
+  const pools = figures.items.flatMap((item) =>
+    [...item.pools]
+      .sort((a, b) => a.pool.localeCompare(b.pool))
+      .map((p) => {
+        const paid = money.find((m) => m.itemCode === item.itemCode && m.pool === p.pool);
+        return {
+          ...p,
+          itemCode: item.itemCode,
+          orders: paid?.orders ?? {},
+          paidFen: paid?.paidFen ?? 0,
+          refundedFen: paid?.refundedFen ?? 0,
+        };
+      }),
+  );
   const signUp = figures.signUpOpen ? 'open' : 'closed';
   const lines = [`figures of ${raceId} (${figures.raceName.zh}); sign-up ${signUp}; money in yuan`];
   if (pools.length === 0) lines.push('  no places and no entries yet');
@@ -512,10 +528,10 @@ async function raceFigures(repos: Repositories, raceId: string, now: number): Pr
       `  revenue: paid ${formatFen(p.paidFen)}, refunded ${formatFen(p.refundedFen)}`,
     );
   }
-  const { orders, money } = figures;
+  const { orders, money: race } = figures;
   lines.push(
     `race orders: ${FIGURE_ORDER_STATUSES.map(([status, name]) => `${name} ${orders[status] ?? 0}`).join(', ')}`,
-    `race revenue: paid ${formatFen(money.paidFen)}, refunded ${formatFen(money.refundedFen)}, net ${formatFen(money.netFen)}`,
+    `race revenue: paid ${formatFen(race.paidFen)}, refunded ${formatFen(race.refundedFen)}, net ${formatFen(race.netFen)}`,
   );
   return done(...lines);
 }

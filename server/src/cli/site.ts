@@ -609,7 +609,9 @@ const READ_ONLY_COMMANDS = new Set([
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
 const SELF_AUDITED_COMMANDS = new Set(['entries-export']);
 const auditedByCli = (command: string) =>
-  !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command) && !SELF_AUDITED_COMMANDS.has(command) &&
+  !READ_ONLY_COMMANDS.has(command) &&
+  !isStaffCommand(command) &&
+  !SELF_AUDITED_COMMANDS.has(command) &&
   !isEntryOneCommand(command);
 
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
