@@ -54,6 +54,7 @@ const toRecord = (r: AuditRow): AuditRecord => ({
 
 export interface AuditFilter {
   action?: string;
+  /** An actor as kept ('staff:<id>', 'cli:<user>@<host>'), or 'cli' for any command line. */
   actor?: string;
   raceId?: string;
   from?: number;
@@ -96,7 +97,8 @@ export function createAuditRepository(db: Db) {
     async find(filter: AuditFilter): Promise<AuditRecord[]> {
       const where = [sql`1 = 1`];
       if (filter.action) where.push(sql`action = ${filter.action}`);
-      if (filter.actor) where.push(sql`actor = ${filter.actor}`);
+      if (filter.actor === 'cli') where.push(sql`staff_id IS NULL`);
+      else if (filter.actor) where.push(sql`actor = ${filter.actor}`);
       if (filter.raceId) where.push(sql`race_id = ${filter.raceId}`);
       if (filter.from !== undefined) where.push(sql`at >= ${filter.from}`);
       if (filter.to !== undefined) where.push(sql`at < ${filter.to}`);

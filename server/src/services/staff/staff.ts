@@ -181,9 +181,13 @@ export async function resetStaffPassword(
   });
 }
 
+/** A member in the staff list: with their last sign-in (epoch ms, or null when they never signed in). */
+export type StaffListed = StaffView & { lastSignInAt: number | null };
+
 /** The members, by e-mail. */
-export async function listStaff(repos: Repositories, now: number): Promise<StaffView[]> {
-  return (await repos.staff.list()).map((s) => staffView(s, now));
+export async function listStaff(repos: Repositories, now: number): Promise<StaffListed[]> {
+  const lastSignIns = await repos.staff.lastSignIns();
+  return (await repos.staff.list()).map((s) => ({ ...staffView(s, now), lastSignInAt: lastSignIns.get(s.id) ?? null }));
 }
 
 /** The member with this e-mail (any case), removed or not, or undefined. */
