@@ -81,6 +81,7 @@ const CALLS: { method: 'GET' | 'POST'; url: string; payload?: object; allowed: S
   { method: 'POST', url: '/sessions/revoke-others', allowed: [...STAFF_ROLES] },
   { method: 'GET', url: '/audit', allowed: ['owner'] },
   { method: 'GET', url: '/audit/verify', allowed: ['owner'] },
+  { method: 'GET', url: '/audit/actions', allowed: ['owner'] },
   { method: 'GET', url: '/audit/export?format=csv', allowed: ['owner'] },
 ];
 
@@ -259,6 +260,10 @@ describe('the audit log in the console', () => {
     const mine = (await call(owner, 'GET', `/audit?actor=${observer.id}&limit=200`)).json().data;
     expect(mine.records.length).toBeGreaterThan(0);
     expect(mine.records.every((r: { actor: string }) => r.actor === `staff:${observer.id}`)).toBe(true);
+    const actions = (await call(owner, 'GET', '/audit/actions')).json().data as string[];
+    expect(actions).toEqual([...actions].sort());
+    expect(actions).toEqual(expect.arrayContaining(['staff.add', 'staff.login']));
+    expect(new Set(actions).size).toBe(actions.length);
     const cliOnly = (await call(owner, 'GET', '/audit?actor=cli&action=staff.add')).json().data.records;
     expect(cliOnly.length).toBeGreaterThan(0);
     expect(cliOnly.every((r: { staffId: number | null }) => r.staffId === null)).toBe(true);

@@ -93,6 +93,12 @@ export function createAuditRepository(db: Db) {
       return rows.map(toRecord);
     },
 
+    /** The actions the log holds, in alphabetical order (the console's filter offers them). */
+    async actions(): Promise<string[]> {
+      const rows = await db.all<{ action: string }>(sql`SELECT DISTINCT action FROM audit_log ORDER BY action`);
+      return rows.map((r) => r.action);
+    },
+
     /** The newest records that match, newest first. */
     async find(filter: AuditFilter): Promise<AuditRecord[]> {
       const where = [sql`1 = 1`];

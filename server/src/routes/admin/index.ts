@@ -14,6 +14,7 @@ import { LIMITS } from '../../plugins/rate-limit.ts';
 import { requireSession } from '../../plugins/sessions.ts';
 import { formatCsv } from '../../lib/csv.ts';
 import {
+  auditActions,
   auditFilterOf,
   auditPage,
   exportAudit,
@@ -355,6 +356,11 @@ export default async function adminRoutes(app: FastifyInstance) {
       if (!parsed.ok) return fail(400, 'staffBadQuery', { field: parsed.field });
       return ok(await auditPage(app.repos, parsed.filter));
     });
+
+    scope.get(
+      `${ADMIN_PREFIX}/audit/actions`,
+      async (request) => refused(request, 'staff') ?? ok(await auditActions(app.repos)),
+    );
 
     // The whole filtered log as a CSV file (UTF-8 with a BOM, formulas neutralised); the export is recorded.
     scope.get<{ Querystring: AuditQuery & { format?: string } }>(

@@ -155,6 +155,9 @@ export function findAudit(repos: Repositories, filter: Partial<AuditFilter>): Pr
   return repos.audit.find({ ...filter, limit: Math.min(Math.max(filter.limit ?? 50, 1), AUDIT_PAGE_MAX) });
 }
 
+/** The actions the log holds, in alphabetical order (the console's filter offers them). */
+export const auditActions = (repos: Repositories): Promise<string[]> => repos.audit.actions();
+
 /** The filters of the audit list and export as the console sends them (all optional text). */
 export interface AuditQuery {
   action?: string;
