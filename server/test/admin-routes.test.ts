@@ -285,6 +285,12 @@ describe('the audit log in the console', () => {
         .data.records.some((r: { seq: number }) => r.seq === seq),
     ).toBe(false);
     expect((await call(owner, 'GET', '/audit?to=1')).json().data).toEqual({ records: [], next: null });
+    // A repeated parameter is refused, not read as a list (no 500).
+    for (const url of ['/audit?action=a&action=b', '/audit/export?actor=1&actor=2', '/audit?from=1&from=2']) {
+      const res = await call(owner, 'GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ code: 400 });
+    }
     for (const [query, field] of [
       ['actor=someone', 'actor'],
       ['from=yesterday', 'from'],

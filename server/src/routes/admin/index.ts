@@ -127,6 +127,22 @@ const raceParams = {
   properties: { raceId: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
+const auditText = { type: 'string', maxLength: 100 } as const;
+/** The audit list's and export's filters: text each (a repeated parameter is refused, not turned into a list). */
+const auditQuery = {
+  type: 'object',
+  properties: {
+    action: auditText,
+    race: auditText,
+    actor: auditText,
+    from: auditText,
+    to: auditText,
+    before: auditText,
+    limit: auditText,
+    format: auditText,
+  },
+} as const;
+
 type StaffOutcome<T> = { ok: true; value: T } | { ok: false; refusal: Parameters<typeof fail>[1] };
 const answer = <T>(outcome: StaffOutcome<T>) =>
   outcome.ok ? ok(outcome.value) : fail(outcome.refusal === 'staffNotFound' ? 404 : 400, outcome.refusal);
@@ -349,13 +365,17 @@ export default async function adminRoutes(app: FastifyInstance) {
         ),
     );
 
-    scope.get<{ Querystring: AuditQuery }>(`${ADMIN_PREFIX}/audit`, async (request) => {
-      const no = refused(request, 'staff');
-      if (no) return no;
-      const parsed = auditFilterOf(request.query);
-      if (!parsed.ok) return fail(400, 'staffBadQuery', { field: parsed.field });
-      return ok(await auditPage(app.repos, parsed.filter));
-    });
+    scope.get<{ Querystring: AuditQuery }>(
+      `${ADMIN_PREFIX}/audit`,
+      { schema: { querystring: auditQuery } },
+      async (request) => {
+        const no = refused(request, 'staff');
+        if (no) return no;
+        const parsed = auditFilterOf(request.query);
+        if (!parsed.ok) return fail(400, 'staffBadQuery', { field: parsed.field });
+        return ok(await auditPage(app.repos, parsed.filter));
+      },
+    );
 
     scope.get(
       `${ADMIN_PREFIX}/audit/actions`,
@@ -365,6 +385,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     // The whole filtered log as a CSV file (UTF-8 with a BOM, formulas neutralised); the export is recorded.
     scope.get<{ Querystring: AuditQuery & { format?: string } }>(
       `${ADMIN_PREFIX}/audit/export`,
+      { schema: { querystring: auditQuery } },
       async (request, reply) => {
         const no = refused(request, 'staff');
         if (no) return no;
