@@ -16,9 +16,17 @@ const features = readdirSync('src/features', { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+const neverTheConsole = {
+  group: ['**/admin/*', '**/admin/**'],
+  message: 'The public site never imports the console (admin/): none of it may reach a visitor.',
+};
+
 /** One `no-restricted-imports` block: `files` (tests aside) may import nothing that `patterns` name. */
 function restrictImports(files, patterns, ignores = ['src/**/*.test.{ts,tsx}']) {
-  return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+  // A later block replaces an earlier one's patterns for the same files: the public site's blocks each keep
+  // the console out.
+  const all = files.some((f) => f.startsWith('src/')) ? [...patterns, neverTheConsole] : patterns;
+  return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns: all }] } };
 }
 
 const safeHtmlOnly = {
@@ -45,6 +53,30 @@ export default tseslint.config(
     },
   },
   { files: ['src/components/ui/page-tabs.tsx'], rules: { 'no-restricted-syntax': ['error', safeHtmlOnly] } },
+  {
+    // The organiser console (admin/): its own app, the same React rules.
+    files: ['admin/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'no-restricted-syntax': ['error', safeHtmlOnly],
+    },
+  },
+  // The console shares the contract, never the public site's code (only its message texts, src/locales);
+  // the public site never imports the console, so none of it reaches a visitor's browser.
+  restrictImports(
+    ['admin/**/*.{ts,tsx}'],
+    [
+      {
+        regex: '^@/|(^|/)src/(?!locales/(zh|en)/[\\w-]+\\.json$)',
+        message: "The console does not import the public site's code: share it through contract/.",
+      },
+    ],
+    [],
+  ),
+  restrictImports(['src/**/*.{ts,tsx}'], []),
   // Nothing but app/ imports app/.
   restrictImports([...sharedCode, 'src/features/**'], [onlyAppComposes]),
   // A feature does not import another feature (bulletproof-react's zones): shared pieces move to

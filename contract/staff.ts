@@ -71,3 +71,41 @@ export function normalizeStaffEmail(raw: string): string | undefined {
 /** How long a console session lasts without use, and at most. */
 export const STAFF_SESSION_IDLE_MS = 30 * 60_000;
 export const STAFF_SESSION_MAX_MS = 12 * 3_600_000;
+
+/** A staff member as the console shows them (never the password hash or the second factor's secret). */
+export interface StaffView {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** The races the member is limited to; null: every race of the organiser. */
+  races: string[] | null;
+  mustChangePassword: boolean;
+  secondFactor: boolean;
+  locked: boolean;
+  createdAt: number;
+}
+
+/** The steps a member must take before the console opens: the one-time password, then (owner, finance) TOTP. */
+export type StaffPendingStep = 'changePassword' | 'setUpSecondFactor';
+
+/** GET /api/admin/me and the login's answer: who is signed in, what they may do, and the CSRF token to send. */
+export interface ConsoleMe {
+  staff: StaffView;
+  permissions: readonly StaffPermission[];
+  pending: StaffPendingStep[];
+  csrf: string;
+}
+
+/** A race in the console's race picker. */
+export interface ConsoleRace {
+  raceId: string;
+  raceName: { zh: string; en: string };
+  startTime: string | null;
+}
+
+/** POST /api/admin/totp/propose: a new secret and its otpauth:// link (shown as a QR code) to confirm with a code. */
+export interface SecondFactorProposal {
+  secret: string;
+  link: string;
+}

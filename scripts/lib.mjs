@@ -20,13 +20,23 @@ export function newestMtime(entries) {
   return newest;
 }
 
-const BUILD_INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', '.env.prod', 'package-lock.json'];
+const BUILD_INPUTS = [
+  'src',
+  'admin',
+  'contract',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'vite.admin.config.ts',
+  '.env.prod',
+  'package-lock.json',
+];
 
 /** True when dist/ is missing or older than any input of the SPA build. */
 export function buildIsStale() {
-  const index = path.join(root, 'dist', 'index.html');
-  if (!existsSync(index)) return true;
-  return newestMtime(BUILD_INPUTS) > statSync(index).mtimeMs;
+  const built = [path.join(root, 'dist', 'index.html'), path.join(root, 'dist', 'admin', 'index.html')];
+  if (!built.every((file) => existsSync(file))) return true;
+  return newestMtime(BUILD_INPUTS) > Math.min(...built.map((file) => statSync(file).mtimeMs));
 }
 
 /** Runs a command, inheriting stdio; resolves with its exit code. */
@@ -38,8 +48,11 @@ export function run(cmd, args, opts = {}) {
 }
 
 export async function buildSpa() {
-  const code = await run(bin('vite'), ['build', '--mode', 'prod', '--logLevel', 'warn']);
-  if (code !== 0) process.exit(code);
+  // The public site first (it empties dist/), then the console into dist/admin/ (vite.admin.config.ts).
+  for (const config of [[], ['--config', 'vite.admin.config.ts']]) {
+    const code = await run(bin('vite'), ['build', ...config, '--mode', 'prod', '--logLevel', 'warn']);
+    if (code !== 0) process.exit(code);
+  }
 }
 
 export const serverEntry = path.join(root, 'server', 'src', 'server.ts');

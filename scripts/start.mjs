@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildIsStale, buildSpa, root, serverEntry } from './lib.mjs';
 
 if (buildIsStale()) {
-  console.log('Building the site (vite build --mode prod)…');
+  console.log('Building the site and the console (npm run build)…');
   await buildSpa();
 }
 const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {

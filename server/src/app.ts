@@ -17,6 +17,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_SEED_DIR } from './lib/paths.ts';
 import { HotPath, installHotPath } from './lib/hot-path.ts';
 import {
   API_CSP,
+  CONSOLE_DOCUMENT_CSP,
   apiSecurityHeaders,
   COMMON_SECURITY_HEADERS,
   DocumentPolicy,
@@ -33,7 +34,7 @@ import { openDatabase } from './db/database.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
-import spaPlugin, { spaFallback } from './plugins/spa.ts';
+import spaPlugin, { isConsolePath, spaFallback } from './plugins/spa.ts';
 import { firstScreenSource } from './lib/first-screen.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
 import entryRoutes, { entryRunnerRoutes } from './routes/entry/index.ts';
@@ -195,7 +196,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     // A 304 has no content type, and its headers replace the cached answer's: it keeps the cached policy.
     if (!reply.hasHeader('content-security-policy') && reply.statusCode !== 304) {
       const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-      void reply.header('content-security-policy', html ? documentPolicy.current() : API_CSP);
+      const policy = !html ? API_CSP : isConsolePath(request.url) ? CONSOLE_DOCUMENT_CSP : documentPolicy.current();
+      void reply.header('content-security-policy', policy);
     }
     if (request.protocol === 'https') void reply.header('strict-transport-security', HSTS);
     done(null, payload);

@@ -107,6 +107,11 @@ export function documentCsp(hashes: readonly string[], origins: readonly string[
 }
 
 /**
+ * The organiser console's page (dist/admin/): no inline script at all, and never inside another site's frame.
+ */
+export const CONSOLE_DOCUMENT_CSP = documentCsp([]).replace("frame-ancestors 'self'", "frame-ancestors 'none'");
+
+/**
  * The page policy of the built SPA's index.html: read when the server starts, and again when the file
  * changes (a new build is served at once, see plugins/spa.ts), so the hash always matches the script sent.
  */

@@ -31,6 +31,10 @@ function looksLikeFile(pathname: string): boolean {
 export const isMobileSitePath = (pathname: string) =>
   pathname === SITE_PATHS.mobile.slice(0, -1) || pathname.startsWith(SITE_PATHS.mobile);
 
+/** The organiser console's page (vite.admin.config.ts builds it into dist/admin/). */
+export const ADMIN_PAGE = '/admin/';
+export const isConsolePath = (pathname: string) => pathname.startsWith(ADMIN_PAGE);
+
 /** The first screen of the request's domain (lib/first-screen.ts `firstScreenSource`). */
 export type FirstScreenOf = (request: FastifyRequest, imageHost: string) => Promise<FirstScreen | undefined>;
 
@@ -78,14 +82,22 @@ export async function spaFallback(
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (isApiPath(pathname) || looksLikeFile(pathname)) return false;
+  // The organiser console (dist/admin/, hash-routed): its own page at /admin/ and under it.
+  if (pathname === ADMIN_PAGE.slice(0, -1)) {
+    await reply.redirect(ADMIN_PAGE, 301);
+    return true;
+  }
+  const inConsole = isConsolePath(pathname);
   let index: IndexDocument;
   try {
-    index = await indexDocument(path.join(staticDir, 'index.html'));
+    index = await indexDocument(path.join(staticDir, inConsole ? 'admin' : '', 'index.html'));
   } catch {
     return false;
   }
   const html =
-    firstScreen && isMobileSitePath(pathname) ? await withFirstScreen(index, request, firstScreen) : index.html;
+    !inConsole && firstScreen && isMobileSitePath(pathname)
+      ? await withFirstScreen(index, request, firstScreen)
+      : index.html;
   await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
   return true;
 }
@@ -108,7 +120,8 @@ async function withFirstScreen(
 
 async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
   const root = path.resolve(options.staticDir);
-  const assets = path.join(root, 'assets') + path.sep;
+  // Hashed files: the site's and the console's.
+  const assets = [path.join(root, 'assets') + path.sep, path.join(root, 'admin', 'assets') + path.sep];
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
@@ -122,7 +135,11 @@ async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
     setHeaders(reply, filePath) {
       const file = path.resolve(filePath);
       const cache =
-        path.basename(file) === 'index.html' ? INDEX_CACHE : file.startsWith(assets) ? ASSET_CACHE : OTHER_CACHE;
+        path.basename(file) === 'index.html'
+          ? INDEX_CACHE
+          : assets.some((folder) => file.startsWith(folder))
+            ? ASSET_CACHE
+            : OTHER_CACHE;
       void reply.header('cache-control', cache);
     },
   });

@@ -1,11 +1,8 @@
 /** The races a staff member may work on (all of the organiser's, or their list), for the console's race picker. */
+import type { ConsoleRace } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 
-export interface ConsoleRace {
-  raceId: string;
-  raceName: { zh: string; en: string };
-  startTime: string | null;
-}
+export type { ConsoleRace };
 
 export async function consoleRaces(repos: Repositories, allowed: string[] | null): Promise<ConsoleRace[]> {
   const races = await repos.races.list();

@@ -13,6 +13,7 @@ import {
   roleNeedsSecondFactor,
   STAFF_SESSION_IDLE_MS,
   STAFF_SESSION_MAX_MS,
+  type StaffPendingStep,
 } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord, StaffSession } from '../../db/staff-repository.ts';
@@ -31,7 +32,7 @@ export interface OpenedSession {
   expiresAt: number;
   staff: StaffView;
   /** What the member must do before anything else: change the one-time password, set up the second factor. */
-  pending: ('changePassword' | 'setUpSecondFactor')[];
+  pending: StaffPendingStep[];
 }
 
 export type LoginOutcome =

@@ -4,24 +4,14 @@
  * softly (the audit log keeps their name). Every change is in the audit log, with the values before and after.
  */
 import { randomInt } from 'node:crypto';
-import { isStaffRole, normalizeStaffEmail, type StaffRole } from '#contract/staff';
+import { isStaffRole, normalizeStaffEmail, type StaffRole, type StaffView } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord } from '../../db/staff-repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 import { appendAudit, type AuditActor } from './audit.ts';
 
 /** A staff member as answers and the audit log show them: never their password or second-factor secret. */
-export interface StaffView {
-  id: number;
-  email: string;
-  name: string;
-  role: StaffRole;
-  races: string[] | null;
-  mustChangePassword: boolean;
-  secondFactor: boolean;
-  locked: boolean;
-  createdAt: number;
-}
+export type { StaffView };
 
 export const staffView = (s: StaffRecord, now: number): StaffView => ({
   id: s.id,

@@ -1,0 +1,81 @@
+/**
+ * The console's calls to /api/admin/. The session is an HttpOnly cookie; every changing call also sends the
+ * session's CSRF token (x-csrf-token), which the server checks. An answer resolves to its `data`; a refusal
+ * rejects with a ConsoleApiError whose message is already in the console's language. A 401 (session ended)
+ * clears the signed-in member, and the shell shows the sign-in page.
+ */
+import axios, { type AxiosResponse } from 'axios';
+import type { Envelope } from '#contract/api';
+import { consoleMessage } from '../messages';
+import { useConsole } from '../store';
+
+export const ADMIN_API = '/api/admin';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export class ConsoleApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly msgCode: string | undefined,
+  ) {
+    super(message);
+    this.name = 'ConsoleApiError';
+  }
+}
+
+const http = axios.create({ baseURL: ADMIN_API, timeout: 30_000, withCredentials: true });
+
+http.interceptors.request.use((config) => {
+  const method = (config.method ?? 'get').toLowerCase();
+  const csrf = useConsole.getState().me?.csrf;
+  if (method !== 'get' && csrf) config.headers.set(CSRF_HEADER, csrf);
+  return config;
+});
+
+function unwrap<T>(response: AxiosResponse<Envelope<T>>): T {
+  const body = response.data;
+  if (body && typeof body === 'object' && body.code === 0) return body.data;
+  const language = useConsole.getState().language;
+  const code = typeof body?.code === 'number' ? body.code : response.status;
+  if (code === 401 && useConsole.getState().me) useConsole.getState().setMe(null);
+  throw new ConsoleApiError(consoleMessage(language, body?.msgCode, body?.msgParams, body?.msg), code, body?.msgCode);
+}
+
+function failure(error: unknown): never {
+  if (error instanceof ConsoleApiError) throw error;
+  const language = useConsole.getState().language;
+  if (axios.isAxiosError(error) && error.response?.data && typeof error.response.data === 'object') {
+    unwrap(error.response as AxiosResponse<Envelope<never>>);
+  }
+  const timedOut = axios.isAxiosError(error) && error.code === 'ECONNABORTED';
+  throw new ConsoleApiError(consoleMessage(language, timedOut ? 'consoleTimeout' : 'consoleNetwork'), 0, undefined);
+}
+
+type Params = Record<string, string | number | boolean | undefined | null>;
+
+export const api = {
+  async get<T>(path: string, params?: Params): Promise<T> {
+    try {
+      return unwrap(await http.get<Envelope<T>>(path, { params }));
+    } catch (error) {
+      return failure(error);
+    }
+  },
+  async post<T>(path: string, body?: unknown): Promise<T> {
+    try {
+      return unwrap(await http.post<Envelope<T>>(path, body ?? {}));
+    } catch (error) {
+      return failure(error);
+    }
+  },
+};
+
+/** A download link's address for a GET call (exports): the browser sends the session cookie itself. */
+export function apiUrl(path: string, params?: Params): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return `${ADMIN_API}${path}${query ? `?${query}` : ''}`;
+}
