@@ -167,8 +167,10 @@ describe('what each member sees', () => {
       code: 403,
       msgCode: 'staffRaceForbidden',
     });
-    const races = (await call(limited, 'GET', '/races')).json().data as { raceId: string }[];
+    const races = (await call(limited, 'GET', '/races')).json().data as { raceId: string; timeZone: string }[];
     expect(races.map((r) => r.raceId)).toEqual([FIXTURE_RACE_ID]);
+    // The console shows a race's times in its zone (the fixture names none: China Standard Time).
+    expect(races[0]!.timeZone).toBe('Asia/Shanghai');
   });
 
   it('shows money figures to owners and finance only', async () => {

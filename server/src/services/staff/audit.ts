@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { AUDIT_LOCK, type AuditFilter, type AuditRecord } from '../../db/audit-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import type { AuditEntry, AuditPage, AuditVerdict } from '#contract/staff';
 import { maskPhone } from '../../lib/accounts.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
 
@@ -110,8 +111,7 @@ export async function appendAudit(
   });
 }
 
-export type AuditVerdict =
-  { ok: true; count: number; head: string } | { ok: false; count: number; brokenAt: number; reason: string };
+export type { AuditVerdict };
 
 /** Reads the whole log in order and checks every link: sequence without gaps, hashes, previous hashes. */
 export async function verifyAuditChain(repos: Repositories): Promise<AuditVerdict> {
@@ -212,7 +212,7 @@ export function auditFilterOf(
 }
 
 /** A record as the console shows it: with the acting member's name and e-mail (kept after their removal). */
-export type AuditListed = AuditRecord & { actorName: string };
+export type AuditListed = AuditEntry;
 
 async function withActorNames(repos: Repositories, records: readonly AuditRecord[]): Promise<AuditListed[]> {
   const names = new Map<number, string>();
@@ -224,10 +224,7 @@ async function withActorNames(repos: Repositories, records: readonly AuditRecord
 }
 
 /** One page of the console's list, newest first, and the `before` of the next (older) page, or null. */
-export async function auditPage(
-  repos: Repositories,
-  filter: AuditFilter,
-): Promise<{ records: AuditListed[]; next: number | null }> {
+export async function auditPage(repos: Repositories, filter: AuditFilter): Promise<AuditPage> {
   const limit = Math.min(Math.max(filter.limit, 1), AUDIT_PAGE_MAX);
   const found = await repos.audit.find({ ...filter, limit: limit + 1 });
   const records = await withActorNames(repos, found.slice(0, limit));

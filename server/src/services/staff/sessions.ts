@@ -14,6 +14,7 @@ import {
   STAFF_SESSION_IDLE_MS,
   STAFF_SESSION_MAX_MS,
   type StaffPendingStep,
+  type StaffSessionView,
 } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord, StaffSession } from '../../db/staff-repository.ts';
@@ -206,18 +207,8 @@ export async function confirmSecondFactor(
 
 // ------------------------------------------------------------------------------------ sessions one can see
 
-/** An open session as its member (or an owner) sees it: when, from where, on what; never its tokens. */
-export interface SessionView {
-  id: number;
-  /** The session this request came with. */
-  current: boolean;
-  ip: string;
-  /** The browser and system, summarised from the user agent ('Chrome 131 · Windows'), or '' when unknown. */
-  device: string;
-  createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
-}
+/** An open session as its member (or an owner) sees it (contract/staff.ts). */
+export type SessionView = StaffSessionView;
 
 const BROWSERS: [RegExp, string][] = [
   [/MicroMessenger\/(\d+)/, 'WeChat'],

@@ -4,7 +4,7 @@
  * softly (the audit log keeps their name). Every change is in the audit log, with the values before and after.
  */
 import { randomInt } from 'node:crypto';
-import { isStaffRole, normalizeStaffEmail, type StaffRole, type StaffView } from '#contract/staff';
+import { isStaffRole, normalizeStaffEmail, type StaffListed, type StaffRole, type StaffView } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord } from '../../db/staff-repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
@@ -171,8 +171,7 @@ export async function resetStaffPassword(
   });
 }
 
-/** A member in the staff list: with their last sign-in (epoch ms, or null when they never signed in). */
-export type StaffListed = StaffView & { lastSignInAt: number | null };
+export type { StaffListed };
 
 /** The members, by e-mail. */
 export async function listStaff(repos: Repositories, now: number): Promise<StaffListed[]> {
