@@ -26,7 +26,7 @@ export default defineConfig((env) =>
             name: 'web',
             environment: 'jsdom',
             globals: true,
-            include: ['src/**/*.test.{ts,tsx}', 'contract/**/*.test.ts'],
+            include: ['src/**/*.test.{ts,tsx}', 'admin/**/*.test.{ts,tsx}', 'contract/**/*.test.ts'],
             // The race clock runs in the two projects below, each in a visitor's time zone of its own.
             exclude: [...configDefaults.exclude, RACE_CLOCK_TEST],
             setupFiles: ['src/testing/setup-tests.ts'],

@@ -79,11 +79,11 @@ export function ConsoleLayout({ areas, children }: { areas: ConsoleArea[]; child
         collapsedWidth={64}
         className="console-sider"
       >
-        <Link to="/" className="console-brand" aria-label={t('shell.title')}>
+        <Link to="/" className="console-brand">
           <span className="console-brand__mark" aria-hidden="true">
             RS
           </span>
-          {!collapsed && <span className="console-brand__name">{t('shell.title')}</span>}
+          <span className={collapsed ? 'console-visually-hidden' : 'console-brand__name'}>{t('shell.title')}</span>
         </Link>
         <nav aria-label={t('shell.menu.label')}>
           <Menu
