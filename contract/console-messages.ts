@@ -42,6 +42,10 @@ export const CONSOLE_MESSAGES = {
     en: 'The last owner cannot be removed or given another role: add another owner first',
   },
   staffRaceUnknown: { zh: '所选赛事不存在', en: 'A chosen race does not exist' },
+  staffSessionNotFound: {
+    zh: '该登录会话不存在或已结束',
+    en: 'That session does not exist or has already ended',
+  },
   staffBadQuery: { zh: '筛选条件无效：{{field}}', en: 'Invalid filter: {{field}}' },
   // One entry and its actions (issue 30 §5; services/console/entry-actions.ts).
   entryNotFound: { zh: '该赛事没有此报名', en: 'No such entry in this race' },

@@ -102,6 +102,8 @@ export interface ConsoleRace {
   raceId: string;
   raceName: { zh: string; en: string };
   startTime: string | null;
+  /** The race's IANA time zone (contract/time-zone.ts raceTimeZone): the console shows its times in it. */
+  timeZone: string;
 }
 
 /** POST /api/admin/totp/propose: a new secret and its otpauth:// link (shown as a QR code) to confirm with a code. */
@@ -109,3 +111,49 @@ export interface SecondFactorProposal {
   secret: string;
   link: string;
 }
+
+/** GET /api/admin/staff: a member with their last sign-in (epoch ms; null when they never signed in). */
+export type StaffListed = StaffView & { lastSignInAt: number | null };
+
+/** An open console session as its member (or an owner) sees it: when, from where, on what; never its tokens. */
+export interface StaffSessionView {
+  id: number;
+  /** The session the request came with. */
+  current: boolean;
+  ip: string;
+  /** The browser and system, summarised from the user agent ('Chrome 131 · Windows'), or '' when unknown. */
+  device: string;
+  createdAt: number;
+  lastUsedAt: number;
+  expiresAt: number;
+}
+
+/** A record of the audit log as the console lists it (GET /api/admin/audit). */
+export interface AuditEntry {
+  seq: number;
+  at: number;
+  /** 'staff:<id>' or 'cli:<os user>@<host>' */
+  actor: string;
+  /** The acting member's name and e-mail, or the command line's actor. */
+  actorName: string;
+  staffId: number | null;
+  source: string;
+  action: string;
+  raceId: string | null;
+  target: string;
+  /** The values before and after, as JSON text (personal numbers masked), or null. */
+  before: string | null;
+  after: string | null;
+  prevHash: string;
+  hash: string;
+}
+
+/** One page of the audit log, newest first, and the `before` of the next (older) page, or null. */
+export interface AuditPage {
+  records: AuditEntry[];
+  next: number | null;
+}
+
+/** GET /api/admin/audit/verify: the chain is intact (with its head hash), or where it breaks. */
+export type AuditVerdict =
+  { ok: true; count: number; head: string } | { ok: false; count: number; brokenAt: number; reason: string };

@@ -74,8 +74,15 @@ const CALLS: { method: 'GET' | 'POST'; url: string; payload?: object; allowed: S
   { method: 'POST', url: '/staff/999999', payload: { name: 'x' }, allowed: ['owner'] },
   { method: 'POST', url: '/staff/999999/remove', allowed: ['owner'] },
   { method: 'POST', url: '/staff/999999/password', payload: {}, allowed: ['owner'] },
+  { method: 'GET', url: '/staff/999999/sessions', allowed: ['owner'] },
+  { method: 'POST', url: '/staff/999999/sessions/revoke', allowed: ['owner'] },
+  { method: 'GET', url: '/sessions', allowed: [...STAFF_ROLES] },
+  { method: 'POST', url: '/sessions/999999/revoke', allowed: [...STAFF_ROLES] },
+  { method: 'POST', url: '/sessions/revoke-others', allowed: [...STAFF_ROLES] },
   { method: 'GET', url: '/audit', allowed: ['owner'] },
   { method: 'GET', url: '/audit/verify', allowed: ['owner'] },
+  { method: 'GET', url: '/audit/actions', allowed: ['owner'] },
+  { method: 'GET', url: '/audit/export?format=csv', allowed: ['owner'] },
 ];
 
 describe('every role against every console call', () => {
@@ -83,7 +90,7 @@ describe('every role against every console call', () => {
     it.each([...STAFF_ROLES])(`${method} ${url}: %s`, async (role) => {
       const res = await call(sessions.get(role)!, method, url, payload);
       expect(res.headers['cache-control']).toBe('no-store');
-      const body = res.json();
+      const body = String(res.headers['content-type']).startsWith('application/json') ? res.json() : {};
       if (allowed.includes(role))
         expect(body.msgCode ?? '', JSON.stringify(body)).not.toMatch(/^staff(Forbidden|Csrf|LoginExpired)$/);
       else expect(body).toMatchObject({ code: 403, msgCode: 'staffForbidden' });
@@ -160,8 +167,10 @@ describe('what each member sees', () => {
       code: 403,
       msgCode: 'staffRaceForbidden',
     });
-    const races = (await call(limited, 'GET', '/races')).json().data as { raceId: string }[];
+    const races = (await call(limited, 'GET', '/races')).json().data as { raceId: string; timeZone: string }[];
     expect(races.map((r) => r.raceId)).toEqual([FIXTURE_RACE_ID]);
+    // The console shows a race's times in its zone (the fixture names none: China Standard Time).
+    expect(races[0]!.timeZone).toBe('Asia/Shanghai');
   });
 
   it('shows money figures to owners and finance only', async () => {
@@ -185,12 +194,138 @@ describe('what each member sees', () => {
     const owner = sessions.get('owner')!;
     const added = await call(owner, 'POST', '/staff', { email: 'desk@example.org', role: 'checkIn' });
     expect(added.json()).toMatchObject({ code: 0, data: { staff: { email: 'desk@example.org', role: 'checkIn' } } });
-    const log = (await call(owner, 'GET', '/audit?action=staff.add&limit=5')).json().data as {
+    const log = (await call(owner, 'GET', '/audit?action=staff.add&limit=5')).json().data.records as {
       actor: string;
       target: string;
       source: string;
     }[];
-    expect(log[0]).toMatchObject({ actor: `staff:${owner.id}`, target: 'desk@example.org' });
+    expect(log[0]).toMatchObject({
+      actor: `staff:${owner.id}`,
+      actorName: 'owner <owner@example.org>',
+      target: 'desk@example.org',
+    });
     expect((await call(owner, 'GET', '/audit/verify')).json().data).toMatchObject({ ok: true });
+  });
+});
+
+describe('sessions in the console', () => {
+  it('a member lists their own sessions with where they are from, and signs out the others', async () => {
+    await member('traveller@example.org', 'results');
+    const here = await signIn('traveller@example.org');
+    const who = { cookie: here.cookie, csrf: here.body.data.csrf as string };
+    const listed = (await call(who, 'GET', '/sessions')).json().data as {
+      id: number;
+      current: boolean;
+      ip: string;
+      device: string;
+    }[];
+    expect(listed).toHaveLength(2);
+    expect(listed.filter((s) => s.current)).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ current: true, ip: '127.0.0.1' });
+    expect(JSON.stringify(listed)).not.toMatch(/token|csrf/i);
+    const other = listed.find((s) => !s.current)!;
+    expect((await call(who, 'POST', `/sessions/${listed[0]!.id}/revoke`)).json()).toMatchObject({
+      code: 404,
+      msgCode: 'staffSessionNotFound',
+    });
+    expect((await call(who, 'POST', `/sessions/${other.id}/revoke`)).json()).toMatchObject({ code: 0 });
+    expect((await call(who, 'POST', '/sessions/revoke-others')).json()).toMatchObject({
+      code: 0,
+      data: { revoked: 0 },
+    });
+    expect((await call(who, 'GET', '/sessions')).json().data).toHaveLength(1);
+  });
+
+  it('an owner sees and ends every session of a member, who must sign in again', async () => {
+    const owner = sessions.get('owner')!;
+    const beforeSignIn = app.config.now();
+    const target = await member('leaver@example.org', 'service');
+    const afterSignIn = app.config.now();
+    const seen = (await call(owner, 'GET', `/staff/${target.id}/sessions`)).json();
+    expect(seen).toMatchObject({ code: 0, data: [{ current: false }] });
+    expect((await call(owner, 'POST', `/staff/${target.id}/sessions/revoke`)).json()).toMatchObject({
+      code: 0,
+      data: { revoked: 1 },
+    });
+    expect((await call(target, 'GET', '/me')).json()).toMatchObject({ code: 401, msgCode: 'staffLoginExpired' });
+    const staffList = (await call(owner, 'GET', '/staff')).json().data as { email: string; lastSignInAt: number }[];
+    const { lastSignInAt } = staffList.find((s) => s.email === 'leaver@example.org')!;
+    expect(lastSignInAt).toBeGreaterThanOrEqual(beforeSignIn);
+    expect(lastSignInAt).toBeLessThanOrEqual(afterSignIn);
+    const log = (await call(owner, 'GET', '/audit?action=staff.revokeSessions')).json().data.records;
+    expect(log[0]).toMatchObject({ actor: `staff:${owner.id}`, target: 'leaver@example.org' });
+  });
+});
+
+describe('the audit log in the console', () => {
+  it('filters by member, action and dates, pages with `before`, and refuses bad filters by field', async () => {
+    const owner = sessions.get('owner')!;
+    const observer = sessions.get('observer')!;
+    const mine = (await call(owner, 'GET', `/audit?actor=${observer.id}&limit=200`)).json().data;
+    expect(mine.records.length).toBeGreaterThan(0);
+    expect(mine.records.every((r: { actor: string }) => r.actor === `staff:${observer.id}`)).toBe(true);
+    const actions = (await call(owner, 'GET', '/audit/actions')).json().data as string[];
+    expect(actions).toEqual([...actions].sort());
+    expect(actions).toEqual(expect.arrayContaining(['staff.add', 'staff.login']));
+    expect(new Set(actions).size).toBe(actions.length);
+    const cliOnly = (await call(owner, 'GET', '/audit?actor=cli&action=staff.add')).json().data.records;
+    expect(cliOnly.length).toBeGreaterThan(0);
+    expect(cliOnly.every((r: { staffId: number | null }) => r.staffId === null)).toBe(true);
+
+    const first = (await call(owner, 'GET', '/audit?limit=2')).json().data;
+    expect(first.records).toHaveLength(2);
+    expect(first.next).toBe(first.records[1].seq);
+    const second = (await call(owner, 'GET', `/audit?limit=2&before=${first.next}`)).json().data;
+    expect(second.records[0].seq).toBe(first.next - 1);
+
+    // A window of one millisecond around a record's time holds it and the records of that same instant only.
+    const { at, seq } = second.records[0];
+    const window = (await call(owner, 'GET', `/audit?from=${at}&to=${at + 1}&limit=200`)).json().data.records;
+    expect(window.map((r: { seq: number }) => r.seq)).toContain(seq);
+    expect(window.every((r: { at: number }) => r.at === at)).toBe(true);
+    expect(
+      (await call(owner, 'GET', `/audit?to=${at}&action=${second.records[0].action}`))
+        .json()
+        .data.records.some((r: { seq: number }) => r.seq === seq),
+    ).toBe(false);
+    expect((await call(owner, 'GET', '/audit?to=1')).json().data).toEqual({ records: [], next: null });
+    // A repeated parameter is refused, not read as a list (no 500).
+    for (const url of ['/audit?action=a&action=b', '/audit/export?actor=1&actor=2', '/audit?from=1&from=2']) {
+      const res = await call(owner, 'GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ code: 400 });
+    }
+    for (const [query, field] of [
+      ['actor=someone', 'actor'],
+      ['from=yesterday', 'from'],
+      [`from=${at}&to=${at}`, 'to'],
+      ['before=0', 'before'],
+      ['limit=500', 'limit'],
+      ['format=xlsx', 'format'],
+    ]) {
+      const url = field === 'format' ? `/audit/export?${query}` : `/audit?${query}`;
+      expect((await call(owner, 'GET', url)).json(), query).toMatchObject({
+        code: 400,
+        msgCode: 'staffBadQuery',
+        msgParams: { field },
+      });
+    }
+  });
+
+  it('exports the filtered log as a CSV file (UTF-8 with a BOM) and records the export', async () => {
+    const owner = sessions.get('owner')!;
+    const res = await call(owner, 'GET', '/audit/export?format=csv&action=staff.add&actor=cli');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{8}\.csv"$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = res.body.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('seq,at (UTC),actor,actor name,from,action,race,target,before,after,hash');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((line) => line.includes(',staff.add,'))).toBe(true);
+    const log = (await call(owner, 'GET', '/audit?action=audit.export')).json().data.records;
+    expect(log[0]).toMatchObject({ actor: `staff:${owner.id}`, source: '127.0.0.1' });
+    expect(JSON.parse(log[0].after)).toMatchObject({ action: 'staff.add', actor: 'cli', count: lines.length - 1 });
   });
 });

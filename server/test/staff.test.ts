@@ -5,18 +5,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/engine.ts';
 import type { OpenedDatabase } from '../src/db/database.ts';
+import { hashPassword } from '../src/lib/password-hash.ts';
 import { base32Encode, matchTotp, totpAt, totpStep } from '../src/lib/totp.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { maskAuditValue, verifyAuditChain } from '../src/services/staff/audit.ts';
 import {
   changeOwnPassword,
   confirmSecondFactor,
   csrfMatches,
   currentStaff,
+  describeUserAgent,
+  ownSessions,
   proposeSecondFactor,
+  revokeOtherSessions,
+  revokeOwnSession,
   staffLogin,
   staffLogout,
 } from '../src/services/staff/sessions.ts';
-import { changeStaff, removeStaff } from '../src/services/staff/staff.ts';
+import { changeStaff, listStaff, removeStaff, resetStaffPassword } from '../src/services/staff/staff.ts';
 import { FIXTURE_RACE_ID, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 const T0 = Date.UTC(2026, 10, 27, 2, 0, 0);
@@ -184,6 +191,165 @@ describe('owners manage staff', () => {
     expect(changed).toMatchObject({ ok: true, value: { role: 'service', races: [FIXTURE_RACE_ID] } });
     expect((await removeStaff(repos, viewer.id, actor, T0)).ok).toBe(true);
     expect((await cli(T0, 'staff-list')).out).not.toContain('viewer@example.org');
+  });
+});
+
+describe('sessions a member can see and end', () => {
+  const CHROME_WINDOWS =
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const SAFARI_IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const WECHAT_ANDROID =
+    'Mozilla/5.0 (Linux; Android 14; V2227A) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/116.0 Mobile Safari/537.36 MicroMessenger/8.0.49';
+
+  it('summarises a user agent as browser and system', () => {
+    expect(describeUserAgent(CHROME_WINDOWS)).toBe('Chrome 131 · Windows');
+    expect(describeUserAgent(SAFARI_IPHONE)).toBe('Safari 17 · iPhone');
+    expect(describeUserAgent(WECHAT_ANDROID)).toBe('WeChat 8 · Android');
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+      ),
+    ).toBe('Edge 131 · macOS');
+    expect(describeUserAgent('curl/8.5.0')).toBe('');
+    expect(describeUserAgent('')).toBe('');
+  });
+
+  /** Adds `email` (observer) with a password of its own and signs them in from `userAgent` at `at`. */
+  async function signedIn(email: string, userAgent: string, at: number) {
+    const { repos } = opened;
+    let member = await repos.staff.findByEmail(email);
+    if (!member) {
+      await cli(T0, 'staff-add', email, '--role', 'observer');
+      member = (await repos.staff.findByEmail(email))!;
+    }
+    await repos.staff.setPassword(member.id, await hashPassword('Canal-Marathon-2027'), false, T0);
+    const login = await staffLogin(
+      repos,
+      { email, password: 'Canal-Marathon-2027', ip: '198.51.100.4', userAgent },
+      at,
+    );
+    if (!login.ok) throw new Error(login.refusal);
+    return { token: login.session.token, current: (await currentStaff(repos, login.session.token, at))! };
+  }
+
+  it('a member sees their own sessions (newest first, this one marked) and signs out one or all of the others', async () => {
+    const { repos } = opened;
+    const at = T0 + 30 * MINUTE;
+    const laptop = await signedIn('desk@example.org', CHROME_WINDOWS, at);
+    const phone = await signedIn('desk@example.org', SAFARI_IPHONE, at + MINUTE);
+    const tablet = await signedIn('desk@example.org', WECHAT_ANDROID, at + 2 * MINUTE);
+    const seen = await ownSessions(repos, laptop.current, at + 3 * MINUTE);
+    expect(seen.map((s) => [s.device, s.current, s.ip])).toEqual([
+      ['WeChat 8 · Android', false, '198.51.100.4'],
+      ['Safari 17 · iPhone', false, '198.51.100.4'],
+      ['Chrome 131 · Windows', true, '198.51.100.4'],
+    ]);
+    expect(seen[2]).toMatchObject({ createdAt: at, lastUsedAt: at, expiresAt: at + 12 * 60 * MINUTE });
+    expect(JSON.stringify(seen)).not.toContain(laptop.token);
+
+    // One session: not the current one, nor another member's.
+    const director = (await repos.staff.findByEmail('director@example.org'))!;
+    const directorSession = await repos.staff.sessionsOf(director.id, at, 30 * MINUTE);
+    for (const id of [laptop.current.session.sessionId, ...directorSession.map((s) => s.sessionId), 999_999]) {
+      expect(await revokeOwnSession(repos, laptop.current, id, '198.51.100.4', at)).toEqual({
+        ok: false,
+        refusal: 'staffSessionNotFound',
+      });
+    }
+    expect(await revokeOwnSession(repos, laptop.current, phone.current.session.sessionId, '198.51.100.4', at)).toEqual({
+      ok: true,
+    });
+    expect(await currentStaff(repos, phone.token, at + 3 * MINUTE)).toBeUndefined();
+
+    expect(await revokeOtherSessions(repos, laptop.current, '198.51.100.4', at + 3 * MINUTE)).toEqual({ revoked: 1 });
+    expect(await currentStaff(repos, tablet.token, at + 3 * MINUTE)).toBeUndefined();
+    expect(await currentStaff(repos, laptop.token, at + 3 * MINUTE)).toBeDefined();
+    expect((await ownSessions(repos, laptop.current, at + 3 * MINUTE)).map((s) => s.current)).toEqual([true]);
+    const log = (await cli(at, 'audit-list', '--action', 'staff.revokeSessions')).out;
+    expect(log).toContain('desk@example.org');
+    expect(log).toContain('"revoked":1');
+    expect((await cli(at, 'audit-list', '--action', 'staff.revokeSession')).out).toContain('desk@example.org');
+  });
+
+  it('staff-sessions lists a member’s sessions on the command line and --revoke ends them all', async () => {
+    const at = T0 + 40 * MINUTE;
+    const first = await signedIn('desk@example.org', CHROME_WINDOWS, at);
+    const second = await signedIn('desk@example.org', SAFARI_IPHONE, at);
+    const listed = await cli(at, 'staff-sessions', 'desk@example.org');
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toContain('Safari 17 · iPhone');
+    expect(listed.out).toContain('198.51.100.4');
+    const revoked = await cli(at, 'staff-sessions', 'DESK@example.org', '--revoke');
+    expect(revoked.out).toMatch(/Ended [3-9] sessions of desk@example\.org\./);
+    expect(await currentStaff(opened.repos, first.token, at)).toBeUndefined();
+    expect(await currentStaff(opened.repos, second.token, at)).toBeUndefined();
+    expect((await cli(at, 'staff-sessions', 'desk@example.org')).out).toBe('desk@example.org has no open session.');
+    expect((await cli(at, 'staff-sessions', 'nobody@example.org')).code).toBe(1);
+    expect((await cli(at, 'audit-list', '--action', 'staff.revokeSessions', '--actor', 'cli')).out).toMatch(
+      /cli:\S+\s+cli\s+staff\.revokeSessions\s+desk@example\.org/,
+    );
+  });
+
+  it('removing a member, resetting their password or changing their role ends their sessions', async () => {
+    const { repos } = opened;
+    const at = T0 + 45 * MINUTE;
+    const owner = (await repos.staff.findByEmail('director@example.org'))!;
+    const actor = { kind: 'staff', staffId: owner.id, source: device.ip } as const;
+    let session = await signedIn('desk@example.org', CHROME_WINDOWS, at);
+    expect(
+      (await resetStaffPassword(repos, session.current.staff.id, { resetSecondFactor: false }, actor, at)).ok,
+    ).toBe(true);
+    expect(await currentStaff(repos, session.token, at)).toBeUndefined();
+    session = await signedIn('desk@example.org', CHROME_WINDOWS, at);
+    expect((await changeStaff(repos, session.current.staff.id, { role: 'results' }, actor, at)).ok).toBe(true);
+    expect(await currentStaff(repos, session.token, at)).toBeUndefined();
+    session = await signedIn('desk@example.org', CHROME_WINDOWS, at + MINUTE);
+    const listed = (await listStaff(repos, at + MINUTE)).find((s) => s.email === 'desk@example.org');
+    expect(listed).toMatchObject({ lastSignInAt: at + MINUTE, role: 'results' });
+    expect((await removeStaff(repos, session.current.staff.id, actor, at + MINUTE)).ok).toBe(true);
+    expect(await repos.staff.sessionsOf(session.current.staff.id, at + MINUTE, 30 * MINUTE)).toEqual([]);
+  });
+});
+
+describe('the audit log on the command line: filters and export', () => {
+  it('audit-list filters by member and by dates; bad filters are refused', async () => {
+    const at = T0 + 50 * MINUTE;
+    const byDirector = await cli(at, 'audit-list', '--actor', 'director@example.org', '--limit', '200');
+    expect(byDirector.code, byDirector.err).toBe(0);
+    expect(byDirector.out).toContain('staff.secondFactorSet');
+    expect(byDirector.out).not.toMatch(/^\d+\s+\S+ \S+\s+cli:/m);
+    const byCli = (await cli(at, 'audit-list', '--actor', 'cli', '--limit', '200')).out;
+    expect(byCli).toContain('staff.add');
+    expect(byCli).not.toContain('staff.secondFactorSet');
+    // T0 + 3 min is when the second factor was set: a window around it, and one before it.
+    const window = await cli(at, 'audit-list', '--from', '2026-11-27T02:03:00Z', '--to', '2026-11-27T10:04:00+08:00');
+    expect(window.out).toContain('staff.secondFactorSet');
+    expect(window.out).not.toContain('staff.add');
+    expect((await cli(at, 'audit-list', '--to', '2026-11-27')).out).toBe('No records.');
+    expect((await cli(at, 'audit-list', '--from', 'yesterday')).err).toContain('--from must be a date');
+    expect((await cli(at, 'audit-list', '--actor', 'nobody@example.org')).err).toContain('no member with the e-mail');
+  });
+
+  it('audit-export writes every matching record to a CSV file with a BOM and neutralised formulas, and is recorded', async () => {
+    const { repos } = opened;
+    const at = T0 + 55 * MINUTE;
+    await cli(at, 'staff-add', 'formula@example.org', '--role', 'observer', '--name', '=HYPERLINK("http://x")');
+    const member = (await repos.staff.findByEmail('formula@example.org'))!;
+    await staffLogin(repos, { email: 'formula@example.org', password: 'wrong', ...device }, at);
+    const file = join(dataDir, 'audit.csv');
+    const written = await cli(at, 'audit-export', file, '--actor', 'formula@example.org');
+    expect(written.code, written.err).toBe(0);
+    expect(written.out).toBe(`Wrote 1 record to ${file}.`);
+    const text = readFileSync(file, 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[0]).toBe('seq,at (UTC),actor,actor name,from,action,race,target,before,after,hash');
+    expect(lines[1]).toContain(`staff:${member.id},"'=HYPERLINK(""http://x"") <formula@example.org>"`);
+    expect(lines[1]).toContain('staff.loginFailed');
+    expect(lines[2]).toBe('');
+    expect((await cli(at, 'audit-list', '--action', 'audit.export')).out).toContain('"count":1');
+    expect((await cli(at, 'audit-export', join(dataDir, 'audit.txt'))).code).toBe(2);
   });
 });
 

@@ -6,13 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { newPage, screenshot, useBrowser } from './browser';
 import { DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
 import { repoRoot } from './server-process';
+import { serverDataDir } from './test-server';
 
 const browser = useBrowser();
 const RACE = seed.race.raceId;
@@ -21,7 +21,7 @@ const DASHBOARD = `/races/${RACE}/dashboard`;
 /** Writes one public marathon entry of the demo race, as the sign-up leaves it (submitted). */
 async function addEntry() {
   const now = Date.now();
-  const opened = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const opened = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const tag = randomBytes(4).toString('hex');
     const userId = await opened.repos.users.create({ phone: `137${String(now).slice(-8)}` }, now);

@@ -6,7 +6,6 @@
  * sees no "Show" and no entry-editing action. axe: no serious or critical finding on each state.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
@@ -14,6 +13,7 @@ import { newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
 import { repoRoot } from './server-process';
+import { serverDataDir } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -27,7 +27,7 @@ async function unpaidEntry(): Promise<{ entryNo: string; certNumber: string }> {
   const certNumber = idCard(`11010819900615${stamp.slice(2)}`);
   const phone = `1366${stamp}${String(seq).padStart(2, '0')}`;
   const name = `控制台跑者${seq}`;
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create({ phone }, now);
     return await repos.transaction(async (tx) => {

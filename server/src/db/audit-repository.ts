@@ -54,6 +54,7 @@ const toRecord = (r: AuditRow): AuditRecord => ({
 
 export interface AuditFilter {
   action?: string;
+  /** An actor as kept ('staff:<id>', 'cli:<user>@<host>'), or 'cli' for any command line. */
   actor?: string;
   raceId?: string;
   from?: number;
@@ -92,11 +93,18 @@ export function createAuditRepository(db: Db) {
       return rows.map(toRecord);
     },
 
+    /** The actions the log holds, in alphabetical order (the console's filter offers them). */
+    async actions(): Promise<string[]> {
+      const rows = await db.all<{ action: string }>(sql`SELECT DISTINCT action FROM audit_log ORDER BY action`);
+      return rows.map((r) => r.action);
+    },
+
     /** The newest records that match, newest first. */
     async find(filter: AuditFilter): Promise<AuditRecord[]> {
       const where = [sql`1 = 1`];
       if (filter.action) where.push(sql`action = ${filter.action}`);
-      if (filter.actor) where.push(sql`actor = ${filter.actor}`);
+      if (filter.actor === 'cli') where.push(sql`staff_id IS NULL`);
+      else if (filter.actor) where.push(sql`actor = ${filter.actor}`);
       if (filter.raceId) where.push(sql`race_id = ${filter.raceId}`);
       if (filter.from !== undefined) where.push(sql`at >= ${filter.from}`);
       if (filter.to !== undefined) where.push(sql`at < ${filter.to}`);

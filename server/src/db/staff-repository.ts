@@ -274,6 +274,14 @@ export function createStaffRepository(db: Db, idNumberSecret: string) {
       }));
     },
 
+    /** Each member's last sign-in (the start of their newest session), by member id. */
+    async lastSignIns(): Promise<Map<number, number>> {
+      const rows = await db.all<{ staff_id: number; at: number }>(
+        sql`SELECT staff_id, max(created_at) AS at FROM staff_sessions GROUP BY staff_id`,
+      );
+      return new Map(rows.map((r) => [Number(r.staff_id), Number(r.at)]));
+    },
+
     /** Ends one session (of `staffId`, when given); true when it was open. */
     async revokeSession(sessionId: number, now: number, staffId?: number): Promise<boolean> {
       const owner = staffId === undefined ? sql`` : sql` AND staff_id = ${staffId}`;

@@ -13,7 +13,15 @@ import { roleCan, rolePermissions, type StaffPermission } from '#contract/staff'
 import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { requireSession } from '../../plugins/sessions.ts';
-import { findAudit, verifyAuditChain } from '../../services/staff/audit.ts';
+import { formatCsv } from '../../lib/csv.ts';
+import {
+  auditActions,
+  auditFilterOf,
+  auditPage,
+  exportAudit,
+  verifyAuditChain,
+  type AuditQuery,
+} from '../../services/staff/audit.ts';
 import { dashboardCache } from '../../services/console/dashboard.ts';
 import { exportEntries, type EntryExportQuery } from '../../services/console/entry-export.ts';
 import { listEntries } from '../../services/console/entry-search.ts';
@@ -33,9 +41,14 @@ import {
   csrfFor,
   csrfMatches,
   currentStaff,
+  ownSessions,
   proposeSecondFactor,
+  revokeOtherSessions,
+  revokeOwnSession,
+  revokeStaffSessions,
   staffLogin,
   staffLogout,
+  staffSessions,
   type CurrentStaff,
 } from '../../services/staff/sessions.ts';
 import {
@@ -155,6 +168,21 @@ function actionAnswer<T>(outcome: EntryActionOutcome<T>) {
   const refusal = fail(outcome.status, outcome.code, outcome.params);
   return outcome.fields ? { ...refusal, data: { fields: outcome.fields } } : refusal;
 }
+const auditText = { type: 'string', maxLength: 100 } as const;
+/** The audit list's and export's filters: text each (a repeated parameter is refused, not turned into a list). */
+const auditQuery = {
+  type: 'object',
+  properties: {
+    action: auditText,
+    race: auditText,
+    actor: auditText,
+    from: auditText,
+    to: auditText,
+    before: auditText,
+    limit: auditText,
+    format: auditText,
+  },
+} as const;
 
 type StaffOutcome<T> = { ok: true; value: T } | { ok: false; refusal: Parameters<typeof fail>[1] };
 const answer = <T>(outcome: StaffOutcome<T>) =>
@@ -260,6 +288,22 @@ export default async function adminRoutes(app: FastifyInstance) {
           now(),
         );
         return outcome.ok ? ok(null) : fail(400, outcome.refusal);
+      },
+    );
+
+    // The member's own sessions: see where they are signed in, sign out the others.
+    scope.get(`${ADMIN_PREFIX}/sessions`, async (request) => ok(await ownSessions(app.repos, request.staff, now())));
+
+    scope.post(`${ADMIN_PREFIX}/sessions/revoke-others`, async (request) =>
+      ok(await revokeOtherSessions(app.repos, request.staff, source(request), now())),
+    );
+
+    scope.post<{ Params: { id: number } }>(
+      `${ADMIN_PREFIX}/sessions/:id/revoke`,
+      { schema: { params: idParams } },
+      async (request) => {
+        const outcome = await revokeOwnSession(app.repos, request.staff, request.params.id, source(request), now());
+        return outcome.ok ? ok(null) : fail(404, outcome.refusal);
       },
     );
 
@@ -454,6 +498,20 @@ export default async function adminRoutes(app: FastifyInstance) {
         refused(request, 'staff') ?? answer(await removeStaff(app.repos, request.params.id, actor(request), now())),
     );
 
+    scope.get<{ Params: { id: number } }>(
+      `${ADMIN_PREFIX}/staff/:id/sessions`,
+      { schema: { params: idParams } },
+      async (request) => refused(request, 'staff') ?? answer(await staffSessions(app.repos, request.params.id, now())),
+    );
+
+    scope.post<{ Params: { id: number } }>(
+      `${ADMIN_PREFIX}/staff/:id/sessions/revoke`,
+      { schema: { params: idParams } },
+      async (request) =>
+        refused(request, 'staff') ??
+        answer(await revokeStaffSessions(app.repos, request.params.id, actor(request), now())),
+    );
+
     scope.post<{ Params: { id: number }; Body: { resetSecondFactor?: boolean } }>(
       `${ADMIN_PREFIX}/staff/:id/password`,
       {
@@ -475,20 +533,42 @@ export default async function adminRoutes(app: FastifyInstance) {
         ),
     );
 
-    scope.get<{ Querystring: { action?: string; race?: string; before?: string; limit?: string } }>(
+    scope.get<{ Querystring: AuditQuery }>(
       `${ADMIN_PREFIX}/audit`,
+      { schema: { querystring: auditQuery } },
       async (request) => {
         const no = refused(request, 'staff');
         if (no) return no;
-        const { action, race, before, limit } = request.query;
-        const beforeSeq = before === undefined ? undefined : Number(before);
-        const size = limit === undefined ? 50 : Number(limit);
-        if (beforeSeq !== undefined && !(Number.isInteger(beforeSeq) && beforeSeq > 0)) {
-          return fail(400, 'staffBadQuery', { field: 'before' });
-        }
-        if (!(Number.isInteger(size) && size >= 1 && size <= 200))
-          return fail(400, 'staffBadQuery', { field: 'limit' });
-        return ok(await findAudit(app.repos, { action, raceId: race, beforeSeq, limit: size }));
+        const parsed = auditFilterOf(request.query);
+        if (!parsed.ok) return fail(400, 'staffBadQuery', { field: parsed.field });
+        return ok(await auditPage(app.repos, parsed.filter));
+      },
+    );
+
+    scope.get(
+      `${ADMIN_PREFIX}/audit/actions`,
+      async (request) => refused(request, 'staff') ?? ok(await auditActions(app.repos)),
+    );
+
+    // The whole filtered log as a CSV file (UTF-8 with a BOM, formulas neutralised); the export is recorded.
+    scope.get<{ Querystring: AuditQuery & { format?: string } }>(
+      `${ADMIN_PREFIX}/audit/export`,
+      { schema: { querystring: auditQuery } },
+      async (request, reply) => {
+        const no = refused(request, 'staff');
+        if (no) return no;
+        const { format = 'csv', before: _before, limit: _limit, ...query } = request.query;
+        if (format !== 'csv') return fail(400, 'staffBadQuery', { field: 'format' });
+        const parsed = auditFilterOf(query);
+        if (!parsed.ok) return fail(400, 'staffBadQuery', { field: parsed.field });
+        const { limit: _size, ...filter } = parsed.filter;
+        const at = now();
+        const { table } = await exportAudit(app.repos, filter, actor(request), at);
+        const day = new Date(at).toISOString().slice(0, 10).replaceAll('-', '');
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="audit-log-${day}.csv"`)
+          .send(formatCsv(table));
       },
     );
 

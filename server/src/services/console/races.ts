@@ -1,5 +1,6 @@
 /** The races a staff member may work on (all of the organiser's, or their list), for the console's race picker. */
 import type { ConsoleRace } from '#contract/staff';
+import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
 
 export type { ConsoleRace };
@@ -12,5 +13,6 @@ export async function consoleRaces(repos: Repositories, allowed: string[] | null
       raceId: race.raceId,
       raceName: { zh: race.raceName, en: race.raceNameEn || race.raceName },
       startTime: race.startTime ?? null,
+      timeZone: raceTimeZone(race),
     }));
 }

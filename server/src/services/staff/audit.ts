@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { AUDIT_LOCK, type AuditFilter, type AuditRecord } from '../../db/audit-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import type { AuditEntry, AuditPage, AuditVerdict } from '#contract/staff';
 import { maskPhone } from '../../lib/accounts.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
 
@@ -110,8 +111,7 @@ export async function appendAudit(
   });
 }
 
-export type AuditVerdict =
-  { ok: true; count: number; head: string } | { ok: false; count: number; brokenAt: number; reason: string };
+export type { AuditVerdict };
 
 /** Reads the whole log in order and checks every link: sequence without gaps, hashes, previous hashes. */
 export async function verifyAuditChain(repos: Repositories): Promise<AuditVerdict> {
@@ -155,25 +155,103 @@ export function findAudit(repos: Repositories, filter: Partial<AuditFilter>): Pr
   return repos.audit.find({ ...filter, limit: Math.min(Math.max(filter.limit ?? 50, 1), AUDIT_PAGE_MAX) });
 }
 
+/** The actions the log holds, in alphabetical order (the console's filter offers them). */
+export const auditActions = (repos: Repositories): Promise<string[]> => repos.audit.actions();
+
+/** The filters of the audit list and export as the console sends them (all optional text). */
+export interface AuditQuery {
+  action?: string;
+  race?: string;
+  /** A staff member's id, or 'cli' for the command line. */
+  actor?: string;
+  /** From this instant (epoch ms, inclusive) to that one (exclusive). */
+  from?: string;
+  to?: string;
+  before?: string;
+  limit?: string;
+}
+
+const wholeNumber = (text: string) => (/^\d{1,16}$/.test(text) ? Number(text) : undefined);
+
+/** The filter of a console query, or the field that is wrong. */
+export function auditFilterOf(
+  query: AuditQuery,
+): { ok: true; filter: Omit<AuditFilter, 'limit'> & { limit: number } } | { ok: false; field: string } {
+  const filter: Omit<AuditFilter, 'limit'> & { limit: number } = { limit: 50 };
+  if (query.action) filter.action = query.action.slice(0, 100);
+  if (query.race) filter.raceId = query.race.slice(0, 64);
+  if (query.actor) {
+    if (query.actor === 'cli') filter.actor = 'cli';
+    else {
+      const id = wholeNumber(query.actor);
+      if (!id) return { ok: false, field: 'actor' };
+      filter.actor = `staff:${id}`;
+    }
+  }
+  for (const key of ['from', 'to'] as const) {
+    const text = query[key];
+    if (text === undefined || text === '') continue;
+    const at = wholeNumber(text);
+    if (at === undefined) return { ok: false, field: key };
+    filter[key] = at;
+  }
+  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) {
+    return { ok: false, field: 'to' };
+  }
+  if (query.before !== undefined && query.before !== '') {
+    const seq = wholeNumber(query.before);
+    if (!seq) return { ok: false, field: 'before' };
+    filter.beforeSeq = seq;
+  }
+  if (query.limit !== undefined && query.limit !== '') {
+    const size = wholeNumber(query.limit);
+    if (!size || size > AUDIT_PAGE_MAX) return { ok: false, field: 'limit' };
+    filter.limit = size;
+  }
+  return { ok: true, filter };
+}
+
+/** A record as the console shows it: with the acting member's name and e-mail (kept after their removal). */
+export type AuditListed = AuditEntry;
+
+async function withActorNames(repos: Repositories, records: readonly AuditRecord[]): Promise<AuditListed[]> {
+  const names = new Map<number, string>();
+  for (const id of new Set(records.flatMap((r) => (r.staffId === null ? [] : [r.staffId])))) {
+    const member = await repos.staff.findById(id);
+    names.set(id, member ? `${member.name} <${member.email}>` : `#${id}`);
+  }
+  return records.map((r) => ({ ...r, actorName: r.staffId === null ? r.actor : (names.get(r.staffId) ?? r.actor) }));
+}
+
+/** One page of the console's list, newest first, and the `before` of the next (older) page, or null. */
+export async function auditPage(repos: Repositories, filter: AuditFilter): Promise<AuditPage> {
+  const limit = Math.min(Math.max(filter.limit, 1), AUDIT_PAGE_MAX);
+  const found = await repos.audit.find({ ...filter, limit: limit + 1 });
+  const records = await withActorNames(repos, found.slice(0, limit));
+  return { records, next: found.length > limit ? records.at(-1)!.seq : null };
+}
+
 /** The columns of an audit export. */
 export const AUDIT_COLUMNS = [
   'seq',
-  'at',
+  'at (UTC)',
   'actor',
-  'source',
+  'actor name',
+  'from',
   'action',
-  'raceId',
+  'race',
   'target',
   'before',
   'after',
   'hash',
 ] as const;
 
-export function auditRows(records: readonly AuditRecord[]): string[][] {
+export function auditRows(records: readonly AuditListed[]): string[][] {
   return records.map((r) => [
     String(r.seq),
     new Date(r.at).toISOString(),
     r.actor,
+    r.actorName,
     r.source,
     r.action,
     r.raceId ?? '',
@@ -182,4 +260,27 @@ export function auditRows(records: readonly AuditRecord[]): string[][] {
     r.after ?? '',
     r.hash,
   ]);
+}
+
+/**
+ * Every record matching `filter` (newest first) as a CSV table with its header, read 1,000 at a time; the
+ * export itself is then recorded, with its filters and how many records it holds.
+ */
+export async function exportAudit(
+  repos: Repositories,
+  filter: Omit<AuditFilter, 'limit' | 'beforeSeq'>,
+  actor: AuditActor,
+  now: number,
+): Promise<{ table: string[][]; count: number }> {
+  const table: string[][] = [[...AUDIT_COLUMNS]];
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const page = await repos.audit.find({ ...filter, beforeSeq, limit: 1000 });
+    table.push(...auditRows(await withActorNames(repos, page)));
+    if (page.length < 1000) break;
+    beforeSeq = page.at(-1)!.seq;
+  }
+  const count = table.length - 1;
+  await appendAudit(repos, actor, { action: 'audit.export', target: 'audit log', after: { ...filter, count } }, now);
+  return { table, count };
 }

@@ -14,6 +14,7 @@ import {
   STAFF_SESSION_IDLE_MS,
   STAFF_SESSION_MAX_MS,
   type StaffPendingStep,
+  type StaffSessionView,
 } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord, StaffSession } from '../../db/staff-repository.ts';
@@ -202,4 +203,121 @@ export async function confirmSecondFactor(
   const actor: AuditActor = { kind: 'staff', staffId: current.staff.id, source: input.source };
   await appendAudit(repos, actor, { action: 'staff.secondFactorSet', target: current.staff.email }, now);
   return { ok: true };
+}
+
+// ------------------------------------------------------------------------------------ sessions one can see
+
+/** An open session as its member (or an owner) sees it (contract/staff.ts). */
+export type SessionView = StaffSessionView;
+
+const BROWSERS: [RegExp, string][] = [
+  [/MicroMessenger\/(\d+)/, 'WeChat'],
+  [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+  [/(?:OPR|Opera)\/(\d+)/, 'Opera'],
+  [/(?:Firefox|FxiOS)\/(\d+)/, 'Firefox'],
+  [/(?:HeadlessChrome|Chrome|CriOS)\/(\d+)/, 'Chrome'],
+  [/Version\/(\d+)[.\d]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/iPhone/, 'iPhone'],
+  [/iPad/, 'iPad'],
+  [/Android/, 'Android'],
+  [/HarmonyOS|OpenHarmony/, 'HarmonyOS'],
+  [/Windows/, 'Windows'],
+  [/CrOS/, 'ChromeOS'],
+  [/Mac OS X|Macintosh/, 'macOS'],
+  [/Linux/, 'Linux'],
+];
+
+/** 'Chrome 131 · Windows' from a user agent; '' when neither the browser nor the system is known. */
+export function describeUserAgent(userAgent: string): string {
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent));
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const name = browser ? `${browser[1]} ${browser[0].exec(userAgent)![1]}` : undefined;
+  return [name, system].filter(Boolean).join(' · ');
+}
+
+async function sessionViews(repos: Repositories, staffId: number, now: number, currentId?: number) {
+  return (await repos.staff.sessionsOf(staffId, now, STAFF_SESSION_IDLE_MS)).map((s): SessionView => ({
+    id: s.sessionId,
+    current: s.sessionId === currentId,
+    ip: s.ip,
+    device: describeUserAgent(s.userAgent),
+    createdAt: s.createdAt,
+    lastUsedAt: s.seenAt,
+    expiresAt: s.expiresAt,
+  }));
+}
+
+/** The member's own open sessions, newest first, the current one marked. */
+export function ownSessions(repos: Repositories, current: CurrentStaff, now: number): Promise<SessionView[]> {
+  return sessionViews(repos, current.staff.id, now, current.session.sessionId);
+}
+
+/** The member signs out one of their other sessions (a lost laptop); not the current one (that is sign-out). */
+export async function revokeOwnSession(
+  repos: Repositories,
+  current: CurrentStaff,
+  sessionId: number,
+  source: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; refusal: 'staffSessionNotFound' }> {
+  if (sessionId === current.session.sessionId) return { ok: false, refusal: 'staffSessionNotFound' };
+  if (!(await repos.staff.revokeSession(sessionId, now, current.staff.id))) {
+    return { ok: false, refusal: 'staffSessionNotFound' };
+  }
+  await appendAudit(
+    repos,
+    { kind: 'staff', staffId: current.staff.id, source },
+    { action: 'staff.revokeSession', target: current.staff.email, after: { session: sessionId } },
+    now,
+  );
+  return { ok: true };
+}
+
+/** The member signs out every session but this one; answers how many ended. */
+export async function revokeOtherSessions(
+  repos: Repositories,
+  current: CurrentStaff,
+  source: string,
+  now: number,
+): Promise<{ revoked: number }> {
+  const revoked = await repos.staff.revokeSessionsOf(current.staff.id, now, current.session.sessionId);
+  await appendAudit(
+    repos,
+    { kind: 'staff', staffId: current.staff.id, source },
+    { action: 'staff.revokeSessions', target: current.staff.email, after: { revoked, kept: 'current' } },
+    now,
+  );
+  return { revoked };
+}
+
+/** A member's open sessions, for an owner (console) or the command line. */
+export async function staffSessions(
+  repos: Repositories,
+  id: number,
+  now: number,
+): Promise<{ ok: true; value: SessionView[] } | { ok: false; refusal: 'staffNotFound' }> {
+  const member = await repos.staff.findById(id);
+  if (!member || member.removedAt !== null) return { ok: false, refusal: 'staffNotFound' };
+  return { ok: true, value: await sessionViews(repos, id, now) };
+}
+
+/**
+ * Ends every session of a member (an owner, in the console or on the command line: a lost phone, a member
+ * leaving); the member signs in again. Ending one's own sessions this way signs oneself out too.
+ */
+export async function revokeStaffSessions(
+  repos: Repositories,
+  id: number,
+  actor: AuditActor,
+  now: number,
+): Promise<{ ok: true; value: { revoked: number } } | { ok: false; refusal: 'staffNotFound' }> {
+  return repos.transaction(async (tx) => {
+    const member = await tx.staff.findById(id);
+    if (!member || member.removedAt !== null) return { ok: false, refusal: 'staffNotFound' } as const;
+    const revoked = await tx.staff.revokeSessionsOf(id, now);
+    await appendAudit(tx, actor, { action: 'staff.revokeSessions', target: member.email, after: { revoked } }, now);
+    return { ok: true, value: { revoked } } as const;
+  });
 }

@@ -4,7 +4,7 @@
  * softly (the audit log keeps their name). Every change is in the audit log, with the values before and after.
  */
 import { randomInt } from 'node:crypto';
-import { isStaffRole, normalizeStaffEmail, type StaffRole, type StaffView } from '#contract/staff';
+import { isStaffRole, normalizeStaffEmail, type StaffListed, type StaffRole, type StaffView } from '#contract/staff';
 import type { Repositories } from '../../db/repositories.ts';
 import type { StaffRecord } from '../../db/staff-repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
@@ -171,9 +171,12 @@ export async function resetStaffPassword(
   });
 }
 
+export type { StaffListed };
+
 /** The members, by e-mail. */
-export async function listStaff(repos: Repositories, now: number): Promise<StaffView[]> {
-  return (await repos.staff.list()).map((s) => staffView(s, now));
+export async function listStaff(repos: Repositories, now: number): Promise<StaffListed[]> {
+  const lastSignIns = await repos.staff.lastSignIns();
+  return (await repos.staff.list()).map((s) => ({ ...staffView(s, now), lastSignInAt: lastSignIns.get(s.id) ?? null }));
 }
 
 /** The member with this e-mail (any case), removed or not, or undefined. */
