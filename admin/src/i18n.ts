@@ -1,6 +1,6 @@
 /**
  * The console's texts: one file per area, locales/<lang>/<area>.json, found by a glob; a key starts with its
- * file's name (`t('shell.signIn')` is locales/zh/shell.json's "signIn"). zh is the default; both languages
+ * file's name (`t('shell.title')` is locales/zh/shell.json's "title"). zh is the default; both languages
  * have the same keys (admin/src/locales.test.ts).
  */
 import i18n from 'i18next';

@@ -30,6 +30,7 @@ import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-comman
 import { parseCliOptions } from './cli-options.ts';
 import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import { isStaffCommand, runStaffCommand, STAFF_USAGE } from './staff-commands.ts';
+import { ENTRY_ONE_USAGE, isEntryOneCommand, runEntryOneCommand } from './entry-one-commands.ts';
 import { appendAudit } from '../services/staff/audit.ts';
 import {
   isMailingCommand,
@@ -131,6 +132,7 @@ ${PICKUP_USAGE}
 ${LETTER_USAGE}
 ${ASSET_USAGE}
 ${STAFF_USAGE}
+${ENTRY_ONE_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -495,6 +497,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isMailingCommand, runMailingCommand),
   commandFamily(isAssetCommand, runAssetCommand),
   commandFamily(isStaffCommand, runStaffCommand),
+  commandFamily(isEntryOneCommand, runEntryOneCommand),
 ];
 
 /** Whether the CLI runs `command` (the docs test holds every `npm run site -- <command>` of the docs to it). */
@@ -581,7 +584,7 @@ async function openOrFail<T>(open: () => Promise<T>, where: string): Promise<T> 
 /**
  * Commands that only read (lists, checks, figures): every other command that runs, exports of personal data
  * included, is recorded in the audit log as the command line's (services/staff/audit.ts). The staff commands
- * record their own changes, with the values before and after.
+ * record their own changes, with the values before and after, as do the one-entry commands (entry-one-commands.ts).
  */
 const READ_ONLY_COMMANDS = new Set([
   'help',
@@ -606,7 +609,8 @@ const READ_ONLY_COMMANDS = new Set([
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
 const SELF_AUDITED_COMMANDS = new Set(['entries-export']);
 const auditedByCli = (command: string) =>
-  !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command) && !SELF_AUDITED_COMMANDS.has(command);
+  !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command) && !SELF_AUDITED_COMMANDS.has(command) &&
+  !isEntryOneCommand(command);
 
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
 export async function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): Promise<number> {

@@ -1471,4 +1471,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_race_phone ON entries (race_id, phone_hash);
     `,
   },
+  {
+    id: 23,
+    name: 'entry timeline: who took each step (the runner, a staff member, the command line, the system)',
+    // The console's entry page (issue 30 §5) shows every step with who did it. NULL: a step written before, or
+    // by the site itself (the runner's own steps and the server's): services/console/entry-detail.ts tells them
+    // apart by the step. 'staff:<id>' or 'cli:<user>@<host>' for the organiser's actions.
+    sqlite: `ALTER TABLE entry_events ADD COLUMN actor TEXT;`,
+    postgres: `ALTER TABLE entry_events ADD COLUMN actor TEXT;`,
+  },
 ];

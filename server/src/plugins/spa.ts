@@ -83,10 +83,6 @@ export async function spaFallback(
   const pathname = request.url.split('?')[0] ?? '/';
   if (isApiPath(pathname) || looksLikeFile(pathname)) return false;
   // The organiser console (dist/admin/, hash-routed): its own page at /admin/ and under it.
-  if (pathname === ADMIN_PAGE.slice(0, -1)) {
-    await reply.redirect(ADMIN_PAGE, 301);
-    return true;
-  }
   const inConsole = isConsolePath(pathname);
   let index: IndexDocument;
   try {
@@ -119,6 +115,8 @@ async function withFirstScreen(
 }
 
 async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
+  // /admin is the console's folder: its page is /admin/, where its relative links work.
+  app.get(ADMIN_PAGE.slice(0, -1), (_request, reply) => reply.redirect(ADMIN_PAGE, 301));
   const root = path.resolve(options.staticDir);
   // Hashed files: the site's and the console's.
   const assets = [path.join(root, 'assets') + path.sep, path.join(root, 'admin', 'assets') + path.sep];

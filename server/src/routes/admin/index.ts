@@ -17,6 +17,16 @@ import { findAudit, verifyAuditChain } from '../../services/staff/audit.ts';
 import { raceDashboard } from '../../services/console/dashboard.ts';
 import { exportEntries, type EntryExportQuery } from '../../services/console/entry-export.ts';
 import { listEntries } from '../../services/console/entry-search.ts';
+import { entryDetail, entryPersonal } from '../../services/console/entry-detail.ts';
+import {
+  cancelEntry,
+  editEntryAnswers,
+  recordOfflinePayment,
+  refundByOrganiser,
+  setEntryBib,
+  transferEntry,
+  type EntryActionOutcome,
+} from '../../services/console/entry-actions.ts';
 import {
   changeOwnPassword,
   confirmSecondFactor,
@@ -115,6 +125,36 @@ const raceParams = {
   required: ['raceId'],
   properties: { raceId: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
+
+const entryParams = {
+  type: 'object',
+  required: ['raceId', 'entryNo'],
+  properties: {
+    raceId: { type: 'string', minLength: 1, maxLength: 64 },
+    entryNo: { type: 'string', minLength: 1, maxLength: 32 },
+  },
+} as const;
+/**
+ * The bodies of the entry actions: loose on purpose (any text, any value), so that a missing or bad reason, amount
+ * or bib is answered by the service's own clear message rather than a schema's.
+ */
+const actionBody = (properties: Record<string, object>) =>
+  ({ type: 'object', properties: { reason: { type: 'string', maxLength: 4000 }, ...properties } }) as const;
+const answersBody = actionBody({ values: { type: 'object', maxProperties: 200 } });
+const offlineBody = actionBody({
+  amountFen: {},
+  method: { type: 'string', maxLength: 40 },
+  reference: { type: 'string', maxLength: 200 },
+});
+const refundBody = actionBody({ amountFen: {} });
+const bibBody = actionBody({ bib: { type: 'string', maxLength: 40 } });
+
+/** An entry action's answer: its result, or its refusal (the form's refusals by field in data.fields). */
+function actionAnswer<T>(outcome: EntryActionOutcome<T>) {
+  if (outcome.ok) return ok(outcome.value);
+  const refusal = fail(outcome.status, outcome.code, outcome.params);
+  return outcome.fields ? { ...refusal, data: { fields: outcome.fields } } : refusal;
+}
 
 type StaffOutcome<T> = { ok: true; value: T } | { ok: false; refusal: Parameters<typeof fail>[1] };
 const answer = <T>(outcome: StaffOutcome<T>) =>
@@ -281,6 +321,116 @@ export default async function adminRoutes(app: FastifyInstance) {
           .header('content-disposition', `attachment; filename="${made.fileName}"`)
           .header('x-export-rows', String(made.rows))
           .send(Readable.from(made.body));
+      },
+    );
+
+    // One entry (issue 30 §5): its page, its whole personal numbers (logged), and the organiser's actions.
+    type EntryRequest = { Params: { raceId: string; entryNo: string } };
+    const entryUrl = `${ADMIN_PREFIX}/races/:raceId/entries/:entryNo`;
+    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.paymentProvider, now });
+
+    scope.get<EntryRequest>(entryUrl, { schema: { params: entryParams } }, async (request) => {
+      const { raceId, entryNo } = request.params;
+      const no = refused(request, 'entries.read', raceId);
+      if (no) return no;
+      const detail = await entryDetail(app.repos, raceId, entryNo);
+      return detail ? ok(detail) : fail(404, 'entryNotFound');
+    });
+
+    scope.post<EntryRequest>(`${entryUrl}/personal`, { schema: { params: entryParams } }, async (request) => {
+      const { raceId, entryNo } = request.params;
+      const no = refused(request, 'entries.personal', raceId);
+      if (no) return no;
+      const whole = await entryPersonal(app.repos, raceId, entryNo, actor(request), now());
+      return whole ? ok(whole) : fail(404, 'entryNotFound');
+    });
+
+    scope.post<EntryRequest & { Body: { values?: unknown; reason?: string } }>(
+      `${entryUrl}/answers`,
+      { schema: { params: entryParams, body: answersBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await editEntryAnswers(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { values?: unknown; reason?: string } }>(
+      `${entryUrl}/transfer`,
+      { schema: { params: entryParams, body: answersBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await transferEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { reason?: string } }>(
+      `${entryUrl}/cancel`,
+      { schema: { params: entryParams, body: actionBody({}) } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await cancelEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { amountFen?: unknown; method?: string; reference?: string; reason?: string } }>(
+      `${entryUrl}/offline-payment`,
+      { schema: { params: entryParams, body: offlineBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        const body = request.body ?? {};
+        return (
+          refused(request, 'money', raceId) ??
+          actionAnswer(
+            await recordOfflinePayment(
+              actionDeps(),
+              raceId,
+              entryNo,
+              { amountFen: body.amountFen, method: body.method, reference: body.reference, reason: body.reason },
+              actor(request),
+            ),
+          )
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { amountFen?: unknown; reason?: string } }>(
+      `${entryUrl}/refund`,
+      { schema: { params: entryParams, body: refundBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'money', raceId) ??
+          actionAnswer(await refundByOrganiser(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { bib?: string; reason?: string } }>(
+      `${entryUrl}/bib`,
+      { schema: { params: entryParams, body: bibBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(
+            await setEntryBib(
+              actionDeps(),
+              raceId,
+              entryNo,
+              { bib: request.body?.bib, reason: request.body?.reason },
+              actor(request),
+            ),
+          )
+        );
       },
     );
 
