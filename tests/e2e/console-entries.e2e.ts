@@ -5,13 +5,13 @@
  * a tablet, with no serious or critical axe finding; screenshots of each.
  */
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
 import { repoRoot } from './server-process';
+import { serverDataDir } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -23,7 +23,7 @@ const FAMILY = `检${stamp}`;
 /** Entries of the demo race: 55 with this run's name (more than a page), one of them through a code. */
 async function seedEntries() {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     for (let i = 0; i < 55; i += 1) {
       const phone = `1772${stamp.slice(0, 4)}${String(i).padStart(3, '0')}`;
