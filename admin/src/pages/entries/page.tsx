@@ -244,7 +244,8 @@ export default function EntriesPage() {
         dataSource={list?.rows ?? []}
         loading={loading}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('entries.empty') }}
+        // Nothing said while the first answer is on its way; then antd's grey would be too light to read.
+        locale={{ emptyText: loading ? ' ' : <span className="entries-empty">{t('entries.empty')}</span> }}
         pagination={{
           current: page,
           pageSize: list?.pageSize ?? 50,
