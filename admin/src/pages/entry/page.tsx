@@ -329,8 +329,9 @@ export default function EntryPage() {
           {status}
         </Tag>
         <span>
-          {local(detail.itemName, language)} · {pick(site.channels, detail.channel)} · {t('entry.person.bib')}{' '}
-          {detail.bib ?? t('entry.person.noBib')} · {yuanText(detail.feeFen)} · {time(detail.createdAt)}
+          {local(detail.itemName, language)} · {pick(site.channels, detail.channel)} ·{' '}
+          {detail.bib ? `${t('entry.person.bib')} ${detail.bib}` : t('entry.person.noBib')} · {yuanText(detail.feeFen)}{' '}
+          · {time(detail.createdAt)}
           {detail.waitRank !== null ? ` · ${t('entry.person.waitRank')} ${detail.waitRank}` : ''}
         </span>
       </Space>
