@@ -131,13 +131,11 @@ export async function raceDashboard(
     const day = formatRaceTime(hour, 'YYYY-MM-DD', zone);
     byDay.set(day, (byDay.get(day) ?? 0) + count);
   }
+  // Before any entry: today alone (a chart with its axis, at nought).
   const perDay: RaceDashboard['perDay'] = [];
-  if (byDay.size > 0) {
-    const days = [...byDay.keys()].sort();
-    const today = formatRaceTime(now, 'YYYY-MM-DD', zone);
-    const last = days.at(-1)! > today ? days.at(-1)! : today;
-    for (let day = days[0]!; day <= last; day = nextDay(day)) perDay.push({ day, count: byDay.get(day) ?? 0 });
-  }
+  const today = formatRaceTime(now, 'YYYY-MM-DD', zone);
+  const days = [...byDay.keys(), today].sort();
+  for (let day = days[0]!; day <= days.at(-1)!; day = nextDay(day)) perDay.push({ day, count: byDay.get(day) ?? 0 });
   const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - 47 * HOUR_MS;
   const byHour = new Map(hours.map((h) => [h.hour, h.count]));
   const perHour = Array.from({ length: 48 }, (_, i) => {
