@@ -208,6 +208,14 @@ describe('the race dashboard', () => {
     expect(figures.perHour.every((h) => h.count === 0)).toBe(true);
   });
 
+  it('gives today alone, at nought, before any entry', async () => {
+    const race = (await opened.repos.races.findById(FIXTURE_RACE_ID))!;
+    await opened.repos.races.save({ ...race, raceId: 'dashboard-empty', entry: ENTRY } as RaceInfo, T0);
+    const figures = (await raceDashboard(opened.repos, 'dashboard-empty', T0))!;
+    expect(figures.perDay).toEqual([{ day: '2025-06-16', count: 0 }]);
+    expect(figures.totals).toMatchObject({ entries: 0, capacity: 8, left: 8 });
+  });
+
   it('answers undefined for a race that does not exist', async () => {
     expect(await raceDashboard(opened.repos, 'no-such-race', T0)).toBeUndefined();
   });

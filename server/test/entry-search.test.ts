@@ -135,6 +135,9 @@ describe('the console entry list', () => {
     expect(half.ok && half.total).toBe(20);
     const paidCode = await list({ status: 1, channel: 'code' });
     expect(paidCode.ok && paidCode.total).toBe(6);
+    // A search and filters together: 张伟 (HM) and 张伟华 (M) begin with 张伟.
+    const searched = await list({ q: '张伟', item: 'HM' });
+    expect(searched.ok && [searched.total, names(searched)]).toEqual([1, ['张伟']]);
     expect(await list({ status: '9' })).toEqual({ ok: false, field: 'status' });
     expect(await list({ channel: 'vip' })).toEqual({ ok: false, field: 'channel' });
     expect(await list({ page: '0' })).toEqual({ ok: false, field: 'page' });
