@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { laneCount } from './tests/e2e/lanes.ts';
 
-/** Browser tests: real Chromium (playwright-core), the built SPA and the real server. */
+/**
+ * Browser tests: real Chromium (playwright-core), the built SPA and the real server. Files run in lanes, one
+ * worker and one server of its own per lane (tests/e2e/lanes.ts); the files of a lane run one after another.
+ */
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -8,8 +12,10 @@ export default defineConfig({
     globals: true,
     include: ['tests/e2e/**/*.e2e.ts'],
     globalSetup: ['tests/e2e/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    fileParallelism: false,
+    // A time limit is for a test that hangs, not one that waits for the CPU: the lanes share the cores, and
+    // a long flow (sign-up, pay, refund) took over a minute with a second test run beside this one.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    maxWorkers: laneCount(),
   },
 });

@@ -47,6 +47,79 @@ export const CONSOLE_MESSAGES = {
     en: 'That session does not exist or has already ended',
   },
   staffBadQuery: { zh: '筛选条件无效：{{field}}', en: 'Invalid filter: {{field}}' },
+  // One entry and its actions (issue 30 §5; services/console/entry-actions.ts).
+  entryNotFound: { zh: '该赛事没有此报名', en: 'No such entry in this race' },
+  entryReasonRequired: {
+    zh: '请填写操作原因（最多 {{max}} 字）',
+    en: 'Give a reason for this action (at most {{max}} characters)',
+  },
+  entryAnswersInvalid: {
+    zh: '报名信息未通过报名表的校验，请按提示修改',
+    en: 'The answers do not pass the registration form’s rules: see each field',
+  },
+  entryFormMissing: {
+    zh: '该赛事尚未发布此报名通道的报名表',
+    en: 'The race has no published registration form for this entry’s channel',
+  },
+  entryChangedMeanwhile: {
+    zh: '报名已被他人修改，请刷新后重试',
+    en: 'The entry was changed meanwhile: reload it and try again',
+  },
+  entryPersonLive: {
+    zh: '此证件号码在本赛事已有有效报名',
+    en: 'This certificate number already has a live entry in this race',
+  },
+  entryNotCancellable: {
+    zh: '只能取消待抽签/待支付或已报名的报名（退款审核中的请在退款处理中操作）',
+    en: 'Only a submitted or registered entry can be cancelled (one under refund review is decided in refunds)',
+  },
+  entryTransferOff: {
+    zh: '本赛事不允许转让名额（赛事设置 entry.allowTransfer）',
+    en: 'This race does not allow transfers (race setting entry.allowTransfer)',
+  },
+  entryTransferSamePerson: {
+    zh: '转让须换成另一位跑者（证件号码不同）',
+    en: 'A transfer needs another person (a different certificate number)',
+  },
+  entryNotRegistered: {
+    zh: '只有已报名（状态：已报名/中签）的报名可以进行此操作',
+    en: 'Only a registered entry (won or registered) allows this',
+  },
+  entryNoUnpaidOrder: { zh: '此报名没有待支付的订单', en: 'This entry has no order awaiting payment' },
+  entryAmountMismatch: {
+    zh: '线下收款金额须等于订单金额 ¥{{amount}}',
+    en: 'The amount received must equal the order’s amount, CNY {{amount}}',
+  },
+  entryPaymentMethod: { zh: '请选择收款方式', en: 'Choose how the money was received' },
+  entryReferenceInvalid: {
+    zh: '请填写收款凭证号（1–64 个字符）',
+    en: 'Give the payment’s reference (1–64 characters)',
+  },
+  entryNoPaidOrder: { zh: '此报名没有已支付的订单可退款', en: 'This entry has no paid order to refund' },
+  entryRefundAmount: {
+    zh: '退款金额须为 1 分到 ¥{{max}} 之间的整数分',
+    en: 'The refund must be a whole number of fen from 0.01 to CNY {{max}}',
+  },
+  entryRefundDone: {
+    zh: '此订单已由主办方发起过退款（每个订单一次）',
+    en: 'The organiser already refunded this order (once per order)',
+  },
+  entryRequestOpen: {
+    zh: '此报名有待审核的退款或延期申请，请先处理该申请',
+    en: 'This entry has a refund or deferral request under review: decide it first',
+  },
+  entryRefundOffline: {
+    zh: '此订单为线下收款，无法原路退回，请线下退款',
+    en: 'This order was paid offline: the payment provider cannot refund it, refund it offline',
+  },
+  entryBibInvalid: {
+    zh: '号码须为 1–20 位字母或数字（不能全为 0）',
+    en: 'A bib is 1–20 letters or digits (not all zeros)',
+  },
+  entryBibTaken: {
+    zh: '号码 {{bib}} 已被本赛事其他跑者使用',
+    en: 'Bib {{bib}} is already another runner’s in this race',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

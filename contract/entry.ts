@@ -93,6 +93,11 @@ export interface EntrySettings {
   directPass?: boolean;
   /** Refunds and deferral (issue #15; contract/after-entry.ts). Absent: no refunds (pay-first ballot losers are refunded regardless). */
   refunds?: RefundSettings;
+  /**
+   * The organiser may transfer an entry to another person (console or CLI `entry-transfer`). Default false: at
+   * most Chinese races a place is the named person's own (real-name entry); deferral is the norm there.
+   */
+  allowTransfer?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -180,6 +185,11 @@ export const TIMELINE_STEPS = [
   'pickupBooked',
   'pickupCancelled',
   'packCollected',
+  // The organiser's actions from the console or the CLI (issue 30 §5); 'cancelled', 'paid' and 'bibAssigned'
+  // are theirs too when the step's actor says so.
+  'answersEdited',
+  'transferred',
+  'organiserRefund',
 ] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
 

@@ -14,6 +14,9 @@
  * - Race-day load (scripts/bench-load.ts): lookups by bib and by name + certificate number against the
  *   seeded 30,000 runners, autocannon on this machine, BENCH_LOAD_SECONDS each (default 60);
  *   BENCH_LOAD=0 skips it.
+ * - The organiser console at 100,000 entries (scripts/bench-console.ts), SQLite and PostgreSQL: a race's live
+ *   figures ≤ 300 ms and a page of the entry list (searched, filtered, deep) ≤ 200 ms, p95 of repeated calls;
+ *   BENCH_CONSOLE=0 skips it.
  * Exits 1 when a budget is missed.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -24,6 +27,7 @@ import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { buildIsStale, buildSpa } from './lib.mjs';
 import { printLoadResults, runLoadBench } from './bench-load';
+import { printConsoleResults, runConsoleBench } from './bench-console';
 import { CHROMIUM_PATH, launchBrowser } from '../tests/e2e/browser-launch';
 import { repoRoot, startServer } from '../tests/e2e/server-process';
 
@@ -209,6 +213,11 @@ if (process.env.BENCH_LOAD !== '0') {
   const load = await runLoadBench();
   printLoadResults(load);
   for (const r of load) if (!r.ok) failures.push(`load: ${r.scenario}`);
+}
+if (process.env.BENCH_CONSOLE !== '0') {
+  const consoleResults = await runConsoleBench();
+  printConsoleResults(consoleResults);
+  for (const r of consoleResults) if (!r.ok) failures.push(`console: ${r.name}`);
 }
 if (failures.length) {
   console.log(`bench: over budget: ${failures.join('; ')}`);

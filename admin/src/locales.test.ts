@@ -4,28 +4,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { flattenTexts, placeholders, PLURAL, type Texts } from '../../tests/locale-texts';
 import { CONSOLE_RESOURCES } from './i18n';
-
-type Texts = { [key: string]: string | Texts };
-
-function flatten(texts: Texts, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(texts)) {
-    const full = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out.set(full, value);
-    else for (const [k, v] of flatten(value, full)) out.set(k, v);
-  }
-  return out;
-}
-
-const PLURAL = /_(zero|one|two|few|many|other)$/;
-const placeholders = (text: string) => [...text.matchAll(/{{\s*([\w.]+)/g)].map((m) => m[1]).sort();
 
 function keyed(language: 'zh' | 'en'): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const [key, text] of flatten(CONSOLE_RESOURCES[language] as Texts)) {
+  for (const [key, text] of flattenTexts(CONSOLE_RESOURCES[language] as Texts)) {
     const base = key.replace(PLURAL, '');
-    out.set(base, [...new Set([...(out.get(base) ?? []), ...placeholders(text)])].sort());
+    out.set(base, [...new Set([...(out.get(base) ?? []), ...placeholders(text).sort()])].sort());
   }
   return out;
 }
@@ -48,7 +34,9 @@ describe("the console's texts", () => {
   });
 
   it('hold every literal key the code asks for', () => {
-    const known = new Set([...flatten(CONSOLE_RESOURCES.zh as Texts).keys()].map((key) => key.replace(PLURAL, '')));
+    const known = new Set(
+      [...flattenTexts(CONSOLE_RESOURCES.zh as Texts).keys()].map((key) => key.replace(PLURAL, '')),
+    );
     const asked = sources().flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([\w-]+(?:\.[\w-]+)+)'/g)].map((m) => `${m[1]}`),
     );

@@ -179,6 +179,8 @@ describe('what each member sees', () => {
       paidFen: 0,
       refundedFen: 0,
       netFen: 0,
+      owedRefunds: 0,
+      owedRefundFen: 0,
     });
     expect((await call(sessions.get('observer')!, 'GET', url)).json().data.money).toBeNull();
   });

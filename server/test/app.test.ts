@@ -293,5 +293,5 @@ describe('the demo seed (server/seed)', () => {
     });
     expect(race.json().data.raceId).toBe(seed.race.raceId);
     // The whole demo event: 30,000 runners, and the configuration compressed at brotli's best.
-  }, 60_000);
+  });
 });

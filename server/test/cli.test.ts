@@ -216,7 +216,7 @@ describe('site CLI', () => {
     } finally {
       await after.close();
     }
-  }, 60_000);
+  });
 
   it('reports a missing file clearly', async () => {
     const res = await siteCli(tempDir())('validate', 'no-such-file.json');
@@ -242,5 +242,5 @@ describe('site CLI', () => {
     ).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain('$.websiteTitle');
-  }, 20_000);
+  });
 });

@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { INVITATION_CODE_PATTERN, type EntrySettings } from '#contract/entry';
@@ -20,6 +19,7 @@ import { publishRegistrationForm } from '../src/db/registration-form-publisher.t
 import { columnName, zip } from '../src/lib/xlsx.ts';
 import { parseCsv } from '../src/lib/csv.ts';
 import { buildTestApp, FIXTURE_SEED, openTestDatabase, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { sheetCells as cells, unzip } from './zip-reader.ts';
 
 /** The CLI's clock in siteCli: 2025-06-16 10:00:00 China time. */
 const NOW = Date.UTC(2025, 5, 16, 2, 0, 0);
@@ -105,60 +105,12 @@ async function addOrder(input: {
   return { id, orderNo };
 }
 
-/** The entries of a stored zip (names → contents), read with the local headers' sizes. */
-function unzip(bytes: Buffer): Map<string, string> {
-  const files = new Map<string, string>();
-  // The end of central directory record: the directory's entry count and offset.
-  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  expect(end).toBeGreaterThan(0);
-  const count = bytes.readUInt16LE(end + 10);
-  let at = bytes.readUInt32LE(end + 16);
-  for (let i = 0; i < count; i += 1) {
-    expect(bytes.readUInt32LE(at)).toBe(0x02014b50);
-    const method = bytes.readUInt16LE(at + 10);
-    const packedSize = bytes.readUInt32LE(at + 20);
-    const nameLength = bytes.readUInt16LE(at + 28);
-    const extraLength = bytes.readUInt16LE(at + 30);
-    const commentLength = bytes.readUInt16LE(at + 32);
-    const localAt = bytes.readUInt32LE(at + 42);
-    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    const dataAt = localAt + 30 + bytes.readUInt16LE(localAt + 26) + bytes.readUInt16LE(localAt + 28);
-    const packed = bytes.subarray(dataAt, dataAt + packedSize);
-    files.set(name, (method === 8 ? inflateRawSync(packed) : packed).toString('utf8'));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return files;
-}
-
 /** The cells of the table lines of a command's output (indented, columns two or more spaces apart). */
 const tableRows = (out: string) =>
   out
     .split('\n')
     .filter((line) => line.startsWith('  '))
     .map((line) => line.trim().split(/ {2,}/));
-
-const unescapeXml = (text: string) =>
-  text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-
-/** The cells of sheet1.xml: reference → { text, style, formula }. */
-function cells(sheet: string): Map<string, { text: string; style: string | undefined; type: string | undefined }> {
-  const found = new Map<string, { text: string; style: string | undefined; type: string | undefined }>();
-  expect(sheet).not.toContain('<f>');
-  for (const match of sheet.matchAll(/<c r="([A-Z]+\d+)"([^>]*)>(.*?)<\/c>/g)) {
-    const attributes = match[2]!;
-    const text = /<t[^>]*>(.*?)<\/t>/.exec(match[3]!)?.[1] ?? /<v>(.*?)<\/v>/.exec(match[3]!)?.[1] ?? '';
-    found.set(match[1]!, {
-      text: unescapeXml(text),
-      style: / s="(\d+)"/.exec(attributes)?.[1],
-      type: / t="(\w+)"/.exec(attributes)?.[1],
-    });
-  }
-  return found;
-}
 
 const CERTS = {
   first: idNumber('11010519900101001'),
@@ -733,7 +685,7 @@ describe('entries-list and entries-export', () => {
       ]),
     );
     const sheet = cells(files.get('xl/worksheets/sheet1.xml')!);
-    const row = (r: number) => Array.from({ length: 18 }, (_, c) => sheet.get(`${columnName(c)}${r}`)?.text ?? '');
+    const row = (r: number) => Array.from({ length: 22 }, (_, c) => sheet.get(`${columnName(c)}${r}`)?.text ?? '');
     expect(row(1)[0]).toBe('Entry no 报名号');
     expect(row(1)[10]).toBe('Certificate number 证件号码');
     expect(row(2)).toEqual([
@@ -744,17 +696,22 @@ describe('entries-list and entries-export', () => {
       'Won the lottery (registered successfully)',
       '已中签（报名成功）',
       '张伟',
-      'Male',
+      // The entry's facts in the export's language (zh by default).
+      '男',
       '1990-01-01',
-      'ID card (second generation)',
+      '身份证（二代）',
       CERTS.first,
       '13800138001',
       '',
       'A00001',
       orders.first!.orderNo,
+      '已支付',
+      '120.00',
       '120.00',
       '2025-06-16 09:30:00',
+      '',
       '2025-06-15 10:01:00',
+      '',
     ]);
     // The team member's name and team name start with = and +: text cells (inline strings, quote prefix).
     const second = row(3);

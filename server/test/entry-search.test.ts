@@ -86,6 +86,12 @@ describe('the console entry list', () => {
     const first = await list({});
     expect(first).toMatchObject({ ok: true, total: 60, page: 1, pageSize: ENTRY_PAGE_SIZE });
     if (!first.ok) return;
+    // The race's items (the console's item filter, the status wording by model) and its clock.
+    expect(first.items).toEqual([
+      { code: 'M', name: { zh: '马拉松', en: 'Marathon' }, model: 'firstCome' },
+      { code: 'HM', name: { zh: '半程', en: 'Half' }, model: 'firstCome' },
+    ]);
+    expect(first.zone).toBe('Asia/Shanghai');
     expect(first.rows).toHaveLength(50);
     expect(first.rows[0]!.name).toBe('王55');
     expect(first.rows[0]!.certMasked).toBe('1101**********1059');
@@ -129,6 +135,9 @@ describe('the console entry list', () => {
     expect(half.ok && half.total).toBe(20);
     const paidCode = await list({ status: 1, channel: 'code' });
     expect(paidCode.ok && paidCode.total).toBe(6);
+    // A search and filters together: 张伟 (HM) and 张伟华 (M) begin with 张伟.
+    const searched = await list({ q: '张伟', item: 'HM' });
+    expect(searched.ok && [searched.total, names(searched)]).toEqual([1, ['张伟']]);
     expect(await list({ status: '9' })).toEqual({ ok: false, field: 'status' });
     expect(await list({ channel: 'vip' })).toEqual({ ok: false, field: 'channel' });
     expect(await list({ page: '0' })).toEqual({ ok: false, field: 'page' });

@@ -55,7 +55,7 @@ describe('the demo runner account (its password is in the README)', () => {
     } finally {
       removeTempDirs();
     }
-  }, 60_000);
+  });
 });
 
 describe('the first start on an empty PostgreSQL database', () => {

@@ -60,13 +60,13 @@ describe('server process', () => {
     expect(answers.every((code) => code !== 0 && code !== 500)).toBe(true);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-  }, 60_000);
+  });
 
   it('refuses a WORKERS value that is not a count', async () => {
     const server = start({ WORKERS: 'many', DATA_DIR: tempDir() }, /WORKERS/);
     expect(await server.ready).toContain(`WORKERS must be a number from 1 to 64 or 'auto', got "many"`);
     expect(await server.exited).toBe(1);
-  }, 30_000);
+  });
 
   it('refuses to start in production without PAYMENT_PROVIDER, naming the variable (issue 27)', async () => {
     const server = start({ NODE_ENV: 'production', PAYMENT_PROVIDER: '', DATA_DIR: tempDir() }, /for free\)/);
@@ -74,7 +74,7 @@ describe('server process', () => {
     expect(await server.ready).toContain(
       'race-site could not start:\nPAYMENT_PROVIDER must be set when NODE_ENV=production',
     );
-  }, 30_000);
+  });
 
   it.runIf(ON_POSTGRES)(
     'refuses to start on PostgreSQL without ID_NUMBER_SECRET, in one sentence',

@@ -20,7 +20,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 async function toast(text: string) {
-  return screen.findByText(text, {}, { timeout: 2000 });
+  return screen.findByText(text);
 }
 
 describe('api client', () => {

@@ -1,33 +1,18 @@
 import { KEY_ROOTS, rawKeysIn } from '../../tests/e2e/raw-keys';
-
-type Texts = { [key: string]: string | Texts };
+import { flattenTexts, placeholders, PLURAL, type Texts } from '../../tests/locale-texts';
 
 const files = import.meta.glob<Texts>('./*/*.json', { eager: true, import: 'default' });
 const LANGUAGES = ['zh', 'en'] as const;
 const FILE_NAMES = [...new Set(Object.keys(files).map((file) => file.split('/')[2]))].sort();
 
-/** Every text of a file by its full key (`signUp.hours_one`). */
-function flatten(texts: Texts, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(texts)) {
-    const full = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out.set(full, value);
-    else for (const [k, v] of flatten(value, full)) out.set(k, v);
-  }
-  return out;
-}
-
-// i18next's plural forms: English has `_one` and `_other`, Chinese one form (`_other`, or the bare key).
-const PLURAL = /_(zero|one|two|few|many|other)$/;
 const base = (key: string) => key.replace(PLURAL, '');
-const placeholders = (text: string) => [...text.matchAll(/{{\s*([\w.]+)/g)].map((m) => m[1]);
 
 /** Per key without its plural suffix: the placeholders its texts use. */
 function keysOf(language: string, file: string): Map<string, string[]> {
   const texts = files[`./${language}/${file}`];
   expect(texts, `${language}/${file}`).toBeDefined();
   const out = new Map<string, string[]>();
-  for (const [key, text] of flatten(texts)) {
+  for (const [key, text] of flattenTexts(texts)) {
     out.set(base(key), [...new Set([...(out.get(base(key)) ?? []), ...placeholders(text)])].sort());
   }
   return out;
@@ -61,7 +46,7 @@ describe('locale files: zh and en', () => {
   );
 
   it.each(FILE_NAMES)('%s: every English plural has its one and other forms', (file) => {
-    const keys = [...flatten(files[`./en/${file}`]).keys()];
+    const keys = [...flattenTexts(files[`./en/${file}`]).keys()];
     const plurals = keys.filter((key) => PLURAL.test(key)).map(base);
     for (const key of plurals) expect(keys, key).toEqual(expect.arrayContaining([`${key}_one`, `${key}_other`]));
   });

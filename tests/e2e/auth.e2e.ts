@@ -3,11 +3,11 @@
  * server's development outbox, as a tester would. English UI, so the spec's texts are asserted verbatim.
  */
 import type { Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { DEMO, newPage, screenshot, siteUrl, solveSlider, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
-const api = (path: string) => `http://127.0.0.1:${inject('port')}${path}`;
+const api = (path: string) => `http://127.0.0.1:${serverPort()}${path}`;
 
 const browser = useBrowser();
 

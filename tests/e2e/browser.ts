@@ -2,8 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser-launch';
+import { serverPort } from './test-server';
 
 export { launchBrowser } from './browser-launch';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
@@ -56,7 +57,7 @@ export function useBrowser(): () => Browser {
 
 /** http://localhost:PORT (bound to the demo race) or http://127.0.0.1:PORT (unbound). */
 export function siteUrl(host: 'localhost' | '127.0.0.1' = 'localhost', hash = '/home'): string {
-  return `http://${host}:${inject('port')}/#${hash}`;
+  return `http://${host}:${serverPort()}/#${hash}`;
 }
 
 export async function newPage(

@@ -6,7 +6,6 @@
  * (no serious or critical finding).
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { sql } from '../../server/src/db/engine';
@@ -14,16 +13,17 @@ import { axeFindings, blocking } from './axe';
 import { DEMO, loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const HOUR = 3_600_000;
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 /** A ballot win with its order awaiting payment, and a paid first-come entry with a bib, for the demo runner. */
 async function seedEntries() {
   const raceId = seed.race.raceId;
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   const user = (await repos.users.findByPhone(DEMO.phone))!;
   const stamp = `${now}`;
   const entry = (itemCode: string, feeFen: number, at: number, n: number) =>
@@ -124,7 +124,7 @@ describe('the personal centre at reg/#/my/…', () => {
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
     const success = page.getByTestId('payment-success');
-    await success.waitFor({ timeout: 20_000 });
+    await success.waitFor();
     await expect(success.textContent()).resolves.toContain('you are registered successfully');
     await screenshot(page, 'centre-payment-result-en');
     expect(errors).toEqual([]);

@@ -9,7 +9,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
@@ -19,6 +18,7 @@ import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './dem
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -41,7 +41,7 @@ const MINOR = {
   emergencyPhone: `1394${stamp}022`,
 };
 type Runner = typeof ADULT;
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -54,7 +54,7 @@ beforeAll(async () => {
     commitmentLetter: { ...seed.race.commitmentLetter, deadline: fromNow(20) },
   });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -76,7 +76,7 @@ const shot = async (page: Page, name: string) => {
  */
 async function minorOrder(): Promise<string> {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   const user = (await repos.users.findByPhone(MINOR.phone))!;
   const order = await repos.transaction(async (tx) => {
     expect(await tx.entries.takePlace(RACE_ID, '10K', 'main', 1)).toBe(true);
@@ -137,7 +137,7 @@ async function registerAndPay(page: Page, runner: Runner): Promise<string> {
   );
   await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
-  await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
+  await page.waitForURL(/\/my\/order\//);
   const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);
   return pay(page, orderNo);
 }
@@ -151,7 +151,7 @@ async function pay(page: Page, orderNo: string): Promise<string> {
   await page.waitForURL(/\/pay\/sandbox\/cashier/);
   await page.locator('button.pay').click();
   await page.waitForURL(/\/my\/order\/.*\?paid=1/);
-  await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+  await page.getByTestId('payment-success').waitFor();
   return entryNo;
 }
 

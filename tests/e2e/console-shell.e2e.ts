@@ -4,13 +4,24 @@
  * the member's role and sign-out, on a desktop and a tablet, with no serious or critical axe finding. The
  * public site's page carries none of the console's code.
  */
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
 import { addStaffMember, consoleUrl, DESKTOP, openConsole, signIn, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
+import { serverPort } from './test-server';
+import { totpAt, totpStep } from '../../server/src/lib/totp';
 
 const browser = useBrowser();
-const origin = () => `http://localhost:${inject('port')}`;
+
+/** A code the authenticator would not show around now. */
+function wrongCode(secret: string): string {
+  const step = totpStep(Date.now());
+  const near = new Set([-1, 0, 1, 2].map((d) => totpAt(secret, step + d)));
+  for (let n = 0; ; n += 1) {
+    const code = String(n).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
+}
+const origin = () => `http://localhost:${serverPort()}`;
 
 describe('the console page', () => {
   it('is its own page: /admin redirects to /admin/, which frames nowhere, and the public page loads none of it', async () => {
@@ -77,6 +88,19 @@ describe.each([
     await page.getByTestId('console-sign-in').waitFor();
     await page.goto(consoleUrl('/'));
     await page.getByTestId('console-sign-in').waitFor();
+    // Signing in again takes the authenticator's code: a wrong one is refused in the language.
+    await signIn(page, lang, member.email, member.password);
+    const code = page.getByLabel(lang === 'zh' ? '动态码' : 'Authenticator code');
+    await code.fill(wrongCode(member.secret!));
+    await page.getByTestId('console-sign-in-submit').click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: lang === 'zh' ? '动态码错误' : 'The code is wrong' })
+      .waitFor();
+    // The next step's code: the set-up used this one, and a code works once (one step of drift is allowed).
+    await code.fill(totpAt(member.secret!, totpStep(Date.now()) + 1));
+    await page.getByTestId('console-sign-in-submit').click();
+    await page.getByTestId('console-main').waitFor();
     await context.close();
     expect(errors).toEqual([]);
   });

@@ -4,17 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import type { StaffRole } from '#contract/staff';
 import { totpAt, totpStep } from '../../server/src/lib/totp';
 import { siteCli } from './site-config';
+import { serverPort } from './test-server';
 
 export const TABLET = { viewport: { width: 1024, height: 768 }, hasTouch: true } as const;
 export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
 
 /** The console's page on the test server, at `hash` (its hash route). */
 export function consoleUrl(hash = '/'): string {
-  return `http://localhost:${inject('port')}/admin/#${hash}`;
+  return `http://localhost:${serverPort()}/admin/#${hash}`;
 }
 
 export interface ConsoleMember {

@@ -78,7 +78,7 @@ async function confirmAuthentic(page: Page) {
 export async function upload(page: Page, scope: Locator, file: UploadFile, ask = true) {
   await scope.locator('input[type="file"]').setInputFiles(file);
   if (ask) await confirmAuthentic(page);
-  await scope.locator('.ant-upload-list-item-done').first().waitFor({ timeout: 20_000 });
+  await scope.locator('.ant-upload-list-item-done').first().waitFor();
 }
 
 /** Picks 北京市 / 北京市 / 海淀区 by typing in the region Cascader's search. */

@@ -4,7 +4,6 @@
  * the form) at 1366 px and on a 360 px phone, in Chinese and English, for a runner who has not applied yet.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
@@ -13,6 +12,7 @@ import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { fromNow } from './demo-form';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const PASSWORD = 'Runner2027';
@@ -30,7 +30,7 @@ const phoneOf = (n: number) => `1772${stamp}${String(n).padStart(4, '0')}`;
 beforeAll(async () => {
   addRace({ ...seed.race, directApplication: { startTime: fromNow(-1), endTime: fromNow(60) } });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -51,7 +51,7 @@ async function contrast(page: Page, state: string) {
 describe.each(['desktop', 'phone'] as const)('the direct-pass steps (%s)', (device) => {
   it.each(['zh', 'en'] as const)('read at AA contrast on the notice and the form (%s)', async (lang) => {
     const { context, page, errors } = await newPage(browser(), DEVICES[device]);
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
     await page.goto(`${origin}${device === 'phone' ? '/m/' : '/'}#/direct`);
     const n = (device === 'phone' ? 2 : 0) + (lang === 'en' ? 2 : 1);

@@ -6,12 +6,13 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import seed from '../../server/seed/race.json';
 import { newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
 import { fromNow } from './demo-form';
 import { addRace, fetchSiteConfig, publishForDomain, siteCli } from './site-config';
+import { serverPort } from './test-server';
 
 const RACE_ID = seed.race.raceId;
 const PHONE = {
@@ -46,7 +47,7 @@ afterAll(() => {
 /** A page on the site in a language, kept open across the organiser's changes. */
 async function openHome(site: Site, lang: Lang) {
   const opened = await newPage(browser(), site === 'mobile' ? PHONE : {});
-  const origin = `http://localhost:${inject('port')}`;
+  const origin = `http://localhost:${serverPort()}`;
   await opened.context.addCookies([{ name: 'language', value: lang, url: origin }]);
   const url = `${origin}${site === 'mobile' ? '/m/' : '/'}#/home`;
   return { ...opened, url, site, lang };
@@ -59,7 +60,7 @@ async function expectHome(view: Awaited<ReturnType<typeof openHome>>, state: 'op
   if (page.url() === view.url) await page.reload();
   else await page.goto(view.url);
   const card = page.locator(`[data-testid="register-now"][data-state="${state}"]`);
-  await card.waitFor({ timeout: 10_000 });
+  await card.waitFor();
   expect(await page.getByTestId('signup-state').textContent()).toBe(TEXTS[lang][state]);
   const module = page.getByTestId('search-module-1');
   expect(await module.getAttribute('data-closed')).toBe(String(state === 'closed'));

@@ -9,7 +9,6 @@
  * dialog closes on the add button.
  */
 import type { Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
@@ -20,6 +19,7 @@ import { API_PATHS } from '../../contract/api';
 import { fromNow, publicFormLabel, switchLanguage } from './demo-form';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -63,7 +63,7 @@ async function seedRunner(): Promise<{ phone: string; password: string; name: st
   const phone = `1775${stamp}${String(runners).padStart(3, '0')}`;
   const name = '焦点跑者';
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create({ phone, passwordHash: await hashPassword(PASSWORD) }, now);
     const id = idCard(`1101081991030${stamp}`.slice(0, 17));
@@ -106,7 +106,7 @@ async function seedRunner(): Promise<{ phone: string; password: string; name: st
 async function openLoggedIn(layout: Layout, hash: string, runner: { phone: string; password: string }, lang = 'zh') {
   const { base, options } = LAYOUTS[layout];
   const { context, page, errors } = await newPage(browser(), options);
-  const origin = `http://localhost:${inject('port')}`;
+  const origin = `http://localhost:${serverPort()}`;
   await context.addCookies([{ name: 'language', value: lang, url: origin }]);
   await page.goto(`${origin}${base}#${hash}`);
   await loginInDrawer(page, lang as 'zh' | 'en', runner);
@@ -117,7 +117,7 @@ async function openLoggedIn(layout: Layout, hash: string, runner: { phone: strin
 async function expectFocusOn(page: Page, target: Locator, what: string) {
   const handle = await target.elementHandle();
   try {
-    await page.waitForFunction((el) => el === document.activeElement, handle, { timeout: 5000 });
+    await page.waitForFunction((el) => el === document.activeElement, handle);
   } catch {
     const active = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'none');
     throw new Error(`${what}: focus is on ${active}`);
@@ -139,7 +139,7 @@ describe.each(['desktop', 'phone'] as const)('focus and keyboard on the %s site'
   it('Shift+Tab onto a link under the sticky top bar brings it into view below the bar', async () => {
     const { base, options } = LAYOUTS[layout];
     const { context, page } = await newPage(browser(), options);
-    await page.goto(`http://localhost:${inject('port')}${base}#/home`);
+    await page.goto(`http://localhost:${serverPort()}${base}#/home`);
     const bar = page.locator(layout === 'phone' ? '[data-testid="mobile-top-bar"]' : '[data-testid="site-menu"]');
     await bar.waitFor();
     await page.getByTestId('site-footer').waitFor();

@@ -4,10 +4,10 @@
  * without the checks (an extra key holding 100,000 nested arrays, a 2,000-level menu, hundreds of broken
  * carousel items). The pages show, with their menus and documents, instead of the fatal screen.
  */
-import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { newPage, screenshot, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain, storeForDomainWithoutChecks } from './site-config';
+import { serverPort } from './test-server';
 
 const RACE = 'qc-marathon-2027';
 const ACCEPTED = 'accepted.localhost';
@@ -60,7 +60,7 @@ describe('a hostile site configuration', () => {
   for (const domain of [ACCEPTED, UNCHECKED]) {
     it(`still shows the site on every page (${domain})`, async () => {
       const { context, page, errors } = await newPage(browser());
-      const base = `http://${domain}:${inject('port')}/#`;
+      const base = `http://${domain}:${serverPort()}/#`;
       for (const route of ['/home', '/race-information/race-rules', '/news-notice/race-news']) {
         await page.goto(`${base}${route}`);
         await page.getByTestId('site-menu').waitFor();

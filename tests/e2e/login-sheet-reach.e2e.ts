@@ -7,9 +7,9 @@
  * Playwright's actionability-checked click, which would scroll or retry past what covers the tab.
  */
 import type { Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import path from 'node:path';
 import { newPage, SCREENSHOT_DIR, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -36,7 +36,7 @@ const TEXTS = {
 } as const;
 
 const browser = useBrowser();
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 
 function open(device: 'phone' | 'desktop') {
   return newPage(

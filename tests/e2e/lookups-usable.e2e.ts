@@ -6,9 +6,9 @@
  * both carousel arrows stand out.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
+import { serverPort } from './test-server';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts; the 2026 race has results, the bound 2027 race none yet.
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001' };
@@ -137,11 +137,11 @@ describe('search forms', () => {
         await page.locator('.ant-form-item-explain-error').first().waitFor();
         await form.fill(page, language);
         // The fixed field's message goes as its value changes, before the field is left.
-        await page.locator('.ant-form-item-explain-error').first().waitFor({ state: 'detached', timeout: 2000 });
+        await page.locator('.ant-form-item-explain-error').first().waitFor({ state: 'detached' });
         // The click's mousedown leaves the field (blur) before the button is released.
         const before = await submit.boundingBox();
         await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
-        await page.locator(form.found).first().waitFor({ timeout: 10_000 });
+        await page.locator(form.found).first().waitFor();
         await expect(page.locator('.ant-form-item-explain-error').count()).resolves.toBe(0);
         const after = await submit.boundingBox();
         expect(after?.y, `${language} ${form.path}`).toBe(before!.y);
@@ -158,7 +158,7 @@ describe('search forms', () => {
     config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
     publishForDomain(domain, PAST_RACE, config);
     const { page, context, errors } = await newPage(browser());
-    await page.goto(`http://${domain}:${inject('port')}/#/image-search`);
+    await page.goto(`http://${domain}:${serverPort()}/#/image-search`);
     const submit = page.locator('form button[type="submit"]');
     await submit.click();
     await page.locator('.ant-form-item-explain-error').waitFor();
@@ -168,7 +168,7 @@ describe('search forms', () => {
     expect(Math.abs(inputBox!.y + inputBox!.height - (buttonBox!.y + buttonBox!.height))).toBeLessThanOrEqual(1);
     await input.fill(RUNNER.bib);
     await page.mouse.click(buttonBox!.x + buttonBox!.width / 2, buttonBox!.y + buttonBox!.height / 2);
-    await page.getByTestId('photo-tile').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('photo-tile').first().waitFor();
     await keep(page, 'photo-search-zh');
     expect(errors).toEqual([]);
     await context.close();
@@ -219,14 +219,10 @@ describe('demo content', () => {
       await cards.nth(i).locator('button').click();
       const video = page.locator('[data-testid="video-player"] video');
       await video.waitFor();
-      await page.waitForFunction(
-        () => {
-          const v = document.querySelector<HTMLVideoElement>('[data-testid="video-player"] video');
-          return !!v && v.readyState >= 2 && v.duration > 0 && v.currentTime > 0.2;
-        },
-        null,
-        { timeout: 15_000 },
-      );
+      await page.waitForFunction(() => {
+        const v = document.querySelector<HTMLVideoElement>('[data-testid="video-player"] video');
+        return !!v && v.readyState >= 2 && v.duration > 0 && v.currentTime > 0.2;
+      }, null);
       const facts = await video.evaluate((v: HTMLVideoElement) => ({
         duration: v.duration,
         width: v.videoWidth,

@@ -8,11 +8,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { newPage, SCREENSHOT_DIR, screenshot, siteUrl, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
+import { serverPort } from './test-server';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001', pastRace: 'qc-marathon-2026' };
@@ -21,7 +21,7 @@ const PHOTO_DOMAIN = 'photos2026.localhost';
 
 /** A POST to the real API, as the SPA makes it; answers the envelope's data. */
 async function api<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${inject('port')}${url}`, {
+  const response = await fetch(`http://127.0.0.1:${serverPort()}${url}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -139,7 +139,7 @@ describe('runner lookups', () => {
     const qr = jsQR(data, width, height);
     expect(qr, 'no QR code found in the downloaded certificate').not.toBeNull();
     const verifyUrl = new URL(qr!.data);
-    expect(`${verifyUrl.origin}${verifyUrl.pathname}`).toBe(`http://localhost:${inject('port')}/`);
+    expect(`${verifyUrl.origin}${verifyUrl.pathname}`).toBe(`http://localhost:${serverPort()}/`);
     const [route, query] = verifyUrl.hash.split('?');
     expect(route).toBe('#/certificate');
     const params = new URLSearchParams(query);
@@ -174,7 +174,7 @@ describe('runner lookups', () => {
       api<unknown[] | null>(API_PATHS.searchPhotos, { raceId: RUNNER.pastRace, bib: noPhotosBib }),
     ).resolves.toSatisfy((list: unknown[] | null) => !list?.length);
 
-    const origin = `http://${PHOTO_DOMAIN}:${inject('port')}`;
+    const origin = `http://${PHOTO_DOMAIN}:${serverPort()}`;
     const { context, page, errors } = await newPage(browser());
     collectConsoleErrors(page, errors);
     await context.addCookies([{ name: 'language', value: 'en', url: origin }]);

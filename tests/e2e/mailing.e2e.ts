@@ -10,7 +10,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { entryServices } from '../../contract/after-entry';
 import type { RaceInfo } from '../../contract/site-config/race-types';
 import seed from '../../server/seed/race.json';
@@ -22,6 +21,7 @@ import { expectAccessible, pickRegion, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { siteCli } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -30,12 +30,12 @@ const HOUR = 3_600_000;
 const stamp = String(Date.now() % 10_000).padStart(4, '0');
 const PHONE = `1771${stamp}001`;
 const TRACKING = `SF${stamp}20270301`;
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 /** A new account with a won, paid 10 km entry of the demo race. */
 async function seedRunner() {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create({ phone: PHONE, passwordHash: await hashPassword(PASSWORD) }, now);
     const entry = await repos.entries.insertEntry({

@@ -31,7 +31,7 @@ describe.each(['zh', 'en'] as const)('walking every menu item (%s)', (lang) => {
       const main = page.getByTestId('main');
       const text = menuPageText(config, target, lang);
       expect(text, `${target.path} has content to show`).not.toBe('');
-      await main.getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
+      await main.getByText(text, { exact: false }).first().waitFor();
       await expect(main.getByTestId('not-found').count()).resolves.toBe(0);
       await expect(main.getByTestId('route-error').count()).resolves.toBe(0);
       // Texts load with the pages that use them: none shows before its texts arrived.

@@ -3,14 +3,14 @@
  * app's code has arrived (the site title, the mobile logo and, on the home page only, the first slide);
  * the app then starts and replaces it with the page itself.
  */
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const PHONE_UA =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 const browser = useBrowser();
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 
 function phone() {
   return newPage(browser(), {

@@ -7,7 +7,6 @@
  * target-size rule included).
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
@@ -15,6 +14,7 @@ import { sql } from '../../server/src/db/engine';
 import { axeFindings, blocking } from './axe';
 import { DEMO, loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { repoRoot } from './server-process';
+import { serverDataDir, serverPort } from './test-server';
 
 // DEMO_RUNNERS in server/src/db/seed-runners.ts; the 2026 race has results, the bound 2027 race none yet.
 const RUNNER = { name: '张伟', id: '320102199001011232', bib: 'A00001', pastRace: 'qc-marathon-2026' };
@@ -42,12 +42,12 @@ const TEXTS = {
 } as const;
 
 const browser = useBrowser();
-const mobileUrl = (hash: string) => `http://localhost:${inject('port')}/m/#${hash}`;
+const mobileUrl = (hash: string) => `http://localhost:${serverPort()}/m/#${hash}`;
 
 /** A paid 10 km entry with its bib for the demo runner, put into the database as sign-up and payment leave it. */
 async function seedEntry(): Promise<string> {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   const user = (await repos.users.findByPhone(DEMO.phone))!;
   const entry = await repos.entries.insertEntry({
     raceId: seed.race.raceId,
@@ -84,7 +84,7 @@ async function seedEntry(): Promise<string> {
 
 /** What the server answers for the runner's 2026 result: its chip time and its certificate's id and signature. */
 async function scoreAnswer(): Promise<{ chipTime: string; certificate: { id: string; sig: string } }> {
-  const response = await fetch(`http://127.0.0.1:${inject('port')}${API_PATHS.searchScore}`, {
+  const response = await fetch(`http://127.0.0.1:${serverPort()}${API_PATHS.searchScore}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ raceId: RUNNER.pastRace, bib: RUNNER.bib }),

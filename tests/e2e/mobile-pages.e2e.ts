@@ -8,7 +8,6 @@
  * cashier comes back to the order on the mobile site.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { letterVersionHash, type CommitmentLetterSettings } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
 import type { SiteConfig } from '#contract/site-config/schema';
@@ -19,6 +18,7 @@ import { axeFindings, blocking, type AxeFinding } from './axe';
 import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { repoRoot } from './server-process';
 import { fetchSiteConfig, menuPages, menuPageText, type MenuPage } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const PHONES = [
   {
@@ -90,7 +90,7 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
       isMobile: true,
       hasTouch: true,
     });
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
     const pages = menuPages(config);
     expect(pages.length).toBeGreaterThan(15);
@@ -121,7 +121,7 @@ describe.each(['zh', 'en'] as const)('the public pages on the mobile site (%s)',
         window.scrollTo(0, 0);
       }, target.path);
       const text = menuPageText(config, target, lang);
-      await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 });
+      await page.getByTestId('main').getByText(text, { exact: false }).first().waitFor();
       expect(await overflow(page), target.path).toMatchObject({
         scrollWidth: phone.viewport.width,
         wide: [],
@@ -149,7 +149,7 @@ describe('the preview screen on the mobile site', () => {
       isMobile: true,
       hasTouch: true,
     });
-    await page.goto(`http://127.0.0.1:${inject('port')}/m/#/home`);
+    await page.goto(`http://127.0.0.1:${serverPort()}/m/#/home`);
     await page.locator('.preview').waitFor();
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(blocking(await axeFindings(page, 'preview'))).toEqual([]);
@@ -171,7 +171,7 @@ const RUNNER = {
  */
 async function seedRunner(): Promise<{ entryNo: string; orderNo: string; unpaidOrderNo: string }> {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create(
       { phone: RUNNER.phone, passwordHash: await hashPassword(RUNNER.password) },
@@ -264,7 +264,7 @@ describe("a runner's pages after entry on the mobile site", () => {
       isMobile: true,
       hasTouch: true,
     });
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: 'zh', url: origin }]);
     await page.goto(`${origin}/m/#/my/order/${runner.orderNo}`);
     await loginInDrawer(page, 'zh', RUNNER);
@@ -347,7 +347,7 @@ describe("a runner's pages after entry on the mobile site", () => {
     await page.waitForURL((url) => url.pathname === '/m/' && url.hash.includes('?paid=1'));
     expect(new URL(page.url()).hash).toBe(`#/my/order/${runner.unpaidOrderNo}?paid=1`);
     expect(pagesLoaded).not.toContain('/reg/');
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
     expect(await overflow(page)).toMatchObject({ scrollWidth: phone.viewport.width, wide: [], smallFields: [] });
     expect(errors).toEqual([]);
     await context.close();

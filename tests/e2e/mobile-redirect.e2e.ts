@@ -9,11 +9,11 @@
  * sideways on any page opened.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { documentsAt, fetchSiteConfig, inLang, menuPages } from './site-config';
+import { serverPort } from './test-server';
 
 const PHONES = {
   iphone: {
@@ -35,7 +35,7 @@ const TEXTS = {
 } as const;
 
 const browser = useBrowser();
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 const desktopUrl = (hash: string) => `${origin()}/#${hash}`;
 
 let config: SiteConfig;
@@ -43,7 +43,7 @@ let certificate: { hash: string; chipTime: string };
 beforeAll(async () => {
   config = await fetchSiteConfig();
   // The 2026 result of a demo runner (DEMO_RUNNERS in server/src/db/seed-runners.ts): its certificate's QR link.
-  const response = await fetch(`http://127.0.0.1:${inject('port')}${API_PATHS.searchScore}`, {
+  const response = await fetch(`http://127.0.0.1:${serverPort()}${API_PATHS.searchScore}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ raceId: 'qc-marathon-2026', bib: 'A00001' }),

@@ -7,9 +7,9 @@
  * mobile-redirect.e2e.ts's.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { axeFindings, blocking } from './axe';
 import { newPage, screenshot, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -30,7 +30,7 @@ const TEXTS = {
 } as const;
 
 const browser = useBrowser();
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 
 function phone(lang: 'zh' | 'en') {
   return newPage(browser(), {

@@ -6,8 +6,8 @@
  * (page.clock): nothing waits for real seconds.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const browser = useBrowser();
 const PHONE_UA =
@@ -43,7 +43,7 @@ type Part = keyof typeof PARTS;
 
 async function openHome(device: Device, lang: 'zh' | 'en', reducedMotion: 'reduce' | 'no-preference') {
   const { context, page, errors } = await newPage(browser(), { ...DEVICES[device], reducedMotion });
-  const origin = `http://localhost:${inject('port')}`;
+  const origin = `http://localhost:${serverPort()}`;
   await context.addCookies([{ name: 'language', value: lang, url: origin }]);
   await page.clock.install();
   await page.goto(`${origin}${device === 'phone' ? '/m/' : '/'}#/home`);

@@ -9,7 +9,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
@@ -19,6 +18,7 @@ import { expectAccessible, fromNow, PHOTO, pickMainlandChina, pickRegion, switch
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const PASSWORD = 'Runner2027';
@@ -34,7 +34,7 @@ const PERSON = {
   emergencyPhone: `1351${stamp}005`,
 };
 const MASKED_ID = `${PERSON.id.slice(0, 4)}**********${PERSON.id.slice(-4)}`;
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 const formLabel = (key: string) => publicForm.fields.find((f) => f.key === key)!.label.zh;
 
 /** The check digit of a mainland ID number (GB 11643). */
@@ -57,7 +57,7 @@ beforeAll(async () => {
   // The demo race open for sign-up (the test files share one server: restored afterwards).
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -139,7 +139,7 @@ describe('saved participants', () => {
     await people.getByTestId('entry-person-0').getByText(PERSON.name).waitFor();
     await passEntrySlider(page);
     await page.getByTestId('entry-submit').click();
-    await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
+    await page.waitForURL(/#\/my\/order\//);
 
     // The personal centre lists the entry under the participant's name, the certificate masked.
     await page.goto(regArea('/my/my-index'));
@@ -151,7 +151,7 @@ describe('saved participants', () => {
 
     // The entry keeps the participant's full numbers (the masked ones were filled in by the server).
     const { db, repos } = await openDatabase({
-      dataDir: inject('dataDir'),
+      dataDir: serverDataDir(),
       seedDir: `${repoRoot}/server/seed`,
       now: Date.now(),
     });

@@ -4,13 +4,13 @@
  * completed, in the runner's language, with a "pay again" button that opens the cashier again. At 1366 px (the
  * registration area) and on a 360 px phone (the mobile site), in Chinese and English.
  */
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { axeFindings, blocking } from './axe';
 import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { repoRoot } from './server-process';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const HOUR = 3_600_000;
@@ -36,7 +36,7 @@ const TEXT = {
 const orders: string[] = [];
 beforeAll(async () => {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   const userId = await repos.users.create({ phone: PHONE, passwordHash: await hashPassword(PASSWORD) }, now);
   for (let n = 0; n < 4; n += 1) {
     const entry = await repos.entries.insertEntry({
@@ -75,7 +75,7 @@ describe.each(['desktop', 'phone'] as const)('a failed payment (%s)', (device) =
   it.each(['zh', 'en'] as const)('comes back to a message and a pay-again button (%s)', async (lang) => {
     const orderNo = orders[(device === 'phone' ? 2 : 0) + (lang === 'en' ? 1 : 0)]!;
     const { context, page, errors } = await newPage(browser(), DEVICES[device]);
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
     await page.goto(`${origin}${device === 'phone' ? '/m/' : '/reg/'}#/my/order/${orderNo}`);
     await loginInDrawer(page, lang, { phone: PHONE, password: PASSWORD });

@@ -6,7 +6,6 @@
  * inline links inside a sentence are exempt, as the criterion says), primary buttons at least 40 px.
  */
 import type { Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
@@ -14,6 +13,7 @@ import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { fromNow } from './demo-form';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -23,12 +23,12 @@ const PHONE = `1773${stamp}003`;
 const ID = '110105199208081226';
 const PHONE_UA =
   'Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
-const mobile = (hash: string) => `http://localhost:${inject('port')}/m/#${hash}`;
+const mobile = (hash: string) => `http://localhost:${serverPort()}/m/#${hash}`;
 
 beforeAll(async () => {
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create({ phone: PHONE, passwordHash: await hashPassword(PASSWORD) }, now);
     const entry = await repos.entries.insertEntry({
@@ -174,7 +174,7 @@ describe('a 360 px phone', () => {
     it(`fits the header, menu, login sheet, personal centre and sign-up form (${lang})`, async () => {
       const { context, page, errors } = await phonePage();
       const found: string[] = [];
-      await context.addCookies([{ name: 'language', value: lang, url: `http://localhost:${inject('port')}` }]);
+      await context.addCookies([{ name: 'language', value: lang, url: `http://localhost:${serverPort()}` }]);
 
       // The login sheet.
       await page.goto(mobile('/home'));

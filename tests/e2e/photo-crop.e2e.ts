@@ -9,7 +9,6 @@
  * site), with screenshots of the dialog.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { imageDimensions } from '#contract/image-dimensions';
 import { PRIVATE_UPLOAD_DIR } from '#contract/upload-value';
@@ -24,6 +23,7 @@ import { fillDemoPerson, fromNow, personItem, switchLanguage, type UploadFile } 
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const PASSWORD = 'Runner2027';
@@ -79,7 +79,7 @@ beforeAll(async () => {
   // The demo race open for sign-up (the test files share one server: restored afterwards).
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -142,7 +142,7 @@ async function landscapePicture(page: Page): Promise<UploadFile> {
 /** The width and height of an upload as the server keeps it ('uploads/<name>'), read from its stored bytes. */
 async function storedSize(url: string) {
   const { db, files } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -226,7 +226,7 @@ describe('the ID photo crop', () => {
           void response.json().then((answer: { data: { url: string } }) => uploads.push(answer.data.url));
       });
 
-      await page.goto(phone ? `http://localhost:${inject('port')}/m/#/my/signup` : siteUrl('localhost', '/my/signup'));
+      await page.goto(phone ? `http://localhost:${serverPort()}/m/#/my/signup` : siteUrl('localhost', '/my/signup'));
       await loginInDrawer(page, 'zh', { phone: runnerPhone(n), password: PASSWORD });
       await page.getByTestId('entry-choose-10K').click();
       await page.getByTestId('entry-people').waitFor();
@@ -286,7 +286,7 @@ describe('the ID photo crop', () => {
       await dialog.getByRole('button', { name: t.use }).click();
       const question = page.getByRole('dialog').filter({ hasText: t.authenticity });
       await question.getByRole('button', { name: t.yes }).click();
-      await photo.locator('.ant-upload-list-item-done').waitFor({ timeout: 20_000 });
+      await photo.locator('.ant-upload-list-item-done').waitFor();
       await expect.poll(() => uploads.length).toBe(1);
       await expect(storedSize(uploads[0]!)).resolves.toEqual({ width: 358, height: 441 });
       const shown = await photo
@@ -322,8 +322,8 @@ describe('the ID photo crop', () => {
       );
       await passEntrySlider(page);
       await page.getByTestId('entry-submit').click();
-      await page.waitForURL(/#\/my\/order\//, { timeout: 20_000 });
-      await page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
+      await page.waitForURL(/#\/my\/order\//);
+      await page.getByTestId('order-status').first().waitFor();
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -5,10 +5,10 @@
  * and English. The photo search is closed on the demo site, so a domain bound to the 2027 race publishes it
  * open.
  */
-import { inject } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { newPage, screenshot, useBrowser } from './browser';
 import { fetchSiteConfig, publishForDomain } from './site-config';
+import { serverPort } from './test-server';
 
 const DOMAIN = 'photos2027.localhost';
 const BOUND_RACE = 'qc-marathon-2027';
@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 describe('photo search race picker', () => {
   it('the bound 2027 race itself has no photos of the bib (the picker is what reaches them)', async () => {
-    const res = await fetch(`http://127.0.0.1:${inject('port')}${API_PATHS.searchPhotos}`, {
+    const res = await fetch(`http://127.0.0.1:${serverPort()}${API_PATHS.searchPhotos}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ raceId: BOUND_RACE, bib: BIB }),
@@ -44,7 +44,7 @@ describe('photo search race picker', () => {
     for (const lang of ['zh', 'en'] as const) {
       it(`offers the past race and finds its photos (${device === 'phone' ? '360 px' : '1440 px'}, ${lang})`, async () => {
         const t = TEXTS[lang];
-        const origin = `http://${DOMAIN}:${inject('port')}`;
+        const origin = `http://${DOMAIN}:${serverPort()}`;
         const { context, page, errors } = await newPage(
           browser(),
           device === 'phone'

@@ -11,7 +11,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { letterVersionHash, type CommitmentLetterSettings } from '../../contract/after-entry';
 import { API_PATHS } from '../../contract/api';
 import seed from '../../server/seed/race.json';
@@ -22,6 +21,7 @@ import { expectAccessible, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { siteCli } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -30,7 +30,7 @@ const NAME = '领物跑者';
 const stamp = String(Date.now() % 10_000).padStart(4, '0');
 const PHONE = `1772${stamp}002`;
 const SLOT = '2027-04-16 11:00';
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 /** The screenshots this file takes, copied where the issue's closing note collects them. */
 async function shot(page: Page, name: string) {
@@ -46,7 +46,7 @@ async function shot(page: Page, name: string) {
 /** A new account with a 10 km entry awaiting payment (its place taken, its order open for 30 minutes). */
 async function seedRunner() {
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const userId = await repos.users.create({ phone: PHONE, passwordHash: await hashPassword(PASSWORD) }, now);
     return await repos.transaction(async (tx) => {
@@ -131,7 +131,7 @@ describe('pack pick-up', () => {
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
 
     // Paid, the letter not signed: the page says so and links to the letter.
     await page.goto(regArea(`/my/pickup?entryNo=${runner.entryNo}`));
@@ -195,7 +195,7 @@ describe('pack pick-up', () => {
     // On a phone (the mobile site at 360 px), in both languages: no time range breaks after its dash.
     await page.setViewportSize({ width: 360, height: 740 });
     for (const lang of ['zh', 'en'] as const) {
-      await page.goto(`http://localhost:${inject('port')}/m/#/my/pickup?entryNo=${runner.entryNo}`);
+      await page.goto(`http://localhost:${serverPort()}/m/#/my/pickup?entryNo=${runner.entryNo}`);
       await switchLanguage(page, lang);
       await pickup.getByTestId('pickup-pass').getByTestId('pickup-qr').waitFor();
       await pickup.getByTestId('pickup-day-2027-04-16').click();

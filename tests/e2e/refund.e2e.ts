@@ -6,7 +6,6 @@
  * and on the refund page, and the order names the amount refunded. Chinese and English, screenshots and axe.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { idCard } from '../../server/src/db/seed-runners';
@@ -16,6 +15,7 @@ import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './dem
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
@@ -27,7 +27,7 @@ const RUNNER = {
   id: idCard(`11010819910202${stamp.slice(1)}`),
   emergencyPhone: `1392${stamp}015`,
 };
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 beforeAll(async () => {
   // Sign-up open now and refunds until later, whatever today's date (the seed's windows are fixed dates).
@@ -39,7 +39,7 @@ beforeAll(async () => {
     entry: { ...seed.race.entry, refunds: { ...seed.race.entry.refunds, until: fromNow(20) } },
   });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -79,7 +79,7 @@ describe('a refund', () => {
     await fillTenK(page);
     await passEntrySlider(page);
     await page.getByTestId('entry-submit').click();
-    await page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
+    await page.waitForURL(/\/my\/order\//);
     const orderNo = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(page.url())![1]!);
     await page.getByTestId(`order-${orderNo}`).waitFor();
     const entryNo = ((await page.getByTestId('order-lines').locator('tbody td').nth(1).textContent()) ?? '').trim();
@@ -88,7 +88,7 @@ describe('a refund', () => {
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
     await page.locator('button.pay').click();
     await page.waitForURL(/\/my\/order\/.*\?paid=1/);
-    await page.getByTestId('payment-success').waitFor({ timeout: 20_000 });
+    await page.getByTestId('payment-success').waitFor();
 
     // The entry card's refund link → /my/refund?entryNo=…: the terms and what comes back.
     await page.goto(regArea('/my/my-index'));

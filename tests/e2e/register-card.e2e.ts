@@ -3,8 +3,8 @@
  * to 16 px, its text spilling out). At 1280 px and on a 360 px phone, in Chinese and English, the button is at
  * least 32 px high, its text fits inside it, and it sits inside the card.
  */
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const browser = useBrowser();
 const PHONE_UA =
@@ -18,7 +18,7 @@ const BUTTON = { zh: '立即报名', en: 'Register now' } as const;
 describe.each(['desktop', 'phone'] as const)('the registration card (%s)', (device) => {
   it.each(['zh', 'en'] as const)('shows a whole Register now button, at least 32 px high (%s)', async (lang) => {
     const { context, page, errors } = await newPage(browser(), DEVICES[device]);
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
     await page.goto(`${origin}${device === 'phone' ? '/m/' : '/'}#/home`);
     const card = page.getByTestId('register-now');

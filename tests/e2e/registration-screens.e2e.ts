@@ -119,7 +119,7 @@ describe('the registration screens', () => {
 
     await direct.getByTestId('submit-form').click();
     const status = direct.getByTestId('direct-status');
-    await status.waitFor({ timeout: 20_000 });
+    await status.waitFor();
     await expect(status.getByTestId('direct-status-label').textContent()).resolves.toBe('已提交待审核');
     await expect(direct.getByTestId('direct-list-status').textContent()).resolves.toBe('已提交');
     await screenshot(page, 'registration-direct-submitted-zh');

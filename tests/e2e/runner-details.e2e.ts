@@ -9,7 +9,6 @@
  * focuses them.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { pickupSlotId } from '../../contract/after-entry';
 import type { PackPickupSettings } from '../../contract/after-entry';
 import seed from '../../server/seed/race.json';
@@ -20,12 +19,13 @@ import { fillDemoPerson, fromNow } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
 const PASSWORD = 'Runner2027';
 const stamp = String(Date.now() % 10_000).padStart(4, '0');
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const DEVICES = ['phone', 'desktop'] as const;
@@ -44,7 +44,7 @@ const RUNNERS = {
 beforeAll(async () => {
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: inject('dataDir'), seedDir: `${repoRoot}/server/seed`, now });
+  const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {
     const ids: Record<string, number> = {};
     for (const [who, phone] of Object.entries(RUNNERS)) {

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { ENTRY_STATUSES } from '#contract/entry';
 import type { SiteConfig } from '#contract/site-config/schema';
 import seed from '../../server/seed/race.json';
@@ -17,6 +17,7 @@ import { hashPassword } from '../../server/src/lib/password-hash';
 import { loginInDrawer, newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
 import { repoRoot } from './server-process';
 import { addRace, fetchSiteConfig, publishForDomain } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const RACE_ID = seed.race.raceId;
 const PASSWORD = 'Runner2027';
@@ -45,7 +46,7 @@ const entryNos: Record<'tenK' | 'marathon', string> = { tenK: '', marathon: '' }
 /** A runner with an unpaid first-come 10 km entry (its order open) and a ballot marathon entry awaiting the draw. */
 async function createRunner() {
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -118,7 +119,7 @@ beforeAll(async () => {
 
 async function open(site: Site, lang: Lang, host = 'localhost') {
   const opened = await newPage(browser(), site === 'mobile' ? PHONE : {});
-  const origin = `http://${host}:${inject('port')}`;
+  const origin = `http://${host}:${serverPort()}`;
   await opened.context.addCookies([{ name: 'language', value: lang, url: origin }]);
   return { ...opened, base: `${origin}${site === 'mobile' ? '/m/' : '/'}#` };
 }

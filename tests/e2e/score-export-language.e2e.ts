@@ -4,9 +4,9 @@
  * row, genders and item names are English in English and Chinese in Chinese.
  */
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
 import { SCORE_EXPORT_TEXT } from '#contract/score-export';
 import { newPage, useBrowser } from './browser';
+import { serverPort } from './test-server';
 
 const browser = useBrowser();
 const PHONE_UA =
@@ -22,7 +22,7 @@ const CHINESE_ONLY = /<Data ss:Type="String">(男|女|马拉松|半程马拉松|
 describe.each(['desktop', 'phone'] as const)('the score export (%s)', (device) => {
   it.each(['zh', 'en'] as const)('saves a sheet in the page language (%s)', async (lang) => {
     const { context, page, errors } = await newPage(browser(), { ...DEVICES[device], acceptDownloads: true });
-    const origin = `http://localhost:${inject('port')}`;
+    const origin = `http://localhost:${serverPort()}`;
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
     await page.goto(`${origin}${device === 'phone' ? '/m/' : '/'}#/score-search`);
     const button = page.getByRole('button', { name: EXPORT[lang] });

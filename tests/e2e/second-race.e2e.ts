@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { newPage, screenshot, useBrowser } from './browser';
 import { addRace, bindDomain, publishForDomain } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const DOMAIN = 'lakeside.localhost';
 const UNPUBLISHED = 'unpublished.localhost';
@@ -133,7 +133,7 @@ const lakesideConfig: SiteConfig = {
 const browser = useBrowser();
 beforeAll(async () => {
   // The second race's images, served from the data folder's files like any organiser's upload.
-  const dir = path.join(inject('dataDir'), 'uploads', 'lakeside');
+  const dir = path.join(serverDataDir(), 'uploads', 'lakeside');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'logo.svg'), svg('Egret Lake', 240, 64, '#2f6f5e'));
   writeFileSync(path.join(dir, 'copyright.svg'), svg('© Egret Lake Half Marathon', 1200, 90, '#1d3b34'));
@@ -142,7 +142,7 @@ beforeAll(async () => {
   publishForDomain(DOMAIN, RACE_ID, lakesideConfig);
 });
 
-const origin = (domain: string) => `http://${domain}:${inject('port')}`;
+const origin = (domain: string) => `http://${domain}:${serverPort()}`;
 
 /** Text a visitor can read on the page, with the footer drawn (it renders when scrolled near). */
 async function visibleText(page: Page): Promise<string> {
@@ -203,7 +203,7 @@ describe('a second race on the same server', () => {
       expect(boxes[i].width).toBeLessThanOrEqual(200);
     }
     // The demo's long menu fills the same bar with items of the same kind of width.
-    await page.goto(`http://localhost:${inject('port')}/#/home`);
+    await page.goto(`http://localhost:${serverPort()}/#/home`);
     const demoItems = page.getByTestId('site-menu').locator('li.site-menu__item');
     await demoItems.first().waitFor();
     const demo = await demoItems.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));

@@ -3,7 +3,6 @@
  * fills part of the demo race's public form, reloads the page (the browser asks first) and finds the form
  * filled again, except the certificate number and the phone numbers, which never go into browser storage.
  */
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
@@ -11,6 +10,7 @@ import { loginInDrawer, newPage, siteUrl, useBrowser } from './browser';
 import { fromNow, publicFormLabel } from './demo-form';
 import { repoRoot } from './server-process';
 import { addRace } from './site-config';
+import { serverDataDir } from './test-server';
 
 const PASSWORD = 'Runner2027';
 const stamp = String(Date.now() % 1000).padStart(3, '0');
@@ -23,7 +23,7 @@ const browser = useBrowser();
 beforeAll(async () => {
   addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });

@@ -10,7 +10,6 @@
  */
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
@@ -20,6 +19,7 @@ import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './dem
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
 import { addRace, siteCli } from './site-config';
+import { serverDataDir, serverPort } from './test-server';
 
 const RACE_ID = seed.race.raceId;
 const PASSWORD = 'Runner2027';
@@ -84,7 +84,7 @@ function saveRace(window: { start: number; end: number }) {
 /** The runners' accounts, put into the database as registration leaves them. */
 async function createAccounts(runners: Runner[]) {
   const { db, repos } = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,
     now: Date.now(),
   });
@@ -132,7 +132,7 @@ async function submitBallotEntry(page: Page): Promise<string> {
   await passEntrySlider(page);
   await page.getByTestId('entry-submit').click();
   const done = page.getByTestId('entry-done');
-  await done.waitFor({ timeout: 20_000 });
+  await done.waitFor();
   const numbers = await done.getByTestId('entry-done-no').allTextContents();
   expect(numbers).toHaveLength(1);
   return numbers[0]!;
@@ -141,7 +141,7 @@ async function submitBallotEntry(page: Page): Promise<string> {
 const chooseChannel = (page: Page, text: string) =>
   page.getByTestId('entry-channels').getByText(text, { exact: true }).click();
 
-const regArea = (hash: string) => `http://localhost:${inject('port')}/reg/#${hash}`;
+const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}`;
 
 // What the steps hand on to each other (the tests of this file run in order).
 const made = { a: '', b: '', c: '', d: '', teamCode: '', code: '', orderE: '' };
@@ -195,7 +195,7 @@ describe('sign-up end to end', () => {
       isMobile: true,
       hasTouch: true,
     });
-    await phone.page.goto(`http://localhost:${inject('port')}/m/#/my/signup`);
+    await phone.page.goto(`http://localhost:${serverPort()}/m/#/my/signup`);
     await loginInDrawer(phone.page, 'zh', { phone: B.phone, password: PASSWORD });
     await phone.page.getByTestId('entry-items').waitFor();
     await phone.page.getByTestId('entry-choose-M').click();
@@ -279,8 +279,8 @@ describe('sign-up end to end', () => {
     await fillPerson(e.page, E, '10K');
     await passEntrySlider(e.page);
     await e.page.getByTestId('entry-submit').click();
-    await e.page.waitForURL(/\/my\/order\//, { timeout: 20_000 });
-    await e.page.getByTestId('order-status').first().waitFor({ timeout: 20_000 });
+    await e.page.waitForURL(/\/my\/order\//);
+    await e.page.getByTestId('order-status').first().waitFor();
     made.orderE = decodeURIComponent(/\/my\/order\/([^?/]+)/.exec(e.page.url())![1]!);
     await e.page.getByTestId(`order-${made.orderE}`).waitFor();
     await expect(e.page.getByTestId('order-amount').first().textContent()).resolves.toContain('80');
@@ -333,7 +333,7 @@ describe('sign-up end to end', () => {
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
     const success = page.getByTestId('payment-success');
-    await success.waitFor({ timeout: 20_000 });
+    await success.waitFor();
     await expect(success.textContent()).resolves.toContain('报名成功');
     await expect(page.getByTestId('order-status').first().textContent()).resolves.toBe('已支付');
     await screenshot(page, 'sign-up-paid-zh');

@@ -3,15 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import type { DocumentPage, RouteItem, SiteConfig } from '#contract/site-config/schema';
 import { allRoutes } from '../../src/lib/content';
 import { openDatabase } from '../../server/src/db/database';
 import { storeSiteConfig } from '../../server/src/db/site-config-publisher';
+import { serverDataDir, serverPort } from './test-server';
 
 export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteConfig> {
-  const base = `http://127.0.0.1:${inject('port')}`;
+  const base = `http://127.0.0.1:${serverPort()}`;
   const lookup = (await (await fetch(`${base}${API_PATHS.siteConfigLookup}?domainName=${domainName}`)).json()) as {
     data: { uri: string };
   };
@@ -40,7 +41,7 @@ export async function storeForDomainWithoutChecks(
   bindDomain(domainName, raceId);
   const repo = path.resolve(import.meta.dirname, '../..');
   const opened = await openDatabase({
-    dataDir: inject('dataDir'),
+    dataDir: serverDataDir(),
     seedDir: path.join(repo, 'server/seed'),
     now: Date.now(),
     env: {},
@@ -78,7 +79,7 @@ function tempJson(name: string, value: unknown): string {
 export function siteCli(...args: string[]): string {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, DATA_DIR: inject('dataDir') },
+    env: { ...process.env, DATA_DIR: serverDataDir() },
     encoding: 'utf8',
   });
   expect(result.status, result.stderr + result.stdout).toBe(0);

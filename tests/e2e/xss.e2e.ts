@@ -3,10 +3,10 @@
  * script payloads (through the real CLI, to a *.localhost domain that Chromium resolves to this
  * machine) and check that nothing runs, in pages, menus, ads, carousel and footer.
  */
-import { inject } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import { newPage, screenshot, useBrowser } from './browser';
 import { fetchSiteConfig, storeForDomainWithoutChecks } from './site-config';
+import { serverPort } from './test-server';
 
 const DOMAIN = 'xss.localhost';
 const PAYLOAD_HTML = [
@@ -61,7 +61,7 @@ describe('a site config carrying script payloads', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    const base = `http://${DOMAIN}:${inject('port')}/#`;
+    const base = `http://${DOMAIN}:${serverPort()}/#`;
     for (const route of ['/home', '/race-information/race-rules', '/news-notice/race-news', '/about-us/contact-us']) {
       await page.goto(`${base}${route}`);
       await page.getByTestId('site-menu').waitFor();

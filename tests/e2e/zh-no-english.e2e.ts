@@ -7,9 +7,9 @@
  * and on a 360 px phone.
  */
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
 import { pickMainlandChina, publicFormLabel } from './demo-form';
+import { serverPort } from './test-server';
 
 const browser = useBrowser();
 const PHONE_UA =
@@ -19,7 +19,7 @@ const DEVICES = {
   phone: { viewport: { width: 360, height: 740 }, userAgent: PHONE_UA, isMobile: true, hasTouch: true },
 } as const;
 type Device = keyof typeof DEVICES;
-const origin = () => `http://localhost:${inject('port')}`;
+const origin = () => `http://localhost:${serverPort()}`;
 /** The site's own pages on a desktop; the mobile site's on a phone. */
 const site = (device: Device, hash: string) => `${origin()}${device === 'phone' ? '/m/' : '/'}#${hash}`;
 /** The personal centre: the registration area on a desktop, the mobile site on a phone. */

@@ -17,6 +17,8 @@ export class ConsoleApiError extends Error {
     message: string,
     readonly code: number,
     readonly msgCode: string | undefined,
+    /** The refusal's data when it has some (a form's refusals by field: `{ fields }`). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ConsoleApiError';
@@ -38,7 +40,12 @@ function unwrap<T>(response: AxiosResponse<Envelope<T>>): T {
   const language = useConsole.getState().language;
   const code = typeof body?.code === 'number' ? body.code : response.status;
   if (code === 401 && useConsole.getState().me) useConsole.getState().setMe(null);
-  throw new ConsoleApiError(consoleMessage(language, body?.msgCode, body?.msgParams, body?.msg), code, body?.msgCode);
+  throw new ConsoleApiError(
+    consoleMessage(language, body?.msgCode, body?.msgParams, body?.msg),
+    code,
+    body?.msgCode,
+    body?.data ?? undefined,
+  );
 }
 
 function failure(error: unknown): never {

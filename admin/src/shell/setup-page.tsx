@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { checkStaffPassword, STAFF_PASSWORD_MAX, type ConsoleMe, type SecondFactorProposal } from '#contract/staff';
 import { CONSOLE_MESSAGES } from '#contract/console-messages';
 import { api } from '../api/client';
+import { useAction } from '../lib/use-action';
 import { useConsole } from '../store';
 import { LanguageSwitch } from './language-switch';
 
@@ -57,20 +58,12 @@ async function refreshMe() {
 function PasswordStep() {
   const { t } = useTranslation();
   const language = useConsole((s) => s.language);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (fields: { oldPassword: string; newPassword: string }) => {
-    setBusy(true);
-    setError('');
-    try {
+  const { busy, error, run } = useAction();
+  const submit = (fields: { oldPassword: string; newPassword: string }) =>
+    run(async () => {
       await api.post('/password', { oldPassword: fields.oldPassword, newPassword: fields.newPassword });
       await refreshMe();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Form layout="vertical" onFinish={submit} requiredMark={false} disabled={busy} data-testid="console-setup-password">
       <h2 className="console-setup__title">{t('shell.setup.stepPassword')}</h2>
@@ -122,8 +115,7 @@ function SecondFactorStep() {
   const { t } = useTranslation();
   const [proposal, setProposal] = useState<SecondFactorProposal | null>(null);
   const [qr, setQr] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   useEffect(() => {
     let live = true;
     api.post<SecondFactorProposal>('/totp/propose').then(
@@ -139,20 +131,13 @@ function SecondFactorStep() {
     return () => {
       live = false;
     };
-  }, []);
-  const submit = async ({ code }: { code: string }) => {
-    if (!proposal) return;
-    setBusy(true);
-    setError('');
-    try {
+  }, [setError]);
+  const submit = ({ code }: { code: string }) =>
+    proposal &&
+    run(async () => {
       await api.post('/totp/confirm', { secret: proposal.secret, code: code.trim() });
       await refreshMe();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div data-testid="console-setup-totp">
       <h2 className="console-setup__title">{t('shell.setup.stepSecondFactor')}</h2>

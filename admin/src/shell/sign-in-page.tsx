@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { InputRef } from 'antd';
 import type { ConsoleMe } from '#contract/staff';
 import { api, ConsoleApiError } from '../api/client';
+import { useAction } from '../lib/use-action';
 import { useConsole } from '../store';
 import { LanguageSwitch } from './language-switch';
 
@@ -19,27 +20,25 @@ export function SignInPage() {
   const setMe = useConsole((s) => s.setMe);
   const [form] = Form.useForm<Fields>();
   const [askTotp, setAskTotp] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const totpRef = useRef<InputRef>(null);
 
   useEffect(() => {
     if (askTotp) totpRef.current?.focus();
   }, [askTotp]);
 
-  const submit = async (fields: Fields) => {
-    setBusy(true);
-    setError('');
-    try {
-      setMe(await api.post<ConsoleMe>('/login', { ...fields, email: fields.email.trim() }));
-    } catch (failure) {
-      if (failure instanceof ConsoleApiError && failure.msgCode === 'staffTotpRequired') setAskTotp(true);
-      else setError(failure instanceof Error ? failure.message : String(failure));
-      if (failure instanceof ConsoleApiError && failure.msgCode === 'staffTotpWrong') form.setFieldValue('totp', '');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = (fields: Fields) =>
+    run(async () => {
+      try {
+        setMe(await api.post<ConsoleMe>('/login', { ...fields, email: fields.email.trim() }));
+      } catch (failure) {
+        const code = failure instanceof ConsoleApiError ? failure.msgCode : undefined;
+        if (code === 'staffTotpWrong') form.setFieldValue('totp', '');
+        if (code !== 'staffTotpRequired') throw failure;
+        // Not a mistake: this member signs in with the authenticator's code too.
+        setAskTotp(true);
+      }
+    });
 
   return (
     <main className="console-sign-in" data-testid="console-sign-in">

@@ -8,20 +8,23 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatFen } from '#contract/entry';
+import { ENTRY_CHANNELS, formatFen } from '#contract/entry';
 import { ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { formatRaceTime } from '#contract/race-clock';
 import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
 import { raceDashboard } from '../services/console/dashboard.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { formatCsv } from '../lib/csv.ts';
+import { csvStream, formatCsv } from '../lib/csv.ts';
 import { maskCertNo, maskMobile, maskName } from '../lib/race-center.ts';
 import {
-  entriesExportTable,
   entryStatusText,
   EXPORT_LANGUAGES,
+  openEntriesExport,
   type ExportLanguage,
 } from '../services/organiser/entries-export.ts';
+import { ENTRY_QUERY_MAX, parseEntryFilters } from '../services/console/entry-search.ts';
+import { appendAudit } from '../services/staff/audit.ts';
+import { xlsxStream } from '../lib/xlsx.ts';
 import {
   CODE_LENGTH,
   CODE_NOTE_MAX,
@@ -41,7 +44,7 @@ import {
 } from '../services/organiser/race-items.ts';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import type { CommandOutcome } from './registration-screens-commands.ts';
-import { writeOutputFile, writeTableFile } from './output-file.ts';
+import { writeOutputFile, writeOutputStream } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -80,7 +83,11 @@ export const ENTRY_COMMANDS = {
   'codes-list': { arity: 1, options: [] },
   'bibs-assign': { arity: 2, options: ['--prefix', '--from', '--width'] },
   'entries-list': { arity: 1, options: ['--item', '--status'] },
-  'entries-export': { arity: 1, options: ['--out', '--lang', '--item', '--status'], flags: ['--whole-numbers'] },
+  'entries-export': {
+    arity: 1,
+    options: ['--out', '--lang', '--item', '--status', '--channel', '--search'],
+    flags: ['--whole-numbers'],
+  },
   'race-figures': { arity: 1, options: [] },
 } as const satisfies Record<string, { arity: number; options: readonly string[]; flags?: readonly string[] }>;
 export type EntryCommand = keyof typeof ENTRY_COMMANDS;
@@ -406,6 +413,8 @@ export interface EntriesExportOptions {
   wholeNumbers?: boolean;
   item?: string;
   status?: string;
+  channel?: string;
+  search?: string;
 }
 
 async function entriesExport(
@@ -418,28 +427,69 @@ async function entriesExport(
     return refused('entries-export needs --out <file.xlsx|file.csv>.');
   const language = options.lang ?? 'zh';
   if (!EXPORT_LANGUAGES.includes(language as ExportLanguage)) return refused('--lang must be zh or en.');
-  const status = options.status === undefined ? undefined : wholeNumber(options.status, 0, 5);
-  if (options.status !== undefined && status === undefined) return refused('--status must be 0, 1, 2, 3, 4 or 5.');
-  const built = await entriesExportTable(repos, {
+  // The console list's search and filters, checked by the same rule.
+  const parsed = parseEntryFilters({ q: options.search, status: options.status, channel: options.channel });
+  if (!parsed.ok) {
+    return refused(
+      {
+        q: `--search is at most ${ENTRY_QUERY_MAX} characters.`,
+        status: '--status must be 0, 1, 2, 3, 4 or 5.',
+        channel: `--channel must be one of ${ENTRY_CHANNELS.join(', ')}.`,
+      }[parsed.field],
+    );
+  }
+  const opened = await openEntriesExport(repos, {
     raceId,
+    ...parsed.filters,
     item: options.item,
-    status,
     language: language as ExportLanguage,
     wholeNumbers: options.wholeNumbers,
   });
-  if (!built.ok) return refused(built.problem);
+  if (!opened.ok) return refused(opened.problem);
   const file = path.resolve(context.cwd, options.out);
-  const problem = writeTableFile(file, built.table, `${raceId} entries`, context.now);
+  const csv = /\.csv$/i.test(file);
+  const problem = await writeOutputStream(
+    file,
+    csv
+      ? csvStream(opened.header, opened.pages())
+      : xlsxStream(`${raceId} entries`, opened.header, opened.pages(), new Date(context.now)),
+  );
   if (problem) return refused(problem);
+  const { q, status, channel } = parsed.filters;
+  const filters = { q: q ?? null, item: opened.itemCode ?? null, status: status ?? null, channel: channel ?? null };
+  // The export is recorded with what it held (the command line's generic record would not say).
+  await appendAudit(
+    repos,
+    { kind: 'cli' },
+    {
+      action: 'entries.export',
+      raceId,
+      target: raceId,
+      after: {
+        format: csv ? 'csv' : 'xlsx',
+        language,
+        filters,
+        rows: opened.total,
+        wholeNumbers: opened.wholeNumbers,
+        money: true,
+      },
+    },
+    context.now,
+  );
+  const filterText = Object.entries({ item: filters.item, status: filters.status, channel: filters.channel })
+    .filter(([, value]) => value !== null)
+    .map(([key, value]) => `${key} ${value}`)
+    .concat(q ? ['a search'] : []);
   const lines = [
-    `wrote ${plural(built.entries, 'entry', 'entries')} of ${raceId} to ${file}, with every answer of the registration form (${plural(built.formFields.length, 'field')}, ${language} labels); readable by you only`,
-    built.wholeNumbers
+    `wrote ${plural(opened.total, 'entry', 'entries')} of ${raceId}${filterText.length > 0 ? ` (${filterText.join(', ')})` : ''} to ${file}, with every answer of the registration form (${plural(opened.formFields.length, 'field')}, ${language} labels); readable by you only`,
+    opened.wholeNumbers
       ? 'the file holds WHOLE certificate numbers and phones (--whole-numbers): keep it private and delete it when done'
       : 'certificate numbers and phones are masked; --whole-numbers writes them whole',
   ];
-  if (built.unreadable > 0)
+  const unreadable = opened.unreadable();
+  if (unreadable > 0)
     lines.push(
-      `note: ${built.unreadable} entr${built.unreadable === 1 ? 'y' : 'ies'} could not be read whole with this server's key`,
+      `note: ${unreadable} entr${unreadable === 1 ? 'y' : 'ies'} could not be read whole with this server's key`,
     );
   return done(...lines);
 }
@@ -447,7 +497,23 @@ async function entriesExport(
 async function raceFigures(repos: Repositories, raceId: string, now: number): Promise<CommandOutcome> {
   const figures = await raceDashboard(repos, raceId, now);
   if (!figures) return noRace(raceId);
-  const pools = figures.items.flatMap((item) => [...item.pools].sort((a, b) => a.pool.localeCompare(b.pool)));
+  // Orders and money per pool: the console's figures keep these to the race (a join of every order to its
+  // entries), the command line takes the time.
+  const money = await repos.entryAdmin.poolFigures(raceId);
+  const pools = figures.items.flatMap((item) =>
+    [...item.pools]
+      .sort((a, b) => a.pool.localeCompare(b.pool))
+      .map((p) => {
+        const paid = money.find((m) => m.itemCode === item.itemCode && m.pool === p.pool);
+        return {
+          ...p,
+          itemCode: item.itemCode,
+          orders: paid?.orders ?? {},
+          paidFen: paid?.paidFen ?? 0,
+          refundedFen: paid?.refundedFen ?? 0,
+        };
+      }),
+  );
   const signUp = figures.signUpOpen ? 'open' : 'closed';
   const lines = [`figures of ${raceId} (${figures.raceName.zh}); sign-up ${signUp}; money in yuan`];
   if (pools.length === 0) lines.push('  no places and no entries yet');
@@ -462,10 +528,10 @@ async function raceFigures(repos: Repositories, raceId: string, now: number): Pr
       `  revenue: paid ${formatFen(p.paidFen)}, refunded ${formatFen(p.refundedFen)}`,
     );
   }
-  const { orders, money } = figures;
+  const { orders, money: race } = figures;
   lines.push(
     `race orders: ${FIGURE_ORDER_STATUSES.map(([status, name]) => `${name} ${orders[status] ?? 0}`).join(', ')}`,
-    `race revenue: paid ${formatFen(money.paidFen)}, refunded ${formatFen(money.refundedFen)}, net ${formatFen(money.netFen)}`,
+    `race revenue: paid ${formatFen(race.paidFen)}, refunded ${formatFen(race.refundedFen)}, net ${formatFen(race.netFen)}`,
   );
   return done(...lines);
 }
@@ -522,6 +588,8 @@ export function entryCommand(
           wholeNumbers: options['--whole-numbers'] !== undefined,
           item: options['--item'],
           status: options['--status'],
+          channel: options['--channel'],
+          search: options['--search'],
         },
         context,
       );

@@ -30,6 +30,7 @@ import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-comman
 import { parseCliOptions } from './cli-options.ts';
 import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import { isStaffCommand, runStaffCommand, STAFF_USAGE } from './staff-commands.ts';
+import { ENTRY_ONE_USAGE, isEntryOneCommand, runEntryOneCommand } from './entry-one-commands.ts';
 import { appendAudit } from '../services/staff/audit.ts';
 import {
   isMailingCommand,
@@ -109,12 +110,13 @@ ${MAILING_USAGE}
       the entries: number, item, channel, status, name, certificate and phone MASKED, team, bib,
       order, paid amount, created time
   entries-export <raceId> --out <file.xlsx|file.csv> [--lang zh|en] [--whole-numbers]
-      [--item <code>] [--status 0-5]
+      [--item <code>] [--status 0-5] [--channel <channel>] [--search <text>]
       every entry with EVERY answer of its registration form (shirt size, e-mail, emergency
       contact, any custom field), one column per field headed by the form's own label (zh, or
       --lang en), each entry read with the form version it was filled on; created readable by you
       only. Certificate numbers and phones are masked; --whole-numbers writes them whole (nowhere
-      else are they shown whole: keep that file private)
+      else are they shown whole: keep that file private). --search finds as the console's list does
+      (name, phone, certificate, entry, order or bib number); each export is in the audit log
   race-figures <raceId>
       per item and pool: places (capacity, taken), entries by status, orders by status, money paid
       and refunded (yuan); the race's order totals
@@ -130,6 +132,7 @@ ${PICKUP_USAGE}
 ${LETTER_USAGE}
 ${ASSET_USAGE}
 ${STAFF_USAGE}
+${ENTRY_ONE_USAGE}
   help                          show this help
 
 Formats: docs/site-config.md describes every field of a site configuration and of race.json, with
@@ -494,6 +497,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isMailingCommand, runMailingCommand),
   commandFamily(isAssetCommand, runAssetCommand),
   commandFamily(isStaffCommand, runStaffCommand),
+  commandFamily(isEntryOneCommand, runEntryOneCommand),
 ];
 
 /** Whether the CLI runs `command` (the docs test holds every `npm run site -- <command>` of the docs to it). */
@@ -580,7 +584,7 @@ async function openOrFail<T>(open: () => Promise<T>, where: string): Promise<T> 
 /**
  * Commands that only read (lists, checks, figures): every other command that runs, exports of personal data
  * included, is recorded in the audit log as the command line's (services/staff/audit.ts). The staff commands
- * record their own changes, with the values before and after.
+ * record their own changes, with the values before and after, as do the one-entry commands (entry-one-commands.ts).
  */
 const READ_ONLY_COMMANDS = new Set([
   'help',
@@ -602,7 +606,13 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-verify',
   'audit-list',
 ]);
-const auditedByCli = (command: string) => !READ_ONLY_COMMANDS.has(command) && !isStaffCommand(command);
+/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+const SELF_AUDITED_COMMANDS = new Set(['entries-export']);
+const auditedByCli = (command: string) =>
+  !READ_ONLY_COMMANDS.has(command) &&
+  !isStaffCommand(command) &&
+  !SELF_AUDITED_COMMANDS.has(command) &&
+  !isEntryOneCommand(command);
 
 /** Runs one CLI command; returns the exit code. Output goes through `io` (tests capture it). */
 export async function runSiteCli(argv: readonly string[], partialIo: Partial<CliIo> = {}): Promise<number> {

@@ -84,7 +84,15 @@ export interface EntryEvent {
   step: TimelineStep;
   at: number;
   note: string;
+  /**
+   * Who took the step when the organiser did (migration 23): 'staff:<id>' or 'cli:<user>@<host>'; null for the
+   * runner's own steps and the server's (services/console/entry-detail.ts tells them apart by the step).
+   */
+  actor?: string | null;
 }
+
+/** The person of an entry as edit and transfer replace it (the fields a form fills; see replacePerson). */
+export type EntryPerson = Pick<EntryInsert, PersonField>;
 
 /** A new entry: its record's own fields (the rest are made on insert), the form's values and the time. */
 export type EntryInsert = Omit<
@@ -384,19 +392,26 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
   const takePlace = (raceId: string, itemCode: string, pool: PlacePool, n: number): Promise<boolean> =>
     takePlaceOn(db, raceId, itemCode, pool, n);
 
-  const addEvent = async (entryId: number, step: TimelineStep, at: number, note = '') => {
-    await db.run(sql`INSERT INTO entry_events (entry_id, step, at, note) VALUES (${entryId}, ${step}, ${at}, ${note})`);
+  const addEvent = async (entryId: number, step: TimelineStep, at: number, note = '', actor: string | null = null) => {
+    await db.run(sql`
+      INSERT INTO entry_events (entry_id, step, at, note, actor) VALUES (${entryId}, ${step}, ${at}, ${note}, ${actor})`);
   };
 
   const events = async (entryIds: number[]): Promise<Map<number, EntryEvent[]>> => {
     const map = new Map<number, EntryEvent[]>();
     if (entryIds.length === 0) return map;
-    const rows = await db.all<{ entry_id: number; step: TimelineStep; at: number; note: string }>(sql`
-      SELECT entry_id, step, at, note FROM entry_events WHERE entry_id IN (${sql.join(entryIds)}) ORDER BY at, id`);
+    const rows = await db.all<{
+      entry_id: number;
+      step: TimelineStep;
+      at: number;
+      note: string;
+      actor: string | null;
+    }>(sql`
+      SELECT entry_id, step, at, note, actor FROM entry_events WHERE entry_id IN (${sql.join(entryIds)}) ORDER BY at, id`);
     for (const row of rows) {
       const id = Number(row.entry_id);
       const list = map.get(id) ?? [];
-      list.push({ step: row.step, at: Number(row.at), note: row.note });
+      list.push({ step: row.step, at: Number(row.at), note: row.note, actor: row.actor ?? null });
       map.set(id, list);
     }
     return map;
@@ -770,14 +785,45 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       step: TimelineStep,
       at: number,
       note = '',
+      /** Who, when the organiser did it (EntryEvent.actor). */
+      actor: string | null = null,
     ): Promise<boolean> {
       if (from.length === 0) return false;
       const changed = await db.run(sql`
         UPDATE entries SET status = ${to}, updated_at = ${at}
         WHERE id = ${entryId} AND status IN (${sql.join([...from])})`);
       if (changed === 0) return false;
-      await addEvent(entryId, step, at, note);
+      await addEvent(entryId, step, at, note, actor);
       return true;
+    },
+
+    /**
+     * Replaces the person of an entry (the organiser's edit of the form's answers, or a transfer to another
+     * person: services/console/entry-actions.ts), every value already checked by the form's rules. Guarded on
+     * the entry's update time as read (`seenAt`): false (nothing changed) when the entry changed meanwhile. A
+     * person who has another live entry in the race fails on the entries_person index (the caller checks first).
+     */
+    async replacePerson(entryId: number, person: EntryPerson, seenAt: number, at: number): Promise<boolean> {
+      const { certEnc, phoneEnc, phoneHash, valuesEnc } = sealed(person);
+      return (
+        (await db.run(sql`
+          UPDATE entries SET name = ${person.name}, gender = ${person.gender}, birthday = ${person.birthday},
+            cert_type = ${person.certType}, cert_hash = ${person.certHash}, cert_enc = ${certEnc},
+            phone_enc = ${phoneEnc}, phone_hash = ${phoneHash}, values_enc = ${valuesEnc}, updated_at = ${at}
+          WHERE id = ${entryId} AND updated_at = ${seenAt}`)) > 0
+      );
+    },
+
+    /**
+     * Gives a registered (status 1) entry its bib, or another one (the organiser's choice, under the race's bib
+     * lock: services/console/entry-actions.ts); false when the entry is not registered. A bib another entry of
+     * the race holds fails on the entries_bib index (the caller checks first).
+     */
+    async setBib(entryId: number, bib: string, at: number): Promise<boolean> {
+      return (
+        (await db.run(sql`UPDATE entries SET bib = ${bib}, updated_at = ${at} WHERE id = ${entryId} AND status = 1`)) >
+        0
+      );
     },
 
     /** Adds a timeline step. */

@@ -1471,4 +1471,39 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_race_phone ON entries (race_id, phone_hash);
     `,
   },
+  {
+    id: 23,
+    name: 'entry timeline: who took each step (the runner, a staff member, the command line, the system)',
+    // The console's entry page (issue 30 §5) shows every step with who did it. NULL: a step written before, or
+    // by the site itself (the runner's own steps and the server's): services/console/entry-detail.ts tells them
+    // apart by the step. 'staff:<id>' or 'cli:<user>@<host>' for the organiser's actions.
+    sqlite: `ALTER TABLE entry_events ADD COLUMN actor TEXT;`,
+    postgres: `ALTER TABLE entry_events ADD COLUMN actor TEXT;`,
+  },
+  {
+    id: 24,
+    name: "console at 100,000 entries: indexes for a race's figures and its entry list",
+    // Issue 30 §4/§5 budgets (scripts/bench-console.ts): the dashboard's counts and entries per hour are read
+    // from entries_race_figures alone (no table rows); the entry list pages through entries_race_created in
+    // its order (newest first) without sorting the race; a name is found by its beginning through
+    // entries_race_name (a range on lower(name): PostgreSQL compares it byte-wise, COLLATE "C", so the range
+    // holds whatever the database's locale); the wait lists, the orders by status with their money, and the
+    // letters signed each have their own small index instead of reading every row of the race.
+    sqlite: `
+      CREATE INDEX entries_race_figures ON entries (race_id, item_code, channel, status, created_at);
+      CREATE INDEX entries_race_created ON entries (race_id, created_at, id);
+      CREATE INDEX entries_race_name ON entries (race_id, lower(name));
+      CREATE INDEX entries_race_waiting ON entries (race_id, item_code, status) WHERE wait_rank IS NOT NULL;
+      CREATE INDEX orders_race ON orders (race_id, status, paid_fen, refunded_fen);
+      CREATE INDEX letter_signatures_race_entry ON letter_signatures (race_id, entry_id);
+    `,
+    postgres: `
+      CREATE INDEX entries_race_figures ON entries (race_id, item_code, channel, status, created_at, id);
+      CREATE INDEX entries_race_created ON entries (race_id, created_at, id);
+      CREATE INDEX entries_race_name ON entries (race_id, (lower(name)) COLLATE "C");
+      CREATE INDEX entries_race_waiting ON entries (race_id, item_code, status) WHERE wait_rank IS NOT NULL;
+      CREATE INDEX orders_race ON orders (race_id, status, paid_fen, refunded_fen);
+      CREATE INDEX letter_signatures_race_entry ON letter_signatures (race_id, entry_id);
+    `,
+  },
 ];

@@ -269,6 +269,18 @@ export function createOrdersRepository(db: Db) {
       return map;
     },
 
+    /** Every order of an entry, oldest first (the console's entry page). */
+    async ofEntry(entryId: number): Promise<OrderRecord[]> {
+      const rows = await db.all<OrderRow>(sql`
+        SELECT ${sql.raw(
+          'o.id, o.order_no, o.race_id, o.user_id, o.status, o.amount_fen, o.paid_fen, o.refunded_fen, o.deadline_at, ' +
+            'o.created_at, o.paid_at, o.settled_at, o.serial_no',
+        )}
+        FROM order_lines l JOIN orders o ON o.id = l.order_id
+        WHERE l.entry_id = ${entryId} ORDER BY o.created_at, o.id`);
+      return rows.map(toOrder);
+    },
+
     /** The latest order of an entry, if any. */
     async latestOfEntry(entryId: number): Promise<OrderRecord | undefined> {
       return one(sql`

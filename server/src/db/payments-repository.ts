@@ -159,6 +159,14 @@ export function createPaymentsRepository(db: Db) {
       return rows.map(toPayment);
     },
 
+    /** Every attempt of the order, oldest first (the console's entry page). */
+    async ofOrder(orderId: number): Promise<PaymentRecord[]> {
+      const rows = await db.all<PaymentRow>(
+        sql`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE order_id = ${orderId} ORDER BY id`,
+      );
+      return rows.map(toPayment);
+    },
+
     /** The attempt that paid the order, if any. */
     paidOf: (orderId: number) =>
       onePayment(sql`

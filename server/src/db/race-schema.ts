@@ -121,6 +121,7 @@ const entrySchema = z
     othersPerAccount: z.number().int().min(0).max(MAX_OTHERS_PER_ACCOUNT).optional(),
     formChannel: z.string().regex(CHANNEL_PATTERN).optional(),
     directPass: z.boolean().optional(),
+    allowTransfer: z.boolean().optional(),
     refunds: z
       .strictObject({
         allowed: z.boolean(),

@@ -93,7 +93,23 @@ export function csvField(value: string): string {
  * spreadsheet programs read the Chinese names.
  */
 export function formatCsv(rows: readonly (readonly string[])[]): string {
-  return `\uFEFF${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+  return `\uFEFF${csvLines(rows)}`;
+}
+
+/** CSV records, each ended by CRLF. */
+const csvLines = (rows: readonly (readonly string[])[]) =>
+  rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+
+/**
+ * The same CSV file written as its rows are read: the byte-order mark and the header, then each page of rows as
+ * it comes (`pages`). Memory holds one page, not the file.
+ */
+export async function* csvStream(
+  header: readonly string[],
+  pages: AsyncIterable<readonly (readonly string[])[]>,
+): AsyncGenerator<string> {
+  yield `\uFEFF${csvLines([header])}`;
+  for await (const page of pages) yield csvLines(page);
 }
 
 /** A CSV file read as a table: its header's columns (trimmed) and the data records under it. */

@@ -2,12 +2,15 @@
  * A minimal .xlsx writer (Office Open XML SpreadsheetML): one worksheet of text and number cells, text as
  * inline strings, packed in a zip written here with node:zlib (deflate, CRC-32) so that no dependency is
  * needed. Enough for the organiser's exports; spreadsheet programs (Excel, LibreOffice, WPS, Numbers) open it.
+ * `xlsxStream` writes a long sheet as it is read (a page of rows at a time, deflated on the way): a hundred
+ * thousand entries never sit in memory whole; its sheet's zip entry carries a data descriptor (sizes after the
+ * data), as every streaming zip writer does.
  *
  * A text cell is never a formula: every cell is written as a value (`t="inlineStr"`), and a text that starts
  * with = + - @ (or a tab or carriage return) is written with the "quote prefix" style, so that a program that
  * re-reads the cell as typed input still keeps it text (spreadsheet formula injection).
  */
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 
 export type XlsxCell = string | number | null | undefined;
 
@@ -46,22 +49,21 @@ function cellXml(value: XlsxCell, ref: string, header: boolean): string {
   return `<c r="${ref}" t="inlineStr"${style}><is><t${space}>${escapeXml(text)}</t></is></c>`;
 }
 
+function rowXml(row: readonly XlsxCell[], r: number): string {
+  const cells = row.map((value, c) => cellXml(value, `${columnName(c)}${r}`, r === 1)).join('');
+  return `<row r="${r}">${cells}</row>`;
+}
+
+const FROZEN_HEADER =
+  '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>';
+const sheetHead = (frozen: boolean) =>
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+  `${frozen ? FROZEN_HEADER : ''}<sheetData>`;
+const SHEET_TAIL = '</sheetData></worksheet>';
+
 function sheetXml(rows: readonly (readonly XlsxCell[])[]): string {
-  const body = rows
-    .map((row, r) => {
-      const cells = row.map((value, c) => cellXml(value, `${columnName(c)}${r + 1}`, r === 0)).join('');
-      return `<row r="${r + 1}">${cells}</row>`;
-    })
-    .join('');
-  const frozen =
-    rows.length > 1
-      ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>'
-      : '';
-  return (
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
-    `${frozen}<sheetData>${body}</sheetData></worksheet>`
-  );
+  return sheetHead(rows.length > 1) + rows.map((row, r) => rowXml(row, r + 1)).join('') + SHEET_TAIL;
 }
 
 const STYLES =
@@ -79,6 +81,11 @@ const STYLES =
 
 /** The files of a one-sheet workbook (first row: the header, bold). */
 export function workbookFiles(sheetName: string, rows: readonly (readonly XlsxCell[])[]): [string, string][] {
+  return workbookParts(sheetName, sheetXml(rows));
+}
+
+/** The workbook's files around its one sheet (`sheet`: the worksheet's XML, or a stream of it). */
+function workbookParts<S>(sheetName: string, sheet: S): [string, string | S][] {
   const name = escapeXml(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1');
   return [
     [
@@ -113,8 +120,9 @@ export function workbookFiles(sheetName: string, rows: readonly (readonly XlsxCe
         '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
         '</Relationships>',
     ],
-    ['xl/worksheets/sheet1.xml', sheetXml(rows)],
     ['xl/styles.xml', STYLES],
+    // The sheet last: a streamed sheet is written after every small part.
+    ['xl/worksheets/sheet1.xml', sheet],
   ];
 }
 
@@ -127,57 +135,204 @@ function dosTime(date: Date): { time: number; date: number } {
   };
 }
 
-/** A zip archive (deflate) of the files, names in UTF-8. */
-export function zip(files: readonly [string, string | Buffer][], modified = new Date()): Buffer {
-  const { time, date } = dosTime(modified);
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [fileName, content] of files) {
-    const name = Buffer.from(fileName, 'utf8');
-    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    const packed = deflateRawSync(data);
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // flags: UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+interface ZipEntry {
+  name: Buffer;
+  crc: number;
+  packed: number;
+  size: number;
+  offset: number;
+  /** Sizes and CRC in a data descriptor after the data (flag bit 3), not in the local header. */
+  streamed: boolean;
+}
+
+const ZIP_LIMIT = 0xffffffff;
+
+function localHeader(entry: ZipEntry, time: number, date: number): Buffer {
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4); // version needed
+  local.writeUInt16LE(entry.streamed ? 0x0808 : 0x0800, 6); // flags: UTF-8 names (and a data descriptor)
+  local.writeUInt16LE(8, 8); // deflate
+  local.writeUInt16LE(time, 10);
+  local.writeUInt16LE(date, 12);
+  // A streamed entry's CRC and sizes are unknown here: zero, then in the descriptor and the directory.
+  local.writeUInt32LE(entry.streamed ? 0 : entry.crc, 14);
+  local.writeUInt32LE(entry.streamed ? 0 : entry.packed, 18);
+  local.writeUInt32LE(entry.streamed ? 0 : entry.size, 22);
+  local.writeUInt16LE(entry.name.length, 26);
+  local.writeUInt16LE(0, 28);
+  return Buffer.concat([local, entry.name]);
+}
+
+function dataDescriptor(entry: ZipEntry): Buffer {
+  const descriptor = Buffer.alloc(16);
+  descriptor.writeUInt32LE(0x08074b50, 0);
+  descriptor.writeUInt32LE(entry.crc, 4);
+  descriptor.writeUInt32LE(entry.packed, 8);
+  descriptor.writeUInt32LE(entry.size, 12);
+  return descriptor;
+}
+
+/** The central directory and its end record, after the entries (`offset`: where the directory starts). */
+function zipDirectory(entries: readonly ZipEntry[], offset: number, time: number, date: number): Buffer {
+  const centrals = entries.map((entry) => {
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4); // made by
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(entry.streamed ? 0x0808 : 0x0800, 8);
     central.writeUInt16LE(8, 10);
     central.writeUInt16LE(time, 12);
     central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-  }
+    central.writeUInt32LE(entry.crc, 16);
+    central.writeUInt32LE(entry.packed, 20);
+    central.writeUInt32LE(entry.size, 24);
+    central.writeUInt16LE(entry.name.length, 28);
+    central.writeUInt32LE(entry.offset, 42);
+    return Buffer.concat([central, entry.name]);
+  });
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return Buffer.concat([directory, end]);
+}
+
+/** One small file deflated whole: its entry and its bytes (local header and data). */
+function packedEntry(fileName: string, content: string | Buffer, offset: number, time: number, date: number) {
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const packed = deflateRawSync(data);
+  const entry: ZipEntry = {
+    name: Buffer.from(fileName, 'utf8'),
+    crc: crc32(data),
+    packed: packed.length,
+    size: data.length,
+    offset,
+    streamed: false,
+  };
+  return { entry, bytes: Buffer.concat([localHeader(entry, time, date), packed]) };
+}
+
+/** A zip archive (deflate) of the files, names in UTF-8. */
+export function zip(files: readonly [string, string | Buffer][], modified = new Date()): Buffer {
+  const { time, date } = dosTime(modified);
+  const entries: ZipEntry[] = [];
+  const parts: Buffer[] = [];
+  let offset = 0;
+  for (const [fileName, content] of files) {
+    const { entry, bytes } = packedEntry(fileName, content, offset, time, date);
+    entries.push(entry);
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  return Buffer.concat([...parts, zipDirectory(entries, offset, time, date)]);
+}
+
+/** Until the stream takes more (drain) or is gone (close, an error included); no listener is left behind. */
+const drainedOrClosed = (stream: NodeJS.EventEmitter) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+
+/**
+ * Deflates a stream of texts as it comes (UTF-8), counting into `sums` the CRC-32 and size of what went in and
+ * the size of what came out. Backpressure: the source is read only as fast as the output is taken.
+ */
+async function* deflated(
+  source: AsyncIterable<string>,
+  sums: { crc: number; size: number; packed: number },
+): AsyncGenerator<Buffer> {
+  const deflate = createDeflateRaw();
+  const feed = (async () => {
+    try {
+      for await (const text of source) {
+        if (deflate.destroyed) return;
+        const data = Buffer.from(text, 'utf8');
+        sums.crc = crc32(data, sums.crc);
+        sums.size += data.length;
+        if (!deflate.write(data)) await drainedOrClosed(deflate);
+      }
+      deflate.end();
+    } catch (error) {
+      deflate.destroy(error as Error);
+    }
+  })();
+  for await (const out of deflate as AsyncIterable<Buffer>) {
+    sums.packed += out.length;
+    yield out;
+  }
+  await feed;
+}
+
+/**
+ * A zip archive written as it goes: the small files whole, then the last file (`last`) from a stream of texts,
+ * deflated on the way, with a data descriptor.
+ */
+export async function* zipStream(
+  files: readonly [string, string | Buffer][],
+  last: [string, AsyncIterable<string>],
+  modified = new Date(),
+): AsyncGenerator<Buffer> {
+  const { time, date } = dosTime(modified);
+  const entries: ZipEntry[] = [];
+  let offset = 0;
+  for (const [fileName, content] of files) {
+    const { entry, bytes } = packedEntry(fileName, content, offset, time, date);
+    entries.push(entry);
+    offset += bytes.length;
+    yield bytes;
+  }
+  const sums = { crc: 0, size: 0, packed: 0 };
+  const stream: ZipEntry = { name: Buffer.from(last[0], 'utf8'), ...sums, offset, streamed: true };
+  const header = localHeader(stream, time, date);
+  yield header;
+  for await (const chunk of deflated(last[1], sums)) yield chunk;
+  // Beyond 4 GiB a zip needs ZIP64, which this writer does not write.
+  if (sums.size > ZIP_LIMIT || offset + header.length + sums.packed > ZIP_LIMIT) {
+    throw new Error('the sheet is too large for a zip without ZIP64');
+  }
+  Object.assign(stream, sums);
+  entries.push(stream);
+  const descriptor = dataDescriptor(stream);
+  yield descriptor;
+  yield zipDirectory(entries, offset + header.length + sums.packed + descriptor.length, time, date);
 }
 
 /** A one-sheet .xlsx file of the rows (the first row is the header). */
 export function xlsx(sheetName: string, rows: readonly (readonly XlsxCell[])[], modified?: Date): Buffer {
   return zip(workbookFiles(sheetName, rows), modified);
+}
+
+/**
+ * A one-sheet .xlsx file written as its rows are read: the header row, then each page of rows as it comes
+ * (`pages`), with the header frozen. Memory holds one page, not the sheet.
+ */
+export function xlsxStream(
+  sheetName: string,
+  header: readonly XlsxCell[],
+  pages: AsyncIterable<readonly (readonly XlsxCell[])[]>,
+  modified?: Date,
+): AsyncGenerator<Buffer> {
+  async function* sheet(): AsyncGenerator<string> {
+    yield sheetHead(true) + rowXml(header, 1);
+    let r = 1;
+    for await (const page of pages) {
+      let xml = '';
+      for (const row of page) xml += rowXml(row, (r += 1));
+      yield xml;
+    }
+    yield SHEET_TAIL;
+  }
+  const parts = workbookParts(sheetName, null);
+  const small = parts.filter((part): part is [string, string] => part[1] !== null);
+  return zipStream(small, ['xl/worksheets/sheet1.xml', sheet()], modified);
 }

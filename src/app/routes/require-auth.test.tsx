@@ -23,7 +23,7 @@ describe('login guard of routes that need login', () => {
   it('opens the login drawer for a logged-out visitor instead of the page', async () => {
     await renderApp({ path: '/upload?race=2027&step=2' });
     // The first antd import in jsdom is slow.
-    await screen.findByTestId('form-password', {}, { timeout: 20_000 });
+    await screen.findByTestId('form-password');
     expect(drawerOpen()).toBe(true);
     // The page is not rendered behind the drawer; the "please log in" screen is.
     expect(screen.queryByTestId('upload-page')).toBeNull();

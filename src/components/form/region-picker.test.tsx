@@ -79,7 +79,7 @@ const findInColumn = (column: number, name: string) =>
   });
 
 /** The picker is ready when its input takes typing. */
-const ready = (input: HTMLElement) => waitFor(() => expect(input).toBeEnabled(), { timeout: 10_000 });
+const ready = (input: HTMLElement) => waitFor(() => expect(input).toBeEnabled());
 
 describe.each(['zh', 'en'] as const)('region picker in %s', (language) => {
   const text = TEXT[language];

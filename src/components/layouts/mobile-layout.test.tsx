@@ -93,7 +93,7 @@ describe('mobile shell (/m/)', () => {
     await renderApp();
     await user.click(await screen.findByTestId('login-entry'));
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
-    expect(await screen.findByTestId('login-drawer', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByTestId('login-drawer')).toBeInTheDocument();
   }, 30_000);
 
   it('opens the personal centre in the same tab when logged in', async () => {

@@ -1,4 +1,4 @@
-import TeamOutlined from '@ant-design/icons/TeamOutlined';
+import SolutionOutlined from '@ant-design/icons/SolutionOutlined';
 import type { ConsoleArea } from '../../areas';
 
 /** Staff accounts (owners only): add, change, reset, sign out, remove. */
@@ -8,7 +8,7 @@ export const area: ConsoleArea = {
   raceScoped: false,
   permission: 'staff',
   labelKey: 'staff.menu',
-  icon: TeamOutlined,
+  icon: SolutionOutlined,
   order: 80,
   load: () => import('./page'),
 };

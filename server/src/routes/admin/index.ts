@@ -7,6 +7,7 @@
  * only hides it. A member limited to some races is refused the others. Until the one-time password is changed
  * (and, for owners and finance, the second factor set up) only those steps are allowed.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { roleCan, rolePermissions, type StaffPermission } from '#contract/staff';
 import { fail, ok } from '../../lib/envelope.ts';
@@ -21,8 +22,19 @@ import {
   verifyAuditChain,
   type AuditQuery,
 } from '../../services/staff/audit.ts';
-import { raceDashboard } from '../../services/console/dashboard.ts';
+import { dashboardCache } from '../../services/console/dashboard.ts';
+import { exportEntries, type EntryExportQuery } from '../../services/console/entry-export.ts';
 import { listEntries } from '../../services/console/entry-search.ts';
+import { entryDetail, entryPersonal } from '../../services/console/entry-detail.ts';
+import {
+  cancelEntry,
+  editEntryAnswers,
+  recordOfflinePayment,
+  refundByOrganiser,
+  setEntryBib,
+  transferEntry,
+  type EntryActionOutcome,
+} from '../../services/console/entry-actions.ts';
 import {
   changeOwnPassword,
   confirmSecondFactor,
@@ -127,6 +139,35 @@ const raceParams = {
   properties: { raceId: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
+const entryParams = {
+  type: 'object',
+  required: ['raceId', 'entryNo'],
+  properties: {
+    raceId: { type: 'string', minLength: 1, maxLength: 64 },
+    entryNo: { type: 'string', minLength: 1, maxLength: 32 },
+  },
+} as const;
+/**
+ * The bodies of the entry actions: loose on purpose (any text, any value), so that a missing or bad reason, amount
+ * or bib is answered by the service's own clear message rather than a schema's.
+ */
+const actionBody = (properties: Record<string, object>) =>
+  ({ type: 'object', properties: { reason: { type: 'string', maxLength: 4000 }, ...properties } }) as const;
+const answersBody = actionBody({ values: { type: 'object', maxProperties: 200 } });
+const offlineBody = actionBody({
+  amountFen: {},
+  method: { type: 'string', maxLength: 40 },
+  reference: { type: 'string', maxLength: 200 },
+});
+const refundBody = actionBody({ amountFen: {} });
+const bibBody = actionBody({ bib: { type: 'string', maxLength: 40 } });
+
+/** An entry action's answer: its result, or its refusal (the form's refusals by field in data.fields). */
+function actionAnswer<T>(outcome: EntryActionOutcome<T>) {
+  if (outcome.ok) return ok(outcome.value);
+  const refusal = fail(outcome.status, outcome.code, outcome.params);
+  return outcome.fields ? { ...refusal, data: { fields: outcome.fields } } : refusal;
+}
 const auditText = { type: 'string', maxLength: 100 } as const;
 /** The audit list's and export's filters: text each (a repeated parameter is refused, not turned into a list). */
 const auditQuery = {
@@ -149,6 +190,8 @@ const answer = <T>(outcome: StaffOutcome<T>) =>
 
 export default async function adminRoutes(app: FastifyInstance) {
   const now = () => app.config.now();
+  // A race's figures, kept a moment for the other staff watching it (services/console/dashboard.ts).
+  const raceFigures = dashboardCache();
 
   // Signing in: outside the session's scope.
   app.post<{ Body: { email: string; password: string; totp?: string } }>(
@@ -276,19 +319,10 @@ export default async function adminRoutes(app: FastifyInstance) {
       async (request) => {
         const no = refused(request, 'figures', request.params.raceId);
         if (no) return no;
-        const figures = await raceDashboard(app.repos, request.params.raceId, now());
+        const figures = await raceFigures(app.repos, request.params.raceId, now());
         if (!figures) return fail(404, 'raceNotFound');
         // Money figures are for those who may see money.
-        if (!roleCan(request.staff.staff.role, 'money')) {
-          return ok({
-            ...figures,
-            money: null,
-            items: figures.items.map((item) => ({
-              ...item,
-              pools: item.pools.map((p) => ({ ...p, paidFen: null, refundedFen: null })),
-            })),
-          });
-        }
+        if (!roleCan(request.staff.staff.role, 'money')) return ok({ ...figures, money: null });
         return ok(figures);
       },
     );
@@ -302,6 +336,140 @@ export default async function adminRoutes(app: FastifyInstance) {
       const listed = await listEntries(app.repos, request.params.raceId, request.query);
       return listed.ok ? ok(listed) : fail(400, 'staffBadQuery', { field: listed.field });
     });
+
+    // The filtered list as a file (.xlsx or .csv): whole numbers and money by the role; recorded in the audit log.
+    scope.get<{ Params: { raceId: string }; Querystring: EntryExportQuery }>(
+      `${ADMIN_PREFIX}/races/:raceId/entries/export`,
+      { schema: { params: raceParams } },
+      async (request, reply) => {
+        const no = refused(request, 'entries.read', request.params.raceId);
+        if (no) return no;
+        const made = await exportEntries(
+          app.repos,
+          request.params.raceId,
+          request.query,
+          { role: request.staff.staff.role, actor: actor(request) },
+          now(),
+        );
+        if (!made.ok)
+          return 'refusal' in made ? fail(404, made.refusal) : fail(400, 'staffBadQuery', { field: made.field });
+        return reply
+          .header('content-type', made.contentType)
+          .header('content-disposition', `attachment; filename="${made.fileName}"`)
+          .header('x-export-rows', String(made.rows))
+          .send(Readable.from(made.body));
+      },
+    );
+
+    // One entry (issue 30 §5): its page, its whole personal numbers (logged), and the organiser's actions.
+    type EntryRequest = { Params: { raceId: string; entryNo: string } };
+    const entryUrl = `${ADMIN_PREFIX}/races/:raceId/entries/:entryNo`;
+    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.paymentProvider, now });
+
+    scope.get<EntryRequest>(entryUrl, { schema: { params: entryParams } }, async (request) => {
+      const { raceId, entryNo } = request.params;
+      const no = refused(request, 'entries.read', raceId);
+      if (no) return no;
+      const detail = await entryDetail(app.repos, raceId, entryNo);
+      return detail ? ok(detail) : fail(404, 'entryNotFound');
+    });
+
+    scope.post<EntryRequest>(`${entryUrl}/personal`, { schema: { params: entryParams } }, async (request) => {
+      const { raceId, entryNo } = request.params;
+      const no = refused(request, 'entries.personal', raceId);
+      if (no) return no;
+      const whole = await entryPersonal(app.repos, raceId, entryNo, actor(request), now());
+      return whole ? ok(whole) : fail(404, 'entryNotFound');
+    });
+
+    scope.post<EntryRequest & { Body: { values?: unknown; reason?: string } }>(
+      `${entryUrl}/answers`,
+      { schema: { params: entryParams, body: answersBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await editEntryAnswers(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { values?: unknown; reason?: string } }>(
+      `${entryUrl}/transfer`,
+      { schema: { params: entryParams, body: answersBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await transferEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { reason?: string } }>(
+      `${entryUrl}/cancel`,
+      { schema: { params: entryParams, body: actionBody({}) } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(await cancelEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { amountFen?: unknown; method?: string; reference?: string; reason?: string } }>(
+      `${entryUrl}/offline-payment`,
+      { schema: { params: entryParams, body: offlineBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        const body = request.body ?? {};
+        return (
+          refused(request, 'money', raceId) ??
+          actionAnswer(
+            await recordOfflinePayment(
+              actionDeps(),
+              raceId,
+              entryNo,
+              { amountFen: body.amountFen, method: body.method, reference: body.reference, reason: body.reason },
+              actor(request),
+            ),
+          )
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { amountFen?: unknown; reason?: string } }>(
+      `${entryUrl}/refund`,
+      { schema: { params: entryParams, body: refundBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'money', raceId) ??
+          actionAnswer(await refundByOrganiser(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
+        );
+      },
+    );
+
+    scope.post<EntryRequest & { Body: { bib?: string; reason?: string } }>(
+      `${entryUrl}/bib`,
+      { schema: { params: entryParams, body: bibBody } },
+      async (request) => {
+        const { raceId, entryNo } = request.params;
+        return (
+          refused(request, 'entries.edit', raceId) ??
+          actionAnswer(
+            await setEntryBib(
+              actionDeps(),
+              raceId,
+              entryNo,
+              { bib: request.body?.bib, reason: request.body?.reason },
+              actor(request),
+            ),
+          )
+        );
+      },
+    );
 
     scope.get(
       `${ADMIN_PREFIX}/staff`,

@@ -1,54 +1,32 @@
 /**
  * A race's live figures (issue 30 §4), for the console's dashboard and the CLI's `race-figures`: entries by
- * item, channel and status; places left; wait lists; orders by status; money received and refunded (integer
- * fen); letters signed; pick-up booked and collected; entries per day (in the race's time zone) and per hour
- * over the last two days. A handful of grouped queries, none per entry.
+ * item, channel and status; places left; wait lists; orders unpaid, paid, cancelled and refunded; money
+ * received and refunded, and refunds still owed (integer fen); letters signed; pick-up booked and collected;
+ * entries per day (in the race's time zone, up to today) and per hour over the last two days. A handful of
+ * grouped queries over the race's indexes (db/race-figures-repository.ts), none per entry: at 100,000 entries
+ * the figures take well under the 300 ms budget (scripts/bench-console.ts).
+ *
+ * Live: the console asks again every few seconds (polling, admin/src/pages/dashboard), and `dashboardCache`
+ * keeps each race's figures for DASHBOARD_CACHE_MS, so fifty staff watching one race cost one computation per
+ * window, not fifty. Polling rather than server-sent events: the server runs as several node:cluster workers
+ * (server.ts), each with its own memory, and an entry written through one worker is not seen by a stream held
+ * open by another without a channel between them (or a database notification PostgreSQL has and SQLite has
+ * not); a poll reads the shared database whichever worker answers it. docs/architecture.md.
  */
+import type { ItemFigures, PoolFigures, RaceDashboard } from '#contract/console-figures';
 import type { EntryChannel } from '#contract/entry';
-import { DAY_MS, formatRaceTime, HOUR_MS } from '#contract/race-clock';
+import { DAY_MS, endOfRaceDay, formatRaceTime, HOUR_MS } from '#contract/race-clock';
+import { DASHBOARD_CACHE_MS } from '#contract/console-figures';
 import { raceTimeZone } from '#contract/time-zone';
-import type { PoolFigures } from '../../db/entry-admin-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { entrySettings } from '../organiser/race-items.ts';
 
-export interface ItemFigures {
-  itemCode: string;
-  name: { zh: string; en: string };
-  /** The main pool and, where the item has one, the charity pool. */
-  pools: (PoolFigures & { left: number | null })[];
-  /** Entries by channel, then by status (0-5). */
-  channels: Partial<Record<EntryChannel, Record<number, number>>>;
-  waiting: number;
-  lettersSigned: number;
-}
+/** The calendar day after 'YYYY-MM-DD' (a date, not a time: no zone and no daylight saving come into it). */
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
-export interface RaceDashboard {
-  raceId: string;
-  raceName: { zh: string; en: string };
-  timeZone: string;
-  signUpOpen: boolean;
-  asOf: number;
-  items: ItemFigures[];
-  /** Orders by status (1 awaiting payment, 3 paid, 4 cancelled, 5 refunded). */
-  orders: Record<number, number>;
-  money: { paidFen: number; refundedFen: number; netFen: number };
-  pickup: { booked: number; collected: number };
-  /** Entries per day in the race's zone ('YYYY-MM-DD'), oldest first, days without entries included. */
-  perDay: { day: string; count: number }[];
-  /** Entries per hour over the last 48 hours ('YYYY-MM-DD HH:00' in the race's zone), oldest first. */
-  perHour: { hour: string; count: number }[];
-}
-
-const emptyPool = (itemCode: string, pool: 'main' | 'charity', capacity: number): PoolFigures => ({
-  itemCode,
-  pool,
-  capacity,
-  taken: 0,
-  entries: {},
-  orders: {},
-  paidFen: 0,
-  refundedFen: 0,
-});
+const add = <K extends string | number>(into: Partial<Record<K, number>>, key: K, n: number) => {
+  into[key] = (into[key] ?? 0) + n;
+};
 
 /** The figures of a race at `now`, or undefined when there is no such race. */
 export async function raceDashboard(
@@ -60,64 +38,111 @@ export async function raceDashboard(
   if (!race) return undefined;
   const zone = raceTimeZone(race);
   const settings = entrySettings(race);
-  const [pools, totals, counts, hours, waiting, letters, pickup] = await Promise.all([
-    repos.entryAdmin.poolFigures(raceId),
+  const figures = repos.raceFigures;
+  const [places, counts, hours, waiting, letters, pickup, orders, owed] = await Promise.all([
+    figures.places(raceId),
+    figures.entryCounts(raceId),
+    figures.entriesPerHour(raceId),
+    figures.waiting(raceId),
+    figures.lettersSigned(raceId),
+    figures.pickup(raceId),
     repos.entryAdmin.orderTotals(raceId),
-    repos.raceFigures.entryCounts(raceId),
-    repos.raceFigures.entriesPerHour(raceId),
-    repos.raceFigures.waiting(raceId),
-    repos.raceFigures.lettersSigned(raceId),
-    repos.raceFigures.pickup(raceId),
+    figures.refundsUnderway(raceId),
   ]);
-  // Items of race.json whose places are not set up yet (nothing submitted so far): their settings' capacity.
-  for (const item of settings?.items ?? []) {
-    for (const [pool, capacity] of [
-      ['main', item.capacity],
-      ['charity', item.charity?.capacity],
-    ] as const) {
-      if (capacity === undefined || pools.some((p) => p.itemCode === item.code && p.pool === pool)) continue;
-      pools.push(emptyPool(item.code, pool, capacity));
-    }
-  }
-  const codes = [...new Set([...(settings?.items ?? []).map((i) => i.code), ...pools.map((p) => p.itemCode)])];
+
+  // Items of race.json first, in its order, then any other item that has places or entries.
+  const codes = [
+    ...new Set([
+      ...(settings?.items ?? []).map((i) => i.code),
+      ...places.map((p) => p.itemCode),
+      ...counts.map((c) => c.itemCode),
+    ]),
+  ];
   const items = codes.map((itemCode): ItemFigures => {
     const item = settings?.items.find((i) => i.code === itemCode);
+    const pools = new Map<'main' | 'charity', PoolFigures>();
+    const pool = (name: 'main' | 'charity') => {
+      let found = pools.get(name);
+      if (!found) {
+        found = { pool: name, capacity: null, taken: null, left: null, entries: {} };
+        pools.set(name, found);
+      }
+      return found;
+    };
+    // Places as the sign-up keeps them; those of race.json not set up yet (nothing submitted so far) from it.
+    for (const [name, capacity] of [
+      ['main', item?.capacity],
+      ['charity', item?.charity?.capacity],
+    ] as const) {
+      if (capacity !== undefined) Object.assign(pool(name), { capacity, taken: 0 });
+    }
+    for (const p of places.filter((p) => p.itemCode === itemCode)) {
+      Object.assign(pool(p.pool), { capacity: p.capacity, taken: p.taken });
+    }
     const channels: ItemFigures['channels'] = {};
+    let total = 0;
     for (const row of counts.filter((c) => c.itemCode === itemCode)) {
-      const byStatus = (channels[row.channel as EntryChannel] ??= {});
-      byStatus[row.status] = (byStatus[row.status] ?? 0) + row.count;
+      add((channels[row.channel as EntryChannel] ??= {}), row.status, row.count);
+      add(pool(row.channel === 'charity' ? 'charity' : 'main').entries, row.status, row.count);
+      total += row.count;
     }
     return {
       itemCode,
       name: item ? { zh: item.name.zh, en: item.name.en || item.name.zh } : { zh: itemCode, en: itemCode },
-      pools: pools
-        .filter((p) => p.itemCode === itemCode)
-        .sort((a, b) => a.pool.localeCompare(b.pool) * -1)
+      pools: [...pools.values()]
+        .sort((a, b) => (a.pool === b.pool ? 0 : a.pool === 'main' ? -1 : 1))
         .map((p) => ({ ...p, left: p.capacity === null ? null : Math.max(0, p.capacity - (p.taken ?? 0)) })),
       channels,
+      total,
       waiting: waiting.get(itemCode) ?? 0,
       lettersSigned: letters.get(itemCode) ?? 0,
     };
   });
 
-  const perDay: RaceDashboard['perDay'] = [];
-  for (const { hour, count } of hours) {
-    const day = formatRaceTime(hour, 'YYYY-MM-DD', zone);
-    const last = perDay.at(-1);
-    if (last?.day === day) last.count += count;
-    else {
-      // Days without entries between two with entries, so a chart's axis has no jumps.
-      if (last) {
-        for (let t = hour - DAY_MS; ; t -= DAY_MS) {
-          const gap = formatRaceTime(t, 'YYYY-MM-DD', zone);
-          if (gap <= last.day) break;
-          if (!perDay.some((d) => d.day === gap)) perDay.push({ day: gap, count: 0 });
-        }
-        perDay.sort((a, b) => a.day.localeCompare(b.day));
-      }
-      perDay.push({ day, count });
+  const totals: RaceDashboard['totals'] = {
+    entries: 0,
+    byStatus: {},
+    byChannel: {},
+    capacity: null,
+    left: null,
+    waiting: 0,
+    lettersSigned: 0,
+  };
+  for (const row of counts) {
+    totals.entries += row.count;
+    add(totals.byStatus, row.status, row.count);
+    add(totals.byChannel, row.channel as EntryChannel, row.count);
+  }
+  for (const item of items) {
+    totals.waiting += item.waiting;
+    totals.lettersSigned += item.lettersSigned;
+    for (const p of item.pools) {
+      if (p.capacity === null) continue;
+      totals.capacity = (totals.capacity ?? 0) + p.capacity;
+      totals.left = (totals.left ?? 0) + (p.left ?? 0);
     }
   }
+
+  // Per day: the hours' counts summed by their day in the race's zone (hours start on whole UTC hours, so a
+  // zone whose offset is not a whole number of hours puts an hour's entries on the day the hour starts in),
+  // every day from the first entry's to today's, days without entries included, so the chart's axis has no jumps.
+  // The hours come oldest first: a day's name is worked out once, at its first hour (zone conversions are
+  // the costly part of this function, 720 of them for a month of hours).
+  const byDay = new Map<string, number>();
+  let day = '';
+  let nextDayAt = -Infinity;
+  for (const { hour, count } of hours) {
+    if (hour >= nextDayAt) {
+      day = formatRaceTime(hour, 'YYYY-MM-DD', zone);
+      nextDayAt = endOfRaceDay(hour, zone);
+    }
+    byDay.set(day, (byDay.get(day) ?? 0) + count);
+  }
+  // Before any entry: today alone (a chart with its axis, at nought).
+  const perDay: RaceDashboard['perDay'] = [];
+  const today = formatRaceTime(now, 'YYYY-MM-DD', zone);
+  const days = [...byDay.keys(), today].sort();
+  for (let day = days[0]!; day <= days.at(-1)!; day = nextDay(day)) perDay.push({ day, count: byDay.get(day) ?? 0 });
   const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - 47 * HOUR_MS;
   const byHour = new Map(hours.map((h) => [h.hour, h.count]));
   const perHour = Array.from({ length: 48 }, (_, i) => {
@@ -132,10 +157,38 @@ export async function raceDashboard(
     signUpOpen: race.signUpOpenStatus === 1,
     asOf: now,
     items,
-    orders: totals.orders,
-    money: { paidFen: totals.paidFen, refundedFen: totals.refundedFen, netFen: totals.paidFen - totals.refundedFen },
+    totals,
+    orders: orders.orders,
+    money: {
+      paidFen: orders.paidFen,
+      refundedFen: orders.refundedFen,
+      netFen: orders.paidFen - orders.refundedFen,
+      owedRefunds: owed.count,
+      owedRefundFen: owed.amountFen,
+    },
     pickup,
     perDay,
     perHour,
+  };
+}
+
+/**
+ * Each race's figures for `ttlMs` (one worker's memory): callers within the window get the same figures, and
+ * callers while they are computed wait for that one computation (no stampede when fifty consoles ask at once).
+ * A failed computation is not kept. `now` is the caller's clock (the server's injected one).
+ */
+export function dashboardCache(ttlMs = DASHBOARD_CACHE_MS) {
+  const kept = new Map<string, { at: number; figures: Promise<RaceDashboard | undefined> }>();
+  return (repos: Repositories, raceId: string, now: number): Promise<RaceDashboard | undefined> => {
+    const hit = kept.get(raceId);
+    if (hit && now >= hit.at && now - hit.at < ttlMs) return hit.figures;
+    for (const [id, entry] of kept) if (now - entry.at >= ttlMs) kept.delete(id);
+    const figures = raceDashboard(repos, raceId, now);
+    const entry = { at: now, figures };
+    kept.set(raceId, entry);
+    figures.catch(() => {
+      if (kept.get(raceId) === entry) kept.delete(raceId);
+    });
+    return figures;
   };
 }

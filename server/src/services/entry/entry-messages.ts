@@ -29,13 +29,24 @@ export type EntryEvent =
     }
   | { kind: 'paid'; lines: MessageLine[]; orderNo: string; amountFen: number }
   | { kind: 'cancelledUnpaid'; lines: MessageLine[]; orderNo: string }
-  | { kind: 'directApproved'; name: string };
+  | { kind: 'directApproved'; name: string }
+  // The organiser's actions on one entry (issue 30 §5: the console and the CLI, services/console/entry-actions.ts).
+  | { kind: 'organiserCancelled'; lines: MessageLine[] }
+  | { kind: 'answersEdited'; lines: MessageLine[] }
+  | { kind: 'transferred'; lines: MessageLine[]; fromName: string }
+  | { kind: 'organiserRefund'; lines: MessageLine[]; orderNo: string; amountFen: number }
+  | { kind: 'bibAssigned'; lines: MessageLine[]; bib: string };
 
 const SUBJECT = {
   submitted: '报名提交 Entry submitted',
   paid: '支付成功 Payment received',
   cancelledUnpaid: '订单取消 Order cancelled',
   directApproved: '直通审核 Direct pass',
+  organiserCancelled: '报名取消 Entry cancelled',
+  answersEdited: '报名信息变更 Entry details changed',
+  transferred: '名额转让 Place transferred',
+  organiserRefund: '退款 Refund',
+  bibAssigned: '参赛号码 Bib number',
 } as const;
 
 const who = (line: MessageLine) => `${line.entryNo} (${maskName(line.name)})`;
@@ -72,6 +83,26 @@ export function entryText(raceName: LocalText, zone: string, event: EntryEvent):
     case 'directApproved':
       zh = `${raceZh}：${maskName(event.name)} 的直通资格申请已审核通过，现可通过直通通道报名。`;
       en = `${raceEn}: the direct-pass application of ${maskName(event.name)} is approved: you may now enter through the direct-pass channel.`;
+      break;
+    case 'organiserCancelled':
+      zh = `${raceZh}：${linesZh(event.lines)} 已由主办方取消，名额已释放。如有疑问请联系主办方。`;
+      en = `${raceEn}: ${linesEn(event.lines)} was cancelled by the organiser and its place released. Contact the organiser with any question.`;
+      break;
+    case 'answersEdited':
+      zh = `${raceZh}：主办方已修改 ${linesZh(event.lines)} 的报名信息，请在个人中心核对。`;
+      en = `${raceEn}: the organiser changed the details of ${linesEn(event.lines)}; please check them in your account.`;
+      break;
+    case 'transferred':
+      zh = `${raceZh}：主办方已将 ${maskName(event.fromName)} 的名额转让给 ${linesZh(event.lines)}。`;
+      en = `${raceEn}: the organiser transferred the place of ${maskName(event.fromName)} to ${linesEn(event.lines)}.`;
+      break;
+    case 'organiserRefund':
+      zh = `${raceZh}：主办方为订单 ${event.orderNo}（${linesZh(event.lines)}）发起退款 ¥${formatFen(event.amountFen)}，将原路退回。`;
+      en = `${raceEn}: the organiser refunds CNY ${formatFen(event.amountFen)} of order ${event.orderNo} (${linesEn(event.lines)}) to the original payment.`;
+      break;
+    case 'bibAssigned':
+      zh = `${raceZh}：${linesZh(event.lines)} 的参赛号码为 ${event.bib}。`;
+      en = `${raceEn}: the bib of ${linesEn(event.lines)} is ${event.bib}.`;
       break;
   }
   return { subject: `${SUBJECT[event.kind]}: ${raceZh}`, body: `${zh}\n${en}` };

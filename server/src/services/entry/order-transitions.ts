@@ -173,6 +173,8 @@ async function onPaid(
   paid: PaidFacts,
   at: number,
   after: AfterCommit,
+  /** Who recorded the payment when the organiser did (an offline payment: payOrderOffline). */
+  actor: string | null = null,
 ): Promise<NotificationOutcome> {
   const order = await tx.orders.findById(orderId);
   if (!order) return 'ignored';
@@ -190,8 +192,9 @@ async function onPaid(
     for (const entry of await tx.entries.ofOrder(orderId)) {
       if (entry.status !== submitted && entry.status !== won) continue;
       const to = statusAfterPayment(entry, await model(entry.itemCode));
-      if (to !== entry.status) await tx.entries.setStatus(entry.id, [entry.status], to, 'paid', at);
-      else await tx.entries.addEvent(entry.id, 'paid', at);
+      const note = actor === null ? '' : 'offline';
+      if (to !== entry.status) await tx.entries.setStatus(entry.id, [entry.status], to, 'paid', at, note, actor);
+      else await tx.entries.addEvent(entry.id, 'paid', at, note, actor);
     }
     await tellPaid(tx, order, paid, at);
     return 'paid';
@@ -202,6 +205,41 @@ async function onPaid(
   // The runner was told the order was cancelled: now that it stands again, they are told it is paid.
   await tellPaid(tx, current, paid, at);
   return 'reinstated';
+}
+
+/** Thrown inside payOrderOffline's transaction when the order was not awaiting payment: nothing is kept. */
+class NotAwaitingPayment extends Error {}
+
+/**
+ * A payment the organiser received offline (cash, a bank transfer…: the console's and the CLI's
+ * entry-pay-offline), in one transaction: a payment of provider `provider` (offline:<method>) made paid with
+ * the reference as its trade number, then the order paid exactly as a provider's notification pays it (onPaid:
+ * its entries moved on with the step 'paid' by `actor`, the runner told), then `also` (the audit record). Only
+ * an order awaiting payment (for its whole amount): false, nothing kept, otherwise.
+ */
+export async function payOrderOffline(
+  repos: Repositories,
+  orderId: number,
+  input: { provider: string; reference: string; at: number; actor: string },
+  also: (tx: Repositories) => Promise<void>,
+): Promise<boolean> {
+  const { provider, reference, at, actor } = input;
+  try {
+    return await repos.transaction(async (tx) => {
+      await lockPayFirstBallots(tx, orderId);
+      const order = await tx.orders.findById(orderId);
+      if (order?.status !== 1) throw new NotAwaitingPayment();
+      const payment = await tx.payments.create({ orderId, provider, amountFen: order.amountFen, now: at });
+      if (!(await tx.payments.markPaid(payment.paymentId, reference, at))) throw new NotAwaitingPayment();
+      const paid = { paidFen: order.amountFen, paidAt: at, serialNo: reference };
+      if ((await onPaid(tx, orderId, paid, at, {}, actor)) !== 'paid') throw new NotAwaitingPayment();
+      await also(tx);
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof NotAwaitingPayment) return false;
+    throw error;
+  }
 }
 
 /** The runner's message that an order is paid, with its lines (once per order: the outbox's dedupe key). */

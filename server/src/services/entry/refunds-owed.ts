@@ -27,6 +27,8 @@ export const REFUND_REASONS = {
   latePayment: 'latePayment',
   /** The second charge of an order already paid: the whole payment goes back, the order is untouched. */
   duplicatePayment: 'duplicatePayment',
+  /** A refund on the organiser's initiative (the console, CLI entry-refund): once per order and entry. */
+  organiser: 'organiser',
 } as const;
 
 export interface RefundDeps {

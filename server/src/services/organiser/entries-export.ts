@@ -4,11 +4,15 @@
  * per form field headed by the form's own label (zh, or en), the answer shown as the runner chose it (an
  * option's label, a size's label, a list joined). Each entry is read against the form version published when
  * it was made. Certificate numbers and phones (the entry's own and the form's certificate-number and phone
- * fields) are masked unless the caller asks for whole numbers (a role that may see them, a flag of the CLI).
+ * fields) are masked unless the caller asks for whole numbers (a role that may see them, a flag of the CLI);
+ * the money columns are left out for a role without money. The same search and filters as the console's list;
+ * rows read a page at a time, so a list of a hundred thousand entries never sits in memory whole.
  */
 import { entryStatusLabel, formatFen, type EntryChannel, type EntryModel } from '#contract/entry';
+import { ORDER_STATUS_KEYS } from '#contract/enums';
 import { formatRaceTime } from '#contract/race-clock';
 import type { FormField, PublishedForm } from '#contract/registration-form';
+import type { EntryExportRow } from '../../db/entry-search-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskCertNo, maskMobile } from '../../lib/race-center.ts';
 import { formChannelOf } from '../entry/views.ts';
@@ -41,49 +45,74 @@ const genderText = (gender: unknown, language: ExportLanguage) =>
   enums(language).genders[String(gender) as keyof Enums['genders']] ?? String(gender);
 
 /** The entry columns (bilingual headers: the organiser's staff read either); the form's answers follow. */
-export const EXPORT_HEADERS = [
-  'Entry no 报名号',
-  'Item 项目',
-  'Item name 项目名称',
-  'Channel 渠道',
-  'Status 状态',
-  'Status (zh) 状态',
-  'Name 姓名',
-  'Gender 性别',
-  'Birthday 出生日期',
-  'Certificate type 证件类型',
-  'Certificate number 证件号码',
-  'Phone 手机号',
-  'Team 团队',
-  'Bib 号码布',
-  'Order no 订单号',
-  'Paid (yuan) 实付金额（元）',
-  'Paid at 支付时间',
-  'Created at 报名时间',
-  'Form version 报名表版本',
+const COLUMNS = [
+  ['entryNo', 'Entry no 报名号'],
+  ['item', 'Item 项目'],
+  ['itemName', 'Item name 项目名称'],
+  ['channel', 'Channel 渠道'],
+  ['status', 'Status 状态'],
+  ['statusZh', 'Status (zh) 状态'],
+  ['name', 'Name 姓名'],
+  ['gender', 'Gender 性别'],
+  ['birthday', 'Birthday 出生日期'],
+  ['certType', 'Certificate type 证件类型'],
+  ['certNo', 'Certificate number 证件号码'],
+  ['phone', 'Phone 手机号'],
+  ['team', 'Team 团队'],
+  ['bib', 'Bib 号码布'],
+  ['orderNo', 'Order no 订单号'],
+  ['orderStatus', 'Order status 订单状态'],
+  ['feeYuan', 'Fee (yuan) 报名费（元）'],
+  ['paidYuan', 'Paid (yuan) 实付金额（元）'],
+  ['paidAt', 'Paid at 支付时间'],
+  ['refundedYuan', 'Refunded (yuan) 已退款（元）'],
+  ['createdAt', 'Created at 报名时间'],
+  ['formVersion', 'Form version 报名表版本'],
 ] as const;
+type ColumnKey = (typeof COLUMNS)[number][0];
+/** Columns of money: only for those who may see money (the console's `money` permission; the CLI always). */
+const MONEY_COLUMNS: readonly ColumnKey[] = ['feeYuan', 'paidYuan', 'refundedYuan'];
+
+/** The entry columns' headers of an export with or without money. */
+export const exportHeaders = (money: boolean): string[] =>
+  COLUMNS.filter(([key]) => money || !MONEY_COLUMNS.includes(key)).map(([, header]) => header);
+
+/** Entries read from the database at a time: memory holds one page of the export, whatever the list's length. */
+export const EXPORT_PAGE_SIZE = 500;
 
 export interface EntriesExportInput {
   raceId: string;
-  /** Only the entries of one item (any case) and / or one status. */
+  /** The console list's search text (services/console/entry-search.ts). */
+  q?: string;
+  /** Only the entries of one item (any case), one status, one channel. */
   item?: string;
   status?: number;
-  /** The language of the form's labels and answers (default zh). */
+  channel?: string;
+  /** The language of the form's labels and answers and of the entry facts' texts (default zh). */
   language?: ExportLanguage;
   /** Whole certificate numbers and phones; masked otherwise. */
   wholeNumbers?: boolean;
+  /** The money columns (fee, paid, refunded); default true. */
+  money?: boolean;
 }
 
-export interface EntriesExportTable {
+export interface EntriesExport {
   ok: true;
-  /** The header row, then one row per entry. */
-  table: string[][];
-  entries: number;
+  /** The header row. */
+  header: string[];
+  /** The entries the export holds (those found when it was opened). */
+  total: number;
+  /** The rows, a page at a time, in the order the entries were made. */
+  pages: () => AsyncGenerator<string[][]>;
   /** The form fields that have a column (their keys, in column order). */
   formFields: string[];
-  /** Entries whose numbers or answers this server's key cannot read. */
-  unreadable: number;
+  /** Entries whose numbers or answers this server's key cannot read (among the rows written so far). */
+  unreadable: () => number;
   wholeNumbers: boolean;
+  money: boolean;
+  language: ExportLanguage;
+  /** The item code the item filter named (as the race spells it). */
+  itemCode?: string;
 }
 
 /** The publication an entry made at `createdAt` was filled on: the last one published by then (else the first). */
@@ -151,32 +180,48 @@ export function answerText(field: FormField, value: unknown, language: ExportLan
   }
 }
 
-/** The export's table of the race's entries (optionally one item / status), or why there is none. */
-export async function entriesExportTable(
+const orderStatusText = (status: number | null, language: ExportLanguage) => {
+  const key = status === null ? undefined : ORDER_STATUS_KEYS[status];
+  return key ? enums(language).orderStatuses[key] : '';
+};
+
+/**
+ * The export of the race's entries the filter finds (the console list's search and filters): its header, its
+ * size, and its rows read a page at a time (EXPORT_PAGE_SIZE) when written; or why there is none. The entries
+ * are those found when it is opened (their ids): an entry made while it is written is not in it.
+ */
+export async function openEntriesExport(
   repos: Repositories,
   input: EntriesExportInput,
-): Promise<EntriesExportTable | { ok: false; problem: string }> {
+): Promise<EntriesExport | { ok: false; field: 'race' | 'item'; problem: string }> {
   const language = input.language ?? 'zh';
   const wholeNumbers = input.wholeNumbers ?? false;
+  const money = input.money ?? true;
   const race = await raceContext(repos, input.raceId);
-  if (!race) return { ok: false, problem: `No race "${input.raceId}". Add it first with: site add-race <race.json>` };
+  if (!race)
+    return {
+      ok: false,
+      field: 'race',
+      problem: `No race "${input.raceId}". Add it first with: site add-race <race.json>`,
+    };
   let itemCode: string | undefined;
-  if (input.item !== undefined) {
+  if (input.item !== undefined && input.item !== '') {
     itemCode = findItem(race, input.item);
-    if (!itemCode) return { ok: false, problem: unknownItemText(race, input.item) };
+    if (!itemCode) return { ok: false, field: 'item', problem: unknownItemText(race, input.item) };
   }
   const settings = entrySettings(race.race);
   const items = new Map((settings?.items ?? []).map((i) => [i.code, i]));
   const versions = await repos.registrationForms.versions(input.raceId, formChannelOf(settings));
   const fields = columnFields(versions);
-  const entries = await repos.entryAdmin.listEntries(input.raceId, { itemCode, status: input.status });
+  const filter = { raceId: input.raceId, q: input.q, itemCode, status: input.status, channel: input.channel };
+  const ids = await repos.entrySearch.exportIds(filter);
   const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, undefined, race.zone));
   const number = (text: string, mask: (value: string) => string) => (wholeNumbers || text === '' ? text : mask(text));
   const fieldLabel = (field: FormField) => (language === 'en' ? field.label.en || field.label.zh : field.label.zh);
+  const yuan = (fen: number) => formatFen(fen);
 
   let unreadable = 0;
-  const table: string[][] = [[...EXPORT_HEADERS, ...fields.map(fieldLabel)]];
-  for (const e of entries) {
+  const row = (e: EntryExportRow): string[] => {
     const cert = repos.entryAdmin.decrypt(e.certEnc);
     const phone = repos.entryAdmin.decrypt(e.phoneEnc);
     const values = repos.entryAdmin.decryptValues(e.valuesEnc);
@@ -184,28 +229,50 @@ export async function entriesExportTable(
     const item = items.get(e.itemCode);
     const form = formAt(versions, e.createdAt);
     const own = new Map(form?.form.fields.map((f) => [f.key, f]) ?? []);
-    table.push([
-      e.entryNo,
-      e.itemCode,
-      item ? `${item.name.zh} / ${item.name.en}` : '',
-      e.channel,
-      entryStatusText(e.status, 'en', item?.model, e.channel),
-      entryStatusText(e.status, 'zh', item?.model, e.channel),
-      e.name,
-      genderText(e.gender, 'en'),
-      e.birthday,
-      certificateTypeText(e.certType, 'en'),
-      number(cert, maskCertNo),
-      number(phone, maskMobile),
-      e.teamCode ? `${e.teamCode} ${e.teamName ?? ''}`.trim() : '',
-      e.bib ?? '',
-      e.orderNo ?? '',
-      e.paidAt === null ? '' : formatFen(e.paidFen),
-      time(e.paidAt),
-      time(e.createdAt),
-      form ? String(form.version) : '',
+    const facts: Record<ColumnKey, string> = {
+      entryNo: e.entryNo,
+      item: e.itemCode,
+      itemName: item ? `${item.name.zh} / ${item.name.en}` : '',
+      channel: e.channel,
+      status: entryStatusText(e.status, 'en', item?.model, e.channel),
+      statusZh: entryStatusText(e.status, 'zh', item?.model, e.channel),
+      name: e.name,
+      gender: genderText(e.gender, language),
+      birthday: e.birthday,
+      certType: certificateTypeText(e.certType, language),
+      certNo: number(cert, maskCertNo),
+      phone: number(phone, maskMobile),
+      team: e.teamCode ? `${e.teamCode} ${e.teamName ?? ''}`.trim() : '',
+      bib: e.bib ?? '',
+      orderNo: e.orderNo ?? '',
+      orderStatus: orderStatusText(e.orderStatus, language),
+      feeYuan: yuan(e.feeFen),
+      paidYuan: e.paidAt === null ? '' : yuan(e.paidFen),
+      paidAt: time(e.paidAt),
+      refundedYuan: e.refundedFen > 0 ? yuan(e.refundedFen) : '',
+      createdAt: time(e.createdAt),
+      formVersion: form ? String(form.version) : '',
+    };
+    return [
+      ...COLUMNS.filter(([key]) => money || !MONEY_COLUMNS.includes(key)).map(([key]) => facts[key]),
       ...fields.map((field) => answerText(own.get(field.key) ?? field, values?.[field.key], language, wholeNumbers)),
-    ]);
+    ];
+  };
+  async function* pages(): AsyncGenerator<string[][]> {
+    for (let at = 0; at < ids.length; at += EXPORT_PAGE_SIZE) {
+      yield (await repos.entrySearch.exportRows(ids.slice(at, at + EXPORT_PAGE_SIZE))).map(row);
+    }
   }
-  return { ok: true, table, entries: entries.length, formFields: fields.map((f) => f.key), unreadable, wholeNumbers };
+  return {
+    ok: true,
+    header: [...exportHeaders(money), ...fields.map(fieldLabel)],
+    total: ids.length,
+    pages,
+    formFields: fields.map((f) => f.key),
+    unreadable: () => unreadable,
+    wholeNumbers,
+    money,
+    language,
+    itemCode,
+  };
 }

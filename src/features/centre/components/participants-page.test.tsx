@@ -24,7 +24,7 @@ const label = (key: LabelKey) => i18n.t(`centre.participants.${key}`);
 const open = async (language: Language) => {
   saveUserData({ token: VALID_TOKEN });
   await renderApp({ path: '/my/participants', language, token: VALID_TOKEN });
-  return screen.findByTestId('participants-page', {}, { timeout: 15_000 });
+  return screen.findByTestId('participants-page');
 };
 
 const T = {

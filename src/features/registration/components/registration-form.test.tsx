@@ -383,7 +383,7 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     const { user, submitted } = await renderForm(language, { initialValues: { ...values, runningClub: ' ' } });
     await waitFor(() => expect(screen.getByLabelText(label(f, 'nationality', language))).toBeEnabled());
     await user.click(screen.getByTestId('submit-form'));
-    await waitFor(() => expect(submitted).toEqual([values]), { timeout: 15_000 });
+    await waitFor(() => expect(submitted).toEqual([values]));
   });
 
   it("hands cleanSubmission's values to onSubmit and the filled values to a draft; shows the server's field refusals on their fields", async () => {

@@ -222,7 +222,7 @@ describe.each(['zh', 'en'] as const)('/post in %s', (language) => {
     await user.type(within(page).getByLabelText(zh ? '收件人' : 'Recipient'), RUNNER.name);
     await user.type(within(page).getByLabelText(zh ? '收件人手机号码' : "Recipient's mobile phone"), '13800138000');
     const region = within(page).getByLabelText(zh ? '所在省市区' : 'Province / city / district');
-    await waitFor(() => expect(region).toBeEnabled(), { timeout: 15_000 });
+    await waitFor(() => expect(region).toBeEnabled());
     await user.type(region, zh ? '海淀' : 'haidian');
     await user.click(
       await screen.findByText(

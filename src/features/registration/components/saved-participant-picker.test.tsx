@@ -11,7 +11,7 @@ import { renderApp } from '@/testing/test-utils';
 const open = (language: Language) => renderApp({ path: '/my/signup', language, token: VALID_TOKEN });
 const choose = async (user: ReturnType<typeof userEvent.setup>, item: string) =>
   user.click(
-    within(await screen.findByTestId(`entry-item-${item}`, {}, { timeout: 15_000 })).getByRole('button', {
+    within(await screen.findByTestId(`entry-item-${item}`)).getByRole('button', {
       name: i18n.t('entry.signUp.choose'),
     }),
   );

@@ -9,7 +9,7 @@ describe('personal best and historical score pages', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/pb-search' });
     // The first page of the file loads antd: give it time on a busy machine.
-    await user.type(await screen.findByLabelText('姓名', {}, { timeout: 15_000 }), '张三');
+    await user.type(await screen.findByLabelText('姓名'), '张三');
     await user.type(screen.getByLabelText('证件号码'), VALID_ID);
     await user.click(screen.getByRole('button', { name: '查询' }));
     const table = await screen.findByTestId('pb-table');

@@ -14,7 +14,7 @@ describe('photo search page', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/image-search', config: openConfig() });
     // The first page of the file loads antd: give it time on a busy machine.
-    await user.type(await screen.findByLabelText('参赛号码', {}, { timeout: 15_000 }), 'A1023');
+    await user.type(await screen.findByLabelText('参赛号码'), 'A1023');
     await user.click(screen.getByRole('button', { name: '查询' }));
     const tiles = await screen.findAllByTestId('photo-tile');
     expect(tiles).toHaveLength(3);
@@ -55,7 +55,7 @@ describe('photo search page', () => {
         }),
       );
       await renderApp({ path: '/image-search', config: openConfig(), language });
-      const picker = await screen.findByRole('combobox', { name: raceLabel }, { timeout: 15_000 });
+      const picker = await screen.findByRole('combobox', { name: raceLabel });
       await vi.waitFor(() => expect(picker).toHaveValue('race-1'));
       expect(
         within(picker)

@@ -13,7 +13,7 @@ describe('score search page', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
     // The first page of the file loads antd: give it time on a busy machine.
-    expect(await screen.findByRole('heading', { name: '成绩查询' }, { timeout: 15_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: '成绩查询' })).toBeInTheDocument();
     await user.type(screen.getByLabelText('参赛号码'), ' A1023 ');
     await user.click(screen.getByRole('button', { name: '查询' }));
     const card = await screen.findByTestId('score-result');
