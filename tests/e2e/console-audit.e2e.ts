@@ -4,10 +4,10 @@
  * filtered log as CSV (UTF-8 with a BOM; the export itself is then in the log). A non-owner has no such
  * page. No serious or critical axe finding.
  */
-import { inject } from 'vitest';
 import { newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
+import { serverPort } from './test-server';
 
 const browser = useBrowser();
 
@@ -60,7 +60,7 @@ describe.each([
     // Export what is filtered: a CSV file with a BOM, only staff.login records; the export is then recorded.
     const href = await page.getByTestId('audit-export').getAttribute('href');
     expect(href).toMatch(/^\/api\/admin\/audit\/export\?format=csv&action=staff\.login$/);
-    const file = await context.request.get(`http://localhost:${inject('port')}${href}`);
+    const file = await context.request.get(`http://localhost:${serverPort()}${href}`);
     expect(file.status()).toBe(200);
     expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{8}\.csv"$/);
     const bytes = await file.body();
