@@ -54,6 +54,8 @@ const THEME: ThemeConfig = {
     colorLink: '#0b5fa5',
     colorError: '#c13a22',
     colorTextDescription: '#4a5868',
+    // Placeholders too (0.25 black): a filter's "any …" placeholder is read as its value.
+    colorTextPlaceholder: '#6b7685',
     borderRadius: 6,
   },
   components: { Layout: { siderBg: '#0b2540', headerBg: '#ffffff' }, Menu: { darkItemBg: '#0b2540' } },

@@ -208,6 +208,23 @@ describe('what each member sees', () => {
   });
 });
 
+describe('staff from the console', () => {
+  it('takes races: null as every race (not as a list with an empty race), when adding and when changing', async () => {
+    const owner = sessions.get('owner')!;
+    const added = await call(owner, 'POST', '/staff', {
+      email: 'everywhere@example.org',
+      role: 'service',
+      races: null,
+    });
+    expect(added.json()).toMatchObject({ code: 0, data: { staff: { races: null } } });
+    const id = added.json().data.staff.id as number;
+    const limited = await call(owner, 'POST', `/staff/${id}`, { races: [FIXTURE_RACE_ID] });
+    expect(limited.json()).toMatchObject({ code: 0, data: { races: [FIXTURE_RACE_ID] } });
+    const everywhere = await call(owner, 'POST', `/staff/${id}`, { races: null });
+    expect(everywhere.json()).toMatchObject({ code: 0, data: { races: null } });
+  });
+});
+
 describe('sessions in the console', () => {
   it('a member lists their own sessions with where they are from, and signs out the others', async () => {
     await member('traveller@example.org', 'results');

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, App, Button, Card, Form, Image, Input, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Badge, Button, Card, Form, Image, Input, Space, Table, Tag, Typography } from 'antd';
 import { CONSOLE_MESSAGES } from '#contract/console-messages';
 import {
   checkStaffPassword,
@@ -147,11 +147,13 @@ function SecondFactorCard({ onChanged }: { onChanged: () => void }) {
     <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('account.secondFactor.title')}</h2>}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space>
-          <Tag color={on ? 'green' : 'default'} data-testid="second-factor-state">
-            {on ? t('account.secondFactor.on') : t('account.secondFactor.off')}
-          </Tag>
+          <Badge
+            status={on ? 'success' : 'default'}
+            text={on ? t('account.secondFactor.on') : t('account.secondFactor.off')}
+            data-testid="second-factor-state"
+          />
           {roleNeedsSecondFactor(me.staff.role) && (
-            <Typography.Text type="secondary">{t('account.secondFactor.required')}</Typography.Text>
+            <Typography.Text>{t('account.secondFactor.required')}</Typography.Text>
           )}
         </Space>
         {!proposal ? (
@@ -243,7 +245,7 @@ function SessionsCard({ sessions }: { sessions: Loaded<SessionRow[]> }) {
         </Button>
       }
     >
-      <Typography.Paragraph type="secondary">{t('account.sessions.intro')}</Typography.Paragraph>
+      <Typography.Paragraph>{t('account.sessions.intro')}</Typography.Paragraph>
       {sessions.error && <Alert type="error" showIcon message={sessions.error} />}
       <Table<SessionRow>
         rowKey="id"
@@ -251,7 +253,6 @@ function SessionsCard({ sessions }: { sessions: Loaded<SessionRow[]> }) {
         loading={sessions.loading}
         dataSource={rows ?? []}
         pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('account.sessions.device'),
@@ -259,7 +260,7 @@ function SessionsCard({ sessions }: { sessions: Loaded<SessionRow[]> }) {
             render: (device: string, session) => (
               <Space size={4}>
                 <span>{device || t('account.sessions.unknownDevice')}</span>
-                {session.current && <Tag color="blue">{t('account.sessions.current')}</Tag>}
+                {session.current && <Tag>{t('account.sessions.current')}</Tag>}
               </Space>
             ),
           },
@@ -301,7 +302,7 @@ export default function AccountPage() {
         <div className="console-page-head" style={{ marginBottom: 4 }}>
           <h1>{t('account.title')}</h1>
         </div>
-        <Typography.Text type="secondary">
+        <Typography.Text>
           {t('account.profile', {
             name: me.staff.name,
             email: me.staff.email,

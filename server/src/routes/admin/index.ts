@@ -117,7 +117,7 @@ const staffAddBody = {
     email: { type: 'string', maxLength: 254 },
     name: { type: 'string', maxLength: 60 },
     role: { type: 'string', maxLength: 20 },
-    races: { anyOf: [racesList, { type: 'null' }] },
+    races: { anyOf: [{ type: 'null' }, racesList] },
   },
 } as const;
 const staffChangeBody = {
@@ -125,7 +125,7 @@ const staffChangeBody = {
   properties: {
     name: { type: 'string', maxLength: 60 },
     role: { type: 'string', maxLength: 20 },
-    races: { anyOf: [racesList, { type: 'null' }] },
+    races: { anyOf: [{ type: 'null' }, racesList] },
   },
 } as const;
 const idParams = {
