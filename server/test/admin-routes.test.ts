@@ -307,7 +307,15 @@ describe('the audit log in the console', () => {
     ).toBe(false);
     expect((await call(owner, 'GET', '/audit?to=1')).json().data).toEqual({ records: [], next: null });
     // A repeated parameter is refused, not read as a list (no 500).
-    for (const url of ['/audit?action=a&action=b', '/audit/export?actor=1&actor=2', '/audit?from=1&from=2']) {
+    const race = FIXTURE_RACE_ID;
+    for (const url of [
+      '/audit?action=a&action=b',
+      '/audit/export?actor=1&actor=2',
+      '/audit?from=1&from=2',
+      `/races/${race}/entries?q=a&q=b`,
+      `/races/${race}/entries?status=1&status=2`,
+      `/races/${race}/entries/export?format=csv&q=a&q=b`,
+    ]) {
       const res = await call(owner, 'GET', url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), url).toMatchObject({ code: 400 });

@@ -168,21 +168,17 @@ function actionAnswer<T>(outcome: EntryActionOutcome<T>) {
   const refusal = fail(outcome.status, outcome.code, outcome.params);
   return outcome.fields ? { ...refusal, data: { fields: outcome.fields } } : refusal;
 }
-const auditText = { type: 'string', maxLength: 100 } as const;
-/** The audit list's and export's filters: text each (a repeated parameter is refused, not turned into a list). */
-const auditQuery = {
-  type: 'object',
-  properties: {
-    action: auditText,
-    race: auditText,
-    actor: auditText,
-    from: auditText,
-    to: auditText,
-    before: auditText,
-    limit: auditText,
-    format: auditText,
-  },
-} as const;
+/**
+ * A list's filters: text each, at most 100 characters (a repeated parameter is refused with 400, not turned
+ * into a list the service does not expect).
+ */
+function textQuery<const N extends string>(names: readonly N[]) {
+  const text = { type: 'string', maxLength: 100 } as const;
+  return { type: 'object', properties: Object.fromEntries(names.map((name) => [name, text])) } as const;
+}
+const auditQuery = textQuery(['action', 'race', 'actor', 'from', 'to', 'before', 'limit', 'format']);
+const entryListQuery = textQuery(['q', 'item', 'status', 'channel', 'page']);
+const entryExportQuery = textQuery(['q', 'item', 'status', 'channel', 'format', 'lang']);
 
 type StaffOutcome<T> = { ok: true; value: T } | { ok: false; refusal: Parameters<typeof fail>[1] };
 const answer = <T>(outcome: StaffOutcome<T>) =>
@@ -330,17 +326,21 @@ export default async function adminRoutes(app: FastifyInstance) {
     scope.get<{
       Params: { raceId: string };
       Querystring: { q?: string; item?: string; status?: string; channel?: string; page?: string };
-    }>(`${ADMIN_PREFIX}/races/:raceId/entries`, { schema: { params: raceParams } }, async (request) => {
-      const no = refused(request, 'entries.read', request.params.raceId);
-      if (no) return no;
-      const listed = await listEntries(app.repos, request.params.raceId, request.query);
-      return listed.ok ? ok(listed) : fail(400, 'staffBadQuery', { field: listed.field });
-    });
+    }>(
+      `${ADMIN_PREFIX}/races/:raceId/entries`,
+      { schema: { params: raceParams, querystring: entryListQuery } },
+      async (request) => {
+        const no = refused(request, 'entries.read', request.params.raceId);
+        if (no) return no;
+        const listed = await listEntries(app.repos, request.params.raceId, request.query);
+        return listed.ok ? ok(listed) : fail(400, 'staffBadQuery', { field: listed.field });
+      },
+    );
 
     // The filtered list as a file (.xlsx or .csv): whole numbers and money by the role; recorded in the audit log.
     scope.get<{ Params: { raceId: string }; Querystring: EntryExportQuery }>(
       `${ADMIN_PREFIX}/races/:raceId/entries/export`,
-      { schema: { params: raceParams } },
+      { schema: { params: raceParams, querystring: entryExportQuery } },
       async (request, reply) => {
         const no = refused(request, 'entries.read', request.params.raceId);
         if (no) return no;
