@@ -118,6 +118,21 @@ describe('staff sign-in, from the first owner made on the command line', () => {
     const row = await opened.db.get<{ totp_secret_enc: string }>(sql`SELECT totp_secret_enc FROM staff`);
     expect(row!.totp_secret_enc).not.toContain(totpSecret);
     expect((await currentStaff(repos, login.session.token, at))!.pending).toEqual([]);
+    // Replacing the second factor takes the password as well: an open session alone is not enough.
+    const later = T0 + 4 * MINUTE;
+    const withFactor = (await currentStaff(repos, login.session.token, later))!;
+    const replacement = proposeSecondFactor(withFactor, 'race-site');
+    const replace = (extra: { password?: string }) =>
+      confirmSecondFactor(
+        repos,
+        withFactor,
+        { secret: replacement.secret, code: totpAt(replacement.secret, totpStep(later)), source: device.ip, ...extra },
+        later,
+      );
+    expect(await replace({})).toEqual({ ok: false, refusal: 'staffPasswordWrong' });
+    expect(await replace({ password: 'not-the-password-1' })).toEqual({ ok: false, refusal: 'staffPasswordWrong' });
+    expect(await replace({ password })).toEqual({ ok: true });
+    totpSecret = replacement.secret;
     await staffLogout(repos, current, device.ip, at);
     expect(await currentStaff(repos, login.session.token, at)).toBeUndefined();
   });

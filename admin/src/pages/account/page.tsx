@@ -108,6 +108,7 @@ function SecondFactorCard({ onChanged }: { onChanged: () => void }) {
   const { me, setMe } = useConsole();
   const [proposal, setProposal] = useState<{ secret: string; link: string; qr: string } | null>(null);
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   if (!me) return null;
   const on = me.staff.secondFactor;
@@ -118,6 +119,7 @@ function SecondFactorCard({ onChanged }: { onChanged: () => void }) {
       const { toDataURL } = await import('qrcode');
       setProposal({ ...proposed, qr: await toDataURL(proposed.link, { margin: 1, width: 200 }) });
       setCode('');
+      setPassword('');
     } catch (error) {
       void message.error((error as Error).message);
     } finally {
@@ -132,7 +134,7 @@ function SecondFactorCard({ onChanged }: { onChanged: () => void }) {
     }
     setBusy(true);
     try {
-      await api.post('/totp/confirm', { secret: proposal.secret, code });
+      await api.post('/totp/confirm', { secret: proposal.secret, code, ...(on ? { password } : {}) });
       setProposal(null);
       void message.success(t('account.secondFactor.done'));
       setMe(await api.get<ConsoleMe>('/me'));
@@ -170,6 +172,19 @@ function SecondFactorCard({ onChanged }: { onChanged: () => void }) {
                 {proposal.secret}
               </Typography.Text>
             </Typography.Text>
+            {on && (
+              <label style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+                <Typography.Text>{t('account.secondFactor.password')}</Typography.Text>
+                <Input.Password
+                  autoComplete="current-password"
+                  maxLength={256}
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                  style={{ width: 280 }}
+                  data-testid="second-factor-password"
+                />
+              </label>
+            )}
             <Typography.Text>{t('account.secondFactor.step2')}</Typography.Text>
             <Space.Compact>
               <Input

@@ -107,7 +107,12 @@ const passwordBody = {
 const totpBody = {
   type: 'object',
   required: ['secret', 'code'],
-  properties: { secret: { type: 'string', maxLength: 64 }, code: { type: 'string', maxLength: 12 } },
+  properties: {
+    secret: { type: 'string', maxLength: 64 },
+    code: { type: 'string', maxLength: 12 },
+    // Replacing a second factor already set up: the member's password as well.
+    password: { type: 'string', maxLength: 256 },
+  },
 } as const;
 const racesList = { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 64 } } as const;
 const staffAddBody = {

@@ -188,13 +188,20 @@ export function proposeSecondFactor(current: CurrentStaff, issuer: string): { se
   return { secret, link: totpLink(secret, current.staff.email, issuer) };
 }
 
-/** Keeps `secret` as the member's second factor once `code` shows their app has it; the session counts as verified. */
+/**
+ * Keeps `secret` as the member's second factor once `code` shows their app has it; the session counts as
+ * verified. Replacing a second factor already set up takes the member's password too: a session left open on
+ * someone's desk must not be enough to move their second factor to another phone.
+ */
 export async function confirmSecondFactor(
   repos: Repositories,
   current: CurrentStaff,
-  input: { secret: string; code: string; source: string },
+  input: { secret: string; code: string; password?: string; source: string },
   now: number,
-): Promise<{ ok: true } | { ok: false; refusal: 'staffTotpWrong' }> {
+): Promise<{ ok: true } | { ok: false; refusal: 'staffTotpWrong' | 'staffPasswordWrong' }> {
+  if (current.staff.totpSecret !== null && !(await verifyPassword(input.password ?? '', current.staff.passwordHash))) {
+    return { ok: false, refusal: 'staffPasswordWrong' };
+  }
   const step = matchTotp(input.secret, input.code, now);
   if (step === undefined) return { ok: false, refusal: 'staffTotpWrong' };
   await repos.staff.setTotp(current.staff.id, input.secret, step, now);
