@@ -57,7 +57,7 @@ export const CONSOLE_MESSAGES = {
     zh: '报名信息未通过报名表的校验，请按提示修改',
     en: 'The answers do not pass the registration form’s rules: see each field',
   },
-  entryFormMissing: {
+  entryChannelFormMissing: {
     zh: '该赛事尚未发布此报名通道的报名表',
     en: 'The race has no published registration form for this entry’s channel',
   },

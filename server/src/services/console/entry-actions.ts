@@ -158,7 +158,7 @@ async function checkedPerson(deps: EntryActionDeps, c: Context, sent: unknown, k
   }
   const published = await publishedForm(repos, c.race.raceId, formChannelOf(c.race.entry));
   const item = itemOf(c.race.entry, c.entry.itemCode);
-  if (!published || !item) return { ok: false as const, refusal: refuse(400, 'entryFormMissing') };
+  if (!published || !item) return { ok: false as const, refusal: refuse(400, 'entryChannelFormMissing') };
   const values = { ...(sent as Record<string, unknown>) };
   if (keepMasked) {
     const stored = await repos.entries.valuesOf(c.entry.id);
