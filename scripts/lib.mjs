@@ -47,12 +47,22 @@ export function run(cmd, args, opts = {}) {
   });
 }
 
-export async function buildSpa() {
-  // The public site first (it empties dist/), then the console into dist/admin/ (vite.admin.config.ts).
+/**
+ * Builds the public site, then the console into dist/admin/ (vite.admin.config.ts; the site's build empties
+ * dist/ first). Resolves with the first failing exit code, or 0.
+ */
+export async function buildApps() {
   for (const config of [[], ['--config', 'vite.admin.config.ts']]) {
     const code = await run(bin('vite'), ['build', ...config, '--mode', 'prod', '--logLevel', 'warn']);
-    if (code !== 0) process.exit(code);
+    if (code !== 0) return code;
   }
+  return 0;
+}
+
+/** Builds both apps, or exits with the build's code. */
+export async function buildSpa() {
+  const code = await buildApps();
+  if (code !== 0) process.exit(code);
 }
 
 export const serverEntry = path.join(root, 'server', 'src', 'server.ts');

@@ -7,13 +7,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureNodeModules, ensureSystem } from './ensure-system.mjs';
-import { bin, root, run } from './lib.mjs';
+import { bin, buildApps, root, run } from './lib.mjs';
 
 if (!ensureSystem() || !ensureNodeModules({ root })) process.exit(1);
 
 const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
-// Its output is warnings only; its exit code decides whether the browser tests can run.
-const spaBuild = run(bin('vite'), ['build', '--mode', 'prod', '--logLevel', 'warn']);
+// The site and the console, built beside the unit tests. Their output is warnings only; the exit code decides
+// whether the browser tests can run.
+const spaBuild = buildApps();
 const suites = [
   { name: 'unit, component and server', args: ['run'] },
   { name: 'browser', args: ['run', '--config', 'vitest.e2e.config.ts'], needs: spaBuild },
