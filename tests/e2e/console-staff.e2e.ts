@@ -130,8 +130,18 @@ describe.each([
       // The reset ended their session.
       const sessions = page.getByRole('dialog').filter({ hasText: text.noSessions });
       await sessions.waitFor();
-      await sessions.getByRole('button', { name: text.close }).click();
-      await sessions.waitFor({ state: 'hidden' });
+      // A click while the dialog still zooms in can be lost on a busy machine: close until it is gone.
+      await expect
+        .poll(async () => {
+          if (await sessions.isVisible()) {
+            await sessions
+              .getByRole('button', { name: text.close })
+              .click({ timeout: 2000 })
+              .catch(() => undefined);
+          }
+          return sessions.isVisible();
+        })
+        .toBe(false);
       await signedRow.getByRole('button', { name: text.remove }).click();
       await page.locator('.ant-modal-confirm').getByRole('button', { name: text.remove }).click();
       await signedRow.waitFor({ state: 'detached' });

@@ -41,8 +41,10 @@ export interface RunningServer {
 
 /** The built SPA (dist/) and the API on one free port, with a fresh data folder seeded on start. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  if (!existsSync(path.join(staticDir, 'index.html'))) {
-    throw new Error('dist/ is missing: run `npm run build` first (npm test builds it before the browser tests)');
+  if (!existsSync(path.join(staticDir, 'index.html')) || !existsSync(path.join(staticDir, 'admin', 'index.html'))) {
+    throw new Error(
+      'dist/ or dist/admin/ is missing: run `npm run build` first (npm test builds both before the browser tests)',
+    );
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'race-site-run-'));
