@@ -92,6 +92,48 @@ export interface RaceOrderTotals {
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * An entry with its team and its latest order, as AdminEntryRow reads it: the columns and the joins (`e` the
+ * entry, `t` its team, `l` its line of its latest order, `o` that order). The CLI's list and the console's
+ * export read entries through these.
+ */
+export const ADMIN_ENTRY_COLUMNS = sql`e.id, e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender,
+  e.birthday, e.cert_type, e.cert_enc, e.phone_enc, e.values_enc, e.fee_fen, e.bib, e.created_at, t.team_code,
+  t.name AS team_name, o.order_no, o.status AS order_status, o.paid_at,
+  CASE WHEN o.paid_at IS NOT NULL THEN l.amount_fen ELSE 0 END AS paid_fen`;
+export const ADMIN_ENTRY_JOINS = sql`entries e
+  LEFT JOIN teams t ON t.id = e.team_id
+  LEFT JOIN order_lines l ON l.entry_id = e.id
+    AND l.order_id = (SELECT max(l2.order_id) FROM order_lines l2 WHERE l2.entry_id = e.id)
+  LEFT JOIN orders o ON o.id = l.order_id`;
+
+/** A row of ADMIN_ENTRY_COLUMNS as an AdminEntryRow. */
+export function adminEntryRow(r: Record<string, unknown>): AdminEntryRow {
+  return {
+    id: num(r.id),
+    entryNo: String(r.entry_no),
+    itemCode: String(r.item_code),
+    channel: String(r.channel),
+    status: num(r.status),
+    name: String(r.name),
+    gender: num(r.gender),
+    birthday: String(r.birthday),
+    certType: num(r.cert_type),
+    certEnc: String(r.cert_enc),
+    phoneEnc: String(r.phone_enc),
+    valuesEnc: String(r.values_enc),
+    feeFen: num(r.fee_fen),
+    bib: (r.bib as string | null) ?? null,
+    createdAt: num(r.created_at),
+    teamCode: (r.team_code as string | null) ?? null,
+    teamName: (r.team_name as string | null) ?? null,
+    orderNo: (r.order_no as string | null) ?? null,
+    orderStatus: numOrNull(r.order_status),
+    paidFen: num(r.paid_fen ?? 0),
+    paidAt: numOrNull(r.paid_at),
+  };
+}
+
 /** The pool of an entry's channel. */
 const POOL = sql.raw(`CASE WHEN e.channel = 'charity' THEN 'charity' ELSE 'main' END`);
 
@@ -247,40 +289,10 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
       const byItem = filter.itemCode === undefined ? sql`` : sql`AND e.item_code = ${filter.itemCode}`;
       const byStatus = filter.status === undefined ? sql`` : sql`AND e.status = ${filter.status}`;
       const rows = await db.all<Record<string, unknown>>(sql`
-        SELECT e.id, e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender, e.birthday, e.cert_type,
-          e.cert_enc, e.phone_enc, e.values_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
-          o.order_no, o.status AS order_status, o.paid_at,
-          CASE WHEN o.paid_at IS NOT NULL THEN l.amount_fen ELSE 0 END AS paid_fen
-        FROM entries e
-        LEFT JOIN teams t ON t.id = e.team_id
-        LEFT JOIN order_lines l ON l.entry_id = e.id
-          AND l.order_id = (SELECT max(l2.order_id) FROM order_lines l2 WHERE l2.entry_id = e.id)
-        LEFT JOIN orders o ON o.id = l.order_id
+        SELECT ${ADMIN_ENTRY_COLUMNS} FROM ${ADMIN_ENTRY_JOINS}
         WHERE e.race_id = ${raceId} ${byItem} ${byStatus}
         ORDER BY e.created_at, e.id`);
-      return rows.map((r) => ({
-        id: num(r.id),
-        entryNo: String(r.entry_no),
-        itemCode: String(r.item_code),
-        channel: String(r.channel),
-        status: num(r.status),
-        name: String(r.name),
-        gender: num(r.gender),
-        birthday: String(r.birthday),
-        certType: num(r.cert_type),
-        certEnc: String(r.cert_enc),
-        phoneEnc: String(r.phone_enc),
-        valuesEnc: String(r.values_enc),
-        feeFen: num(r.fee_fen),
-        bib: (r.bib as string | null) ?? null,
-        createdAt: num(r.created_at),
-        teamCode: (r.team_code as string | null) ?? null,
-        teamName: (r.team_name as string | null) ?? null,
-        orderNo: (r.order_no as string | null) ?? null,
-        orderStatus: numOrNull(r.order_status),
-        paidFen: num(r.paid_fen ?? 0),
-        paidAt: numOrNull(r.paid_at),
-      }));
+      return rows.map(adminEntryRow);
     },
 
     /** Places, entries, orders and money per item and pool of the race. */

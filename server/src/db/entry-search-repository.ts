@@ -8,6 +8,7 @@
 import { certDigest, keyedCertHash, keyedPhoneHash, maskCertNo, maskMobile } from '../lib/race-center.ts';
 import { personalCipher } from '../lib/personal-data.ts';
 import { sql, type Db } from './engine.ts';
+import { ADMIN_ENTRY_COLUMNS, ADMIN_ENTRY_JOINS, adminEntryRow, type AdminEntryRow } from './entry-admin-repository.ts';
 
 /** The entries a search or an export is about: the race, the search text and the filters. */
 export interface EntryFilter {
@@ -25,28 +26,7 @@ export interface EntrySearch extends EntryFilter {
 }
 
 /** An entry as the export writes it (numbers and answers still encrypted: the export decides what shows). */
-export interface EntryExportRow {
-  id: number;
-  entryNo: string;
-  itemCode: string;
-  channel: string;
-  status: number;
-  name: string;
-  gender: number;
-  birthday: string;
-  certType: number;
-  certEnc: string;
-  phoneEnc: string;
-  valuesEnc: string;
-  feeFen: number;
-  bib: string | null;
-  createdAt: number;
-  teamCode: string | null;
-  teamName: string | null;
-  orderNo: string | null;
-  orderStatus: number | null;
-  paidFen: number;
-  paidAt: number | null;
+export interface EntryExportRow extends AdminEntryRow {
   /** Refunds of this entry confirmed by the provider. */
   refundedFen: number;
 }
@@ -173,42 +153,12 @@ export function createEntrySearchRepository(db: Db, idNumberKey: string) {
     async exportRows(ids: readonly number[]): Promise<EntryExportRow[]> {
       if (ids.length === 0) return [];
       const rows = await db.all<Record<string, unknown>>(sql`
-        SELECT e.id, e.entry_no, e.item_code, e.channel, e.status, e.name, e.gender, e.birthday, e.cert_type,
-          e.cert_enc, e.phone_enc, e.values_enc, e.fee_fen, e.bib, e.created_at, t.team_code, t.name AS team_name,
-          o.order_no, o.status AS order_status, o.paid_at,
-          CASE WHEN o.paid_at IS NOT NULL THEN l.amount_fen ELSE 0 END AS paid_fen,
+        SELECT ${ADMIN_ENTRY_COLUMNS},
           (SELECT sum(r.amount_fen) FROM refunds r WHERE r.entry_id = e.id AND r.status = 'done') AS refunded_fen
-        FROM entries e
-        LEFT JOIN teams t ON t.id = e.team_id
-        LEFT JOIN order_lines l ON l.entry_id = e.id
-          AND l.order_id = (SELECT max(l2.order_id) FROM order_lines l2 WHERE l2.entry_id = e.id)
-        LEFT JOIN orders o ON o.id = l.order_id
+        FROM ${ADMIN_ENTRY_JOINS}
         WHERE e.id IN (${sql.join([...ids])})
         ORDER BY e.id`);
-      return rows.map((r) => ({
-        id: num(r.id),
-        entryNo: String(r.entry_no),
-        itemCode: String(r.item_code),
-        channel: String(r.channel),
-        status: num(r.status),
-        name: String(r.name),
-        gender: num(r.gender),
-        birthday: String(r.birthday),
-        certType: num(r.cert_type),
-        certEnc: String(r.cert_enc),
-        phoneEnc: String(r.phone_enc),
-        valuesEnc: String(r.values_enc),
-        feeFen: num(r.fee_fen),
-        bib: r.bib === null ? null : String(r.bib),
-        createdAt: num(r.created_at),
-        teamCode: r.team_code === null ? null : String(r.team_code),
-        teamName: r.team_name === null ? null : String(r.team_name),
-        orderNo: r.order_no === null ? null : String(r.order_no),
-        orderStatus: r.order_status === null ? null : num(r.order_status),
-        paidFen: num(r.paid_fen),
-        paidAt: r.paid_at === null ? null : num(r.paid_at),
-        refundedFen: num(r.refunded_fen),
-      }));
+      return rows.map((r) => ({ ...adminEntryRow(r), refundedFen: num(r.refunded_fen) }));
     },
   };
 }
