@@ -321,6 +321,7 @@ describe('the verifiable ballot', () => {
     }
     clock.advance(2 * HOUR);
     const provider = createSandboxProvider({
+      env: {},
       secret: 'test',
       now: clock.now,
       state: async () => ({ status: 'unknown', tradeNo: null, amountFen: null, paidAt: null }),

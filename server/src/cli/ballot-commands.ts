@@ -65,6 +65,7 @@ export function cliPaymentProvider(
   const { PAYMENT_PROVIDER } = parseServerEnv(io.env, ['PAYMENT_PROVIDER']);
   const make = BUILTIN_PAYMENT_PROVIDERS[PAYMENT_PROVIDER];
   return make?.({
+    env: io.env,
     secret: secrets.payment,
     now: () => io.now,
     state: async () => ({ status: 'unknown', tradeNo: null, amountFen: null, paidAt: null }),

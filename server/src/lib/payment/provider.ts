@@ -34,10 +34,16 @@ export interface CreatePaymentInput {
 }
 
 export interface CreatedPayment {
-  /** The provider's cashier page. */
+  /** The provider's cashier page (empty when the runner pays by scanning qrContent only). */
   cashierUrl: string;
   /** What a QR code shows for paying on a phone. */
   qrContent: string;
+  /**
+   * How the runner's browser pays: 'redirect' (default) goes to cashierUrl; 'qr' stays on the order page,
+   * shows qrContent as a QR code to scan with the wallet app (WeChat Pay Native on a desktop) and waits for
+   * the order to be paid.
+   */
+  display?: 'redirect' | 'qr';
 }
 
 /** A notification whose signature checked out. */
@@ -102,10 +108,54 @@ export interface PaymentProvider {
   close(paymentId: string): Promise<void>;
   /** The acknowledgement of a notification (accepted) or its refusal (the provider repeats it later). */
   notifyAnswer(accepted: boolean, reason?: string): NotifyAnswer;
+  /**
+   * The provider's bill of one day (`day` YYYY-MM-DD, the day as the provider cuts it: China time for both
+   * Alipay and WeChat Pay), fetched from the provider, in our terms (reconciliation, issue 31 §3). May throw
+   * (network, provider down, no bill yet: BillNotReadyError).
+   */
+  fetchBill?(day: string): Promise<BillLine[]>;
+  /**
+   * A bill file the finance staff downloaded from the provider's merchant portal, read into our terms.
+   * Throws BillFormatError (with the file's line) on a file it cannot read; never returns half a bill.
+   */
+  parseBill?(content: Buffer): BillLine[];
+}
+
+/** One line of a provider's daily bill, in our terms: money taken or money given back. */
+export interface BillLine {
+  kind: 'payment' | 'refund';
+  /** Our payment id (out_trade_no) the line belongs to. */
+  paymentId: string;
+  /** The provider's transaction number of the payment. */
+  tradeNo: string;
+  /** Our refund number (out_refund_no / out_request_no) for a refund line, null for a payment. */
+  refundNo: string | null;
+  /** Positive integer fen: taken for a payment, given back for a refund. */
+  amountFen: number;
+  /** When the provider took or gave back the money (epoch ms). */
+  at: number;
+}
+
+/** The provider has no bill for that day yet (both publish the previous day's bill in the morning). */
+export class BillNotReadyError extends Error {}
+
+/** A bill file that cannot be read: which line (1-based, 0 for the whole file) and why. */
+export class BillFormatError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(line > 0 ? `line ${line}: ${message}` : message);
+  }
 }
 
 /** What the server hands a provider when it makes it. */
 export interface PaymentProviderContext {
+  /**
+   * The server's environment: a real provider reads its keys from its own variables (or files they name) and
+   * throws at make time, naming the variable, when one is missing or malformed (the server does not start).
+   */
+  env: Record<string, string | undefined>;
   /** The payment secret (lib/secrets.ts PAYMENT_SECRET), shared by every instance; a real provider has its own keys. */
   secret: string;
   /** The app's clock (epoch ms). */

@@ -116,6 +116,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   if (testInProduction) app.log.warn(testProviderInProductionWarning(PAYMENT_PROVIDER));
   const now = () => app.config.now();
   const context: PaymentProviderContext = {
+    env: options.env,
     secret: app.secrets.payment,
     now,
     state: (paymentId) => paymentState(app.repos, paymentId),
