@@ -25,10 +25,12 @@ export interface CreatePaymentInput {
   subject: string;
   /** The provider refuses to take the money after this (epoch ms): the order's deadline. */
   expiresAt: number;
-  /** Where the provider posts its notifications. */
+  /** Where the provider posts its notifications: an absolute URL on the origin the runner pays from. */
   notifyUrl: string;
-  /** Where the runner's browser goes back after paying (the SPA's order page, on the site below). */
+  /** Where the runner's browser goes back after paying (the SPA's order page, on the site below): absolute. */
   returnUrl: string;
+  /** The runner's IP address as this server sees it (behind TRUST_PROXY, the client's): WeChat Pay H5 asks for it. */
+  clientIp: string;
   /** The site the runner pays from (returnUrl is on it); the sandbox's own cashier carries it to its return. */
   site: PaySite;
 }

@@ -264,14 +264,17 @@ export async function orderPayRoutes(app: FastifyInstance) {
     if (!('order' in opened)) return fail(opened.status, opened.code);
     const { order, payment, race } = opened;
     const site = paySite(request.body.site);
+    // The provider calls back and sends the runner back to the origin they pay from (the event's bound domain).
+    const origin = `${request.protocol}://${request.host}`;
     const created = await provider.createPayment({
       paymentId: payment.paymentId,
       orderNo: order.orderNo,
       amountFen: payment.amountFen,
       subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
       expiresAt: order.deadlineAt,
-      notifyUrl: `${API_PATHS.payNotifyPrefix}${provider.name}`,
-      returnUrl: orderReturnUrl(order.orderNo, true, site),
+      notifyUrl: `${origin}${API_PATHS.payNotifyPrefix}${provider.name}`,
+      returnUrl: `${origin}${orderReturnUrl(order.orderNo, true, site)}`,
+      clientIp: request.ip,
       site,
     });
     const answer: OrderPayAnswer = {
