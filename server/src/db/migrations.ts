@@ -1506,4 +1506,47 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX letter_signatures_race_entry ON letter_signatures (race_id, entry_id);
     `,
   },
+  {
+    id: 27,
+    name: 'outbox: each message to a phone sent through the SMS provider, with its kind, state and receipt',
+    // Issue 31 §4 (lib/sms/, plugins/delivery.ts). kind and params (JSON): the provider's template and its
+    // variables. state: queued (waits for the sender), sending (claimed), sent (the provider took it:
+    // provider_message_id is its BizId / SerialNo), delivered or failed (its receipt, or the provider's refusal:
+    // error_code, error_detail), skipped (its kind is not sent by SMS). Rows written before: as the outbox
+    // kept them (nothing left), so switching SMS_PROVIDER on never sends old messages.
+    sqlite: `
+      ALTER TABLE outbox ADD COLUMN kind TEXT;
+      ALTER TABLE outbox ADD COLUMN params TEXT;
+      ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'));
+      ALTER TABLE outbox ADD COLUMN provider TEXT;
+      ALTER TABLE outbox ADD COLUMN provider_message_id TEXT;
+      ALTER TABLE outbox ADD COLUMN error_code TEXT;
+      ALTER TABLE outbox ADD COLUMN error_detail TEXT;
+      ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN next_attempt_at INTEGER;
+      ALTER TABLE outbox ADD COLUMN state_at INTEGER;
+      UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = created_at;
+      CREATE INDEX outbox_queued ON outbox (id) WHERE state IN ('queued', 'sending') AND channel = 'sms';
+      CREATE INDEX outbox_provider_message ON outbox (provider, provider_message_id)
+        WHERE provider_message_id IS NOT NULL;
+    `,
+    postgres: `
+      ALTER TABLE outbox ADD COLUMN kind TEXT;
+      ALTER TABLE outbox ADD COLUMN params TEXT;
+      ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'));
+      ALTER TABLE outbox ADD COLUMN provider TEXT;
+      ALTER TABLE outbox ADD COLUMN provider_message_id TEXT;
+      ALTER TABLE outbox ADD COLUMN error_code TEXT;
+      ALTER TABLE outbox ADD COLUMN error_detail TEXT;
+      ALTER TABLE outbox ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN next_attempt_at BIGINT;
+      ALTER TABLE outbox ADD COLUMN state_at BIGINT;
+      UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = created_at;
+      CREATE INDEX outbox_queued ON outbox (id) WHERE state IN ('queued', 'sending') AND channel = 'sms';
+      CREATE INDEX outbox_provider_message ON outbox (provider, provider_message_id)
+        WHERE provider_message_id IS NOT NULL;
+    `,
+  },
 ];

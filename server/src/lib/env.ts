@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import proxyAddr from '@fastify/proxy-addr';
 import * as z from 'zod';
 import { DEFAULT_PAYMENT_PROVIDER, productionNeedsProvider } from './payment/providers.ts';
+import { SMS_PROVIDER_NAMES } from './sms/names.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -122,6 +123,34 @@ export const serverEnvSchema = z.object({
   FILE_STORAGE: z.enum(['folder', 'database']).optional(),
   /** A folder every instance shares (a network mount), for FILE_STORAGE=folder on PostgreSQL. */
   FILES_DIR: z.string().optional(),
+  /**
+   * Where messages to phones go (lib/sms/providers.ts): 'outbox' (the development outbox: nothing leaves; the
+   * default, and in production a loud warning at start), 'aliyun' or 'tencent' (docs/sms-providers.md).
+   */
+  SMS_PROVIDER: lowerCase.pipe(z.enum(SMS_PROVIDER_NAMES)).optional(),
+  /** Each kind of message's approved template: JSON, or the path of a JSON file (lib/sms/templates.ts). */
+  SMS_TEMPLATES: z.string().optional(),
+  /** The secret token of the delivery-receipt URL set in the provider's console; unset: receipts refused. */
+  SMS_RECEIPT_TOKEN: z
+    .string()
+    .regex(/^[\w-]{16,128}$/)
+    .optional(),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
+  ALIYUN_SMS_SIGN_NAME: z.string().optional(),
+  /** Default dysmsapi.aliyuncs.com; http:// only for a fake on this machine (tests). */
+  ALIYUN_SMS_ENDPOINT: z.string().optional(),
+  TENCENT_SMS_SECRET_ID: z.string().optional(),
+  TENCENT_SMS_SECRET_KEY: z.string().optional(),
+  TENCENT_SMS_SDK_APP_ID: z
+    .string()
+    .regex(/^\d{5,20}$/)
+    .optional(),
+  TENCENT_SMS_SIGN_NAME: z.string().optional(),
+  /** Default ap-guangzhou. */
+  TENCENT_SMS_REGION: z.string().optional(),
+  /** Default sms.tencentcloudapi.com; http:// only for a fake on this machine (tests). */
+  TENCENT_SMS_ENDPOINT: z.string().optional(),
   /** off: this instance runs no timed work (plugins/jobs.ts); others on the same database still do. */
   JOBS: lowerCase
     .pipe(z.enum(['on', 'off']))
@@ -152,6 +181,9 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   DB_POOL_SIZE: 'a number from 1 to 200',
   FILE_STORAGE: 'folder or database',
   JOBS: 'on or off',
+  SMS_PROVIDER: SMS_PROVIDER_NAMES.join(', '),
+  SMS_RECEIPT_TOKEN: '16 to 128 letters, digits, - or _ (it is part of a URL)',
+  TENCENT_SMS_SDK_APP_ID: 'the SdkAppId, digits',
 };
 
 /** Values never repeated in a message. */
@@ -163,6 +195,9 @@ const SECRETS = new Set<string>([
   'PAYMENT_SECRET',
   'SMTP_URL',
   'DATABASE_URL',
+  'SMS_RECEIPT_TOKEN',
+  'ALIYUN_SMS_ACCESS_KEY_SECRET',
+  'TENCENT_SMS_SECRET_KEY',
 ]);
 
 /** A bad environment: one line per bad variable, each naming it. */
