@@ -6,6 +6,8 @@
  * or key stops the start naming it; the outbox (the default) stays the sandbox it was.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -351,6 +353,17 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     await expect(start({ [key]: '' }, now)).rejects.toThrow(
       new RegExp(`${key} must be set with SMS_PROVIDER=${provider.name}`),
     );
+  });
+});
+
+describe("the organisers' guide (docs/sms-providers.md)", () => {
+  it('lists every kind of message with the variables its templates may use, as the code has them', () => {
+    const guide = readFileSync(path.resolve(import.meta.dirname, '../../docs/sms-providers.md'), 'utf8');
+    const doc = guide.split('## The kinds of message')[1]!.split('\n## ')[0]!;
+    const listed = Object.fromEntries(
+      [...doc.matchAll(/^\| `(\w+)`\s*\|[^|]*\|\s*([\w, ]+?)\s*\|$/gm)].map((m) => [m[1]!, m[2]!.split(/,\s*/)]),
+    );
+    expect(listed).toEqual(Object.fromEntries(SMS_KIND_NAMES.map((kind) => [kind, [...SMS_KINDS[kind]]])));
   });
 });
 
