@@ -17,7 +17,18 @@ import { sql } from '../src/db/engine.ts';
 import { SMS_KIND_NAMES, SMS_KINDS } from '../src/lib/sms/kinds.ts';
 import { SMS_MAX_ATTEMPTS, smsBackoffMs } from '../src/plugins/delivery.ts';
 import { codeLogin, DEMO, sendCode } from './account-helpers.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { runSiteCli } from '../src/cli/site.ts';
+import {
+  buildTestApp,
+  databaseFor,
+  fakeClock,
+  FIXTURE_RACE_ID,
+  FIXTURE_SEED,
+  postgresEnv,
+  removeTempDirs,
+  siteCli,
+  tempDir,
+} from './helpers.ts';
 import { startAliyunFake, startTencentFake, type SmsFake } from './sms-fakes.ts';
 
 afterAll(removeTempDirs);
@@ -316,6 +327,50 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     expect(fake.refused.slice(refusedBefore)).toEqual([expected]);
     const [row] = (await rows(app)).filter((r) => r.kind === 'loginCode');
     expect(row).toMatchObject({ state: 'failed', provider: provider.name, error_code: expected });
+  });
+
+  it("site sms-test sends a kind's template with sample values through the provider", async () => {
+    const dataDir = tempDir();
+    const run = async (env: Record<string, string>, ...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runSiteCli(argv, {
+        stdout: (line) => out.push(line),
+        stderr: (line) => err.push(line),
+        env: postgresEnv({
+          DATA_DIR: dataDir,
+          SEED_DIR: FIXTURE_SEED,
+          DATABASE_URL: await databaseFor(dataDir),
+          ...providerEnv,
+          SMS_TEMPLATES: templatesFor(provider),
+          ...env,
+        }),
+        now: () => T0,
+      });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const before = fake.sends.length;
+    const sent = await run({}, 'sms-test', '--to', '13900002222', '--kind', 'ballotWon');
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.out).toContain(
+      `sent ballotWon to 139****2222 through ${provider.name}: template ${provider.code(902)}`,
+    );
+    expect(sent.out).not.toContain('13900002222');
+    const [message] = fake.sends.slice(before);
+    expect(message).toMatchObject({ phone: provider.phone('13900002222'), template: provider.code(902) });
+    expect(provider.values(message!.params, ['race', 'entryNo', 'orderNo', 'amount', 'deadline'])).toMatchObject({
+      race: '测试赛事',
+      amount: '0.01',
+    });
+    // Refused: the outbox, an unknown kind, a missing --to; a key missing names it.
+    expect((await run({ SMS_PROVIDER: 'outbox' }, 'sms-test', '--to', '13900002222')).err).toMatch(
+      /SMS_PROVIDER is outbox/,
+    );
+    expect((await run({}, 'sms-test', '--to', '13900002222', '--kind', 'nope')).code).toBe(1);
+    expect((await run({}, 'sms-test')).code).toBe(2);
+    const key = provider.name === 'aliyun' ? 'ALIYUN_SMS_SIGN_NAME' : 'TENCENT_SMS_SIGN_NAME';
+    expect((await run({ [key]: '' }, 'sms-test', '--to', '13900002222')).err).toContain(`${key} must be set`);
+    expect(fake.sends.length).toBe(before + 1);
   });
 
   it('refuses receipts with a wrong token (403), a body not in its form (400, the envelope) or for another provider (404)', async () => {
