@@ -40,7 +40,11 @@ export function smsKindOf(name: string): SmsKind | undefined {
 export const SMS_TEST_KINDS = `login, register, reset or one of ${SMS_KIND_NAMES.join(', ')}`;
 
 /** Sends `kind`'s template to `to`; the lines to print, or the refusal. */
-export async function sendTestSms(env: Env, to: string, kindName: string): Promise<{ ok: boolean; lines: string[] }> {
+export async function sendTestSms(
+  env: Env,
+  to: string,
+  kindName: string,
+): Promise<{ ok: true; lines: string[] } | { ok: false; lines: string[] }> {
   const phone = to.replace(/[\s-]/g, '');
   if (!/^(\+?\d{6,15})$/.test(phone)) return { ok: false, lines: [`--to "${to}" is not a phone number.`] };
   const kind = smsKindOf(kindName);
