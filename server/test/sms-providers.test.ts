@@ -203,7 +203,9 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     const url = `${address}${API_PATHS.smsReceiptPrefix}${provider.name}?token=${RECEIPT_TOKEN}`;
     const receipt = await fake.postReceipt(url, message.messageId, true);
     expect(receipt.status).toBe(200);
-    expect(receipt.body).toEqual(provider.name === 'aliyun' ? { code: 0, msg: '成功' } : { result: 0, errmsg: 'OK' });
+    expect(receipt.body).toEqual(
+      provider.name === 'aliyun' ? { code: 0, msg: '接收成功' } : { result: 0, errmsg: 'OK' },
+    );
     const delivered = (await rows(app)).find((r) => r.id === row!.id);
     expect(delivered).toMatchObject({ state: 'delivered', error_code: null });
     // Again, or a late failure for the same message: nothing changes.
@@ -313,6 +315,19 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
       error_code: provider.name === 'aliyun' ? 'MK:0001' : 'MN:0001',
       error_detail: '空号',
     });
+  });
+
+  it('tries a throttled code again at once and sends it', async () => {
+    const app = await start({}, fakeClock(T0).now);
+    const before = fake.sends.length;
+    fake.throttleNext(1);
+    expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
+    await app.delivery.idle();
+    expect(fake.sends.length).toBe(before + 1);
+    const [row] = (await rows(app)).filter((r) => r.kind === 'loginCode');
+    expect(row).toMatchObject({ state: 'sent', provider_message_id: fake.sends[before]!.messageId });
+    // Development (the outbox on): the row shows the code the phone got.
+    expect(row!.body).toContain(provider.values(fake.sends[before]!.params, ['code']).code!);
   });
 
   it('is refused by the gateway when signed with another key: the code is recorded failed with its error, not retried', async () => {

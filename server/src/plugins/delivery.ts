@@ -56,7 +56,7 @@ export interface Delivery {
 }
 
 /** How often the job runner sends the queued messages to phones. */
-export const SMS_SEND_EVERY_MS = 5000;
+export const SMS_SEND_EVERY_MS = 15_000;
 /** Tries of a queued message before it is failed. */
 export const SMS_MAX_ATTEMPTS = 6;
 /** A queued message not sent within this time is failed (expired): a ballot result days late helps no one. */

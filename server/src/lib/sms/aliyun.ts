@@ -6,7 +6,7 @@
  *
  * Delivery receipts (SmsReport) come by HTTP batch push: the console's 通用设置 → 发送状态回执 → HTTP 批量推送,
  * a JSON array of { biz_id, success, err_code, err_msg, phone_number, … } posted to our receipt URL
- * (routes/sms/receipt.ts), answered { "code": 0, "msg": "成功" }.
+ * (routes/sms/receipt.ts), answered { "code": 0, "msg": "接收成功" }.
  *
  * Environment: ALIYUN_SMS_ACCESS_KEY_ID, ALIYUN_SMS_ACCESS_KEY_SECRET, ALIYUN_SMS_SIGN_NAME,
  * ALIYUN_SMS_ENDPOINT (default dysmsapi.aliyuncs.com).
@@ -28,9 +28,12 @@ import {
 export const ALIYUN_SMS_PROVIDER = 'aliyun';
 export const DEFAULT_ALIYUN_SMS_ENDPOINT = 'dysmsapi.aliyuncs.com';
 
-/** Aliyun's codes worth another try: throttled (per number or per account), or its own failure. */
-const THROTTLED = /^(isv\.BUSINESS_LIMIT_CONTROL|isv\.DAY_LIMIT_CONTROL|Throttling.*)$/;
-const TRANSIENT = /^(isp\.SYSTEM_ERROR|isp\..*|ServiceUnavailable|InternalError)$/;
+/**
+ * Aliyun's codes worth another try: throttled (a number's minute or hour limit, the API's rate), or its own
+ * failure. A day's limit (isv.DAY_LIMIT_CONTROL), a permission or a template refused are not.
+ */
+const THROTTLED = /^(isv\.BUSINESS_LIMIT_CONTROL|Throttling.*)$/;
+const TRANSIENT = /^(isp\.SYSTEM_ERROR|ServiceUnavailable.*|InternalError.*)$/;
 
 type AliyunClient = {
   sendSmsWithOptions(
@@ -126,6 +129,6 @@ export function createAliyunSmsProvider(env: Env): SmsProvider {
         };
       });
     },
-    receiptAnswer: { code: 0, msg: '成功' },
+    receiptAnswer: { code: 0, msg: '接收成功' },
   };
 }

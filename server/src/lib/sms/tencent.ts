@@ -27,9 +27,13 @@ export const TENCENT_SMS_PROVIDER = 'tencent';
 export const DEFAULT_TENCENT_SMS_ENDPOINT = 'sms.tencentcloudapi.com';
 export const DEFAULT_TENCENT_SMS_REGION = 'ap-guangzhou';
 
-/** Tencent's codes worth another try: throttled (the API's rate, a number's frequency), or its own failure. */
-const THROTTLED = /^(RequestLimitExceeded.*|LimitExceeded\.(PhoneNumber|DeliveryFrequency).*)$/;
-const TRANSIENT = /^(InternalError.*|ResourceUnavailable|FailedOperation\.(ServiceSuspendDueToArrears)?$)/;
+/**
+ * Tencent's codes worth another try: throttled (the API's rate, a number's 30-second or hour limit), or its own
+ * failure. A number's day limit, a template or sign refused, arrears are not.
+ */
+const THROTTLED =
+  /^(RequestLimitExceeded.*|LimitExceeded\.(PhoneNumberThirtySecondLimit|PhoneNumberOneHourLimit|DeliveryFrequencyLimit))$/;
+const TRANSIENT = /^(InternalError.*|ResourceUnavailable.*)$/;
 
 const sdk = tencentSms as unknown as { sms?: typeof tencentSms.sms; default?: { sms: typeof tencentSms.sms } };
 const SmsClient = (sdk.sms ?? sdk.default?.sms)!.v20210111.Client;
