@@ -25,7 +25,7 @@ import type { CodeChannel, CodePurpose } from '../db/codes-repository.ts';
 import { maskDestination } from '../lib/accounts.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { CODE_VALID_MINUTES, isMainlandPhone, isSmsKind, smsContent, type SmsContent } from '../lib/sms/kinds.ts';
-import type { SmsSendResult } from '../lib/sms/provider.ts';
+import { networkFailure, type SmsSendResult } from '../lib/sms/provider.ts';
 import type { SmsSettings } from '../lib/sms/providers.ts';
 import { templateFor } from '../lib/sms/templates.ts';
 import type { OutboxOutcome, QueuedSms } from '../db/outbox-repository.ts';
@@ -242,7 +242,14 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
     if (!row.kind || !isSmsKind(row.kind)) {
       outcome = { state: 'failed', provider: provider!.name, errorCode: 'noKind' };
     } else {
-      const result = await sendSms(row.destination, { kind: row.kind, params: row.params });
+      let result: SmsSendResult | OutboxOutcome;
+      try {
+        result = await sendSms(row.destination, { kind: row.kind, params: row.params });
+      } catch (error) {
+        // Not the provider's answer (it never rejects): tried again like a network failure.
+        app.log.error({ err: error, to: maskDestination(row.destination) }, 'sms failed');
+        result = networkFailure(error);
+      }
       if ('state' in result) outcome = result;
       else {
         outcome = outcomeOf(result);
