@@ -107,6 +107,23 @@ export const serverEnvSchema = z.object({
    * Read by whatever makes orders: the server (sign-up) and the organiser CLI (ballot-draw).
    */
   PAYMENT_MINUTE_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
+  /**
+   * WeChat Pay (PAYMENT_PROVIDER=wechatpay; lib/payment/wechatpay.ts checks them when it is made, naming a
+   * missing or malformed one; docs/payment-providers.md says where each comes from): the merchant number, the
+   * AppID, the API v3 key, the merchant API private key (PEM, or the file holding it) and its certificate's
+   * serial, the platform public key and its id (or, without them, the platform certificates fetched from
+   * WeChat Pay), and its address (a local fake in tests).
+   */
+  WECHATPAY_MCH_ID: z.string().optional(),
+  WECHATPAY_APP_ID: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  WECHATPAY_CERT_SERIAL: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+  WECHATPAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
   // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
   DATABASE_URL: z
@@ -152,6 +169,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   DB_POOL_SIZE: 'a number from 1 to 200',
   FILE_STORAGE: 'folder or database',
   JOBS: 'on or off',
+  WECHATPAY_BASE_URL: 'an http:// or https:// URL',
 };
 
 /** Values never repeated in a message. */
@@ -161,6 +179,8 @@ const SECRETS = new Set<string>([
   'CODE_SECRET',
   'ID_NUMBER_SECRET',
   'PAYMENT_SECRET',
+  'WECHATPAY_API_V3_KEY',
+  'WECHATPAY_PRIVATE_KEY',
   'SMTP_URL',
   'DATABASE_URL',
 ]);

@@ -9,6 +9,7 @@
  */
 import type { PaymentProviderFactory } from './provider.ts';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './sandbox.ts';
+import { createWechatPayProvider, WECHATPAY_PROVIDER } from './wechatpay.ts';
 
 export interface KnownPaymentProvider {
   make: PaymentProviderFactory;
@@ -18,6 +19,7 @@ export interface KnownPaymentProvider {
 
 export const PAYMENT_PROVIDERS: Record<string, KnownPaymentProvider> = {
   [SANDBOX_PROVIDER]: { make: createSandboxProvider, takesMoney: false },
+  [WECHATPAY_PROVIDER]: { make: createWechatPayProvider, takesMoney: true },
 };
 
 /** The built-in providers' factories by name. */
