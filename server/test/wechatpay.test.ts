@@ -7,7 +7,7 @@
  * time_expire equal to the deadline, the platform public key and the platform certificates side by side,
  * refunds once per out_refund_no across a network error, close on cancel, the daily bill.
  */
-import { createHash, createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey, createVerify } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,7 +19,7 @@ import { poolOf } from '../src/db/entries-repository.ts';
 import { BillFormatError, BillNotReadyError, type PaymentProviderContext } from '../src/lib/payment/provider.ts';
 import { PAYMENT_PROVIDERS } from '../src/lib/payment/providers.ts';
 import { createWechatPayProvider } from '../src/lib/payment/wechatpay.ts';
-import { chinaRfc3339, truncateUtf8 } from '../src/lib/payment/wechatpay-sign.ts';
+import { chinaRfc3339, truncateUtf8, wechatpayAuthorization } from '../src/lib/payment/wechatpay-sign.ts';
 import { CANCEL_DUE_EVERY_MS } from '../src/routes/entry/payment.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
 import { retryRefund } from '../src/services/entry/refunds-owed.ts';
@@ -44,9 +44,10 @@ const ENTRY: EntrySettings = {
   items: [
     { code: 'FC', name: { zh: '全程', en: 'Marathon' }, capacity: 1, feeFen: 12800, model: 'firstCome' },
     { code: 'PD', name: { zh: '十公里', en: '10 km' }, capacity: 20, feeFen: 15000, model: 'payThenDraw' },
+    { code: 'FR', name: { zh: '五公里', en: '5 km' }, capacity: 5, feeFen: 9900, model: 'firstCome' },
   ],
 };
-const FEES: Record<string, number> = { FC: 12800, PD: 15000 };
+const FEES: Record<string, number> = { FC: 12800, PD: 15000, FR: 9900 };
 
 /** The variables of a merchant in the platform public key mode (the fake's key). */
 function wechatEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
@@ -82,9 +83,9 @@ interface Runner {
 const runners: Runner[] = [];
 let certCounter = 0;
 
-async function makeOrder(who: Runner, item: 'FC' | 'PD', minutes = 30) {
+async function makeOrder(who: Runner, item: 'FC' | 'PD' | 'FR', minutes = 30) {
   certCounter += 1;
-  const holdsPlace = item === 'FC';
+  const holdsPlace = item !== 'PD';
   return app.repos.transaction(async (tx) => {
     if (holdsPlace) expect(await tx.entries.takePlace(FIXTURE_RACE_ID, item, poolOf('public'), 1)).toBe(true);
     const entry = await tx.entries.insertEntry({
@@ -306,6 +307,20 @@ describe('notifications refused', () => {
     expect((await order(made.orderId)).status).toBe(3);
   });
 
+  it('acts once on 5 parallel deliveries of one notification', async () => {
+    const made = await makeOrder(runners[2]!, 'PD');
+    const { paymentId } = await payOrder(runners[2]!, made.orderNo);
+    fake.pay(paymentId);
+    const n = fake.notification(paymentId);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => fake.deliver(n)));
+    for (const answer of answers) expect(answer).toMatchObject(SUCCESS);
+    expect(await order(made.orderId)).toMatchObject({ status: 3, paidFen: 15000 });
+    expect(await steps(made.entryId)).toEqual(['submitted', 'paid']);
+    expect(await app.repos.payments.notificationsOf(paymentId)).toEqual([
+      { notificationId: JSON.parse(n.rawBody).id, outcome: 'paid' },
+    ]);
+  });
+
   it('records a closed transaction as a failed payment, the order still payable', async () => {
     const made = await makeOrder(runners[2]!, 'PD');
     const { paymentId } = await payOrder(runners[2]!, made.orderNo);
@@ -327,6 +342,19 @@ describe('cancellation, late payments and refunds', () => {
     expect((await order(made.orderId)).status).toBe(4);
     expect(fake.callsTo(`/v3/pay/transactions/out-trade-no/${paymentId}/close`)).toHaveLength(1);
     expect(fake.state.transactions.get(paymentId)!.state).toBe('CLOSED');
+  });
+
+  it('reinstates a payment that arrives after the cancellation while a place is free', async () => {
+    const made = await makeOrder(runners[2]!, 'FR');
+    const { paymentId } = await payOrder(runners[2]!, made.orderNo);
+    fake.pay(paymentId);
+    await runJobs(31 * MINUTE);
+    expect((await order(made.orderId)).status).toBe(4);
+    expect(await fake.notify(paymentId)).toMatchObject(SUCCESS);
+    expect(await order(made.orderId)).toMatchObject({ status: 3, paidFen: 9900 });
+    expect(await steps(made.entryId)).toEqual(['submitted', 'cancelled', 'paid']);
+    expect((await app.repos.payments.notificationsOf(paymentId)).map((x) => x.outcome)).toEqual(['reinstated']);
+    expect([...fake.state.refunds.values()].filter((r) => r.outTradeNo === paymentId)).toEqual([]);
   });
 
   it('refunds through WeChat Pay a payment that arrives after the order was cancelled and its place taken', async () => {
@@ -453,6 +481,29 @@ describe('the platform certificate and the platform public key', () => {
         site: 'desktop',
       }),
     ).rejects.toThrow(/signature check \(signature\)/);
+  });
+});
+
+describe('signatures as WeChat Pay documents them', () => {
+  it('signs the documented example message and verifies with the merchant public key', () => {
+    // WeChat Pay's own example of a request to sign (签名生成): GET /v3/certificates at 1554208460.
+    const header = wechatpayAuthorization({
+      mchId: '1900009191',
+      serialNo: '1DDE55AD98ED71D6EDD4A4A16996DE7B47773A8C',
+      privateKey: merchant.privateKey,
+      method: 'GET',
+      url: '/v3/certificates',
+      body: '',
+      timestamp: 1554208460,
+      nonce: '593BEC0C930BF1AFEB40B4A08C8FB242',
+    });
+    const match =
+      /^WECHATPAY2-SHA256-RSA2048 mchid="1900009191",nonce_str="593BEC0C930BF1AFEB40B4A08C8FB242",signature="([^"]+)",timestamp="1554208460",serial_no="1DDE55AD98ED71D6EDD4A4A16996DE7B47773A8C"$/.exec(
+        header,
+      );
+    expect(match).not.toBeNull();
+    const message = 'GET\n/v3/certificates\n1554208460\n593BEC0C930BF1AFEB40B4A08C8FB242\n\n';
+    expect(createVerify('RSA-SHA256').update(message).verify(merchant.publicKey, match![1]!, 'base64')).toBe(true);
   });
 });
 
