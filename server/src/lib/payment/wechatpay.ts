@@ -484,7 +484,8 @@ export function createWechatPayProvider(context: PaymentProviderContext): Paymen
         }
         return { ok: false, reason: `state ${state ?? '(none)'}` };
       } catch {
-        return { ok: false, reason: 'body' };
+        // Not JSON, or the platform certificates could not be fetched: refused now, WeChat Pay repeats it.
+        return { ok: false, reason: 'unverifiable' };
       }
     },
 
