@@ -7,7 +7,7 @@
  * time_expire equal to the deadline, the platform public key and the platform certificates side by side,
  * refunds once per out_refund_no across a network error, close on cancel, the daily bill.
  */
-import { createHash, createPublicKey, createVerify } from 'node:crypto';
+import { createHash, createVerify } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +23,14 @@ import { chinaRfc3339, truncateUtf8, wechatpayAuthorization } from '../src/lib/p
 import { CANCEL_DUE_EVERY_MS } from '../src/routes/entry/payment.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
 import { retryRefund } from '../src/services/entry/refunds-owed.ts';
-import { rfc3339China, rsaPair, startWechatPayFake, type WechatPayFake } from './fakes/wechatpay-fake.ts';
+import {
+  FAKE_H5_PAY,
+  FAKE_SCAN,
+  rfc3339China,
+  rsaPair,
+  startWechatPayFake,
+  type WechatPayFake,
+} from './fakes/wechatpay-fake.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, tempDir } from './helpers.ts';
 
 const MINUTE = 60_000;
@@ -31,7 +38,7 @@ const clock = fakeClock();
 const MCH_ID = '1900000109';
 const APP_ID = 'wxd678efh567hg6787';
 const API_V3_KEY = 'a7cde1ZJB1kG2e0sSE4uMqkMbXxxh2Wq';
-const MERCHANT_SERIAL = '3775B6A45ACD588826D15E583A95F5DD********'.replaceAll('*', 'A');
+const MERCHANT_SERIAL = '3775B6A45ACD588826D15E583A95F5DD4F2B1C0A';
 const merchant = rsaPair();
 const merchantPem = merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
@@ -49,21 +56,11 @@ const ENTRY: EntrySettings = {
 };
 const FEES: Record<string, number> = { FC: 12800, PD: 15000, FR: 9900 };
 
-/** The variables of a merchant in the platform public key mode (the fake's key). */
-function wechatEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return {
-    PAYMENT_PROVIDER: 'wechatpay',
-    WECHATPAY_MCH_ID: MCH_ID,
-    WECHATPAY_APP_ID: APP_ID,
-    WECHATPAY_API_V3_KEY: API_V3_KEY,
-    WECHATPAY_PRIVATE_KEY: merchantPem,
-    WECHATPAY_CERT_SERIAL: MERCHANT_SERIAL,
-    WECHATPAY_PUBLIC_KEY: fake.platformPublicKeyPem,
-    WECHATPAY_PUBLIC_KEY_ID: fake.platformPublicKeyId,
-    WECHATPAY_BASE_URL: fake.baseUrl,
-    ...overrides,
-  };
-}
+/** The variables of a merchant in the platform public key mode (the fake's key), with some changed. */
+const wechatEnv = (overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> => ({
+  ...fake.serverEnv(),
+  ...overrides,
+});
 
 /** The provider made on its own (as the CLI makes it) with these variables. */
 const providerWith = (env: Record<string, string | undefined>) => {
@@ -158,7 +155,7 @@ beforeAll(async () => {
     appId: APP_ID,
     apiV3Key: API_V3_KEY,
     merchantSerial: MERCHANT_SERIAL,
-    merchantPublicKey: createPublicKey(merchant.privateKey),
+    merchantKey: merchant.privateKey,
   });
   app = await buildTestApp({ env: { RATE_LIMITS: 'off', JOBS: 'off', ...wechatEnv() }, now: clock.now });
   const race = (await app.repos.races.findById(FIXTURE_RACE_ID))!;
@@ -240,6 +237,35 @@ describe('paying through WeChat Pay', () => {
     fake.pay(paid.paymentId);
     expect(await fake.notify(paid.paymentId)).toMatchObject(SUCCESS);
     expect((await order(made.orderId)).status).toBe(3);
+  });
+
+  it('goes the runner’s whole way through the fake’s pages: a phone scanning the QR code, the H5 page', async () => {
+    const desktop = await makeOrder(runners[0]!, 'PD');
+    const qr = await payOrder(runners[0]!, desktop.orderNo);
+    const scanned = await fetch(`${fake.baseUrl}${FAKE_SCAN}`, {
+      method: 'POST',
+      body: JSON.stringify({ code_url: qr.qrContent }),
+    });
+    expect(await scanned.json()).toEqual({ paid: qr.paymentId, notified: 200 });
+    expect((await order(desktop.orderId)).status).toBe(3);
+
+    const phone = await makeOrder(runners[1]!, 'PD');
+    const h5 = await payOrder(runners[1]!, phone.orderNo, 'mobile');
+    const page = await fetch(h5.cashierUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('¥150.00');
+    const field = (name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!.replaceAll('&#38;', '&');
+    const paid = await fetch(`${fake.baseUrl}${FAKE_H5_PAY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ prepay_id: field('prepay_id'), redirect_url: field('redirect_url') }).toString(),
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(`http://${host}/m/#/my/order/${phone.orderNo}?paid=1`);
+    expect((await order(phone.orderId)).status).toBe(3);
   });
 
   it('cuts a long description at 127 bytes without breaking a character', async () => {

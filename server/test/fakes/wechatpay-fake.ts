@@ -23,6 +23,7 @@ import {
   createVerify,
   generateKeyPairSync,
   randomBytes,
+  createPublicKey,
   randomUUID,
   type KeyObject,
 } from 'node:crypto';
@@ -32,6 +33,7 @@ import { selfSignedCertificate } from './x509.ts';
 
 export interface FakeTransaction {
   outTradeNo: string;
+  prepayId: string;
   tradeType: 'NATIVE' | 'MWEB';
   /** The request as the merchant sent it. */
   request: Record<string, unknown>;
@@ -62,6 +64,11 @@ export interface FakeCall {
   signed: boolean;
 }
 
+/** WeChat Pay's H5 page (the real one is on wx.tenpay.com), and the fake's runner-side controls. */
+export const H5_PAGE = '/cgi-bin/mmpayweb-bin/checkmweb';
+export const FAKE_H5_PAY = '/fake/h5-pay';
+export const FAKE_SCAN = '/fake/scan';
+
 const CHINA = 8 * 3600_000;
 const p2 = (n: number) => String(n).padStart(2, '0');
 /** RFC 3339 in China time, as WeChat Pay writes it. */
@@ -85,17 +92,31 @@ export function encryptResource(apiV3Key: string, plain: string, associatedData:
 }
 
 export interface WechatPayFakeOptions {
-  now: () => number;
-  mchId: string;
-  appId: string;
-  apiV3Key: string;
-  merchantSerial: string;
-  merchantPublicKey: KeyObject;
+  /** WeChat Pay's clock (the app's injected clock in tests); default Date.now. */
+  now?: () => number;
+  mchId?: string;
+  appId?: string;
+  apiV3Key?: string;
+  merchantSerial?: string;
+  /**
+   * The merchant's API private key (generated when not given): the fake checks our signatures with its public
+   * half, and serverEnv() hands it to the server under test.
+   */
+  merchantKey?: KeyObject;
   /** Which platform key signs answers and notifications (default: the public key). */
   signWith?: 'publicKey' | 'certificate';
 }
 
-export async function startWechatPayFake(options: WechatPayFakeOptions) {
+export async function startWechatPayFake(given: WechatPayFakeOptions = {}) {
+  const merchantKey = given.merchantKey ?? rsaPair().privateKey;
+  const options = {
+    now: given.now ?? Date.now,
+    mchId: given.mchId ?? '1900000109',
+    appId: given.appId ?? 'wxd678efh567hg6787',
+    apiV3Key: given.apiV3Key ?? randomBytes(16).toString('hex'),
+    merchantSerial: given.merchantSerial ?? randomBytes(20).toString('hex').toUpperCase(),
+    merchantPublicKey: createPublicKey(merchantKey),
+  };
   const platformPublic = { id: 'PUB_KEY_ID_0112345678202506160011223344556677', ...rsaPair() };
   const certificatePair = rsaPair();
   const certificateSerial = '5157F09EFDC096DE15EBE81A47057A7232F1B8E1';
@@ -108,7 +129,7 @@ export async function startWechatPayFake(options: WechatPayFakeOptions) {
     notAfter: options.now() + 5 * 365 * 86400_000,
   });
   const state = {
-    signWith: options.signWith ?? 'publicKey',
+    signWith: given.signWith ?? 'publicKey',
     transactions: new Map<string, FakeTransaction>(),
     refunds: new Map<string, FakeRefund>(),
     calls: [] as FakeCall[],
@@ -291,6 +312,7 @@ export async function startWechatPayFake(options: WechatPayFakeOptions) {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(request.url ?? '/', 'http://fake');
+    if (await runnerSide(request, response, url, body)) return;
     const signed = authorized(request, body);
     state.calls.push({ method: request.method ?? '', path: url.pathname, body, signed });
     if (!signed) return error(response, 401, 'SIGN_ERROR', '签名错误');
@@ -327,10 +349,12 @@ export async function startWechatPayFake(options: WechatPayFakeOptions) {
         const prepay = `wx${serial()}${randomBytes(8).toString('hex')}`;
         state.transactions.set(outTradeNo, {
           outTradeNo,
+          prepayId: prepay,
           tradeType,
           request: json,
           codeUrl: `weixin://wxpay/bizpayurl?pr=${prepay.slice(-10)}`,
-          h5Url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${prepay}&package=2150917749`,
+          // WeChat Pay's page of an H5 payment, on the fake's own host (a browser test "pays" there).
+          h5Url: `${fake.baseUrl}${H5_PAGE}?prepay_id=${prepay}&package=2150917749`,
           state: 'NOTPAY',
           transactionId: '',
           successTime: '',
@@ -432,6 +456,57 @@ export async function startWechatPayFake(options: WechatPayFakeOptions) {
     return error(response, 404, 'NOT_FOUND', `no ${method} ${path}`);
   }
 
+  /**
+   * What the runner's side does, unsigned: WeChat Pay's H5 page in the phone's browser (its pay button pays,
+   * notifies and goes back to redirect_url), and a phone scanning a Native code_url (POST /fake/scan).
+   */
+  async function runnerSide(request: IncomingMessage, response: ServerResponse, url: URL, body: string) {
+    const byPrepay = (id: string | null) => [...state.transactions.values()].find((t) => t.prepayId === id);
+    if (request.method === 'GET' && url.pathname === H5_PAGE) {
+      const t = byPrepay(url.searchParams.get('prepay_id'));
+      const redirect = url.searchParams.get('redirect_url') ?? '';
+      const amount = t ? yuan((t.request.amount as { total: number }).total) : '';
+      const e = (x: string) => x.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      response.writeHead(t ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        t
+          ? `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>微信支付</title></head><body>` +
+              `<main><h1>微信支付 (fake)</h1><p>${e(String(t.request.description))}</p><p>¥${amount}</p>` +
+              `<form method="post" action="${FAKE_H5_PAY}"><input type="hidden" name="prepay_id" value="${e(t.prepayId)}">` +
+              `<input type="hidden" name="redirect_url" value="${e(redirect)}"><button type="submit">确认支付</button></form></main></body></html>`
+          : '<!doctype html><title>微信支付</title><p>订单不存在</p>',
+      );
+      return true;
+    }
+    if (request.method === 'POST' && url.pathname === FAKE_H5_PAY) {
+      const form = new URLSearchParams(body);
+      const t = byPrepay(form.get('prepay_id'));
+      if (!t) {
+        error(response, 404, 'ORDER_NOT_EXIST', '订单不存在');
+        return true;
+      }
+      fake.pay(t.outTradeNo);
+      await fake.notify(t.outTradeNo);
+      response.writeHead(303, { location: form.get('redirect_url') || '/' });
+      response.end();
+      return true;
+    }
+    if (request.method === 'POST' && url.pathname === FAKE_SCAN) {
+      const codeUrl = String((JSON.parse(body || '{}') as { code_url?: unknown }).code_url ?? '');
+      const t = fake.byCodeUrl(codeUrl);
+      if (!t) {
+        error(response, 404, 'ORDER_NOT_EXIST', '二维码已失效');
+        return true;
+      }
+      fake.pay(t.outTradeNo);
+      const answer = await fake.notify(t.outTradeNo);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ paid: t.outTradeNo, notified: answer.status }));
+      return true;
+    }
+    return false;
+  }
+
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((e: unknown) => {
       response.writeHead(500, { 'content-type': 'application/json' });
@@ -485,6 +560,20 @@ export async function startWechatPayFake(options: WechatPayFakeOptions) {
   const fake = {
     baseUrl: `http://127.0.0.1:${port}`,
     state,
+    /** The server's environment for this fake: PAYMENT_PROVIDER=wechatpay and every WECHATPAY_* variable. */
+    serverEnv(): Record<string, string> {
+      return {
+        PAYMENT_PROVIDER: 'wechatpay',
+        WECHATPAY_MCH_ID: options.mchId,
+        WECHATPAY_APP_ID: options.appId,
+        WECHATPAY_API_V3_KEY: options.apiV3Key,
+        WECHATPAY_PRIVATE_KEY: merchantKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        WECHATPAY_CERT_SERIAL: options.merchantSerial,
+        WECHATPAY_PUBLIC_KEY: fake.platformPublicKeyPem,
+        WECHATPAY_PUBLIC_KEY_ID: platformPublic.id,
+        WECHATPAY_BASE_URL: fake.baseUrl,
+      };
+    },
     platformPublicKeyId: platformPublic.id,
     /** The platform public key in PEM (what the merchant downloads as pub_key.pem). */
     platformPublicKeyPem: platformPublic.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
