@@ -279,20 +279,32 @@ export function createWechatPayProvider(context: PaymentProviderContext): Paymen
     return known();
   }
 
-  /** Whether an answer's signature checks out with the key its serial names (sync lookup) and its time is near. */
+  /** A signed message's signature headers, or why they cannot be used (missing, or its time 5 minutes off). */
+  function signatureHeaders(
+    headers: Record<string, string | string[] | undefined>,
+  ): { timestamp: string; nonce: string; signature: string; serial: string } | { problem: string } {
+    const timestamp = header(headers, 'wechatpay-timestamp');
+    const nonce = header(headers, 'wechatpay-nonce');
+    const signature = header(headers, 'wechatpay-signature');
+    const serial = header(headers, 'wechatpay-serial');
+    if (!timestamp || !nonce || !signature || !serial) return { problem: 'unsigned' };
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - now()) > WECHATPAY_CLOCK_SKEW_MS)
+      return { problem: 'timestamp' };
+    return { timestamp, nonce, signature, serial };
+  }
+
+  /** Whether an answer is signed by the key its serial names: the public key, else one `lookup` finds. */
   function verifyWith(
     answer: { headers: Record<string, string | string[] | undefined>; text: string },
     lookup: (serial: string) => KeyObject | undefined,
   ): boolean {
-    const timestamp = header(answer.headers, 'wechatpay-timestamp');
-    const nonce = header(answer.headers, 'wechatpay-nonce');
-    const signature = header(answer.headers, 'wechatpay-signature');
-    const serial = header(answer.headers, 'wechatpay-serial');
-    if (!timestamp || !nonce || !signature || !serial || !/^\d{1,12}$/.test(timestamp)) return false;
-    if (Math.abs(Number(timestamp) * 1000 - now()) > WECHATPAY_CLOCK_SKEW_MS) return false;
+    const parts = signatureHeaders(answer.headers);
+    if ('problem' in parts) return false;
     const key =
-      config.publicKey && serial === config.publicKey.id ? config.publicKey.key : lookup(serial.toUpperCase());
-    return key !== undefined && wechatpaySignatureValid(key, { timestamp, nonce, body: answer.text, signature });
+      config.publicKey && parts.serial === config.publicKey.id
+        ? config.publicKey.key
+        : lookup(parts.serial.toUpperCase());
+    return key !== undefined && wechatpaySignatureValid(key, { ...parts, body: answer.text });
   }
 
   /** The reason a signed message (answer or notification) is refused, or undefined when it checks out. */
@@ -300,16 +312,11 @@ export function createWechatPayProvider(context: PaymentProviderContext): Paymen
     headers: Record<string, string | string[] | undefined>,
     body: string,
   ): Promise<string | undefined> {
-    const timestamp = header(headers, 'wechatpay-timestamp');
-    const nonce = header(headers, 'wechatpay-nonce');
-    const signature = header(headers, 'wechatpay-signature');
-    const serial = header(headers, 'wechatpay-serial');
-    if (!timestamp || !nonce || !signature || !serial) return 'unsigned';
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) * 1000 - now()) > WECHATPAY_CLOCK_SKEW_MS)
-      return 'timestamp';
-    const key = await keyOf(serial);
+    const parts = signatureHeaders(headers);
+    if ('problem' in parts) return parts.problem;
+    const key = await keyOf(parts.serial);
     if (!key) return 'unknownSerial';
-    return wechatpaySignatureValid(key, { timestamp, nonce, body, signature }) ? undefined : 'signature';
+    return wechatpaySignatureValid(key, { ...parts, body }) ? undefined : 'signature';
   }
 
   // ---- calls ----------------------------------------------------------------------------------------------
