@@ -14,6 +14,7 @@ import { API_PATHS } from '#contract/api';
 import type { EntryChannel, EntrySettings, EntryStatus, PaySite } from '#contract/entry';
 import { poolOf } from '../src/db/entries-repository.ts';
 import { alipaySettings, createAlipayProvider } from '../src/lib/payment/alipay.ts';
+import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from '../src/lib/payment/alipay-format.ts';
 import { BillFormatError, BillNotReadyError, type BillLine } from '../src/lib/payment/provider.ts';
 import { zip } from '../src/lib/xlsx.ts';
 import { PENDING_REFUNDS_EVERY_MS } from '../src/routes/entry/payment.ts';
@@ -229,9 +230,16 @@ describe('paying through Alipay', () => {
     expect(params.return_url).toMatch(new RegExp(`/m/#/my/order/${made.orderNo}\\?paid=1$`));
     expect(biz).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: '150.50' });
     expect(biz.quit_url).toMatch(new RegExp(`/m/#/my/order/${made.orderNo}\\?paid=0$`));
-    expect((await openCashier(pay.cashierUrl)).status).toBe(200);
-    const gaveUp = await fake.decide(pay.paymentId, 'fail');
-    expect(gaveUp.location).toBe(biz.quit_url);
+    // The runner gives up on the cashier page (its form, as a browser posts it).
+    const cashierPage = await openCashier(pay.cashierUrl);
+    const action = /<form method="post" action="([^"]+)"/.exec(cashierPage.html)![1]!;
+    const gaveUp = await fetch(new URL(action, fake.gateway), {
+      method: 'POST',
+      body: new URLSearchParams({ out_trade_no: pay.paymentId, decision: 'fail' }),
+      redirect: 'manual',
+    });
+    expect(gaveUp.status).toBe(303);
+    expect(gaveUp.headers.get('location')).toBe(biz.quit_url);
     expect(fake.deliveries.at(-1)!.answer).toBe('success');
     expect((await payment(pay.paymentId)).status).toBe('failed');
     expect((await order(made.orderId)).status).toBe(1);
@@ -400,6 +408,33 @@ describe('refunds through Alipay', () => {
     await runJobs(refundRetryMs(1) + PENDING_REFUNDS_EVERY_MS);
     expect((await app.repos.payments.refundsOf(made.orderId))[0]).toMatchObject({ status: 'done' });
     expect(fake.trades.get(made.paymentId)!.refunds).toHaveLength(1);
+  });
+});
+
+describe("Alipay's amounts and times", () => {
+  it('reads and writes yuan exactly, and times in China time whatever the server zone', () => {
+    expect([0, 1, 10, 12800, 15050, 123456789].map(fenToYuan)).toEqual([
+      '0.00',
+      '0.01',
+      '0.10',
+      '128.00',
+      '150.50',
+      '1234567.89',
+    ]);
+    expect(() => fenToYuan(1.5)).toThrow(RangeError);
+    expect(['128', '128.5', '128.05', '0.1', '0.07', '19.99'].map((y) => yuanToFen(y))).toEqual([
+      12800, 12850, 12805, 10, 7, 1999,
+    ]);
+    for (const bad of ['', '1.005', '-1.00', '1e3', '1,000.00', ' .5', 'NaN', '0x10']) {
+      expect(yuanToFen(bad)).toBeUndefined();
+    }
+    expect(yuanToFen('-35.80', true)).toBe(-3580);
+    expect(chinaTime(Date.UTC(2025, 11, 31, 16, 30, 5))).toBe('2026-01-01 00:30:05');
+    expect(parseChinaTime('2026-01-01 00:30:05')).toBe(Date.UTC(2025, 11, 31, 16, 30, 5));
+    expect(parseChinaTime('2026-01-01 00:30')).toBe(Date.UTC(2025, 11, 31, 16, 30, 0));
+    for (const bad of ['2025-02-30 10:00:00', '2025-06-16 24:00:00', '2025-06-16T10:00:00', '']) {
+      expect(parseChinaTime(bad)).toBeUndefined();
+    }
   });
 });
 
