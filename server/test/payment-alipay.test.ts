@@ -394,6 +394,16 @@ describe('refunds through Alipay', () => {
       out_trade_no: made.paymentId,
       out_request_no: done!.refundNo,
     });
+    // The same number for another amount is never taken for this refund.
+    const other = await app.paymentProvider.refund({
+      refundNo: done!.refundNo,
+      paymentId: made.paymentId,
+      tradeNo: trade.tradeNo,
+      amountFen: 100,
+      reason: 'notWon',
+    });
+    expect(other).toMatchObject({ status: 'failed', reason: `${done!.refundNo} refunded 150.50 yuan before` });
+    expect(trade.refunds).toHaveLength(1);
   });
 
   it("keeps a refund Alipay refuses pending with Alipay's words, then carries it out", async () => {

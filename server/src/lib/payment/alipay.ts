@@ -300,9 +300,11 @@ export function createAlipayProvider(context: PaymentProviderContext): PaymentPr
         out_request_no: input.refundNo,
       });
       if (!succeeded(q)) return { status: 'failed', refundTradeNo, reason: refusal(q) };
-      const confirmed =
-        q.refund_status === 'REFUND_SUCCESS' && yuanToFen(text(q.refund_amount) ?? '') === input.amountFen;
-      return { status: confirmed ? 'done' : 'pending', refundTradeNo };
+      if (q.refund_status !== 'REFUND_SUCCESS') return { status: 'pending', refundTradeNo };
+      const refunded = text(q.refund_amount) ?? '';
+      if (yuanToFen(refunded) === input.amountFen) return { status: 'done', refundTradeNo };
+      // The number was used before for another amount: never counted as this refund.
+      return { status: 'failed', refundTradeNo, reason: `${input.refundNo} refunded ${refunded} yuan before` };
     },
 
     async close(paymentId: string): Promise<void> {
