@@ -6,7 +6,7 @@
  * reinstated or refunded, every refund carried out once under its number. Then the keys at start, and the bill.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import { PENDING_REFUNDS_EVERY_MS } from '../src/routes/entry/payment.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
 import { refundRetryMs } from '../src/services/entry/refunds-owed.ts';
 import { startAlipayFake, type AlipayFake } from './fakes/alipay-fake.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, FIXTURES, removeTempDirs, tempDir } from './helpers.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 3600_000;
@@ -310,6 +310,44 @@ describe('Alipay notifications', () => {
     expect(await app.repos.payments.notificationsOf(paymentId)).toEqual([
       { notificationId: new URLSearchParams(body).get('notify_id'), outcome: 'paid' },
     ]);
+  });
+});
+
+describe("Alipay's own published example", () => {
+  it('verifies the notification Alipay signed, and nothing once a field is changed', async () => {
+    const example = JSON.parse(readFileSync(path.join(FIXTURES, 'alipay-notification-example.json'), 'utf8')) as {
+      alipayPublicKey: string;
+      notification: Record<string, string>;
+    };
+    const provider = createAlipayProvider({
+      env: {
+        ALIPAY_APP_ID: example.notification.app_id,
+        ALIPAY_PRIVATE_KEY: fake.env.ALIPAY_PRIVATE_KEY,
+        ALIPAY_PUBLIC_KEY: example.alipayPublicKey,
+      },
+      secret: 'unused-secret-0123456789',
+      now: clock.now,
+      state: async () => ({ status: 'created', tradeNo: null, amountFen: null, paidAt: null }),
+    });
+    const body = new URLSearchParams(example.notification).toString();
+    expect(await provider.verifyNotification({}, body)).toEqual({
+      ok: true,
+      notification: {
+        notificationId: '2019081500222155624068450559358070',
+        paymentId: '20190815155618536-564-57',
+        status: 'paid',
+        tradeNo: '2019081522001468450512505578',
+        amountFen: 10,
+        paidAt: Date.UTC(2019, 7, 15, 7, 56, 24),
+      },
+    });
+    const changed = new URLSearchParams({ ...example.notification, total_amount: '0.01' }).toString();
+    expect(await provider.verifyNotification({}, changed)).toEqual({ ok: false, reason: 'signature' });
+    expect(provider.notifyAnswer(true)).toEqual({
+      statusCode: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'success',
+    });
   });
 });
 

@@ -163,8 +163,8 @@ const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 /** A notification's or answer's trade status in our terms. */
 const PAID_STATUSES = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
-/** Our payment ids are letters and digits (out_trade_no). */
-const PAYMENT_ID = /^[A-Za-z0-9]{1,64}$/;
+/** An out_trade_no as Alipay takes it (ours are letters and digits). */
+const PAYMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Alipay's subject: at most 256 characters, none of / = & (Alipay refuses them). */
 const subjectOf = (subject: string) => subject.replace(/[/=&]/g, ' ').slice(0, 256);
