@@ -579,6 +579,17 @@ export async function startAlipayFake(options: { now: () => number }): Promise<A
         const body = req.method === 'POST' ? Object.fromEntries(new URLSearchParams(await readBody(req))) : {};
         const params: Record<string, string> = { ...query, ...body };
         const method = params.method ?? '';
+        // Alipay reads the request's timestamp as China time (this fake allows 15 minutes either way).
+        const sent = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(params.timestamp ?? '')
+          ? fromChina(params.timestamp!)
+          : Number.NaN;
+        if (!(Math.abs(sent - now()) <= 15 * 60_000)) {
+          if (req.method === 'GET') {
+            res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
+            return res.end('<h1>时间戳参数 timestamp 错误 (isv.invalid-timestamp)</h1>');
+          }
+          return reply(res, method, { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-timestamp' });
+        }
         if (!verified(params)) {
           if (req.method === 'GET') {
             res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });

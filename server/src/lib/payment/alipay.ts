@@ -231,9 +231,9 @@ export function createAlipayProvider(context: PaymentProviderContext): PaymentPr
 
     async verifyNotification(_headers, rawBody): Promise<NotificationCheck> {
       const form = new URLSearchParams(rawBody);
-      const params: Record<string, string> = {};
+      const params: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [key, v] of form) {
-        if (key in params) return { ok: false, reason: 'body' };
+        if (Object.hasOwn(params, key)) return { ok: false, reason: 'body' };
         params[key] = v;
       }
       if (!params.sign) return { ok: false, reason: 'signature' };
