@@ -6,6 +6,7 @@
  * reinstated or refunded, every refund carried out once under its number. Then the keys at start, and the bill.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { crc32 as crc32Of } from 'node:zlib';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +17,7 @@ import { poolOf } from '../src/db/entries-repository.ts';
 import { alipaySettings, createAlipayProvider } from '../src/lib/payment/alipay.ts';
 import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from '../src/lib/payment/alipay-format.ts';
 import { BillFormatError, BillNotReadyError, type BillLine } from '../src/lib/payment/provider.ts';
+import { unzip, UnzipError } from '../src/lib/unzip.ts';
 import { zip } from '../src/lib/xlsx.ts';
 import { PENDING_REFUNDS_EVERY_MS } from '../src/routes/entry/payment.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
@@ -627,5 +629,66 @@ describe("Alipay's daily bill", () => {
     const short = [...lines];
     short[at] = short[at]!.split(',').slice(0, 10).join(',');
     expect(() => parse(Buffer.from(short.join('\n')))).toThrow(new RegExp(`^line ${at + 1}: 10 cells`));
+  });
+});
+
+describe('reading a zip (lib/unzip.ts)', () => {
+  it('reads deflated and stored files, keeps a GBK name as bytes, and refuses a damaged archive', () => {
+    const files = unzip(
+      zip([
+        ['a.csv', 'hello'],
+        ['目录/b.csv', Buffer.from([0xd6, 0xa7])],
+      ]),
+    );
+    expect(files.map((f) => [f.name.toString('utf8'), f.utf8Name, f.data.toString('latin1')])).toEqual([
+      ['a.csv', true, 'hello'],
+      ['目录/b.csv', true, '\xd6\xa7'],
+    ]);
+    // A stored (not deflated) entry whose name is GBK without the UTF-8 flag, as Windows tools write them.
+    const name = Buffer.from([0xd2, 0xb5, 0xce, 0xf1, 0x2e, 0x63, 0x73, 0x76]); // 业务.csv in GBK
+    const data = Buffer.from('x,y\n');
+    const crc = crc32Of(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(10, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    const body = Buffer.concat([local, name, data]);
+    const directory = Buffer.concat([central, name]);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(body.length, 16);
+    const stored = Buffer.concat([body, directory, end]);
+    const [file] = unzip(stored);
+    expect(file!.utf8Name).toBe(false);
+    expect(new TextDecoder('gbk').decode(file!.name)).toBe('业务.csv');
+    expect(file!.data.toString()).toBe('x,y\n');
+    // A changed byte of the data fails its checksum; no directory: not a zip.
+    const damaged = Buffer.from(stored);
+    damaged[30 + name.length] = 0x79;
+    expect(() => unzip(damaged)).toThrow(UnzipError);
+    expect(() => unzip(damaged)).toThrow(/checksum/);
+    expect(() => unzip(Buffer.alloc(100))).toThrow(/not a zip archive/);
+    // Two 业务明细 tables in one zip: which one is the bill is not guessed.
+    const csv = fake.billCsv(chinaText(clock.now()).slice(0, 10));
+    expect(() =>
+      app.paymentProvider.parseBill!(
+        zip([
+          ['1.csv', csv],
+          ['2.csv', csv],
+        ]),
+      ),
+    ).toThrow(/holds 2 业务明细 files/);
   });
 });
