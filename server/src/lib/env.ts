@@ -100,6 +100,17 @@ export const serverEnvSchema = z.object({
    * provider, or 'sandbox' on purpose): parseServerEnv refuses it unset there.
    */
   PAYMENT_PROVIDER: z.string().optional(),
+  /**
+   * Alipay (PAYMENT_PROVIDER=alipay, lib/payment/alipay.ts, which checks the keys when it starts): the app's
+   * APPID, its private key and Alipay's public key (inline PEM or base64, or a file named by the _FILE
+   * variable), and the gateway (unset: Alipay's production gateway).
+   */
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  ALIPAY_GATEWAY: z.url({ protocol: /^https?$/ }).optional(),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -163,6 +174,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
+  ALIPAY_GATEWAY: "an https:// URL (Alipay's gateway.do)",
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
@@ -181,6 +193,7 @@ const SECRETS = new Set<string>([
   'PAYMENT_SECRET',
   'WECHATPAY_API_V3_KEY',
   'WECHATPAY_PRIVATE_KEY',
+  'ALIPAY_PRIVATE_KEY',
   'SMTP_URL',
   'DATABASE_URL',
 ]);
