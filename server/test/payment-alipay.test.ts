@@ -15,7 +15,7 @@ import { API_PATHS } from '#contract/api';
 import type { EntryChannel, EntrySettings, EntryStatus, PaySite } from '#contract/entry';
 import { poolOf } from '../src/db/entries-repository.ts';
 import { alipaySettings, createAlipayProvider } from '../src/lib/payment/alipay.ts';
-import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from '../src/lib/payment/alipay-format.ts';
+import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from '../src/lib/payment/china-format.ts';
 import { BillFormatError, BillNotReadyError, type BillLine } from '../src/lib/payment/provider.ts';
 import { unzip, UnzipError } from '../src/lib/unzip.ts';
 import { zip } from '../src/lib/xlsx.ts';

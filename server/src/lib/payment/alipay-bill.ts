@@ -12,7 +12,7 @@
  * spreadsheets keep them as text); cells are trimmed.
  */
 import { looksLikeZip, unzip, UnzipError } from '../unzip.ts';
-import { parseChinaTime, yuanToFen } from './alipay-format.ts';
+import { parseChinaTime, yuanToFen } from './china-format.ts';
 import { BillFormatError, type BillLine } from './provider.ts';
 
 /** The columns read, by their header names. */

@@ -24,7 +24,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AlipaySdk, AlipaySdkCommonResult } from 'alipay-sdk';
-import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from './alipay-format.ts';
+import { chinaTime, fenToYuan, parseChinaTime, yuanToFen } from './china-format.ts';
 import { parseAlipayBill } from './alipay-bill.ts';
 import {
   BillNotReadyError,

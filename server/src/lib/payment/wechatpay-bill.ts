@@ -17,14 +17,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { BillFormatError, type BillLine } from './provider.ts';
-import { chinaDateTime } from './wechatpay-sign.ts';
-
-/** Yuan as written in a bill ('128.00', '0.5', '12') in integer fen; undefined when it is not an amount. */
-export function yuanToFen(text: string): number | undefined {
-  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!m) return undefined;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
+import { parseChinaTime, yuanToFen } from './china-format.ts';
 
 /** The file's text: gunzipped when gzip, UTF-8 (its BOM dropped) or else GB18030. */
 function billText(content: Buffer): string {
@@ -110,7 +103,7 @@ export function parseWechatpayBill(content: Buffer): BillLine[] {
     if (amountFen === undefined || amountFen <= 0)
       throw new BillFormatError(lineNo, `the amount ${amountText ?? '(empty)'} is not a positive amount in yuan`);
     const timeText = refund && refundTimeAt >= 0 && field(refundTimeAt) !== '' ? field(refundTimeAt) : field(timeAt);
-    const at = chinaDateTime(timeText);
+    const at = parseChinaTime(timeText);
     if (at === undefined) throw new BillFormatError(lineNo, `the time ${timeText} is not YYYY-MM-DD hh:mm:ss`);
     let refundNo: string | null = null;
     if (refund) {

@@ -73,28 +73,6 @@ export function decryptWechatpayResource(apiV3Key: Buffer, resource: EncryptedRe
   return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
 }
 
-const CHINA_OFFSET_MS = 8 * 3600_000;
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An instant in RFC 3339 in China time, as WeChat Pay writes it: 2025-06-16T10:30:00+08:00 (whole seconds). */
-export function chinaRfc3339(at: number): string {
-  const d = new Date(Math.floor(at / 1000) * 1000 + CHINA_OFFSET_MS);
-  return (
-    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
-    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}+08:00`
-  );
-}
-
-/** A China-time date and time of a bill ('2025-06-16 10:30:00') as epoch ms, or undefined when it is not one. */
-export function chinaDateTime(text: string): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
-  const at = Date.UTC(y, mo - 1, d, h, mi, s) - CHINA_OFFSET_MS;
-  const back = new Date(at + CHINA_OFFSET_MS);
-  return back.getUTCDate() === d && back.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60 ? at : undefined;
-}
-
 /** The longest start of `text` that fits in `maxBytes` of UTF-8, never cutting a character in two. */
 export function truncateUtf8(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;

@@ -29,9 +29,9 @@ import {
   type RefundInput,
   type RefundResult,
 } from './provider.ts';
+import { chinaRfc3339 } from './china-format.ts';
 import { parseWechatpayBill } from './wechatpay-bill.ts';
 import {
-  chinaRfc3339,
   decryptWechatpayResource,
   truncateUtf8,
   WECHATPAY_CLOCK_SKEW_MS,

@@ -1,18 +1,19 @@
 /**
- * Alipay's formats (lib/payment/alipay.ts, alipay-bill.ts): amounts are yuan with at most two decimals as
- * text ('128.00'), read and written exactly (integer fen, never a float); times are 'yyyy-MM-dd HH:mm:ss' in
- * China time (UTC+8, no daylight saving), whatever the server's own time zone.
+ * The formats Alipay and WeChat Pay share (lib/payment/alipay*.ts, wechatpay*.ts): amounts as yuan text with at
+ * most two decimals ('128.00'), read and written exactly (integer fen, never a float); times in China time
+ * (UTC+8, no daylight saving) whatever the server's own time zone: 'yyyy-MM-dd HH:mm:ss' (Alipay, both bills)
+ * and RFC 3339 with +08:00 (WeChat Pay's API).
  */
 
 const CHINA_OFFSET_MS = 8 * 3600_000;
 
-/** Integer fen as Alipay's yuan text: 12800 → '128.00'. */
+/** Integer fen as yuan text: 12800 → '128.00'. */
 export function fenToYuan(fen: number): string {
   if (!Number.isSafeInteger(fen) || fen < 0) throw new RangeError(`not an amount of fen: ${fen}`);
   return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 }
 
-/** Alipay's yuan text as integer fen ('128.00', '128.5', '-35.80' when `signed`); undefined when it is not one. */
+/** Yuan text as integer fen ('128.00', '128.5', '-35.80' when `signed`); undefined when it is not one. */
 export function yuanToFen(text: string, signed = false): number | undefined {
   const match = (signed ? /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/ : /^()(\d{1,12})(?:\.(\d{1,2}))?$/).exec(text.trim());
   if (!match) return undefined;
@@ -42,4 +43,15 @@ export function parseChinaTime(text: string): number | undefined {
     return undefined;
   }
   return at - CHINA_OFFSET_MS;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An instant in RFC 3339 in China time, as WeChat Pay writes it: 2025-06-16T10:30:00+08:00 (whole seconds). */
+export function chinaRfc3339(at: number): string {
+  const d = new Date(Math.floor(at / 1000) * 1000 + CHINA_OFFSET_MS);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}+08:00`
+  );
 }
