@@ -101,6 +101,17 @@ export const serverEnvSchema = z.object({
    * provider, or 'sandbox' on purpose): parseServerEnv refuses it unset there.
    */
   PAYMENT_PROVIDER: z.string().optional(),
+  /**
+   * Alipay (PAYMENT_PROVIDER=alipay, lib/payment/alipay.ts, which checks the keys when it starts): the app's
+   * APPID, its private key and Alipay's public key (inline PEM or base64, or a file named by the _FILE
+   * variable), and the gateway (unset: Alipay's production gateway).
+   */
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  ALIPAY_GATEWAY: z.url({ protocol: /^https?$/ }).optional(),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -108,6 +119,23 @@ export const serverEnvSchema = z.object({
    * Read by whatever makes orders: the server (sign-up) and the organiser CLI (ballot-draw).
    */
   PAYMENT_MINUTE_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
+  /**
+   * WeChat Pay (PAYMENT_PROVIDER=wechatpay; lib/payment/wechatpay.ts checks them when it is made, naming a
+   * missing or malformed one; docs/payment-providers.md says where each comes from): the merchant number, the
+   * AppID, the API v3 key, the merchant API private key (PEM, or the file holding it) and its certificate's
+   * serial, the platform public key and its id (or, without them, the platform certificates fetched from
+   * WeChat Pay), and its address (a local fake in tests).
+   */
+  WECHATPAY_MCH_ID: z.string().optional(),
+  WECHATPAY_APP_ID: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  WECHATPAY_CERT_SERIAL: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+  WECHATPAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
   // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
   DATABASE_URL: z
@@ -175,6 +203,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
+  ALIPAY_GATEWAY: "an https:// URL (Alipay's gateway.do)",
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
@@ -184,6 +213,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   SMS_PROVIDER: SMS_PROVIDER_NAMES.join(', '),
   SMS_RECEIPT_TOKEN: '16 to 128 letters, digits, - or _ (it is part of a URL)',
   TENCENT_SMS_SDK_APP_ID: 'the SdkAppId, digits',
+  WECHATPAY_BASE_URL: 'an http:// or https:// URL',
 };
 
 /** Values never repeated in a message. */
@@ -193,6 +223,9 @@ const SECRETS = new Set<string>([
   'CODE_SECRET',
   'ID_NUMBER_SECRET',
   'PAYMENT_SECRET',
+  'WECHATPAY_API_V3_KEY',
+  'WECHATPAY_PRIVATE_KEY',
+  'ALIPAY_PRIVATE_KEY',
   'SMTP_URL',
   'DATABASE_URL',
   'SMS_RECEIPT_TOKEN',
