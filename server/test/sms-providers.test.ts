@@ -155,10 +155,16 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     for (const app of apps.splice(0)) await app.close();
   });
 
-  const start = async (env: Record<string, string>, now: () => number, dataDir?: string) => {
+  const start = async (
+    env: Record<string, string>,
+    now: () => number,
+    dataDir?: string,
+    logs?: { logger: 'warn'; logStream: PassThrough },
+  ) => {
     const app = await buildTestApp({
       now,
       dataDir,
+      ...logs,
       env: {
         ...process.env,
         RATE_LIMITS: 'off',
@@ -317,8 +323,11 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     });
   });
 
-  it('tries a throttled code again at once and sends it', async () => {
-    const app = await start({}, fakeClock(T0).now);
+  it('tries a throttled code again at once and sends it, logging the phone masked', async () => {
+    const lines: string[] = [];
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
+    const app = await start({}, fakeClock(T0).now, undefined, { logger: 'warn', logStream });
     const before = fake.sends.length;
     fake.throttleNext(1);
     expect((await sendCode(app, 'login', DEMO.phone)).json().code).toBe(0);
@@ -328,6 +337,10 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     expect(row).toMatchObject({ state: 'sent', provider_message_id: fake.sends[before]!.messageId });
     // Development (the outbox on): the row shows the code the phone got.
     expect(row!.body).toContain(provider.values(fake.sends[before]!.params, ['code']).code!);
+    const log = lines.join('');
+    expect(log).toContain('sms not sent, will try again');
+    expect(log).toContain('138****8000');
+    expect(log).not.toContain(DEMO.phone);
   });
 
   it('is refused by the gateway when signed with another key: the code is recorded failed with its error, not retried', async () => {
