@@ -1507,7 +1507,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    id: 27,
+    id: 26,
     name: 'outbox: each message to a phone sent through the SMS provider, with its kind, state and receipt',
     // Issue 31 §4 (lib/sms/, plugins/delivery.ts). kind and params (JSON): the provider's template and its
     // variables. state: queued (waits for the sender), sending (claimed), sent (the provider took it:

@@ -2,7 +2,7 @@ import { sql, type Db } from './engine.ts';
 import type { CodeChannel } from './codes-repository.ts';
 import type { SmsContent } from '../lib/sms/kinds.ts';
 
-/** Where a message stands (migration 27): see plugins/delivery.ts. */
+/** Where a message stands (migration 26): see plugins/delivery.ts. */
 export type OutboxState = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
 
 /** A message to a phone claimed for sending. */
