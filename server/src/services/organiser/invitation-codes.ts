@@ -293,3 +293,7 @@ export async function importNamedCodes(
     skipped,
   };
 }
+
+/** The race's codes (the CLI's codes-list), by item and in the order they were issued. */
+export const raceCodes = (repos: Repositories, raceId: string): Promise<InvitationCodeRow[]> =>
+  repos.entryAdmin.listCodes(raceId);
