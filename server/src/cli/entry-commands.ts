@@ -15,6 +15,7 @@ import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs
 import { poolMoneyFigures, raceDashboard } from '../services/console/dashboard.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { csvStream, formatCsv } from '../lib/csv.ts';
+import { shownProblems } from '../lib/csv-table.ts';
 import { maskName } from '../lib/race-center.ts';
 import { listRaceEntries } from '../services/organiser/entries-list.ts';
 import { setSignUpOpen } from '../services/organiser/sign-up-switch.ts';
@@ -138,8 +139,6 @@ function wholeNumber(text: string | undefined, min: number, max: number): number
 
 export { CODE_LENGTH, newInvitationCode };
 
-const MAX_PROBLEMS = 200;
-
 // ---------------------------------------------------------------------------------------------------------
 
 async function setOpen(repos: Repositories, raceId: string, open: boolean, now: number): Promise<CommandOutcome> {
@@ -224,9 +223,7 @@ async function codesImport(
   const outcome = await importNamedCodes(repos, { raceId, text, source: path.basename(file), now: context.now });
   if (!outcome.ok) {
     if ('noRace' in outcome) return refused(...outcome.problems);
-    const shown = outcome.problems.slice(0, MAX_PROBLEMS).map((p) => `  ${p}`);
-    if (outcome.problems.length > MAX_PROBLEMS)
-      shown.push(`  … and ${outcome.problems.length - MAX_PROBLEMS} more problems`);
+    const shown = shownProblems(outcome.problems).map((p) => `  ${p}`);
     return { ok: false, lines: [`Nothing imported from ${file}:`, ...shown] };
   }
   const { imported, skipped } = outcome;
