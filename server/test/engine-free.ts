@@ -6,6 +6,7 @@
  */
 export const ENGINE_FREE_SERVER_TESTS = [
   'csv-table',
+  'hot-path-kept',
   'hot-path-text',
   'image-dimensions',
   'payment-window',
