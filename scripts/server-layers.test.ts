@@ -4,7 +4,7 @@
  * them. Real files in throw-away folders inside server/src, linted with the project's own configuration: a
  * wrong import, or a repository called from a route, fails with the rule and the file.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,19 @@ describe('server layers', () => {
       ['no-restricted-syntax', 5],
     ]);
     expect(found[1].message).toContain('CLI commands call services, not repositories');
+  }, 120_000);
+
+  it('holds every command file of the CLI to the rule: none is excepted (issue 29 §2)', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const cli = path.join(root, 'server/src/cli');
+    const files = readdirSync(cli).filter((name) => name.endsWith('.ts'));
+    expect(files).toEqual(expect.arrayContaining(['site.ts', 'entry-commands.ts', 'pickup-commands.ts']));
+    for (const name of files) {
+      const config = (await eslint.calculateConfigForFile(path.join(cli, name))) as {
+        rules?: Record<string, unknown[]>;
+      };
+      expect(config.rules?.['no-restricted-syntax']?.[0], name).toBe(2);
+    }
   }, 120_000);
 
   it('refuses a service importing a route or a plugin, and the repositories and lib/ importing layers above', async () => {

@@ -5,6 +5,8 @@
  * engine-free.test.ts checks that no file listed here does.
  */
 export const ENGINE_FREE_SERVER_TESTS = [
+  'csv-table',
+  'hot-path-kept',
   'hot-path-text',
   'image-dimensions',
   'payment-window',

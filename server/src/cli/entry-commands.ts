@@ -12,10 +12,13 @@ import { ENTRY_CHANNELS, formatFen } from '#contract/entry';
 import { ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { formatRaceTime } from '#contract/race-clock';
 import { assignBibs, BIB_SERIES, type BibsOutcome } from '../services/entry/bibs.ts';
-import { raceDashboard } from '../services/console/dashboard.ts';
+import { poolMoneyFigures, raceDashboard } from '../services/console/dashboard.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { csvStream, formatCsv } from '../lib/csv.ts';
-import { maskCertNo, maskMobile, maskName } from '../lib/race-center.ts';
+import { shownProblems } from '../lib/csv-table.ts';
+import { maskName } from '../lib/race-center.ts';
+import { listRaceEntries } from '../services/organiser/entries-list.ts';
+import { setSignUpOpen } from '../services/organiser/sign-up-switch.ts';
 import {
   entryStatusText,
   EXPORT_LANGUAGES,
@@ -34,6 +37,7 @@ import {
   importNamedCodes,
   issueCodes,
   newInvitationCode,
+  raceCodes,
 } from '../services/organiser/invitation-codes.ts';
 import {
   entrySettings,
@@ -135,26 +139,17 @@ function wholeNumber(text: string | undefined, min: number, max: number): number
 
 export { CODE_LENGTH, newInvitationCode };
 
-const MAX_PROBLEMS = 200;
-
 // ---------------------------------------------------------------------------------------------------------
 
 async function setOpen(repos: Repositories, raceId: string, open: boolean, now: number): Promise<CommandOutcome> {
-  const race = await repos.races.findById(raceId);
-  if (!race) return noRace(raceId);
+  const outcome = await setSignUpOpen(repos, raceId, open, now);
+  if (!outcome.ok) return noRace(raceId);
+  const { race } = outcome;
   const status = open ? 1 : 0;
   const word = open ? 'open' : 'closed';
   const notes: string[] = [];
   if (!entrySettings(race)) notes.push(`note: race ${raceId} has no sign-up items yet (race.json "entry")`);
-  if (race.signUpOpenStatus === status)
-    return done(`sign-up of ${raceId} is already ${word}; nothing changed`, ...notes);
-  await repos.transaction(async (tx) => {
-    // Read again inside the transaction: an edit of the race meanwhile (add-race) is kept.
-    const current = (await tx.races.findById(raceId)) ?? race;
-    await tx.races.save({ ...current, signUpOpenStatus: status }, now);
-    // The public answers cached from the race's data are dropped on every instance (race-center data versions).
-    await tx.entryAdmin.bumpRaceVersion(raceId);
-  });
+  if (!outcome.changed) return done(`sign-up of ${raceId} is already ${word}; nothing changed`, ...notes);
   const window =
     race.signUpStartTime || race.signUpEndTime
       ? ` (window ${race.signUpStartTime ?? '…'} to ${race.signUpEndTime ?? '…'}, race clock)`
@@ -228,9 +223,7 @@ async function codesImport(
   const outcome = await importNamedCodes(repos, { raceId, text, source: path.basename(file), now: context.now });
   if (!outcome.ok) {
     if ('noRace' in outcome) return refused(...outcome.problems);
-    const shown = outcome.problems.slice(0, MAX_PROBLEMS).map((p) => `  ${p}`);
-    if (outcome.problems.length > MAX_PROBLEMS)
-      shown.push(`  … and ${outcome.problems.length - MAX_PROBLEMS} more problems`);
+    const shown = shownProblems(outcome.problems).map((p) => `  ${p}`);
     return { ok: false, lines: [`Nothing imported from ${file}:`, ...shown] };
   }
   const { imported, skipped } = outcome;
@@ -251,7 +244,7 @@ async function codesImport(
 async function codesList(repos: Repositories, raceId: string, now: number): Promise<CommandOutcome> {
   const race = await raceContext(repos, raceId);
   if (!race) return noRace(raceId);
-  const codes = await repos.entryAdmin.listCodes(raceId);
+  const codes = await raceCodes(repos, raceId);
   if (codes.length === 0)
     return done(`No invitation code for ${raceId}. Issue some with: site codes-issue ${raceId} <itemCode> --count N`);
   const open = codes.filter((c) => c.used < c.maxUses && (c.expiresAt === null || c.expiresAt > now)).length;
@@ -358,7 +351,7 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
   }
   const status = options.status === undefined ? undefined : wholeNumber(options.status, 0, 5);
   if (options.status !== undefined && status === undefined) return refused('--status must be 0, 1, 2, 3, 4 or 5.');
-  const entries = await repos.entryAdmin.listEntries(raceId, { itemCode, status });
+  const entries = await listRaceEntries(repos, raceId, { itemCode, status });
   const filter = [itemCode && `item ${itemCode}`, status !== undefined && `status ${status}`]
     .filter(Boolean)
     .join(', ');
@@ -384,24 +377,20 @@ async function entriesList(repos: Repositories, raceId: string, options: Entries
           'paid',
           'created',
         ],
-        entries.map((e) => {
-          const cert = repos.entryAdmin.decrypt(e.certEnc);
-          const phone = repos.entryAdmin.decrypt(e.phoneEnc);
-          return [
-            e.entryNo,
-            e.itemCode,
-            e.channel,
-            `${e.status} ${entryStatusText(e.status, 'en', models.get(e.itemCode), e.channel)}`,
-            e.name,
-            cert ? maskCertNo(cert) : '(unreadable)',
-            phone ? maskMobile(phone) : '-',
-            e.teamCode ?? '-',
-            e.bib ?? '-',
-            e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
-            e.paidAt === null ? '-' : formatFen(e.paidFen),
-            formatRaceTime(e.createdAt, undefined, race.zone),
-          ];
-        }),
+        entries.map((e) => [
+          e.entryNo,
+          e.itemCode,
+          e.channel,
+          `${e.status} ${entryStatusText(e.status, 'en', models.get(e.itemCode), e.channel)}`,
+          e.name,
+          e.certificate ?? '(unreadable)',
+          e.phone ?? '-',
+          e.teamCode ?? '-',
+          e.bib ?? '-',
+          e.orderNo ? `${e.orderNo} ${orderStatusText(e.orderStatus)}` : '-',
+          e.paidAt === null ? '-' : formatFen(e.paidFen),
+          formatRaceTime(e.createdAt, undefined, race.zone),
+        ]),
       ),
     ),
   };
@@ -499,7 +488,7 @@ async function raceFigures(repos: Repositories, raceId: string, now: number): Pr
   if (!figures) return noRace(raceId);
   // Orders and money per pool: the console's figures keep these to the race (a join of every order to its
   // entries), the command line takes the time.
-  const money = await repos.entryAdmin.poolFigures(raceId);
+  const money = await poolMoneyFigures(repos, raceId);
   const pools = figures.items.flatMap((item) =>
     [...item.pools]
       .sort((a, b) => a.pool.localeCompare(b.pool))

@@ -4,12 +4,19 @@
  * line (the same rule as the staff screen), and list or export the bookings per slot.
  */
 import path from 'node:path';
-import { formatPassCode, normalizePassCode, pickupSlotId } from '#contract/after-entry';
+import { formatPassCode, normalizePassCode } from '#contract/after-entry';
 import { messageText } from '#contract/messages';
 import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
-import { checkInPass, newStaffKey } from '../services/after-entry/pickup.ts';
+import {
+  checkInPass,
+  issueStaffKey,
+  pickupBookingsForExport,
+  pickupSlotFigures,
+  revokeStaffKey,
+} from '../services/after-entry/pickup.ts';
+import { raceById } from '../services/races.ts';
 import { formatTable } from './entry-commands.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
@@ -71,14 +78,14 @@ export async function runPickupCommand(
   if (label !== undefined && label.length > LABEL_MAX) return usage(`--label is 1-${LABEL_MAX} characters.`);
 
   return io.withDatabase(async ({ repos }) => {
-    const race = await repos.races.findById(raceId);
+    const race = await raceById(repos, raceId);
     if (!race) return refused(`No race ${raceId}.`);
     const zone = raceTimeZone(race);
     const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, 'YYYY-MM-DD HH:mm:ss', zone));
     switch (command) {
       case 'staff-key-issue': {
-        const { key, hash } = newStaffKey();
-        if (!(await repos.pickup.issueStaffKey(raceId, label!, hash, io.now))) {
+        const key = await issueStaffKey(repos, raceId, label!, io.now);
+        if (key === undefined) {
           return refused(`${raceId} already has an active staff key labelled "${label}": revoke it first.`);
         }
         return done(
@@ -87,8 +94,8 @@ export async function runPickupCommand(
         );
       }
       case 'staff-key-revoke': {
-        const n = await repos.pickup.revokeStaffKey(raceId, label!, io.now);
-        if (n === 0) return refused(`${raceId} has no active staff key labelled "${label}".`);
+        if (!(await revokeStaffKey(repos, raceId, label!, io.now)))
+          return refused(`${raceId} has no active staff key labelled "${label}".`);
         return done(`revoked the staff key "${label}" of ${raceId}`);
       }
       case 'pickup-checkin': {
@@ -108,23 +115,13 @@ export async function runPickupCommand(
         );
       }
       case 'pickup-list': {
-        const rows = new Map((await repos.pickup.slots(raceId)).map((r) => [r.slotId, r]));
-        const counts = await repos.pickup.counts(raceId);
-        const table: string[][] = [];
-        for (const day of race.packPickup?.days ?? []) {
-          for (const slot of day.slots) {
-            const id = pickupSlotId(day.date, slot.start);
-            const c = counts.get(id) ?? { booked: 0, collected: 0 };
-            const taken = rows.get(id)?.booked ?? 0;
-            table.push([
-              `${id}-${slot.end}`,
-              String(slot.capacity),
-              String(c.booked),
-              String(c.collected),
-              String(Math.max(0, slot.capacity - taken)),
-            ]);
-          }
-        }
+        const table = (await pickupSlotFigures(repos, race)).map((slot) => [
+          `${slot.slotId}-${slot.end}`,
+          String(slot.capacity),
+          String(slot.booked),
+          String(slot.collected),
+          String(slot.left),
+        ]);
         if (table.length === 0) return done(`${raceId} has no pick-up slots (race.json packPickup).`);
         const state = race.packPickup?.enabled ? `deadline ${race.packPickup.deadline}` : 'disabled';
         return done(
@@ -136,7 +133,7 @@ export async function runPickupCommand(
         const out = options['--out']!;
         const csv = /\.csv$/i.test(out);
         if (!csv && !/\.xlsx$/i.test(out)) return refused('--out must name a .xlsx or .csv file.');
-        const bookings = await repos.pickup.exportRows(raceId);
+        const bookings = await pickupBookingsForExport(repos, raceId);
         const header = ['slot', 'status', 'pass', 'entryNo', 'name', 'item', 'bib', 'bookedAt', 'collectedAt', 'by'];
         const rows = bookings.map((b) => [
           b.slotId,

@@ -11,7 +11,14 @@ import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
 import { formatDuration, maskName } from '../lib/race-center.ts';
-import { maskValues, reviewApplication } from '../services/registration/direct-applications.ts';
+import {
+  directApplicationById,
+  directApplicationForReview,
+  directApplicationsOf,
+  maskValues,
+  reviewApplication,
+} from '../services/registration/direct-applications.ts';
+import { resultOfClaim } from '../services/registration/own-results.ts';
 
 export type CommandOutcome = { ok: true; lines: string[] } | { ok: false; lines: string[] };
 
@@ -38,10 +45,10 @@ const applicationId = (text: string) => (/^[1-9]\d{0,15}$/.test(text) ? Number(t
 export const REJECT_REASON_MAX = 500;
 
 export async function directList(repos: Repositories, raceId: string, status?: DirectStatus): Promise<CommandOutcome> {
-  const race = await repos.races.findById(raceId);
-  if (!race) return refused(`No race "${raceId}".`);
+  const found = await directApplicationsOf(repos, raceId, status);
+  if (!found) return refused(`No race "${raceId}".`);
+  const { race, applications } = found;
   const zone = raceTimeZone(race);
-  const applications = await repos.directApplications.list(raceId, status);
   if (applications.length === 0) {
     return done(
       status === undefined
@@ -65,11 +72,7 @@ async function shownValue(repos: Repositories, value: unknown): Promise<string> 
   if (value && typeof value === 'object') {
     const claim = value as Record<string, unknown>;
     if (claim.source === 'own' && typeof claim.resultId === 'string') {
-      const at = claim.resultId.indexOf(':');
-      const row =
-        at > 0
-          ? await repos.raceCenter.resultByBib(claim.resultId.slice(0, at), claim.resultId.slice(at + 1))
-          : undefined;
+      const row = await resultOfClaim(repos, claim.resultId);
       return row
         ? `own result ${claim.resultId}: ${row.item} ${formatDuration(row.chip_ms)} (verified against our results)`
         : `own result ${claim.resultId} (no longer in our results)`;
@@ -84,11 +87,10 @@ async function shownValue(repos: Repositories, value: unknown): Promise<string> 
 
 export async function directShow(repos: Repositories, idText: string): Promise<CommandOutcome> {
   const id = applicationId(idText);
-  const record = id === undefined ? undefined : await repos.directApplications.findById(id);
-  if (!record) return refused(`No direct-pass application ${idText}.`);
-  const race = await repos.races.findById(record.raceId);
+  const found = id === undefined ? undefined : await directApplicationForReview(repos, id);
+  if (!found) return refused(`No direct-pass application ${idText}.`);
+  const { record, race, form } = found;
   const zone = raceTimeZone(race);
-  const form = (await repos.registrationForms.latest(record.raceId, 'direct'))?.form;
   const time = (ms: number | null) => (ms === null ? '-' : formatRaceTime(ms, undefined, zone));
   const lines = [
     `direct-pass application ${record.id} for ${record.raceId}`,
@@ -115,10 +117,10 @@ export async function directReview(
   now: number,
 ): Promise<CommandOutcome> {
   const id = applicationId(idText);
-  const record = id === undefined ? undefined : await repos.directApplications.findById(id);
+  const record = id === undefined ? undefined : await directApplicationById(repos, id);
   if (!record) return refused(`No direct-pass application ${idText}.`);
   if (!(await reviewApplication(repos, record.id, outcome, now))) {
-    const current = (await repos.directApplications.findById(record.id))?.status ?? record.status;
+    const current = (await directApplicationById(repos, record.id))?.status ?? record.status;
     return refused(
       `Application ${record.id} is not awaiting review (status ${current}: ${DIRECT_STATUS_NAMES[current]}); only a submitted application (status 1) can be approved or rejected.`,
     );

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { formChannel, isFormChannel } from '#contract/registration-form';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { copyDatabase, copyFolderFiles, CopyRefusedError } from '../db/copy-database.ts';
-import { openDatabase, type OpenedDatabase } from '../db/database.ts';
+import { closeDatabase, openDatabase, type OpenedDatabase } from '../db/database.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { isPostgresUrl } from '../db/engine.ts';
 import { SECRET_NAMES, storeDatabaseSecret } from '../lib/secrets.ts';
@@ -41,7 +41,9 @@ import {
   type MailingCommand,
 } from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
-import { inspectSiteConfigBytes, publishSiteConfig, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
+import { inspectSiteConfigBytes, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
+import { bindDomain, domainsOverview, publishDomainSiteConfig, unbindDomain } from '../services/website/domains.ts';
+import { saveRace } from '../services/races.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
@@ -266,30 +268,26 @@ async function withDatabase<T>(io: CliIo, work: (opened: OpenedDatabase) => Prom
   try {
     return await work(opened);
   } finally {
-    await opened.db.close();
+    await closeDatabase(opened);
   }
 }
 
 async function list(io: CliIo): Promise<void> {
   await withDatabase(io, async ({ repos }) => {
-    const bindings = new Map((await repos.bindings.list()).map((b) => [b.domainName, b]));
-    const published = new Map((await repos.siteConfigs.listLatest()).map((p) => [p.domainName, p]));
-    const domains = [...new Set([...bindings.keys(), ...published.keys()])].sort();
+    const { domains, forms } = await domainsOverview(repos);
     if (domains.length === 0) {
       io.stdout('No domain is bound. Bind one with: site bind <domain> <raceId>');
       return;
     }
-    for (const domain of domains) {
-      const binding = bindings.get(domain);
-      const race = binding ? await repos.races.findById(binding.raceId) : undefined;
-      const config = published.get(domain);
-      io.stdout(domain);
-      io.stdout(`  race:      ${binding ? `${binding.raceId} (${race?.raceName ?? 'unknown race'})` : '(not bound)'}`);
+    for (const { domainName, binding, published: config } of domains) {
+      io.stdout(domainName);
+      io.stdout(
+        `  race:      ${binding ? `${binding.raceId} (${binding.race?.raceName ?? 'unknown race'})` : '(not bound)'}`,
+      );
       io.stdout(
         `  published: ${config ? `${config.md5} at ${formatTime(config.publishedAt)}` : '(no site configuration)'}`,
       );
     }
-    const forms = await repos.registrationForms.listLatest();
     if (forms.length > 0) io.stdout('registration forms:');
     for (const form of forms) {
       io.stdout(
@@ -302,13 +300,12 @@ async function list(io: CliIo): Promise<void> {
 async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    const race = await repos.races.findById(raceId);
-    if (!race) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
-    const previous = await repos.bindings.findByDomain(domain);
-    await repos.bindings.bind(domain, raceId, io.now());
-    const was = previous && previous.raceId !== raceId ? ` (was ${previous.raceId})` : '';
-    io.stdout(`bound ${domain} to ${raceId} (${race.raceName})${was}`);
-    if (!(await repos.siteConfigs.latestForDomain(domain))) {
+    const bound = await bindDomain(repos, domain, raceId, io.now());
+    if (!bound.ok) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
+    const { previousRaceId } = bound;
+    const was = previousRaceId !== undefined && previousRaceId !== raceId ? ` (was ${previousRaceId})` : '';
+    io.stdout(`bound ${domain} to ${raceId} (${bound.race.raceName})${was}`);
+    if (!bound.hasSiteConfig) {
       io.stdout(`note: ${domain} has no site configuration yet; publish one with: site publish ${domain} <file.json>`);
     }
   });
@@ -317,7 +314,7 @@ async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void>
 async function unbind(io: CliIo, rawDomain: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    if (!(await repos.bindings.unbind(domain))) throw failure(`${domain} is not bound`);
+    if (!(await unbindDomain(repos, domain))) throw failure(`${domain} is not bound`);
     io.stdout(`unbound ${domain}`);
   });
 }
@@ -352,9 +349,7 @@ async function publish(io: CliIo, rawDomain: string, file: string): Promise<void
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos, files }) => {
     try {
-      const result = await publishSiteConfig({
-        siteConfigs: repos.siteConfigs,
-        files,
+      const result = await publishDomainSiteConfig(repos, files, {
         domainName: domain,
         bytes,
         now: io.now(),
@@ -364,7 +359,7 @@ async function publish(io: CliIo, rawDomain: string, file: string): Promise<void
       io.stdout(`md5 ${result.md5}`);
       io.stdout(`uri ${result.uri}`);
       printWarnings(io, result.warnings);
-      if (!(await repos.bindings.findByDomain(domain))) {
+      if (!result.bound) {
         io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
       }
     } catch (error) {
@@ -435,15 +430,11 @@ async function addRace(io: CliIo, file: string): Promise<void> {
   }
   await withDatabase(io, async ({ repos }) => {
     // The race and the places of its sign-up items together: a capacity below the places taken refuses both.
-    const outcome = await repos.transaction(async (tx) => {
-      const saved = await tx.races.save(result.race, io.now());
-      const places = await tx.entries.syncPlaces(result.race.raceId, result.race.entry);
-      if (!places.ok) throw failure(`${file}: ${places.problem}; nothing saved.`);
-      const slots = await tx.pickup.syncSlots(result.race.raceId, result.race.packPickup);
-      if (!slots.ok) throw failure(`${file}: ${slots.problem}; nothing saved.`);
-      return saved;
-    });
-    io.stdout(`${outcome === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`);
+    const outcome = await saveRace(repos, result.race, io.now());
+    if (!outcome.ok) throw failure(`${file}: ${outcome.problem}; nothing saved.`);
+    io.stdout(
+      `${outcome.saved === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`,
+    );
   });
 }
 
@@ -569,10 +560,10 @@ async function copyToPostgres(io: CliIo, url: string): Promise<void> {
         `start every server instance with DATABASE_URL set to this database and ID_NUMBER_SECRET set to ${idNumberFrom}: the key of the certificate-number hashes and personal numbers is not kept in the database`,
       );
     } finally {
-      await target.db.close();
+      await closeDatabase(target);
     }
   } finally {
-    await source.db.close();
+    await closeDatabase(source);
   }
 }
 

@@ -94,6 +94,9 @@ export interface OpenedDatabase {
   sqlite?: SqliteHandle;
 }
 
+/** Closes what openDatabase opened (its connection or pool). */
+export const closeDatabase = (opened: Pick<OpenedDatabase, 'db'>): Promise<void> => opened.db.close();
+
 /** Where the database is: DATABASE_URL's PostgreSQL, else the SQLite file of the data directory. */
 export function databaseTarget(dataDir: string, env: Env): DbTarget {
   const { DATABASE_URL, DB_POOL_SIZE } = parseServerEnv(env, ['DATABASE_URL', 'DB_POOL_SIZE']);

@@ -27,7 +27,10 @@ export interface EncodedAnswer {
   /** The body's length, read without touching the body. */
   readonly bytes: number;
   out: Partial<Record<Encoding, AnswerOut>> | undefined;
-  /** When its cache stored it: ms since the cache was made (a small integer, kept inline); 0 when not cached. */
+  /**
+   * When its cache stored it: ms since the cache was made (a small integer, kept inline); DROPPED when no
+   * cache holds it (never stored, or expired, replaced, pushed out or cleared since).
+   */
   storedAt: number;
   /** How the hot path sent it last, for the same kind of request (lib/hot-path.ts): encoding, policy, scheme. */
   sentEncoding: Encoding | undefined;
@@ -38,6 +41,9 @@ export interface EncodedAnswer {
   sentPayload: Buffer | undefined;
 }
 
+/** EncodedAnswer.storedAt of an answer no cache holds (a small integer too, so the field keeps one shape). */
+const DROPPED = -1;
+
 /** Below this many bytes an answer goes out as is (as the compress plugin's threshold). */
 const COMPRESS_FROM = 1024;
 
@@ -47,7 +53,7 @@ function encoded(body: Buffer): EncodedAnswer {
     body,
     bytes: body.length,
     out: undefined,
-    storedAt: 0,
+    storedAt: DROPPED,
     sentEncoding: undefined,
     sentCacheControl: undefined,
     sentHttps: false,
@@ -178,11 +184,18 @@ export class AnswerCache {
   set(key: string, answer: unknown): EncodedAnswer {
     const stored = encoded(slabbed(JSON.stringify(answer)));
     stored.storedAt = this.now() - this.born;
-    this.entries.delete(key);
+    const replaced = this.entries.get(key);
+    if (replaced !== undefined) {
+      replaced.storedAt = DROPPED;
+      this.entries.delete(key);
+    }
     this.entries.set(key, stored);
     if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      const oldest = this.entries.entries().next();
+      if (!oldest.done) {
+        oldest.value[1].storedAt = DROPPED;
+        this.entries.delete(oldest.value[0]);
+      }
     }
     return stored;
   }
@@ -211,6 +224,7 @@ export class AnswerCache {
   /** Drops every answer (the data behind them changed); answers being made meanwhile are not kept. */
   clear(): void {
     this.epoch++;
+    for (const answer of this.entries.values()) answer.storedAt = DROPPED;
     this.entries.clear();
     this.pending.clear();
   }
@@ -219,9 +233,19 @@ export class AnswerCache {
   get(key: string): EncodedAnswer | undefined {
     const answer = this.entries.get(key);
     if (answer === undefined) return undefined;
-    if (this.now() - this.born - answer.storedAt < this.ttlMs) return answer;
+    if (this.live(answer)) return answer;
+    answer.storedAt = DROPPED;
     this.entries.delete(key);
     return undefined;
+  }
+
+  /**
+   * Whether an answer this cache gave is still the one it gives for its key: stored, and not expired,
+   * replaced, pushed out or cleared since. The hot path asks this of an answer it kept by a request's text
+   * (lib/hot-path.ts, HotRoute.kept) instead of making the key again and looking it up.
+   */
+  live(answer: EncodedAnswer): boolean {
+    return answer.storedAt !== DROPPED && this.now() - this.born - answer.storedAt < this.ttlMs;
   }
 }
 const picked = new Map<string, 'br' | 'gzip' | 'identity'>();

@@ -111,38 +111,3 @@ export async function* csvStream(
   yield `\uFEFF${csvLines([header])}`;
   for await (const page of pages) yield csvLines(page);
 }
-
-/** A CSV file read as a table: its header's columns (trimmed) and the data records under it. */
-export type CsvTable = { ok: true; columns: string[]; rows: CsvRecord[] } | { ok: false; problems: string[] };
-
-/**
- * Reads a CSV file whose first record names its columns, as every import does: a syntax error, an empty file,
- * a missing required column, an unknown column (when `optional` is given, the columns allowed besides the
- * required ones) or a file with no data rows is one problem, worded the same for every import.
- */
-export function readCsvTable(
-  text: string,
-  columnsAllowed: { required: readonly string[]; optional?: readonly string[] },
-): CsvTable {
-  let records: CsvRecord[];
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { ok: false, problems: [error.message] };
-    throw error;
-  }
-  const [header, ...rows] = records;
-  if (!header) return { ok: false, problems: ['the file is empty (expected a header row)'] };
-  const columns = header.fields.map((f) => f.trim());
-  const missing = columnsAllowed.required.filter((c) => !columns.includes(c));
-  if (missing.length > 0)
-    return { ok: false, problems: [`line ${header.line}: missing column(s): ${missing.join(', ')}`] };
-  if (columnsAllowed.optional) {
-    const known = [...columnsAllowed.required, ...columnsAllowed.optional];
-    const unknown = columns.filter((c) => !known.includes(c));
-    if (unknown.length > 0)
-      return { ok: false, problems: [`line ${header.line}: unknown column(s): ${unknown.join(', ')}`] };
-  }
-  if (rows.length === 0) return { ok: false, problems: ['the file has no data rows'] };
-  return { ok: true, columns, rows };
-}

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { answerEncoding, answerOut, type AnswerOut, type EncodedAnswer } from './answer-cache.ts';
+import { answerEncoding, answerOut, type AnswerCache, type AnswerOut, type EncodedAnswer } from './answer-cache.ts';
 import { fail, tooManyRequestsAnswer } from './envelope.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
 
@@ -38,6 +38,25 @@ export interface HotRoute<Query> {
   answer(query: Query): HotAnswer | undefined | Promise<HotAnswer | undefined>;
   /** The route's per-IP limit (undefined when limits are off): 0 when allowed, otherwise seconds to wait. */
   limit?: (ip: string) => number;
+  /**
+   * Where the route's public answers come from (those with this cache-control, the same for everyone who
+   * sends the same body): the hot path keeps each by the text of the request it answered
+   * and answers that text again with it, without reading the query, for as long as the cache holds it
+   * (AnswerCache.live). The same text always names the same query, so it gets the same answer.
+   */
+  kept?: { cache: AnswerCache; cacheControl: string };
+}
+
+/**
+ * Texts kept per route (HotRoute.kept): at most this many, the oldest going first. A lookup's text is under
+ * 100 bytes: the demo's 27,000 bibs take a few MB.
+ */
+const MAX_KEPT = 100_000;
+
+/** A hot route and the public answers it gave, by the request's text (HotRoute.kept). */
+interface RouteEntry {
+  route: HotRoute<never>;
+  kept: Map<string, EncodedAnswer>;
 }
 
 /** Bodies above this size go to Fastify (the hot bodies are well under 200 bytes). */
@@ -49,7 +68,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'da
 type Replay = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
 export class HotPath {
-  private readonly routes = new Map<string, HotRoute<never>>();
+  private readonly routes = new Map<string, RouteEntry>();
 
   /** Off: every request goes to Fastify. */
   enabled = true;
@@ -65,7 +84,7 @@ export class HotPath {
 
   /** Answers POST `url` (exact, no query string) on the hot path. */
   post<Query>(url: string, route: HotRoute<Query>): void {
-    this.routes.set(url, route as HotRoute<never>);
+    this.routes.set(url, { route: route as HotRoute<never>, kept: new Map() });
   }
 
   /**
@@ -75,17 +94,18 @@ export class HotPath {
    * What a hot request costs on top of a bare node:http answer is kept small (the load bench compares the
    * two): the head is read from `rawHeaders` (the `headers` object is built on first use, at a cost), no
    * closure is made per request (the listeners are shared and find the request's state on it), and the
-   * answer's headers, security headers included, are made once per cached answer.
+   * answer's headers, security headers included, are made once per cached answer. A public answer is
+   * found again by the request's text (HotRoute.kept): a repeated lookup reads one map, as the floor does.
    */
   listener(next: RequestListener, replay: Replay): RequestListener {
     return (req, res) => {
-      const route = this.enabled && req.method === 'POST' ? this.routes.get(req.url ?? '') : undefined;
-      const acceptEncoding = route === undefined ? undefined : plainJsonHead(req.rawHeaders);
-      if (route === undefined || acceptEncoding === undefined) {
+      const entry = this.enabled && req.method === 'POST' ? this.routes.get(req.url ?? '') : undefined;
+      const acceptEncoding = entry === undefined ? undefined : plainJsonHead(req.rawHeaders);
+      if (entry === undefined || acceptEncoding === undefined) {
         next(req, res);
         return;
       }
-      const state: HotRequest = { hotPath: this, route, res, acceptEncoding, chunks: [], replay };
+      const state: HotRequest = { hotPath: this, entry, res, acceptEncoding, chunks: [], replay };
       (req as HotIncoming)[HOT] = state;
       req.on('data', onData);
       req.on('error', onError);
@@ -95,12 +115,17 @@ export class HotPath {
 
   /** Answers a hot request whose body has been read, or hands it to Fastify when the route leaves it there. */
   answer(req: IncomingMessage, state: HotRequest, body: Buffer): void {
-    const { route, res } = state;
+    const { entry, res } = state;
+    const { route } = entry;
     let found: ReturnType<HotRoute<never>['answer']>;
+    let text: string;
     try {
-      const text = body.toString('utf8');
-      const query = route.acceptText?.(text) ?? route.accept(JSON.parse(text));
-      if (query === undefined) return state.replay(req, res, body);
+      text = body.toString('utf8');
+      // The same text as an earlier request, whose answer its cache still holds.
+      let kept = route.kept === undefined ? undefined : entry.kept.get(text);
+      if (kept !== undefined && !route.kept!.cache.live(kept)) kept = undefined;
+      const query = kept === undefined ? (route.acceptText?.(text) ?? route.accept(JSON.parse(text))) : undefined;
+      if (kept === undefined && query === undefined) return state.replay(req, res, body);
       // Counted once, here, for the requests answered here (a replayed request is counted by Fastify's hook).
       const wait = route.limit?.(this.clientIp(req)) ?? 0;
       if (wait > 0) {
@@ -110,22 +135,37 @@ export class HotPath {
           ...limited.headers,
         });
       }
-      found = route.answer(query);
+      if (kept !== undefined) return this.send(req, state, kept, route.kept!.cacheControl);
+      found = route.answer(query as never);
     } catch {
       // Bad JSON, or a failure in the answer: Fastify answers it (and logs a failure) its own way.
       return state.replay(req, res, body);
     }
-    if (!(found instanceof Promise)) return this.send(req, state, body, found);
+    if (!(found instanceof Promise)) return this.answered(req, state, body, text, found);
     // A failed lookup is answered (and logged) by Fastify's route, which asks again.
     found.then(
-      (made) => this.send(req, state, body, made),
+      (made) => this.answered(req, state, body, text, made),
       () => state.replay(req, res, body),
     );
   }
 
-  private send(req: IncomingMessage, state: HotRequest, body: Buffer, found: HotAnswer | undefined): void {
+  /** Sends the route's answer (kept by the request's text when it is a public one), or hands the request to Fastify. */
+  private answered(req: IncomingMessage, state: HotRequest, body: Buffer, text: string, found: HotAnswer | undefined) {
     if (found === undefined) return state.replay(req, state.res, body);
-    const { answer, cacheControl } = found;
+    const { route, kept } = state.entry;
+    if (
+      route.kept !== undefined &&
+      found.cacheControl === route.kept.cacheControl &&
+      route.kept.cache.live(found.answer)
+    ) {
+      kept.delete(text);
+      kept.set(text, found.answer);
+      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    this.send(req, state, found.answer, found.cacheControl);
+  }
+
+  private send(req: IncomingMessage, state: HotRequest, answer: EncodedAnswer, cacheControl: string): void {
     const { acceptEncoding } = state;
     const https = this.https(req);
     // The answer as it went out last: a repeated lookup by the same kind of client sends it again as it is.
@@ -151,7 +191,7 @@ export class HotPath {
 /** A hot request's state, kept on the request while its body is read. */
 interface HotRequest {
   hotPath: HotPath;
-  route: HotRoute<never>;
+  entry: RouteEntry;
   res: ServerResponse;
   /** The Accept-Encoding header ('' when none). */
   acceptEncoding: string;

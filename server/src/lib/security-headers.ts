@@ -47,9 +47,9 @@ export function apiSecurityHeaders(https: boolean): Record<string, string> {
  * entry when the peer is a trusted proxy, otherwise whether the connection itself is TLS.
  */
 export function isHttps(req: IncomingMessage, trustProxy?: TrustProxy): boolean {
-  // Without trusted proxies the headers are not read at all (the hot path never builds req.headers then).
+  // Without trusted proxies neither the headers nor the peer are read (the hot path never builds req.headers).
   const forwarded = trustProxy === undefined ? undefined : req.headers['x-forwarded-proto'];
-  const peer = req.socket?.remoteAddress;
+  const peer = forwarded ? req.socket?.remoteAddress : undefined;
   if (forwarded && trustProxy !== undefined && peer !== undefined && trustProxy(peer, 0)) {
     const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
     return (

@@ -130,6 +130,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
     acceptText: plainBibText,
     answer: scoreAnswer,
     limit: app.rateLimitCounter(LIMITS.lookup),
+    kept: { cache: publicAnswers, cacheControl: PUBLIC },
   });
 
   app.post<{ Body: { name: string; certificateNumber: string } }>(
@@ -177,6 +178,7 @@ export default async function raceCenterRoutes(app: FastifyInstance) {
     acceptText: plainBibText,
     answer: photosAnswer,
     limit: app.rateLimitCounter(LIMITS.lookup),
+    kept: { cache: publicAnswers, cacheControl: PUBLIC },
   });
 
   /** The organiser's races with results (service.racesWithResults): public, cached like the bib lookups. */

@@ -27,7 +27,7 @@ import { deadlineState } from '#contract/registration-screens';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { EntryRecord } from '../../db/entries-repository.ts';
-import type { PickupBookingRecord } from '../../db/pickup-repository.ts';
+import type { PickupBookingRecord, PickupExportRow } from '../../db/pickup-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
@@ -392,3 +392,46 @@ export async function checkInPass(
     },
   };
 }
+
+/**
+ * A new check-in key of the race labelled `label` (the CLI's staff-key-issue): the key, shown once (only its
+ * sha256 is kept), or undefined when the race already has an active key of that label.
+ */
+export async function issueStaffKey(
+  repos: Repositories,
+  raceId: string,
+  label: string,
+  now: number,
+): Promise<string | undefined> {
+  const { key, hash } = newStaffKey();
+  return (await repos.pickup.issueStaffKey(raceId, label, hash, now)) ? key : undefined;
+}
+
+/** Revokes the race's active key labelled `label` (it stops working at once); false when there is none. */
+export async function revokeStaffKey(
+  repos: Repositories,
+  raceId: string,
+  label: string,
+  now: number,
+): Promise<boolean> {
+  return (await repos.pickup.revokeStaffKey(raceId, label, now)) > 0;
+}
+
+/** A pick-up slot with its bookings: booked (not yet collected), collected, and places left. */
+export interface PickupSlotFigures extends PickupSlotView {
+  booked: number;
+  collected: number;
+}
+
+/** Every slot of the race's settings with its bookings (the CLI's pickup-list). */
+export async function pickupSlotFigures(repos: Repositories, race: RaceInfo): Promise<PickupSlotFigures[]> {
+  const counts = await repos.pickup.counts(race.raceId);
+  return (await slotViews(repos, race)).map((slot) => ({
+    ...slot,
+    ...(counts.get(slot.slotId) ?? { booked: 0, collected: 0 }),
+  }));
+}
+
+/** Every live booking of the race, by slot, for the organiser's export (the CLI's pickup-export). */
+export const pickupBookingsForExport = (repos: Repositories, raceId: string): Promise<PickupExportRow[]> =>
+  repos.pickup.exportRows(raceId);

@@ -18,6 +18,7 @@ import type { EntryChannel } from '#contract/entry';
 import { DAY_MS, endOfRaceDay, formatRaceTime, HOUR_MS } from '#contract/race-clock';
 import { DASHBOARD_CACHE_MS } from '#contract/console-figures';
 import { raceTimeZone } from '#contract/time-zone';
+import type { PoolFigures as PoolMoneyFigures } from '../../db/entry-admin-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { entrySettings } from '../organiser/race-items.ts';
 
@@ -192,3 +193,10 @@ export function dashboardCache(ttlMs = DASHBOARD_CACHE_MS) {
     return figures;
   };
 }
+
+/**
+ * Orders and money per item and pool of the race (the CLI's race-figures): a join of every order to its
+ * entries, which the dashboard spares itself (it keeps these to the race); the command line takes the time.
+ */
+export const poolMoneyFigures = (repos: Repositories, raceId: string): Promise<PoolMoneyFigures[]> =>
+  repos.entryAdmin.poolFigures(raceId);

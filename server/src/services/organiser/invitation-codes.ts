@@ -13,7 +13,7 @@ import { checkCertificateNumber, checkName } from '#contract/rules';
 import { randomText } from '../../db/entries-repository.ts';
 import type { InvitationCodeRow, NewInvitationCode } from '../../db/entry-admin-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import { readCsvTable } from '../../lib/csv.ts';
+import { problemTexts, readTable, tableProblem } from '../../lib/csv-table.ts';
 import { normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
 import { findItem, raceContext, unknownItemText, type RaceContext } from './race-items.ts';
 
@@ -168,31 +168,12 @@ export async function importNamedCodes(
   if (!race) {
     return { ok: false, noRace: true, problems: [`No race "${raceId}". Add it first with: site add-race <race.json>`] };
   }
-  const table = readCsvTable(input.text, CODE_IMPORT_COLUMNS);
-  if (!table.ok) return table;
-  const { columns, rows } = table;
-
-  const problems: { line: number; text: string }[] = [];
-  const good: (NewInvitationCode & { line: number })[] = [];
-  const codeLines = new Map<string, number>();
-  const personLines = new Map<string, number>();
-  for (const record of rows) {
-    const problem = (field: string, message: string) =>
-      problems.push({ line: record.line, text: `line ${record.line}: ${field}: ${message}` });
-    if (record.fields.length !== columns.length) {
-      problems.push({
-        line: record.line,
-        text: `line ${record.line}: expected ${columns.length} fields, found ${record.fields.length}`,
-      });
-      continue;
-    }
-    const get = (name: string) => (columns.includes(name) ? (record.fields[columns.indexOf(name)] ?? '').trim() : '');
-    const before = problems.length;
+  type GoodRow = NewInvitationCode & { line: number };
+  const table = readTable(input.text, CODE_IMPORT_COLUMNS, ({ line, get, unique, problem }): GoodRow | undefined => {
     const code = get('code') === '' ? '' : normalizeCode(get('code'));
     if (code !== '') {
       if (!INVITATION_CODE_PATTERN.test(code)) problem('code', 'must be 6-32 letters or digits');
-      else if (codeLines.has(code)) problem('code', `duplicate of line ${codeLines.get(code)}`);
-      else codeLines.set(code, record.line);
+      else unique(code, 'code');
     }
     const itemCode = findItem(race, get('itemCode'));
     if (!itemCode)
@@ -211,21 +192,22 @@ export async function importNamedCodes(
       else certOk = true;
     }
     const certHash = certOk ? repos.raceCenter.certHash(certNo) : '';
-    if (certOk && itemCode) {
-      const person = `${itemCode}\u0000${certHash}`;
-      const first = personLines.get(person);
-      if (first !== undefined) problem('certificateNumber', `the same person and item as line ${first}`);
-      else personLines.set(person, record.line);
-    }
+    // The person key holds a NUL, which no code does: one namespace for both.
+    if (certOk && itemCode)
+      unique(
+        `${itemCode}\u0000${certHash}`,
+        'certificateNumber',
+        (first) => `the same person and item as line ${first}`,
+      );
     let expiresAt: number | null = null;
     if (get('expires') !== '') {
       const parsed = expiry(get('expires'), race.zone, now);
       if ('problem' in parsed) problem('expires', parsed.problem);
       else expiresAt = parsed.at;
     }
-    if (problems.length > before || !itemCode) continue;
-    good.push({
-      line: record.line,
+    if (!itemCode) return undefined;
+    return {
+      line,
       raceId,
       code,
       itemCode,
@@ -236,8 +218,13 @@ export async function importNamedCodes(
       expiresAt,
       note: `imported from ${input.source}`,
       createdAt: now,
-    });
-  }
+    };
+  });
+  if (!table.ok) return table;
+  const { rows: good } = table;
+  const problems = [...table.problems];
+  // The codes the file names (a row with a problem stops the import before any is used).
+  const fileCodes = good.map((row) => row.code).filter((code) => code !== '');
 
   // The people who already have a named code for the item, and the codes of the file the race already has.
   const held = new Map<string, string>();
@@ -245,17 +232,16 @@ export async function importNamedCodes(
     const key = `${owned.itemCode}\u0000${owned.namedCertHash}`;
     if (!held.has(key)) held.set(key, owned.code);
   }
-  const stored = await repos.entryAdmin.codesByValue(raceId, [...codeLines.keys()]);
+  const stored = await repos.entryAdmin.codesByValue(raceId, fileCodes);
   const skipped: SkippedCode[] = [];
   const fresh: typeof good = [];
   for (const row of good) {
     const existing = held.get(`${row.itemCode}\u0000${row.namedCertHash}`);
     const owner = row.code === '' ? undefined : stored.get(row.code);
     if (owner && (owner.namedCertHash !== row.namedCertHash || owner.itemCode !== row.itemCode)) {
-      problems.push({
-        line: row.line,
-        text: `line ${row.line}: code: ${row.code} already exists in ${raceId} for another person or item`,
-      });
+      problems.push(
+        tableProblem(row.line, 'code', `${row.code} already exists in ${raceId} for another person or item`),
+      );
     } else if (existing !== undefined) {
       skipped.push({
         line: row.line,
@@ -266,14 +252,9 @@ export async function importNamedCodes(
       });
     } else fresh.push(row);
   }
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line).map((p) => p.text) };
+  if (problems.length > 0) return { ok: false, problems: problemTexts(problems) };
 
-  const generated = await freshCodes(
-    repos,
-    raceId,
-    fresh.filter((row) => row.code === '').length,
-    new Set(codeLines.keys()),
-  );
+  const generated = await freshCodes(repos, raceId, fresh.filter((row) => row.code === '').length, new Set(fileCodes));
   for (const row of fresh) if (row.code === '') row.code = generated.pop() ?? '';
   if (fresh.some((row) => row.code === ''))
     return { ok: false, problems: ['could not draw enough new codes; try again'] };
@@ -293,3 +274,7 @@ export async function importNamedCodes(
     skipped,
   };
 }
+
+/** The race's codes (the CLI's codes-list), by item and in the order they were issued. */
+export const raceCodes = (repos: Repositories, raceId: string): Promise<InvitationCodeRow[]> =>
+  repos.entryAdmin.listCodes(raceId);

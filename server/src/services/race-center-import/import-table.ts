@@ -1,11 +1,11 @@
 /**
- * What every CSV import shares: the race it goes into, the CSV parsing, the header's required columns, the
- * field count of each row, per-row problems as `line N: field: problem` (at most MAX_PROBLEMS shown) and the
- * rule that any bad row means nothing is written. Each kind (results.ts, registrations.ts, photos.ts) only
- * turns one row into the row it stores.
+ * What every race-centre CSV import shares: the race it goes into, the reading of the table (lib/csv-table.ts:
+ * the header's required columns, the field count of each row, per-row problems as `line N: field: problem`,
+ * at most MAX_SHOWN_PROBLEMS shown) and the rule that any bad row means nothing is written. Each kind
+ * (results.ts, registrations.ts, photos.ts) only turns one row into the row it stores.
  */
 import type { RacesRepository } from '../../db/races-repository.ts';
-import { readCsvTable, type CsvRecord } from '../../lib/csv.ts';
+import { MAX_SHOWN_PROBLEMS, problemTexts, readTable, shownProblems, type TableRow } from '../../lib/csv-table.ts';
 import { itemCatalog, type ItemCatalog } from '../../lib/race-center.ts';
 
 export type ImportKind = 'results' | 'registrations' | 'photos';
@@ -17,23 +17,8 @@ export interface ImportColumns {
 
 export type ImportOutcome = { ok: true; rows: number; summary: string } | { ok: false; problems: string[] };
 
-const MAX_PROBLEMS = 200;
-
 /** One data row of an import: its fields by column name, and where its problems go. */
-export interface ImportRow {
-  line: number;
-  /** The file's column names (trimmed), in order. */
-  columns: string[];
-  /** The field of a column, trimmed ('' when the column is absent). */
-  get(name: string): string;
-  /** Whether the column is present and its field not blank. */
-  has(name: string): boolean;
-  /** The field, with a problem when it is blank. */
-  required(name: string): string;
-  /** A problem when `key` was already seen on an earlier line of the file. */
-  unique(key: string, field: string): void;
-  problem(field: string, message: string): void;
-}
+export type ImportRow = TableRow;
 
 /** The race the rows go into. */
 export interface ImportTarget {
@@ -71,63 +56,22 @@ export async function runImport<Row>(
   const race = await races.findById(raceId);
   if (!race)
     return { ok: false, problems: [`race "${raceId}" does not exist (add it with: site add-race <race.json>)`] };
-  // Other columns are ignored: a results system's export carries more than we read.
-  const table = readCsvTable(text, { required: importer.columns.required });
-  if (!table.ok) return table;
-  const { columns, rows } = table;
-
   const target: ImportTarget = {
     raceId,
     raceDate: (race.startTime ?? '').slice(0, 10) || '2000-01-01',
     items: itemCatalog(race as Parameters<typeof itemCatalog>[0]),
   };
-  const problems: string[] = [];
-  const seen = new Map<string, number>();
-  const good: Row[] = [];
-  for (const record of rows) {
-    if (record.fields.length !== columns.length) {
-      problems.push(`line ${record.line}: expected ${columns.length} fields, found ${record.fields.length}`);
-      continue;
-    }
-    const rowProblems: string[] = [];
-    const row = importRow(record, columns, seen, rowProblems);
-    const stored = importer.toRow(row, target);
-    if (rowProblems.length === 0 && stored !== undefined) good.push(stored);
-    problems.push(...rowProblems);
-  }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, MAX_PROBLEMS);
-    if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more problems`);
-    return { ok: false, problems: shown };
-  }
+  // Other columns are ignored: a results system's export carries more than we read.
+  const table = readTable(text, { required: importer.columns.required }, (row) => importer.toRow(row, target));
+  if (!table.ok) return table;
+  if (table.problems.length > 0) return { ok: false, problems: shownProblems(problemTexts(table.problems)) };
+  const good = table.rows;
   const refused = await importer.write(good, raceId);
-  if (refused && refused.length > 0) return { ok: false, problems: refused.slice(0, MAX_PROBLEMS) };
+  if (refused && refused.length > 0) return { ok: false, problems: refused.slice(0, MAX_SHOWN_PROBLEMS) };
   return {
     ok: true,
     rows: good.length,
     summary: `imported ${good.length} ${importer.kind} into ${raceId} (${race.raceName})`,
-  };
-}
-
-function importRow(record: CsvRecord, columns: string[], seen: Map<string, number>, problems: string[]): ImportRow {
-  const problem = (field: string, message: string) => problems.push(`line ${record.line}: ${field}: ${message}`);
-  const get = (name: string) => (record.fields[columns.indexOf(name)] ?? '').trim();
-  return {
-    line: record.line,
-    columns,
-    get,
-    has: (name) => columns.includes(name) && get(name) !== '',
-    required(name) {
-      const v = get(name);
-      if (v === '') problem(name, 'is required');
-      return v;
-    },
-    unique(key, field) {
-      const first = seen.get(key);
-      if (first !== undefined) problem(field, `duplicate of line ${first}`);
-      else seen.set(key, record.line);
-    },
-    problem,
   };
 }
 

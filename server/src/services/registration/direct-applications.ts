@@ -290,3 +290,35 @@ export async function reviewApplication(
     return true;
   });
 }
+
+/** The organiser's list of a race's applications (the CLI's direct-list), with the race; undefined: no such race. */
+export async function directApplicationsOf(
+  repos: Repositories,
+  raceId: string,
+  status?: DirectStatus,
+): Promise<{ race: RaceInfo; applications: DirectApplicationRecord[] } | undefined> {
+  const race = await repos.races.findById(raceId);
+  if (!race) return undefined;
+  return { race, applications: await repos.directApplications.list(raceId, status) };
+}
+
+/** Application `id`, or undefined. */
+export const directApplicationById = (repos: Repositories, id: number): Promise<DirectApplicationRecord | undefined> =>
+  repos.directApplications.findById(id);
+
+/**
+ * Application `id` as the organiser reviews it (the CLI's direct-show): with its race (undefined when it is
+ * gone) and the race's published direct form, which names and masks its values.
+ */
+export async function directApplicationForReview(
+  repos: Repositories,
+  id: number,
+): Promise<
+  { record: DirectApplicationRecord; race: RaceInfo | undefined; form: RegistrationForm | undefined } | undefined
+> {
+  const record = await repos.directApplications.findById(id);
+  if (!record) return undefined;
+  const race = await repos.races.findById(record.raceId);
+  const form = (await repos.registrationForms.latest(record.raceId, DIRECT_FORM_CHANNEL))?.form;
+  return { record, race, form };
+}

@@ -6,6 +6,7 @@
  */
 import type { OwnResult, RunnerKey } from '#contract/registration-screens';
 import type { RaceInfo } from '#contract/site-config/race-types';
+import type { ResultRow } from '../../db/race-center-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { formatDuration, normalizeName } from '../../lib/race-center.ts';
 
@@ -55,4 +56,13 @@ export async function ownResults(
       };
     })
     .sort((a, b) => b.raceDate.localeCompare(a.raceDate) || a.resultId.localeCompare(b.resultId));
+}
+
+/** The result an own-result claim names (its resultId, `raceId:bib`), or undefined when it is not in our results. */
+export async function resultOfClaim(
+  repos: Pick<Repositories, 'raceCenter'>,
+  resultId: string,
+): Promise<ResultRow | undefined> {
+  const at = resultId.indexOf(':');
+  return at > 0 ? repos.raceCenter.resultByBib(resultId.slice(0, at), resultId.slice(at + 1)) : undefined;
 }
