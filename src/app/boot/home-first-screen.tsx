@@ -7,7 +7,7 @@
  * without a visible change (src/app/boot/first-screen-loader.ts starts the module after the first paint).
  *
  * Links are written as the hash router writes them (#/…), so they work before the app's code has arrived;
- * the buttons work once it has (the loader replays a click made before).
+ * the buttons work once it has (the loader replays a click made before). The page carries no test ids.
  */
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, createPath, RouterProvider } from 'react-router-dom';
@@ -83,11 +83,14 @@ export function renderHomeFirstScreen({ document, race, language, now }: HomeFir
   const realNow = Date.now;
   Date.now = () => now;
   try {
-    return renderToString(
+    const markup = renderToString(
       <I18nextProvider i18n={translators[language]}>
         <RouterProvider router={router} />
       </I18nextProvider>,
     );
+    // Without the test ids: a browser test waiting for a part by its test id waits for the app's own page,
+    // the one that answers (React escapes every attribute value, so no text can look like one).
+    return markup.replace(/ data-testid="[^"]*"/g, '');
   } finally {
     Date.now = realNow;
     router.dispose();
