@@ -3,6 +3,7 @@
  * revalidated on every load so a new build is picked up at once. The fallback to index.html for unknown
  * non-API paths lives in the app's not-found handler (see `spaFallback`).
  */
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -119,7 +120,18 @@ export async function spaFallback(
       : pathname === '/' && firstScreens.home
         ? await withHomeFirstScreen(index, request, firstScreens.home)
         : index.html;
-  await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
+  // Revalidated on every load (no-cache): an unchanged page is a 304, as the static files answer.
+  const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+  if (request.headers['if-none-match'] === etag) {
+    await reply.code(304).header('cache-control', INDEX_CACHE).header('etag', etag).send();
+    return true;
+  }
+  await reply
+    .code(200)
+    .header('cache-control', INDEX_CACHE)
+    .header('etag', etag)
+    .type('text/html; charset=utf-8')
+    .send(html);
   return true;
 }
 
