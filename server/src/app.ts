@@ -36,7 +36,7 @@ import jobsPlugin from './plugins/jobs.ts';
 import deliveryPlugin, { type EmailSender, type SmsSender } from './plugins/delivery.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import spaPlugin, { isConsolePath, spaFallback } from './plugins/spa.ts';
-import { firstScreenSource } from './lib/first-screen.ts';
+import { firstScreenSource, homeFirstScreenSource, publishedSiteSource } from './lib/first-screen.ts';
 import ballotRoutes from './routes/entry/ballot.ts';
 import entryRoutes, { entryRunnerRoutes } from './routes/entry/index.ts';
 import letterRoutes from './routes/after-entry/letter.ts';
@@ -177,9 +177,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       .send(error.message ? fail(status, 'invalidRequest', { detail: error.message }) : fail(status, 'badRequest'));
   });
 
-  const firstScreen = firstScreenSource(app);
+  const site = publishedSiteSource(app);
+  const firstScreens = {
+    mobile: firstScreenSource(app, site),
+    home: staticDir === undefined ? undefined : homeFirstScreenSource(app, staticDir, site),
+  };
   app.setNotFoundHandler(async (request, reply) => {
-    if (staticDir !== undefined && (await spaFallback(staticDir, request, reply, firstScreen))) return reply;
+    if (staticDir !== undefined && (await spaFallback(staticDir, request, reply, firstScreens))) return reply;
     const pathname = request.url.split('?')[0] ?? '';
     return reply
       .code(404)

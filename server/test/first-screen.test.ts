@@ -6,8 +6,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { canCarryFirstScreen, cookieLanguage, imageHostOf, mobileDocument } from '../src/lib/first-screen.ts';
-import { buildTestApp, removeTempDirs, tempDir } from './helpers.ts';
+import { readFileSync } from 'node:fs';
+import {
+  canCarryFirstScreen,
+  cookieLanguage,
+  desktopDocument,
+  HOME_RENDERER_FILE,
+  homeStylesheetsOf,
+  imageHostOf,
+  mobileDocument,
+} from '../src/lib/first-screen.ts';
+import { publishSiteConfig } from '../src/db/site-config-publisher.ts';
+import { buildTestApp, fakeClock, FIXTURE_SEED, removeTempDirs, tempDir } from './helpers.ts';
 
 /**
  * index.html as the build writes it: the markers, the image host, the two first-screen scripts (stand-ins of
@@ -22,6 +32,7 @@ const BUILT = `<!doctype html>
     <link rel="modulepreload" crossorigin href="/assets/chunk-def456.js">
     <link rel="stylesheet" crossorigin href="/assets/index-abc123.css">
     <meta name="race-site-image-host" content="/files/">
+    <meta name="race-site-home-css" content="/assets/render-app-1.css /assets/index-abc123.css /assets/home-page-2.css">
   </head>
   <body>
     <div id="root">
@@ -110,6 +121,108 @@ describe('index.html as served', () => {
     const plain = '<!doctype html><title>race-site</title><div id="root"></div>';
     writeFileSync(path.join(dir, 'index.html'), plain);
     expect(await get('/m/')).toBe(plain);
+  });
+});
+
+/**
+ * A stand-in of the build's home renderer (vite.config.ts builds src/app/boot/home-first-screen.tsx there; the
+ * browser tests, tests/e2e/home-first-screen.e2e.ts, run the real one): it draws what it was given.
+ */
+const RENDERER = `export function renderHomeFirstScreen({ document, race, language, now }) {
+  if (!document.carouselList) return undefined;
+  const esc = (t) => String(t).replace(/[&<>"]/g, (c) => '&#' + c.charCodeAt(0) + ';');
+  return '<div class="site" data-layout="site"><p class="title">' + esc(document.websiteTitle) + '</p><p class="race">' +
+    esc(race && race.raceName) + '</p><p class="language">' + language + '</p><p class="now">' + now + '</p></div>';
+}`;
+
+function distWithRenderer(renderer = RENDERER) {
+  const dir = dist();
+  mkdirSync(path.join(dir, '.server'));
+  writeFileSync(path.join(dir, HOME_RENDERER_FILE), renderer);
+  return dir;
+}
+
+describe('the first screen of the desktop home page', () => {
+  it('is the home page the build’s renderer draws, with its stylesheets, without the app’s module tags', async () => {
+    const app = await buildTestApp({ staticDir: distWithRenderer() });
+    apps.push(app);
+    const res = await app.inject({ method: 'GET', url: '/', headers: { host: 'localhost', cookie: 'language=en' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const html = res.body;
+    expect(html).toMatch(/<div id="root" data-first-screen="home">\s*<div class="site" data-layout="site">/);
+    expect(html).toContain('<p class="title">2025 测试马拉松</p>');
+    expect(html).toContain('<p class="language">en</p>');
+    expect(html).toContain('<html lang="en">');
+    expect(html).toMatch(/<title>2025 [^<]+<\/title>/);
+    // The splash stays beside it (shown on a deep link), the module tags go, the loader stays.
+    expect(html).toContain('class="boot-splash"');
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('modulepreload');
+    expect(html).toContain('firstScreenLoader');
+    // The stylesheets of the home page's first render, each once.
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/render-app-1.css">');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/home-page-2.css">');
+    expect(html.split('href="/assets/index-abc123.css"')).toHaveLength(2);
+    // The page policy still allows exactly the inline scripts of the built file.
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-[^']+' 'sha256-[^']+'(;|$)/);
+  });
+
+  it('follows a publish at once, and stays the same within a second', async () => {
+    const clock = fakeClock();
+    const app = await buildTestApp({ staticDir: distWithRenderer(), now: clock.now });
+    apps.push(app);
+    const get = async () => (await app.inject({ method: 'GET', url: '/', headers: { host: 'localhost' } })).body;
+    const first = await get();
+    expect(first).toContain(`<p class="now">${clock.now()}</p>`);
+    clock.advance(400);
+    expect(await get()).toBe(first);
+    clock.advance(600);
+    expect(await get()).toContain(`<p class="now">${clock.now()}</p>`);
+    const seeded = JSON.parse(readFileSync(path.join(FIXTURE_SEED, 'site-configs', 'localhost.json'), 'utf8'));
+    await publishSiteConfig({
+      siteConfigs: app.repos.siteConfigs,
+      files: app.files,
+      domainName: 'localhost',
+      bytes: Buffer.from(JSON.stringify({ ...seeded, websiteTitle: '新标题 <马拉松>' })),
+      now: clock.now() + 1,
+    });
+    const republished = await get();
+    expect(republished).toContain('<p class="title">新标题 &#60;马拉松&#62;</p>');
+    expect(republished).toContain('<title>2025新标题 &lt;马拉松&gt;</title>');
+  });
+
+  it('leaves the page as built: another domain, a renderer that declines or fails, no renderer, other paths', async () => {
+    const declining = await buildTestApp({
+      staticDir: distWithRenderer('export function renderHomeFirstScreen() { return undefined; }'),
+    });
+    const failing = await buildTestApp({
+      staticDir: distWithRenderer('export function renderHomeFirstScreen() { throw new Error("no"); }'),
+    });
+    const drawing = await buildTestApp({ staticDir: distWithRenderer() });
+    const none = await buildTestApp({ staticDir: dist() });
+    apps.push(declining, failing, drawing, none);
+    const get = async (app: typeof none, url: string, host = 'localhost') =>
+      (await app.inject({ method: 'GET', url, headers: { host } })).body;
+    expect(await get(declining, '/')).toBe(BUILT);
+    expect(await get(failing, '/')).toBe(BUILT);
+    expect(await get(none, '/')).toBe(BUILT);
+    expect(await get(drawing, '/', 'unbound.example')).toBe(BUILT);
+    expect(await get(drawing, '/news')).toBe(BUILT);
+    // The renderer is the server's, never sent.
+    const file = await drawing.inject({ method: 'GET', url: '/.server/home-first-screen.js' });
+    expect(file.statusCode).toBe(404);
+  });
+
+  it('reads the stylesheets the build names, and leaves a page without the markers as it is', () => {
+    expect(homeStylesheetsOf(BUILT)).toEqual([
+      '/assets/render-app-1.css',
+      '/assets/index-abc123.css',
+      '/assets/home-page-2.css',
+    ]);
+    const plain = '<!doctype html><title>race-site</title><div id="root"></div>';
+    expect(desktopDocument(plain, '<div class="site"></div>', 'zh', 'x')).toBe(plain);
   });
 });
 

@@ -56,6 +56,12 @@ export function homeMenuNode(): MenuNode {
   };
 }
 
+/** The configuration's routes and menu (spec §2), as the layout shows them. */
+export const siteRoutes = (config: SiteConfig) => buildSiteRoutes(config, { showCharitable: getEnv().showCharitable });
+
+/** The layout's menu: Home, then the configuration's menu (the desktop first screen draws the same). */
+export const siteMenu = (site: ReturnType<typeof siteRoutes>): MenuNode[] => [homeMenuNode(), ...site.menu];
+
 export function createAppRoutes(config: SiteConfig, mode: 'bound' | 'preview'): RouteObject[] {
   if (mode === 'preview') {
     return [
@@ -71,7 +77,7 @@ export function createAppRoutes(config: SiteConfig, mode: 'bound' | 'preview'): 
       },
     ];
   }
-  const site = buildSiteRoutes(config, { showCharitable: getEnv().showCharitable });
+  const site = siteRoutes(config);
   const builtIn = [
     HOME_ROUTE,
     ...HIDDEN_MAIN_ROUTES.filter((r) => r.kind === 'page' && findPage(r.component)),
@@ -83,7 +89,7 @@ export function createAppRoutes(config: SiteConfig, mode: 'bound' | 'preview'): 
   return [
     {
       path: '/',
-      element: <SiteLayout menu={[homeMenuNode(), ...site.menu]} />,
+      element: <SiteLayout menu={siteMenu(site)} />,
       errorElement: <RouteError />,
       handle: { name: 'layout' },
       children: [

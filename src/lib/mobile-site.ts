@@ -20,8 +20,10 @@ export function isMobileUserAgent(userAgent: string = navigator.userAgent): bool
   return MOBILE_USER_AGENT.test(userAgent);
 }
 
-/** True on this build's mobile site: the path is /m or starts with /m/. */
-export function isMobileSite(pathname: string = window.location.pathname): boolean {
+/** True on this build's mobile site: the path is /m or starts with /m/ (never while the server renders, app/first-screen). */
+export function isMobileSite(
+  pathname: string = typeof window === 'undefined' ? '/' : window.location.pathname,
+): boolean {
   return isOnMobileSite(pathname, '', '');
 }
 

@@ -3,6 +3,7 @@
  * revalidated on every load so a new build is picked up at once. The fallback to index.html for unknown
  * non-API paths lives in the app's not-found handler (see `spaFallback`).
  */
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -10,8 +11,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIXES } from '#contract/api';
 import { SITE_PATHS } from '#contract/entry';
-import type { FirstScreen } from '#contract/site-config/first-screen';
-import { canCarryFirstScreen, cookieLanguage, imageHostOf, mobileDocument } from '../lib/first-screen.ts';
+import { siteTitle, type FirstScreen } from '#contract/site-config/first-screen';
+import {
+  canCarryFirstScreen,
+  cookieLanguage,
+  desktopDocument,
+  imageHostOf,
+  mobileDocument,
+  type PublishedSite,
+} from '../lib/first-screen.ts';
 
 export const INDEX_CACHE = 'no-cache';
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -37,6 +45,17 @@ export const isConsolePath = (pathname: string) => pathname.startsWith(ADMIN_PAG
 
 /** The first screen of the request's domain (lib/first-screen.ts `firstScreenSource`). */
 export type FirstScreenOf = (request: FastifyRequest, imageHost: string) => Promise<FirstScreen | undefined>;
+
+/** The desktop home page of the request's domain as the app draws it (lib/first-screen.ts `homeFirstScreenSource`). */
+export type HomeFirstScreenOf = (
+  request: FastifyRequest,
+) => Promise<{ markup: string; published: PublishedSite } | undefined>;
+
+/** The first screens the fallback can write into the page. */
+export interface FirstScreens {
+  mobile?: FirstScreenOf;
+  home?: HomeFirstScreenOf;
+}
 
 /** index.html as last read, with what a mobile page's first screen needs to know of it. */
 interface IndexDocument {
@@ -71,13 +90,15 @@ async function indexDocument(file: string): Promise<IndexDocument> {
 /**
  * Answers a not-found GET/HEAD with index.html when it is a client route of the SPA. Returns false when the
  * request is not one (API path, file, other method) so the caller answers 404. A page of the mobile site
- * carries the domain's first screen when `firstScreen` knows one (lib/first-screen.ts).
+ * carries the domain's first screen when `firstScreens.mobile` knows one, and the desktop site's page (`/`,
+ * whose hash router starts on the home page) the home page when `firstScreens.home` draws it
+ * (lib/first-screen.ts).
  */
 export async function spaFallback(
   staticDir: string,
   request: FastifyRequest,
   reply: FastifyReply,
-  firstScreen?: FirstScreenOf,
+  firstScreens: FirstScreens = {},
 ): Promise<boolean> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
@@ -90,11 +111,27 @@ export async function spaFallback(
   } catch {
     return false;
   }
-  const html =
-    !inConsole && firstScreen && isMobileSitePath(pathname)
-      ? await withFirstScreen(index, request, firstScreen)
-      : index.html;
-  await reply.code(200).header('cache-control', INDEX_CACHE).type('text/html; charset=utf-8').send(html);
+  const html = inConsole
+    ? index.html
+    : isMobileSitePath(pathname)
+      ? firstScreens.mobile
+        ? await withFirstScreen(index, request, firstScreens.mobile)
+        : index.html
+      : pathname === '/' && firstScreens.home
+        ? await withHomeFirstScreen(index, request, firstScreens.home)
+        : index.html;
+  // Revalidated on every load (no-cache): an unchanged page is a 304, as the static files answer.
+  const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+  if (request.headers['if-none-match'] === etag) {
+    await reply.code(304).header('cache-control', INDEX_CACHE).header('etag', etag).send();
+    return true;
+  }
+  await reply
+    .code(200)
+    .header('cache-control', INDEX_CACHE)
+    .header('etag', etag)
+    .type('text/html; charset=utf-8')
+    .send(html);
   return true;
 }
 
@@ -114,6 +151,24 @@ async function withFirstScreen(
   }
 }
 
+async function withHomeFirstScreen(
+  { html, page, imageHost }: IndexDocument,
+  request: FastifyRequest,
+  home: HomeFirstScreenOf,
+): Promise<Buffer> {
+  if (imageHost === undefined) return html;
+  try {
+    const drawn = await home(request);
+    if (!drawn) return html;
+    const { config, race, language } = drawn.published;
+    return Buffer.from(desktopDocument(page, drawn.markup, language, siteTitle(race, config, language)));
+  } catch (error) {
+    // A store, a document or a renderer that fails: the page as built (the app shows its own messages).
+    request.log.warn({ err: error }, 'desktop first screen left out');
+    return html;
+  }
+}
+
 async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
   // /admin is the console's folder: its page is /admin/, where its relative links work.
   app.get(ADMIN_PAGE.slice(0, -1), (_request, reply) => reply.redirect(ADMIN_PAGE, 301));
@@ -125,6 +180,8 @@ async function spaPlugin(app: FastifyInstance, options: { staticDir: string }) {
     prefix: '/',
     decorateReply: false,
     index: ['index.html'],
+    // The site's page at / is the fallback's (spaFallback: it may carry the home page's first screen).
+    allowedPath: (pathname) => pathname !== '/',
     list: false,
     dotfiles: 'ignore',
     // The build writes .br and .gz beside each asset (vite.config.ts): sent as they are.

@@ -73,7 +73,72 @@ describe('the mobile first screen loader', () => {
   });
 });
 
+describe('the desktop home page’s loader', () => {
+  const layout = (label: string) =>
+    `<div class="site" data-layout="site"><header><button type="button">${label} language</button></header>` +
+    `<main><p>text</p><div><button type="button" class="signup">${label} sign up</button></div></main></div>`;
+  function desktopHome() {
+    window.history.replaceState(null, '', '/#/home');
+    document.body.innerHTML = `<div id="root" data-first-screen="home"><link rel="preload">${layout('server')}</div>`;
+  }
+  /** The app's first render: React replaces what #root holds with the same page. */
+  function appDraws(onClick: (label: string) => void) {
+    const root = document.getElementById('root')!;
+    const page = document.createElement('div');
+    page.innerHTML = layout('app');
+    for (const button of page.querySelectorAll('button'))
+      button.addEventListener('click', () => onClick(button.textContent ?? ''));
+    root.replaceChildren(...page.childNodes);
+  }
+
+  it('starts the app at once on a click and presses the same button in the app’s page', async () => {
+    desktopHome();
+    firstScreenLoader(ENTRY);
+    const pressed: string[] = [];
+    const serverButton = document.querySelector<HTMLButtonElement>('.signup')!;
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    serverButton.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(appScripts()).toEqual([ENTRY]);
+    appDraws((label) => pressed.push(label));
+    await Promise.resolve();
+    expect(pressed).toEqual(['app sign up']);
+    expect(document.getElementById('root')!.hasAttribute('data-first-screen')).toBe(false);
+    // Afterwards the app's own buttons are left alone.
+    document.querySelector<HTMLButtonElement>('.signup')!.click();
+    expect(pressed).toEqual(['app sign up', 'app sign up']);
+  });
+
+  it('presses nothing when nothing was pressed, and lets links be links', async () => {
+    desktopHome();
+    document.querySelector('main p')!.innerHTML = '<a href="#/news">news</a>';
+    firstScreenLoader(ENTRY);
+    const link = new MouseEvent('click', { bubbles: true, cancelable: true });
+    document.querySelector('a')!.dispatchEvent(link);
+    expect(link.defaultPrevented).toBe(false);
+    const pressed: string[] = [];
+    vi.advanceTimersByTime(50);
+    expect(appScripts()).toEqual([ENTRY]);
+    appDraws((label) => pressed.push(label));
+    await Promise.resolve();
+    expect(pressed).toEqual([]);
+    expect(document.getElementById('root')!.hasAttribute('data-first-screen')).toBe(false);
+  });
+});
+
 describe('the first screen preload', () => {
+  afterEach(() => document.documentElement.removeAttribute('data-first-screen'));
+
+  it('marks a deep link, where the desktop home page the server drew must not show', () => {
+    window.history.replaceState(null, '', '/#/news/12');
+    firstScreenPreload();
+    expect(document.documentElement.getAttribute('data-first-screen')).toBe('elsewhere');
+    document.documentElement.removeAttribute('data-first-screen');
+    window.history.replaceState(null, '', '/#/home');
+    firstScreenPreload();
+    expect(document.documentElement.hasAttribute('data-first-screen')).toBe(false);
+  });
+
   const links = () => [...document.head.querySelectorAll('link[rel="preload"]')].map((l) => l.getAttribute('href'));
 
   it('starts the slide’s download on the home page only', () => {

@@ -228,7 +228,9 @@ export function MobileTopBar({ config, title, menu, activeKey, onLogout, bare = 
 export function SiteSwitchLink() {
   const { t } = useTranslation();
   const mobile = isMobileSite();
-  if (!mobile && !(isMobileUserAgent(navigator.userAgent) && readSiteChoice() === 'desktop')) return null;
+  // (No navigator while the server renders the desktop first screen, src/app/boot/home-first-screen.tsx.)
+  const phone = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
+  if (!mobile && !(phone && readSiteChoice() === 'desktop')) return null;
   const target = mobile ? 'desktop' : 'mobile';
   return (
     <p className="footer__site-switch">
