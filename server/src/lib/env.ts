@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import proxyAddr from '@fastify/proxy-addr';
 import * as z from 'zod';
 import { DEFAULT_PAYMENT_PROVIDER, productionNeedsProvider } from './payment/providers.ts';
+import { paymentProviderNames } from './payment/registry.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -95,11 +96,22 @@ export const serverEnvSchema = z.object({
   /** Key of the sandbox payment provider's notification signatures; unset: kept like CERT_SECRET. */
   PAYMENT_SECRET: z.string().min(16).optional(),
   /**
-   * The payment provider of sign-up orders (lib/payment/providers.ts): 'sandbox' (built in, takes no money) or
-   * one given to buildApp. Unset: the sandbox, except with NODE_ENV=production, where it must be set (a real
-   * provider, or 'sandbox' on purpose): parseServerEnv refuses it unset there.
+   * The payment providers of sign-up orders (lib/payment/providers.ts), comma-separated, the first the default
+   * (`wechatpay,alipay`: the runner chooses on the order page): 'sandbox' (built in, takes no money), the
+   * built-in real ones, or ones given to buildApp (each name must be known: the start stops otherwise). Unset:
+   * the sandbox, except with NODE_ENV=production, where it must be set (real providers, or 'sandbox' on
+   * purpose): parseServerEnv refuses it unset there.
    */
-  PAYMENT_PROVIDER: z.string().optional(),
+  PAYMENT_PROVIDER: z
+    .string()
+    .refine((value) => {
+      try {
+        return paymentProviderNames(value).length > 0;
+      } catch {
+        return false;
+      }
+    }, 'lower-case letters, digits, - and _')
+    .optional(),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -146,6 +158,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
+  PAYMENT_PROVIDER: 'provider names separated by commas, each once (such as wechatpay,alipay)',
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',

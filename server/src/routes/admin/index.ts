@@ -369,7 +369,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     // One entry (issue 30 §5): its page, its whole personal numbers (logged), and the organiser's actions.
     type EntryRequest = { Params: { raceId: string; entryNo: string } };
     const entryUrl = `${ADMIN_PREFIX}/races/:raceId/entries/:entryNo`;
-    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.paymentProvider, now });
+    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.payments, now });
 
     scope.get<EntryRequest>(entryUrl, { schema: { params: entryParams } }, async (request) => {
       const { raceId, entryNo } = request.params;

@@ -15,7 +15,7 @@ import { ENTRY_STATUSES } from '#contract/entry';
 import type { OwedRefund, RefundRecord } from '../../db/payments-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { redactLogText } from '../../lib/log-redaction.ts';
-import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import { providersOf, type ProviderSource } from '../../lib/payment/registry.ts';
 
 const { notWon, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -33,7 +33,8 @@ export const REFUND_REASONS = {
 
 export interface RefundDeps {
   repos: Repositories;
-  provider: PaymentProvider;
+  /** The providers (lib/payment/registry.ts): each refund goes to the one that took its payment. */
+  provider: ProviderSource;
   now: () => number;
 }
 
@@ -87,7 +88,7 @@ export async function recordRefunds(
  */
 export async function refundEntries(
   repos: Repositories,
-  provider: PaymentProvider,
+  provider: ProviderSource,
   request: RefundRequest,
 ): Promise<{ refundedFen: number; pending: number }> {
   const now = request.now ?? Date.now;
@@ -114,7 +115,8 @@ function problemOf(error: unknown): string {
 }
 
 /**
- * One pending refund at the provider. Confirmed: in one transaction the row done, the order's refunded amount
+ * One pending refund at the provider that took its payment (payments.provider, through the registry: a provider
+ * switched off since is made from its factory; one that cannot be made leaves the refund owed, saying why). Confirmed: in one transaction the row done, the order's refunded amount
  * (not for a double payment, which was never part of the order's amount) and the entry (refund under review →
  * refunded; not won and cancelled keep their status with a 'refunded' step). Otherwise (the call threw,
  * failed, left it pending, or there is no payment to refund) the attempt is counted with its answer and the
@@ -129,12 +131,13 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
       refund.paymentId !== null
         ? await repos.payments.findByPaymentId(refund.paymentId)
         : await repos.payments.paidOf(refund.orderId);
-    if (!payment || payment.status !== 'paid' || !payment.tradeNo) {
+    const taker = payment && providersOf(provider).forPayment(payment.provider);
+    if (!payment || payment.status !== 'paid' || !payment.tradeNo || !taker) {
       problem = 'no paid payment of the order to refund';
-    } else if (payment.provider !== provider.name) {
-      problem = `the payment was made with ${payment.provider}: only that provider can refund it`;
+    } else if (!taker.ok) {
+      problem = taker.problem;
     } else {
-      const answer = await provider.refund({
+      const answer = await taker.provider.refund({
         refundNo: refund.refundNo,
         paymentId: payment.paymentId,
         tradeNo: payment.tradeNo,
@@ -202,6 +205,28 @@ export async function carryOutDueRefunds(
   }
 }
 
+/**
+ * Closes open payments at the provider that made each (after the transaction that closed them here): a closed
+ * payment takes no money. A provider that fails or cannot be made is passed over: a late "paid" of the payment
+ * is still handled (reinstated or refunded, order-transitions.ts).
+ */
+export async function closeAtProviders(
+  source: ProviderSource | undefined,
+  payments: readonly { paymentId: string; provider: string }[],
+): Promise<void> {
+  if (!source) return;
+  const providers = providersOf(source);
+  for (const payment of payments) {
+    const taker = providers.forPayment(payment.provider);
+    if (!taker.ok) continue;
+    try {
+      await taker.provider.close(payment.paymentId);
+    } catch {
+      // refunded or reinstated if it is paid after all
+    }
+  }
+}
+
 /** Refunds not confirmed yet, oldest first (of one race when given): the organiser's list (CLI, web console). */
 export async function refundsOwed(repos: Repositories, raceId?: string): Promise<OwedRefund[]> {
   return repos.payments.owedRefunds(raceId);
@@ -216,7 +241,7 @@ export type RetryOutcome =
  * now, for the server's sweep.
  */
 export async function retryRefund(
-  deps: Omit<RefundDeps, 'provider'> & { provider?: PaymentProvider },
+  deps: Omit<RefundDeps, 'provider'> & { provider?: ProviderSource },
   refundNo: string,
 ): Promise<RetryOutcome> {
   const refund = await deps.repos.payments.findRefund(refundNo);
