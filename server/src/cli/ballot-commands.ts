@@ -12,6 +12,7 @@ import { formatRaceTime } from '#contract/race-clock';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import type { Repositories } from '../db/repositories.ts';
 import type { Env } from '../lib/env.ts';
+import type { PaymentProviderContext } from '../lib/payment/provider.ts';
 import { makePaymentProviders, paymentProviderNames, type PaymentProviders } from '../lib/payment/registry.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
@@ -65,6 +66,8 @@ export interface BallotCommandIo {
 export function cliPaymentProvider(
   io: Pick<BallotCommandIo, 'env' | 'now'>,
   secrets: ServerSecrets,
+  /** Our books as bill lines (the sandbox's bill: reconciliation), when the command has the database at hand. */
+  ledger?: PaymentProviderContext['ledger'],
 ): PaymentProviders | undefined {
   const { PAYMENT_PROVIDER } = parseServerEnv(io.env, ['PAYMENT_PROVIDER']);
   const builtIn = paymentProviderNames(PAYMENT_PROVIDER).filter((name) =>
@@ -76,6 +79,7 @@ export function cliPaymentProvider(
     secret: secrets.payment,
     now: () => io.now,
     state: async () => ({ status: 'unknown', tradeNo: null, amountFen: null, paidAt: null }),
+    ledger,
   });
 }
 

@@ -60,6 +60,7 @@ import {
   staffView,
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
+import { reconciliationRoutes } from './reconciliation.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
 export const STAFF_COOKIE = 'race_site_staff';
@@ -255,6 +256,16 @@ export default async function adminRoutes(app: FastifyInstance) {
       ({ kind: 'staff', staffId: request.staff.staff.id, source: source(request) }) as const;
 
     scope.get(`${ADMIN_PREFIX}/me`, async (request) => ok(me(request.staff, sessionToken(request), now())));
+
+    // Reconciliation of the providers' bills (routes/admin/reconciliation.ts): every race's money, so no
+    // member limited to some races.
+    reconciliationRoutes(scope, app, {
+      prefix: ADMIN_PREFIX,
+      refused: (request) =>
+        refused(request, 'payments.reconcile') ??
+        (request.staff.staff.races === null ? undefined : fail(403, 'staffRaceForbidden')),
+      actor,
+    });
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());

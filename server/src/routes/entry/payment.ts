@@ -47,6 +47,8 @@ import {
 } from '../../services/entry/order-transitions.ts';
 import { openOrderPayment, paymentState, paymentWithOrder } from '../../services/entry/order-payment.ts';
 import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
+import { dailyReconcile, dueBillDays, ledgerOf } from '../../services/entry/reconciliation.ts';
+import { chinaHourOf, previousChinaDay } from '../../lib/payment/bill-day.ts';
 import { raceNameOf } from '../../services/entry/views.ts';
 
 declare module 'fastify' {
@@ -71,6 +73,13 @@ export const PENDING_REFUNDS_EVERY_MS = 60_000;
 /** A provider repeats a notification: the sandbox repeats each once, this long after. */
 export const SANDBOX_REPEAT_MS = 10_000;
 export const NOTIFICATION_JOB = 'payment-notification';
+/** How often the daily reconciliation looks whether yesterday's bills are due (after 10:00 China time). */
+export const RECONCILE_CHECK_EVERY_MS = 15 * 60_000;
+/** The job that fetches and reconciles one provider's bill of one day, retried while it is not out. */
+export const RECONCILE_JOB = 'reconcile-bill';
+/** Tries of a bill (10 min doubling, at most 2 h apart: about ten hours in all) before a failed run is kept. */
+export const RECONCILE_MAX_TRIES = 8;
+export const reconcileRetryMs = (attempt: number) => Math.min(10 * 60_000 * 2 ** (attempt - 1), 2 * 3_600_000);
 
 /** Where the runner's browser goes back after the cashier: the order page of the site they paid from. */
 export const orderReturnUrl = (orderNo: string, paid: boolean, site: PaySite = 'desktop') =>
@@ -130,6 +139,7 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
     secret: app.secrets.payment,
     now,
     state: (paymentId) => paymentState(app.repos, paymentId),
+    ledger: (provider, from, to) => ledgerOf(app.repos, provider, from, to),
   };
   const factories = { ...BUILTIN_PAYMENT_PROVIDERS, ...options.providers };
   const payments = makePaymentProviders(PAYMENT_PROVIDER, factories, context);
@@ -157,6 +167,22 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   app.jobs.every('finish-pending-refunds', PENDING_REFUNDS_EVERY_MS, async () => {
     await carryOutDueRefunds(deps);
   });
+  // Reconciliation (services/entry/reconciliation.ts): after 10:00 China time, yesterday's bill of each enabled
+  // provider that publishes one is fetched and compared with our books, retried with backoff until it is out.
+  const reconcileDeps = { repos: app.repos, providers: payments, now };
+  app.jobs.every('reconcile-daily', RECONCILE_CHECK_EVERY_MS, async () => {
+    const at = now();
+    for (const due of await dueBillDays(reconcileDeps, chinaHourOf(at), previousChinaDay(at))) {
+      await app.jobs.schedule(RECONCILE_JOB, due, at, `reconcile:${due.provider}:${due.day}`);
+    }
+  });
+  app.jobs.handle<{ provider: string; day: string }>(
+    RECONCILE_JOB,
+    async (payload, ctx) => {
+      await dailyReconcile(reconcileDeps, { ...payload, lastTry: ctx.attempt >= ctx.maxAttempts });
+    },
+    { maxAttempts: RECONCILE_MAX_TRIES, backoffMs: reconcileRetryMs },
+  );
   app.jobs.handle<{ provider: string; headers: Record<string, string>; rawBody: string }>(
     NOTIFICATION_JOB,
     async (payload) => {
