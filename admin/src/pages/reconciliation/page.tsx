@@ -130,8 +130,8 @@ export default function ReconciliationPage() {
   };
 
   const status = (run: ReconciliationRunView) => {
-    const color = run.status === 'matched' ? 'green' : run.status === 'failed' ? 'red' : 'orange';
-    return <Tag color={color}>{t(`reconciliation.status.${run.status}`)}</Tag>;
+    const label = t(`reconciliation.status.${run.status}`);
+    return run.status === 'matched' ? <Tag>{label}</Tag> : <Typography.Text strong>{label}</Typography.Text>;
   };
   const who = (actor: string, name: string | null) =>
     actor === 'job' ? t('reconciliation.byJob') : (name ?? actor.replace(/^cli:/, `${t('reconciliation.byCli')} `));
@@ -237,12 +237,14 @@ export default function ReconciliationPage() {
 
   return (
     <div data-testid="reconciliation-page">
-      <Typography.Title level={2}>{t('reconciliation.title')}</Typography.Title>
+      <div className="console-page-head" style={{ marginBottom: 4 }}>
+        <h1>{t('reconciliation.title')}</h1>
+      </div>
       <Typography.Paragraph>{t('reconciliation.intro')}</Typography.Paragraph>
       {error ? <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} /> : null}
 
       <section aria-labelledby="reconcile-run-title" style={{ marginBottom: 24 }}>
-        <Typography.Title level={3} id="reconcile-run-title">
+        <Typography.Title level={2} id="reconcile-run-title">
           {t('reconciliation.runTitle')}
         </Typography.Title>
         <Space wrap align="end">
@@ -309,7 +311,7 @@ export default function ReconciliationPage() {
       </section>
 
       <section aria-labelledby="reconcile-filter-title">
-        <Typography.Title level={3} id="reconcile-filter-title">
+        <Typography.Title level={2} id="reconcile-filter-title">
           {t('reconciliation.filterTitle')}
         </Typography.Title>
         <Space wrap style={{ marginBottom: 16 }}>
@@ -354,37 +356,41 @@ export default function ReconciliationPage() {
       </section>
 
       <section aria-labelledby="reconcile-differences-title">
-        <Typography.Title level={3} id="reconcile-differences-title">
+        <Typography.Title level={2} id="reconcile-differences-title">
           {t('reconciliation.differencesTitle')}
         </Typography.Title>
-        <Table
-          rowKey="id"
-          size="small"
-          loading={loading}
-          columns={differenceColumns}
-          dataSource={data?.differences ?? []}
-          pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('reconciliation.noDifferences') }}
-          data-testid="reconcile-differences"
-        />
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
+        <div role="region" aria-labelledby="reconcile-differences-title" tabIndex={0} style={{ overflowX: 'auto' }}>
+          <Table
+            rowKey="id"
+            size="small"
+            loading={loading}
+            columns={differenceColumns}
+            dataSource={data?.differences ?? []}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            locale={{ emptyText: <Typography.Text>{t('reconciliation.noDifferences')}</Typography.Text> }}
+            data-testid="reconcile-differences"
+          />
+        </div>
       </section>
 
       <section aria-labelledby="reconcile-runs-title" style={{ marginTop: 24 }}>
-        <Typography.Title level={3} id="reconcile-runs-title">
+        <Typography.Title level={2} id="reconcile-runs-title">
           {t('reconciliation.runsTitle')}
         </Typography.Title>
-        <Table
-          rowKey="id"
-          size="small"
-          loading={loading}
-          columns={runColumns}
-          dataSource={data?.runs ?? []}
-          pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('reconciliation.noRuns') }}
-          data-testid="reconcile-runs"
-        />
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
+        <div role="region" aria-labelledby="reconcile-runs-title" tabIndex={0} style={{ overflowX: 'auto' }}>
+          <Table
+            rowKey="id"
+            size="small"
+            loading={loading}
+            columns={runColumns}
+            dataSource={data?.runs ?? []}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            locale={{ emptyText: <Typography.Text>{t('reconciliation.noRuns')}</Typography.Text> }}
+            data-testid="reconcile-runs"
+          />
+        </div>
       </section>
 
       <Modal
