@@ -112,6 +112,11 @@ export const API_PATHS = {
   orderPay: '/race-center/api/order/pay',
   /** POST the provider's signed asynchronous notification (no login; verified by signature, idempotent). */
   payNotifyPrefix: '/pay/notify/',
+  /**
+   * POST `<prefix><provider>?token=<SMS_RECEIPT_TOKEN>`: an SMS provider's delivery receipts (no login; the
+   * secret token in the URL set in its console, server/src/routes/sms/receipt.ts).
+   */
+  smsReceiptPrefix: '/api/sms/receipt/',
   /** The built-in sandbox provider's cashier page (GET ?paymentId=, HTML) and its decision (POST form). */
   sandboxCashier: '/pay/sandbox/cashier',
   sandboxDecide: '/pay/sandbox/decide',

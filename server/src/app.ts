@@ -26,6 +26,7 @@ import {
 } from './lib/security-headers.ts';
 import type { Env } from './lib/env.ts';
 import { readSettings } from './lib/settings.ts';
+import { readSmsSettings } from './lib/sms/providers.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
 import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
@@ -41,6 +42,7 @@ import entryRoutes, { entryRunnerRoutes } from './routes/entry/index.ts';
 import letterRoutes from './routes/after-entry/letter.ts';
 import refundRoutes from './routes/after-entry/refund.ts';
 import pickupRoutes, { pickupRunnerRoutes } from './routes/after-entry/pickup.ts';
+import smsReceiptRoutes from './routes/sms/receipt.ts';
 import basicCenterRoutes from './routes/basic-center/index.ts';
 import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
@@ -72,7 +74,7 @@ export interface BuildAppOptions {
   /**
    * Environment of the account features (default process.env), parsed with the server's schema (lib/env.ts):
    * PASSWORD_KEY, RATE_LIMITS, DEV_OUTBOX, NODE_ENV, CAPTCHA_PROVIDER, SMTP_URL, SMTP_FROM, TRUST_PROXY
-   * (lib/settings.ts); CERT_SECRET (lib/secrets.ts). A bad value rejects with the variable's name.
+   * (lib/settings.ts); CERT_SECRET (lib/secrets.ts); SMS_PROVIDER and its keys (lib/sms/providers.ts). A bad value rejects with the variable's name.
    */
   env?: Env;
   /** Replaces the slider provider chosen by CAPTCHA_PROVIDER (an external human check). */
@@ -114,6 +116,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const staticDir = options.staticDir === undefined ? undefined : path.resolve(options.staticDir);
   const now = options.now ?? Date.now;
   const settings = readSettings(options.env ?? process.env);
+  // SMS_PROVIDER, its keys and SMS_TEMPLATES: a missing one stops the start, naming it (lib/sms/providers.ts).
+  const smsSettings = readSmsSettings(options.env ?? process.env);
 
   // JSON lines without a whole phone, ID number, e-mail, password, code or token (lib/log-redaction.ts).
   const logger = serverLoggerOptions(options.logger, options.logStream);
@@ -242,6 +246,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smtpFrom: settings.smtpFrom,
     sms: options.smsSender,
     email: options.emailSender,
+    smsSettings,
     print: options.printOutbox,
     development: settings.devOutbox,
   });
@@ -267,6 +272,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(ballotRoutes);
   await app.register(entryRoutes);
   await app.register(pickupRoutes);
+  await app.register(smsReceiptRoutes, { smsSettings });
   // A logged-in runner's calls, one scope per prefix, each behind the one session hook (plugins/sessions.ts):
   // `request.runner` is the caller, and without a valid token the answer is 401 loginExpired. (Uploads have
   // theirs in routes/uploads, answering with its `success` field.)

@@ -32,6 +32,7 @@ import { parseCliOptions } from './cli-options.ts';
 import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import { isStaffCommand, runStaffCommand, STAFF_USAGE } from './staff-commands.ts';
 import { ENTRY_ONE_USAGE, isEntryOneCommand, runEntryOneCommand } from './entry-one-commands.ts';
+import { isSmsCommand, runSmsCommand, SMS_USAGE } from './sms-commands.ts';
 import { appendAudit } from '../services/staff/audit.ts';
 import {
   isMailingCommand,
@@ -90,6 +91,7 @@ Commands:
       reject a submitted application; the runner reads the reason in /direct and may correct and
       submit again
 ${MAILING_USAGE}
+${SMS_USAGE}
   entry-open <raceId> / entry-close <raceId>
       open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
   codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
@@ -501,6 +503,7 @@ const COMMAND_FAMILIES = [
   commandFamily(isAssetCommand, runAssetCommand),
   commandFamily(isStaffCommand, runStaffCommand),
   commandFamily(isEntryOneCommand, runEntryOneCommand),
+  commandFamily(isSmsCommand, runSmsCommand),
 ];
 
 /** Whether the CLI runs `command` (the docs test holds every `npm run site -- <command>` of the docs to it). */

@@ -19,6 +19,7 @@ import {
 } from '#contract/entry';
 import { personalCipher } from '../lib/personal-data.ts';
 import { keyedPhoneHash } from '../lib/race-center.ts';
+import type { SmsContent } from '../lib/sms/kinds.ts';
 import { advisoryLockNumber, sql, type Db } from './engine.ts';
 
 export type PlacePool = 'main' | 'charity';
@@ -141,7 +142,15 @@ export interface SubmissionWrite {
   /** The team's rule (entry.teamId): with the lock of this key held, its live members and these people at most `maxSize`. */
   team?: { lock: string; maxSize: number };
   /** The runner's message, queued with the entries (once per dedupeKey). */
-  message?: { channel: 'sms' | 'email'; destination: string; subject: string; body: string; dedupeKey: string };
+  message?: {
+    channel: 'sms' | 'email';
+    destination: string;
+    subject: string;
+    body: string;
+    dedupeKey: string;
+    /** The SMS template's kind and variables (lib/sms/kinds.ts). */
+    sms?: SmsContent;
+  };
 }
 
 /**
@@ -503,9 +512,10 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
         ON CONFLICT (user_id, idempotency_key) DO NOTHING
         RETURNING 1
       ), m AS (
-        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key, kind, params)
         SELECT ${message?.channel ?? 'sms'}, ${message?.destination ?? ''}, ${message?.subject ?? ''},
-          ${message?.body ?? ''}, CAST(${now} AS BIGINT), ${message?.dedupeKey ?? null}
+          ${message?.body ?? ''}, CAST(${now} AS BIGINT), ${message?.dedupeKey ?? null}, ${message?.sms?.kind ?? null},
+          ${message?.sms ? JSON.stringify(message.sms.params) : null}
         WHERE CAST(${message !== undefined} AS BOOLEAN) AND EXISTS (SELECT 1 FROM s)
         ON CONFLICT (dedupe_key) DO NOTHING
         RETURNING 1
@@ -595,8 +605,9 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     if (saved === 0) throw new Unwritten('numberClash');
     if (message) {
       await tx.run(sql`
-        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
-        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${now}, ${message.dedupeKey})
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key, kind, params)
+        VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${now}, ${message.dedupeKey},
+          ${message.sms?.kind ?? null}, ${message.sms ? JSON.stringify(message.sms.params) : null})
         ON CONFLICT (dedupe_key) DO NOTHING`);
     }
     if (input.usesCode) {

@@ -1509,7 +1509,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     id: 25,
     name: "reconciliation: runs of a provider's daily bill, its lines, and the differences with their handling",
-    // Issue 31 §3 (services/payments/reconciliation.ts): each run of a provider's bill of a day (China time)
+    // Issue 31 §3 (services/entry/reconciliation.ts): each run of a provider's bill of a day (China time)
     // against our payments and refunds of that provider (who ran it, counts, status); the bill's lines of the
     // day (replaced by a re-run: a payment the provider counts the day before ours is found there); each
     // difference by its key (kind, payment, refund) once per provider and day, with the finance staff's
@@ -1633,6 +1633,49 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE UNIQUE INDEX reconciliation_differences_key ON reconciliation_differences (provider, day, diff_key);
       CREATE INDEX reconciliation_differences_open ON reconciliation_differences (handled_at, day);
+    `,
+  },
+  {
+    id: 26,
+    name: 'outbox: each message to a phone sent through the SMS provider, with its kind, state and receipt',
+    // Issue 31 §4 (lib/sms/, plugins/delivery.ts). kind and params (JSON): the provider's template and its
+    // variables. state: queued (waits for the sender), sending (claimed), sent (the provider took it:
+    // provider_message_id is its BizId / SerialNo), delivered or failed (its receipt, or the provider's refusal:
+    // error_code, error_detail), skipped (its kind is not sent by SMS). Rows written before: as the outbox
+    // kept them (nothing left), so switching SMS_PROVIDER on never sends old messages.
+    sqlite: `
+      ALTER TABLE outbox ADD COLUMN kind TEXT;
+      ALTER TABLE outbox ADD COLUMN params TEXT;
+      ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'));
+      ALTER TABLE outbox ADD COLUMN provider TEXT;
+      ALTER TABLE outbox ADD COLUMN provider_message_id TEXT;
+      ALTER TABLE outbox ADD COLUMN error_code TEXT;
+      ALTER TABLE outbox ADD COLUMN error_detail TEXT;
+      ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN next_attempt_at INTEGER;
+      ALTER TABLE outbox ADD COLUMN state_at INTEGER;
+      UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = created_at;
+      CREATE INDEX outbox_queued ON outbox (id) WHERE state IN ('queued', 'sending') AND channel = 'sms';
+      CREATE INDEX outbox_provider_message ON outbox (provider, provider_message_id)
+        WHERE provider_message_id IS NOT NULL;
+    `,
+    postgres: `
+      ALTER TABLE outbox ADD COLUMN kind TEXT;
+      ALTER TABLE outbox ADD COLUMN params TEXT;
+      ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'sending', 'sent', 'delivered', 'failed', 'skipped'));
+      ALTER TABLE outbox ADD COLUMN provider TEXT;
+      ALTER TABLE outbox ADD COLUMN provider_message_id TEXT;
+      ALTER TABLE outbox ADD COLUMN error_code TEXT;
+      ALTER TABLE outbox ADD COLUMN error_detail TEXT;
+      ALTER TABLE outbox ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN next_attempt_at BIGINT;
+      ALTER TABLE outbox ADD COLUMN state_at BIGINT;
+      UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = created_at;
+      CREATE INDEX outbox_queued ON outbox (id) WHERE state IN ('queued', 'sending') AND channel = 'sms';
+      CREATE INDEX outbox_provider_message ON outbox (provider, provider_message_id)
+        WHERE provider_message_id IS NOT NULL;
     `,
   },
 ];

@@ -1,5 +1,30 @@
 import { sql, type Db } from './engine.ts';
 import type { CodeChannel } from './codes-repository.ts';
+import type { SmsContent } from '../lib/sms/kinds.ts';
+
+/** Where a message stands (migration 26): see plugins/delivery.ts. */
+export type OutboxState = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
+
+/** A message to a phone claimed for sending. */
+export interface QueuedSms {
+  id: number;
+  destination: string;
+  kind: string | null;
+  params: Record<string, string>;
+  /** Tries so far, this one included. */
+  attempts: number;
+}
+
+/** What became of a send (or a receipt). */
+export interface OutboxOutcome {
+  state: OutboxState;
+  provider: string;
+  messageId?: string;
+  errorCode?: string;
+  errorDetail?: string;
+  /** queued again: when to try next. */
+  nextAttemptAt?: number;
+}
 
 export interface OutboxMessage {
   id: number;
@@ -26,11 +51,20 @@ export function createOutboxRepository(db: Db) {
      * Adds a message. With a `dedupeKey` (the event it tells of), a message already added under the same key
      * makes this add nothing: answers 0.
      */
-    async add(message: Omit<OutboxMessage, 'id'> & { dedupeKey?: string }): Promise<number> {
+    async add(
+      message: Omit<OutboxMessage, 'id'> & {
+        dedupeKey?: string;
+        /** The provider's template and variables (lib/sms/kinds.ts); every message to a phone has them. */
+        sms?: SmsContent;
+        /** Default queued: the SMS sender takes it (plugins/delivery.ts); a code is sent at once (sending). */
+        state?: OutboxState;
+      },
+    ): Promise<number> {
       const row = await db.get<{ id: number }>(sql`
-        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key)
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key, kind, params, state, state_at)
         VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${message.createdAt},
-          ${message.dedupeKey ?? null})
+          ${message.dedupeKey ?? null}, ${message.sms?.kind ?? null},
+          ${message.sms ? JSON.stringify(message.sms.params) : null}, ${message.state ?? 'queued'}, ${message.createdAt})
         ON CONFLICT (dedupe_key) DO NOTHING
         RETURNING id
       `);
@@ -50,6 +84,103 @@ export function createOutboxRepository(db: Db) {
         body: r.body,
         createdAt: r.created_at,
       }));
+    },
+
+    /**
+     * Claims up to `limit` messages to phones due for sending (queued, their next try due), oldest first: each
+     * becomes `sending` with one more attempt, so another instance's sender never takes it too.
+     */
+    async claimQueued(now: number, limit: number): Promise<QueuedSms[]> {
+      // (state IN … AND channel = 'sms': the words of the partial index outbox_queued, so both engines use it.)
+      const due = await db.all<{ id: number }>(sql`
+        SELECT id FROM outbox
+        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued'
+          AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+        ORDER BY id LIMIT ${limit}
+      `);
+      const claimed: QueuedSms[] = [];
+      for (const { id } of due) {
+        const row = await db.get<{
+          id: number;
+          destination: string;
+          kind: string | null;
+          params: string | null;
+          attempts: number;
+        }>(sql`
+          UPDATE outbox SET state = 'sending', attempts = attempts + 1, state_at = ${now}
+          WHERE id = ${id} AND state = 'queued'
+          RETURNING id, destination, kind, params, attempts
+        `);
+        if (!row) continue;
+        claimed.push({
+          id: Number(row.id),
+          destination: row.destination,
+          kind: row.kind,
+          params: row.params ? (JSON.parse(row.params) as Record<string, string>) : {},
+          attempts: Number(row.attempts),
+        });
+      }
+      return claimed;
+    },
+
+    /**
+     * Messages claimed before `before` and never finished (their instance died): a queued message is queued
+     * again (it may reach the phone twice rather than never); a code, whose value was never kept, is failed.
+     */
+    async releaseStale(before: number, now: number, codeKinds: readonly string[]): Promise<void> {
+      await db.run(sql`
+        UPDATE outbox SET state = CASE WHEN kind IN (${sql.join(codeKinds)})
+            THEN 'failed' ELSE 'queued' END,
+          error_code = CASE WHEN kind IN (${sql.join(codeKinds)})
+            THEN 'interrupted' ELSE error_code END,
+          state_at = ${now}
+        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'sending' AND state_at < ${before}
+      `);
+    },
+
+    /** Records what became of message `id`'s send. */
+    async record(id: number, outcome: OutboxOutcome, now: number): Promise<void> {
+      await db.run(sql`
+        UPDATE outbox SET state = ${outcome.state}, provider = ${outcome.provider},
+          provider_message_id = ${outcome.messageId ?? null}, error_code = ${outcome.errorCode ?? null},
+          error_detail = ${outcome.errorDetail ?? null}, next_attempt_at = ${outcome.nextAttemptAt ?? null},
+          state_at = ${now}
+        WHERE id = ${id}
+      `);
+    },
+
+    /**
+     * A provider's delivery receipt: the message it sent as `messageId` becomes delivered or failed (with the
+     * reason). Once: a receipt for a message already delivered or failed changes nothing. Answers the count.
+     */
+    async receipt(
+      provider: string,
+      messageId: string,
+      receipt: { delivered: boolean; code: string; reason: string },
+      now: number,
+    ): Promise<number> {
+      return db.run(sql`
+        UPDATE outbox SET state = ${receipt.delivered ? 'delivered' : 'failed'},
+          error_code = ${receipt.delivered ? null : receipt.code.slice(0, 64)},
+          error_detail = ${receipt.delivered ? null : receipt.reason.slice(0, 500)}, state_at = ${now}
+        WHERE provider = ${provider} AND provider_message_id = ${messageId} AND state IN ('sent', 'sending')
+      `);
+    },
+
+    /** SMS_PROVIDER=outbox: the queued messages to phones stay in the outbox, kept as its own (nothing left). */
+    async keepQueued(now: number): Promise<number> {
+      return db.run(sql`
+        UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = ${now}
+        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued'
+      `);
+    },
+
+    /** Fails queued messages to phones written before `before` (too old to be worth sending). */
+    async expireQueued(before: number, now: number): Promise<number> {
+      return db.run(sql`
+        UPDATE outbox SET state = 'failed', error_code = 'expired', state_at = ${now}
+        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued' AND created_at < ${before}
+      `);
     },
   };
 }

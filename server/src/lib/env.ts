@@ -12,6 +12,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import * as z from 'zod';
 import { DEFAULT_PAYMENT_PROVIDER, productionNeedsProvider } from './payment/providers.ts';
 import { paymentProviderNames } from './payment/registry.ts';
+import { SMS_PROVIDER_NAMES } from './sms/names.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -112,6 +113,17 @@ export const serverEnvSchema = z.object({
       }
     }, 'lower-case letters, digits, - and _')
     .optional(),
+  /**
+   * Alipay (PAYMENT_PROVIDER=alipay, lib/payment/alipay.ts, which checks the keys when it starts): the app's
+   * APPID, its private key and Alipay's public key (inline PEM or base64, or a file named by the _FILE
+   * variable), and the gateway (unset: Alipay's production gateway).
+   */
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  ALIPAY_GATEWAY: z.url({ protocol: /^https?$/ }).optional(),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -119,6 +131,23 @@ export const serverEnvSchema = z.object({
    * Read by whatever makes orders: the server (sign-up) and the organiser CLI (ballot-draw).
    */
   PAYMENT_MINUTE_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
+  /**
+   * WeChat Pay (PAYMENT_PROVIDER=wechatpay; lib/payment/wechatpay.ts checks them when it is made, naming a
+   * missing or malformed one; docs/payment-providers.md says where each comes from): the merchant number, the
+   * AppID, the API v3 key, the merchant API private key (PEM, or the file holding it) and its certificate's
+   * serial, the platform public key and its id (or, without them, the platform certificates fetched from
+   * WeChat Pay), and its address (a local fake in tests).
+   */
+  WECHATPAY_MCH_ID: z.string().optional(),
+  WECHATPAY_APP_ID: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  WECHATPAY_CERT_SERIAL: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+  WECHATPAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** postgres://… runs on PostgreSQL (every instance on the same database); unset: SQLite in DATA_DIR. */
   // A socket URL (postgresql://user@/db?host=/run/postgresql) has no host: checked by its scheme only.
   DATABASE_URL: z
@@ -134,6 +163,34 @@ export const serverEnvSchema = z.object({
   FILE_STORAGE: z.enum(['folder', 'database']).optional(),
   /** A folder every instance shares (a network mount), for FILE_STORAGE=folder on PostgreSQL. */
   FILES_DIR: z.string().optional(),
+  /**
+   * Where messages to phones go (lib/sms/providers.ts): 'outbox' (the development outbox: nothing leaves; the
+   * default, and in production a loud warning at start), 'aliyun' or 'tencent' (docs/sms-providers.md).
+   */
+  SMS_PROVIDER: lowerCase.pipe(z.enum(SMS_PROVIDER_NAMES)).optional(),
+  /** Each kind of message's approved template: JSON, or the path of a JSON file (lib/sms/templates.ts). */
+  SMS_TEMPLATES: z.string().optional(),
+  /** The secret token of the delivery-receipt URL set in the provider's console; unset: receipts refused. */
+  SMS_RECEIPT_TOKEN: z
+    .string()
+    .regex(/^[\w-]{16,128}$/)
+    .optional(),
+  ALIYUN_SMS_ACCESS_KEY_ID: z.string().optional(),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().optional(),
+  ALIYUN_SMS_SIGN_NAME: z.string().optional(),
+  /** Default dysmsapi.aliyuncs.com; http:// only for a fake on this machine (tests). */
+  ALIYUN_SMS_ENDPOINT: z.string().optional(),
+  TENCENT_SMS_SECRET_ID: z.string().optional(),
+  TENCENT_SMS_SECRET_KEY: z.string().optional(),
+  TENCENT_SMS_SDK_APP_ID: z
+    .string()
+    .regex(/^\d{5,20}$/)
+    .optional(),
+  TENCENT_SMS_SIGN_NAME: z.string().optional(),
+  /** Default ap-guangzhou. */
+  TENCENT_SMS_REGION: z.string().optional(),
+  /** Default sms.tencentcloudapi.com; http:// only for a fake on this machine (tests). */
+  TENCENT_SMS_ENDPOINT: z.string().optional(),
   /** off: this instance runs no timed work (plugins/jobs.ts); others on the same database still do. */
   JOBS: lowerCase
     .pipe(z.enum(['on', 'off']))
@@ -159,12 +216,17 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
   PAYMENT_PROVIDER: 'provider names separated by commas, each once (such as wechatpay,alipay)',
+  ALIPAY_GATEWAY: "an https:// URL (Alipay's gateway.do)",
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
   DB_POOL_SIZE: 'a number from 1 to 200',
   FILE_STORAGE: 'folder or database',
   JOBS: 'on or off',
+  SMS_PROVIDER: SMS_PROVIDER_NAMES.join(', '),
+  SMS_RECEIPT_TOKEN: '16 to 128 letters, digits, - or _ (it is part of a URL)',
+  TENCENT_SMS_SDK_APP_ID: 'the SdkAppId, digits',
+  WECHATPAY_BASE_URL: 'an http:// or https:// URL',
 };
 
 /** Values never repeated in a message. */
@@ -174,8 +236,14 @@ const SECRETS = new Set<string>([
   'CODE_SECRET',
   'ID_NUMBER_SECRET',
   'PAYMENT_SECRET',
+  'WECHATPAY_API_V3_KEY',
+  'WECHATPAY_PRIVATE_KEY',
+  'ALIPAY_PRIVATE_KEY',
   'SMTP_URL',
   'DATABASE_URL',
+  'SMS_RECEIPT_TOKEN',
+  'ALIYUN_SMS_ACCESS_KEY_SECRET',
+  'TENCENT_SMS_SECRET_KEY',
 ]);
 
 /** A bad environment: one line per bad variable, each naming it. */

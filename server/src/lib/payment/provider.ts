@@ -61,7 +61,13 @@ export interface VerifiedNotification {
   paidAt: number;
 }
 
-export type NotificationCheck = { ok: true; notification: VerifiedNotification } | { ok: false; reason: string };
+/**
+ * A notification checked: acted on (ok), or refused (the provider repeats it). `acknowledge`: genuine (its
+ * signature checked out) but with nothing to act on (a state that is not final, like Alipay's WAIT_BUYER_PAY):
+ * answered as accepted so that the provider stops repeating it, and nothing changes.
+ */
+export type NotificationCheck =
+  { ok: true; notification: VerifiedNotification } | { ok: false; reason: string; acknowledge?: boolean };
 
 export interface PaymentState {
   status: 'created' | 'paid' | 'failed' | 'closed' | 'unknown';

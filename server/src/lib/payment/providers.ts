@@ -7,8 +7,10 @@
  * default; in production the server refuses to start until PAYMENT_PROVIDER names a provider, and when it
  * names the sandbox on purpose, it warns at start and on every cashier page.
  */
+import { ALIPAY_PROVIDER, createAlipayProvider } from './alipay.ts';
 import type { PaymentProviderFactory } from './provider.ts';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './sandbox.ts';
+import { createWechatPayProvider, WECHATPAY_PROVIDER } from './wechatpay.ts';
 
 export interface KnownPaymentProvider {
   make: PaymentProviderFactory;
@@ -18,6 +20,8 @@ export interface KnownPaymentProvider {
 
 export const PAYMENT_PROVIDERS: Record<string, KnownPaymentProvider> = {
   [SANDBOX_PROVIDER]: { make: createSandboxProvider, takesMoney: false },
+  [WECHATPAY_PROVIDER]: { make: createWechatPayProvider, takesMoney: true },
+  [ALIPAY_PROVIDER]: { make: createAlipayProvider, takesMoney: true },
 };
 
 /** The built-in providers' factories by name. */

@@ -15,6 +15,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
 import type { MailingRecord } from '../../db/runner-choices-repository.ts';
 import { CsvSyntaxError, parseCsv } from '../../lib/csv.ts';
+import { smsContent } from '../../lib/sms/kinds.ts';
 
 /** What a runner who chose mailing sees of the parcel; undefined for a pick-up choice. */
 export function parcelView(record: MailingRecord): ParcelView | undefined {
@@ -185,5 +186,15 @@ async function sendShipped(
 ): Promise<void> {
   const contact = await tx.ballots.contactOf(userId);
   if (!contact) return;
-  await tx.outbox.add({ ...contact, ...shippedText(race, carrier, trackingNo), createdAt: now });
+  await tx.outbox.add({
+    ...contact,
+    ...shippedText(race, carrier, trackingNo),
+    createdAt: now,
+    sms: smsContent('packShipped', {
+      race: race.raceName,
+      raceEn: race.raceNameEn || race.raceName,
+      carrier,
+      trackingNo,
+    }),
+  });
 }

@@ -27,6 +27,7 @@ import type { EntryRecord } from '../../db/entries-repository.ts';
 import type { RefundRequestRecord } from '../../db/refunds-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { ProviderSource } from '../../lib/payment/registry.ts';
+import { smsContent } from '../../lib/sms/kinds.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
 import { givePlacesBack } from '../entry/order-transitions.ts';
@@ -231,19 +232,41 @@ async function findEntry(repos: Repositories, raceId: string, entryNo: string): 
 }
 
 /** A decision's message to the runner (Chinese, then English), queued in the outbox of the caller's transaction. */
-async function tellRunner(tx: Repositories, race: RaceInfo, entry: EntryRecord, zh: string, en: string, at: number) {
+async function tellRunner(
+  tx: Repositories,
+  race: RaceInfo,
+  entry: EntryRecord,
+  zh: string,
+  en: string,
+  at: number,
+  sms: { kind: RequestSmsKind; amount?: string; reason?: string; code?: string; until?: string; to?: RaceInfo },
+) {
   const contact = await tx.ballots.contactOf(entry.userId);
   if (!contact) return;
   const item = itemOf(race.entry, entry.itemCode)?.name ?? { zh: entry.itemCode, en: entry.itemCode };
   const who = `${entry.entryNo} (${maskName(entry.name)})`;
   const raceEn = race.raceNameEn || race.raceName;
+  // The template's race is the race the message is about (the next race, for a deferral's invitation code).
+  const { kind, to, ...fields } = sms;
+  const named = to ?? race;
+  const params = {
+    race: named.raceName,
+    raceEn: named.raceNameEn || named.raceName,
+    item: item.zh,
+    itemEn: item.en || item.zh,
+    entryNo: entry.entryNo,
+    ...fields,
+  };
   await tx.outbox.add({
     ...contact,
     subject: `报名服务 Registration service: ${race.raceName}`,
     body: `${race.raceName} ${item.zh}：报名号 ${who} ${zh}\n${raceEn} ${item.en || item.zh}: entry ${who} ${en}`,
     createdAt: at,
+    sms: smsContent(kind, params),
   });
 }
+
+type RequestSmsKind = 'refundApproved' | 'deferralApproved' | 'refundRejected' | 'deferralRejected' | 'deferralCode';
 
 export interface ApproveResult {
   kind: 'refund' | 'deferral';
@@ -303,6 +326,7 @@ export async function approveRequest(
           `的退款申请已通过，¥${formatFen(open.amountFen)} 将原路退回。`,
           `: the refund request was approved; CNY ${formatFen(open.amountFen)} is refunded to the original payment.`,
           at,
+          { kind: 'refundApproved', amount: formatFen(open.amountFen) },
         );
       } else {
         if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
@@ -323,6 +347,7 @@ export async function approveRequest(
           '的延期申请已通过：本届报名已取消，下届赛事的专属邀请码将另行发送。',
           ': the deferral was approved. This registration is cancelled; your personal invitation code for the next race follows in another message.',
           at,
+          { kind: 'deferralApproved' },
         );
       }
       return true;
@@ -383,6 +408,7 @@ export async function rejectRequest(
       `的${what.zh}申请未通过，原因：${reason}。报名保持有效。`,
       `: the ${what.en} request was rejected: ${reason}. The registration stays valid.`,
       at,
+      { kind: open.kind === 'refund' ? 'refundRejected' : 'deferralRejected', reason },
     );
     return true;
   });
@@ -464,6 +490,7 @@ export async function issueDeferrals(
         `的延期名额：${to.raceName} ${item.name.zh} 专属邀请码 ${code}（仅限本人使用一次，${until} 前有效），请在报名时填写。`,
         `: your deferred place: the personal invitation code for ${toEn} ${item.name.en || item.name.zh} is ${code} (for you only, once, until ${until}). Enter it when you register.`,
         now,
+        { kind: 'deferralCode', code, until, to },
       );
       return code;
     });

@@ -32,6 +32,7 @@ import type { BallotRow, DrawCandidate } from '../../db/ballots-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { maskName } from '../../lib/race-center.ts';
+import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 import { paymentDeadline } from './payment-window.ts';
 import { carryOutRefund, closeAtProviders, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
 import { signUpWindow } from './views.ts';
@@ -677,5 +678,38 @@ async function sendOutcome(
   const contact = await tx.ballots.contactOf(message.entry.userId);
   if (!contact) return;
   const { subject, body } = outcomeText(race, item, zone, message);
-  await tx.outbox.add({ ...contact, subject, body, createdAt: now });
+  await tx.outbox.add({ ...contact, subject, body, createdAt: now, sms: outcomeSms(race, item, zone, message) });
+}
+
+/** An outcome's SMS template variables (lib/sms/kinds.ts): the fields its text is made of. */
+function outcomeSms(race: RaceInfo, item: EntryItemSettings, zone: string, message: Message): SmsContent {
+  const base = {
+    race: race.raceName,
+    raceEn: race.raceNameEn || race.raceName,
+    item: item.name.zh,
+    itemEn: item.name.en || item.name.zh,
+    entryNo: message.entry.entryNo,
+  };
+  switch (message.kind) {
+    case 'won':
+    case 'promoted':
+      return smsContent(message.kind === 'won' ? 'ballotWon' : 'ballotPromoted', {
+        ...base,
+        orderNo: message.order.orderNo,
+        amount: formatFen(message.order.amountFen),
+        deadline: formatRaceTime(message.order.deadlineAt, undefined, zone),
+      });
+    case 'wonPaid':
+      return smsContent('ballotWonPaid', base);
+    case 'waitList':
+      return smsContent('ballotWaitList', { ...base, position: message.position });
+    case 'notWon':
+      return smsContent('ballotNotWon', base);
+    case 'notWonRefund':
+      return smsContent('ballotNotWonRefund', { ...base, amount: formatFen(message.entry.feeFen) });
+    case 'closedUnpaid':
+      return smsContent('ballotClosedUnpaid', base);
+    case 'latePaidRefund':
+      return smsContent('ballotLatePaidRefund', { ...base, amount: formatFen(message.amountFen) });
+  }
 }

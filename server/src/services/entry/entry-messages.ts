@@ -13,6 +13,7 @@ import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskName } from '../../lib/race-center.ts';
+import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 
 /** One entry as a message names it. */
 export interface MessageLine {
@@ -108,6 +109,44 @@ export function entryText(raceName: LocalText, zone: string, event: EntryEvent):
   return { subject: `${SUBJECT[event.kind]}: ${raceZh}`, body: `${zh}\n${en}` };
 }
 
+/** An entry message's SMS template variables (lib/sms/kinds.ts): the fields its text is made of. */
+export function entrySms(raceName: LocalText, zone: string, event: EntryEvent): SmsContent {
+  const race = { race: raceName.zh, raceEn: raceName.en || raceName.zh };
+  const entryNos = (lines: MessageLine[]) => lines.map((l) => l.entryNo).join(',');
+  switch (event.kind) {
+    case 'submitted':
+      return event.order && event.order.deadlineAt !== null
+        ? smsContent('paymentDue', {
+            ...race,
+            entryNo: entryNos(event.lines),
+            orderNo: event.order.orderNo,
+            amount: formatFen(event.order.amountFen),
+            deadline: formatRaceTime(event.order.deadlineAt, undefined, zone),
+          })
+        : smsContent('entrySubmitted', { ...race, entryNo: entryNos(event.lines) });
+    case 'paid':
+      return smsContent('orderPaid', { ...race, orderNo: event.orderNo, amount: formatFen(event.amountFen) });
+    case 'cancelledUnpaid':
+      return smsContent('orderCancelledUnpaid', { ...race, orderNo: event.orderNo });
+    case 'directApproved':
+      return smsContent('directApproved', { ...race, name: maskName(event.name) });
+    case 'organiserCancelled':
+      return smsContent('entryCancelled', { ...race, entryNo: entryNos(event.lines) });
+    case 'answersEdited':
+      return smsContent('entryEdited', { ...race, entryNo: entryNos(event.lines) });
+    case 'transferred':
+      return smsContent('placeTransferred', {
+        ...race,
+        entryNo: entryNos(event.lines),
+        fromName: maskName(event.fromName),
+      });
+    case 'organiserRefund':
+      return smsContent('organiserRefund', { ...race, orderNo: event.orderNo, amount: formatFen(event.amountFen) });
+    case 'bibAssigned':
+      return smsContent('bibAssigned', { ...race, entryNo: entryNos(event.lines), bib: event.bib });
+  }
+}
+
 /**
  * Queues the message of `event` to account `userId` under `key` (the event's own: once per key), through
  * `repos` (the event's transaction, or the pool after it). An account without phone or e-mail gets none.
@@ -136,13 +175,23 @@ export function runnerMessage(
   race: RaceInfo,
   key: string,
   event: EntryEvent,
-): { channel: 'sms' | 'email'; destination: string; subject: string; body: string; dedupeKey: string } {
-  const { subject, body } = entryText(
-    { zh: race.raceName, en: race.raceNameEn || race.raceName },
-    raceTimeZone(race),
-    event,
-  );
-  return { ...contact, subject, body, dedupeKey: `${key}:${race.raceId}` };
+): {
+  channel: 'sms' | 'email';
+  destination: string;
+  subject: string;
+  body: string;
+  dedupeKey: string;
+  sms: SmsContent;
+} {
+  const name = { zh: race.raceName, en: race.raceNameEn || race.raceName };
+  const { subject, body } = entryText(name, raceTimeZone(race), event);
+  return {
+    ...contact,
+    subject,
+    body,
+    dedupeKey: `${key}:${race.raceId}`,
+    sms: entrySms(name, raceTimeZone(race), event),
+  };
 }
 
 /** The message lines of an order's entries, named by their race's items. */

@@ -112,6 +112,7 @@ export async function handleNotification(
   } catch {
     check = { ok: false, reason: 'error' };
   }
+  if (!check.ok && check.acknowledge) return { accepted: true, outcome: 'ignored', repeated: false };
   if (!check.ok) return { accepted: false, reason: 'verificationFailed' };
   return applyNotification(deps, check.notification);
 }
