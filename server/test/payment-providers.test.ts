@@ -239,6 +239,26 @@ describe('several payment providers, the runner choosing', () => {
     expect(calls.closes).toContain(open.paymentId);
   });
 
+  it('asks the provider once for a due refund when two sweeps run in parallel', async () => {
+    const made = await makeOrder();
+    const paid = await payByFake(app, made);
+    await app.repos.transaction((tx) =>
+      tx.payments.addRefund({
+        orderId: made.orderId,
+        entryId: made.entryId,
+        amountFen: FEE,
+        reason: 'organiser',
+        paymentId: paid.paymentId,
+        now: clock.now(),
+      }),
+    );
+    const before = calls.refunds.length;
+    const deps = { repos: app.repos, provider: app.payments, now: clock.now };
+    const [a, b] = await Promise.all([carryOutDueRefunds(deps), carryOutDueRefunds(deps)]);
+    expect(a.done + b.done).toBe(1);
+    expect(calls.refunds.slice(before).map((r) => r.paymentId)).toEqual([paid.paymentId]);
+  });
+
   it("answers a notification only on an enabled (or former) provider's path", async () => {
     const res = await app.inject({ method: 'POST', url: `${API_PATHS.payNotifyPrefix}nosuch`, payload: '{}' });
     expect(res.statusCode).toBe(404);

@@ -38,6 +38,9 @@ export interface RefundDeps {
   now: () => number;
 }
 
+/** How long a sweep holds a refund it is carrying out (a call to the provider takes far less). */
+export const REFUND_CLAIM_MS = 5 * 60_000;
+
 /** The wait before the next try of a refund whose `attempts`-th call did not confirm it: 30 s doubling, at most 1 h. */
 export const refundRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
@@ -197,6 +200,10 @@ export async function carryOutDueRefunds(
   for (;;) {
     const due = await deps.repos.payments.dueRefunds(deps.now(), batchSize);
     for (const refund of due) {
+      // Claimed first: a sweep running in parallel (two slots of the job in one batch, two instances) does
+      // not ask the provider for the same refund again. A claim outlives a process that dies: tried after it.
+      const at = deps.now();
+      if (!(await deps.repos.payments.claimDueRefund(refund.refundNo, at, at + REFUND_CLAIM_MS))) continue;
       const result = await carryOutRefund(deps, refund);
       if (result === 'done') done += 1;
       else if (result === 'pending') pending += 1;
