@@ -120,6 +120,45 @@ export const CONSOLE_MESSAGES = {
     zh: '号码 {{bib}} 已被本赛事其他跑者使用',
     en: 'Bib {{bib}} is already another runner’s in this race',
   },
+  reconcileDayInvalid: { zh: '{{day}} 不是有效日期（格式 YYYY-MM-DD）', en: '{{day}} is not a date (YYYY-MM-DD)' },
+  reconcileDayNotOver: {
+    zh: '{{day}} 尚未结束（北京时间），账单要到次日才出',
+    en: '{{day}} is not over yet (China time): its bill comes out the day after',
+  },
+  reconcileProviderUnknown: { zh: '没有支付渠道 {{provider}}', en: 'No payment provider {{provider}}' },
+  reconcileNoFetch: {
+    zh: '支付渠道 {{provider}} 不支持自动下载账单，请导入账单文件',
+    en: 'The provider {{provider}} cannot fetch its bill: import a bill file instead',
+  },
+  reconcileNoImport: {
+    zh: '支付渠道 {{provider}} 不支持导入账单文件',
+    en: 'The provider {{provider}} cannot read a bill file',
+  },
+  reconcileBillNotReady: {
+    zh: '{{provider}} 尚未生成 {{day}} 的账单，请稍后再试（通常在次日 10:00 前）',
+    en: 'The {{provider}} bill of {{day}} is not out yet: try again later (usually by 10:00 the day after)',
+  },
+  reconcileFetchFailed: {
+    zh: '下载 {{provider}} 账单失败：{{problem}}',
+    en: 'Fetching the {{provider}} bill failed: {{problem}}',
+  },
+  reconcileBillFormat: {
+    zh: '无法读取账单文件（第 {{line}} 行）：{{problem}}。未做任何更改',
+    en: 'The bill file cannot be read (line {{line}}): {{problem}}. Nothing was changed',
+  },
+  reconcileBillOtherDay: {
+    zh: '账单文件中有 {{other}} 的记录，不是 {{day}} 的账单。未做任何更改',
+    en: 'The bill file has lines of {{other}}: it is not the bill of {{day}}. Nothing was changed',
+  },
+  reconcileNoteInvalid: {
+    zh: '请填写处理说明（1–{{max}} 个字）',
+    en: 'Write what was done about it (1–{{max}} characters)',
+  },
+  reconcileDifferenceMissing: { zh: '没有差异记录 {{id}}', en: 'No difference {{id}}' },
+  reconcileHandledAlready: {
+    zh: '差异 {{id}} 已被处理',
+    en: 'Difference {{id}} was already handled',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

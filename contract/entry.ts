@@ -432,6 +432,11 @@ export interface OrderView {
    * one the runner cancelled at the cashier): the order page says so and offers paying again. Absent otherwise.
    */
   paymentFailed?: true;
+  /**
+   * The ways this server takes payment (payment provider names, PAYMENT_PROVIDER's order, the first the
+   * default): the order page's pay buttons, one per method (orderGet only).
+   */
+  payMethods?: string[];
 }
 
 /** myEntries: GET → every entry of the account, newest first, with their orders. */
@@ -460,7 +465,12 @@ export interface OrderPayRequest {
   orderNo: string;
   /** The site the runner pays from, to come back to (default desktop). */
   site?: PaySite;
+  /** The way the runner pays: one of the order's payMethods (default the first); payMethodUnavailable otherwise. */
+  method?: string;
 }
+
+/** A payment method's name as orderPay takes it (a payment provider's name). */
+export const PAY_METHOD_PATTERN = '^[a-z0-9][a-z0-9_-]{0,31}$';
 export interface OrderPayAnswer {
   orderNo: string;
   paymentId: string;
@@ -468,6 +478,14 @@ export interface OrderPayAnswer {
   /** A QR code's content for paying on a phone (the same cashier URL in the sandbox). */
   qrContent: string;
   deadlineAt: number;
+  /** The method (provider) paid with. */
+  method: string;
+  /**
+   * redirect: the browser goes to cashierUrl; qr: the order page shows qrContent as a QR code to scan with the
+   * wallet's app and waits until the order is paid.
+   */
+  display: 'redirect' | 'qr';
+  amountFen: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------

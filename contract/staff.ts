@@ -18,6 +18,7 @@ export const isStaffRole = (value: unknown): value is StaffRole =>
  * - entries.personal: whole certificate numbers and phones of one opened entry (the opening is logged);
  * - entries.edit: edit form answers, cancel, transfer, bibs;
  * - money: orders, payments, refunds, offline payments, money figures and exports;
+ * - payments.reconcile: the providers' daily bills against our books (reconciliation), marking differences handled;
  * - checkIn: the pick-up check-in screen;
  * - results: results and photo imports;
  * - staff: add, change and remove staff; read and export the audit log.
@@ -28,6 +29,7 @@ export const STAFF_PERMISSIONS = [
   'entries.personal',
   'entries.edit',
   'money',
+  'payments.reconcile',
   'checkIn',
   'results',
   'staff',
@@ -36,7 +38,7 @@ export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  finance: ['figures', 'entries.read', 'money'],
+  finance: ['figures', 'entries.read', 'money', 'payments.reconcile'],
   service: ['figures', 'entries.read', 'entries.personal', 'entries.edit'],
   checkIn: ['checkIn'],
   results: ['figures', 'results'],

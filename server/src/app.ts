@@ -49,6 +49,7 @@ import devRoutes from './routes/dev/index.ts';
 import filesRoutes from './routes/files/index.ts';
 import raceCenterRoutes from './routes/race-center/index.ts';
 import paymentRoutes, { orderPayRoutes } from './routes/entry/payment.ts';
+import type { PaymentProviderFactory } from './lib/payment/provider.ts';
 import registrationRoutes, { registrationRunnerRoutes } from './routes/registration/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import uploadRoutes from './routes/uploads/index.ts';
@@ -80,6 +81,11 @@ export interface BuildAppOptions {
   captchaProvider?: CaptchaProvider;
   /** Carry codes beyond the outbox (a real SMS gateway, a mail transport). */
   smsSender?: SmsSender;
+  /**
+   * More payment providers by name (an organiser's own, or a test's fake), named in PAYMENT_PROVIDER like the
+   * built-in ones (lib/payment/providers.ts); a name here replaces the built-in one of that name.
+   */
+  paymentProviders?: Record<string, PaymentProviderFactory>;
   emailSender?: EmailSender;
   /**
    * The console line of each delivered code (destination masked; the code only in development, see
@@ -266,7 +272,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(filesRoutes);
   await app.register(raceCenterRoutes);
   await app.register(registrationRoutes);
-  await app.register(paymentRoutes, { env: options.env ?? process.env });
+  await app.register(paymentRoutes, { env: options.env ?? process.env, providers: options.paymentProviders });
   await app.register(ballotRoutes);
   await app.register(entryRoutes);
   await app.register(pickupRoutes);

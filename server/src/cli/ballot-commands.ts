@@ -12,7 +12,8 @@ import { formatRaceTime } from '#contract/race-clock';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import type { Repositories } from '../db/repositories.ts';
 import type { Env } from '../lib/env.ts';
-import type { PaymentProvider } from '../lib/payment/provider.ts';
+import type { PaymentProviderContext } from '../lib/payment/provider.ts';
+import { makePaymentProviders, paymentProviderNames, type PaymentProviders } from '../lib/payment/registry.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import type { ServerSecrets } from '../lib/secrets.ts';
 import { BUILTIN_PAYMENT_PROVIDERS } from '../lib/payment/providers.ts';
@@ -57,18 +58,28 @@ export interface BallotCommandIo {
   fetchText?: (url: string) => Promise<string>;
 }
 
-/** The payment provider PAYMENT_PROVIDER names, when it is a built-in one (the command line knows no other). */
+/**
+ * The payment providers PAYMENT_PROVIDER names that are built in (the command line knows no other), or
+ * undefined when none is: each refund and close goes to the provider that took or made the payment
+ * (lib/payment/registry.ts), built-in ones switched off since included.
+ */
 export function cliPaymentProvider(
   io: Pick<BallotCommandIo, 'env' | 'now'>,
   secrets: ServerSecrets,
-): PaymentProvider | undefined {
+  /** Our books as bill lines (the sandbox's bill: reconciliation), when the command has the database at hand. */
+  ledger?: PaymentProviderContext['ledger'],
+): PaymentProviders | undefined {
   const { PAYMENT_PROVIDER } = parseServerEnv(io.env, ['PAYMENT_PROVIDER']);
-  const make = BUILTIN_PAYMENT_PROVIDERS[PAYMENT_PROVIDER];
-  return make?.({
+  const builtIn = paymentProviderNames(PAYMENT_PROVIDER).filter((name) =>
+    Object.hasOwn(BUILTIN_PAYMENT_PROVIDERS, name),
+  );
+  if (builtIn.length === 0) return undefined;
+  return makePaymentProviders(builtIn.join(','), BUILTIN_PAYMENT_PROVIDERS, {
     env: io.env,
     secret: secrets.payment,
     now: () => io.now,
     state: async () => ({ status: 'unknown', tradeNo: null, amountFen: null, paidAt: null }),
+    ledger,
   });
 }
 

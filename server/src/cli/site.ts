@@ -27,6 +27,7 @@ import { isPickupCommand, PICKUP_USAGE, runPickupCommand } from './pickup-comman
 import { isLetterCommand, LETTER_USAGE, runLetterCommand } from './letter-commands.ts';
 import { ENTRY_COMMANDS, entryCommand, isEntryCommand } from './entry-commands.ts';
 import { isRefundCommand, REFUND_USAGE, runRefundCommand } from './refund-commands.ts';
+import { isReconciliationCommand, RECONCILIATION_USAGE, runReconciliationCommand } from './reconciliation-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
 import { ASSET_USAGE, isAssetCommand, runAssetCommand } from './asset-commands.ts';
 import { isStaffCommand, runStaffCommand, STAFF_USAGE } from './staff-commands.ts';
@@ -132,6 +133,7 @@ ${SMS_USAGE}
       ID_NUMBER_SECRET set to the contents of DATA_DIR/id-number-secret (never kept in the database).
 ${BALLOT_USAGE}
 ${REFUND_USAGE}
+${RECONCILIATION_USAGE}
 ${PICKUP_USAGE}
 ${LETTER_USAGE}
 ${ASSET_USAGE}
@@ -484,6 +486,7 @@ async function runMailingCommand(
 
 const COMMAND_FAMILIES = [
   commandFamily(isRefundCommand, runRefundCommand),
+  commandFamily(isReconciliationCommand, runReconciliationCommand),
   commandFamily(isBallotCommand, runBallotCommand),
   commandFamily(isLetterCommand, runLetterCommand),
   commandFamily(isPickupCommand, runPickupCommand),
@@ -599,9 +602,10 @@ const READ_ONLY_COMMANDS = new Set([
   'asset-list',
   'audit-verify',
   'audit-list',
+  'reconciliation-list',
 ]);
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
-const SELF_AUDITED_COMMANDS = new Set(['entries-export']);
+const SELF_AUDITED_COMMANDS = new Set(['entries-export', 'reconcile', 'reconciliation-handle']);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&
   !isStaffCommand(command) &&

@@ -54,6 +54,9 @@ export const COPIED_TABLES = [
   'participants',
   'refund_requests',
   'deferrals',
+  'reconciliation_runs',
+  'reconciliation_lines',
+  'reconciliation_differences',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -83,6 +86,8 @@ const IDENTITY_TABLES = new Set([
   'participants',
   'refund_requests',
   'deferrals',
+  'reconciliation_runs',
+  'reconciliation_differences',
 ]);
 
 const BATCH = 500;

@@ -280,6 +280,18 @@ export function createPaymentsRepository(db: Db) {
       );
     },
 
+    /**
+     * Claims a pending refund due at `now` for one sweep (its next try moved to `until`, the longest a call to
+     * the provider takes): false when it is no longer due (another sweep running in parallel claimed it).
+     */
+    async claimDueRefund(refundNo: string, now: number, until: number): Promise<boolean> {
+      return (
+        (await db.run(sql`
+          UPDATE refunds SET next_at = ${until}
+          WHERE refund_no = ${refundNo} AND status = 'pending' AND next_at <= ${now}`)) > 0
+      );
+    },
+
     /** A pending refund made due at `at` (the organiser's retry, for the server's sweep). */
     async refundDueAt(refundNo: string, at: number): Promise<boolean> {
       return (

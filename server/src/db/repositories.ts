@@ -17,6 +17,7 @@ import { createPaymentsRepository } from './payments-repository.ts';
 import { createPickupRepository } from './pickup-repository.ts';
 import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRaceFiguresRepository } from './race-figures-repository.ts';
+import { createReconciliationRepository } from './reconciliation-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
@@ -67,6 +68,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     audit: createAuditRepository(db),
     raceFigures: createRaceFiguresRepository(db),
     entrySearch: createEntrySearchRepository(db, keys.idNumber),
+    reconciliation: createReconciliationRepository(db),
   };
 }
 

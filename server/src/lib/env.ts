@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import proxyAddr from '@fastify/proxy-addr';
 import * as z from 'zod';
 import { DEFAULT_PAYMENT_PROVIDER, productionNeedsProvider } from './payment/providers.ts';
+import { paymentProviderNames } from './payment/registry.ts';
 import { SMS_PROVIDER_NAMES } from './sms/names.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -96,11 +97,22 @@ export const serverEnvSchema = z.object({
   /** Key of the sandbox payment provider's notification signatures; unset: kept like CERT_SECRET. */
   PAYMENT_SECRET: z.string().min(16).optional(),
   /**
-   * The payment provider of sign-up orders (lib/payment/providers.ts): 'sandbox' (built in, takes no money) or
-   * one given to buildApp. Unset: the sandbox, except with NODE_ENV=production, where it must be set (a real
-   * provider, or 'sandbox' on purpose): parseServerEnv refuses it unset there.
+   * The payment providers of sign-up orders (lib/payment/providers.ts), comma-separated, the first the default
+   * (`wechatpay,alipay`: the runner chooses on the order page): 'sandbox' (built in, takes no money), the
+   * built-in real ones, or ones given to buildApp (each name must be known: the start stops otherwise). Unset:
+   * the sandbox, except with NODE_ENV=production, where it must be set (real providers, or 'sandbox' on
+   * purpose): parseServerEnv refuses it unset there.
    */
-  PAYMENT_PROVIDER: z.string().optional(),
+  PAYMENT_PROVIDER: z
+    .string()
+    .refine((value) => {
+      try {
+        return paymentProviderNames(value).length > 0;
+      } catch {
+        return false;
+      }
+    }, 'lower-case letters, digits, - and _')
+    .optional(),
   /**
    * Alipay (PAYMENT_PROVIDER=alipay, lib/payment/alipay.ts, which checks the keys when it starts): the app's
    * APPID, its private key and Alipay's public key (inline PEM or base64, or a file named by the _FILE
@@ -203,6 +215,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   CODE_SECRET: 'at least 16 characters',
   ID_NUMBER_SECRET: 'at least 16 characters',
   PAYMENT_SECRET: 'at least 16 characters',
+  PAYMENT_PROVIDER: 'provider names separated by commas, each once (such as wechatpay,alipay)',
   ALIPAY_GATEWAY: "an https:// URL (Alipay's gateway.do)",
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',

@@ -170,6 +170,12 @@ export interface PaymentProviderContext {
   now: () => number;
   /** This server's record of a payment (for a provider that keeps no state of its own, like the sandbox). */
   state: (paymentId: string) => Promise<PaymentState>;
+  /**
+   * This server's record of a provider's money in [from, to) as bill lines (payments recorded paid, refunds
+   * confirmed): the bill of a provider that keeps no books of its own, like the sandbox. Absent where the
+   * database is not at hand.
+   */
+  ledger?: (provider: string, from: number, to: number) => Promise<BillLine[]>;
 }
 
 /** Makes a provider; registered by name (lib/payment/providers.ts, or buildApp's option). */

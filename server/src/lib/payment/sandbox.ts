@@ -13,16 +13,20 @@ import { API_PATHS } from '#contract/api';
 import { formatFen, type PaySite } from '#contract/entry';
 import type { LocalText } from '#contract/registration-form';
 import { fail, ok } from '../envelope.ts';
-import type {
-  CreatedPayment,
-  CreatePaymentInput,
-  NotificationCheck,
-  NotifyAnswer,
-  PaymentProvider,
-  PaymentProviderContext,
-  RefundInput,
-  RefundResult,
-  VerifiedNotification,
+import { chinaDayOf, chinaDayRange } from './bill-day.ts';
+import {
+  BillFormatError,
+  BillNotReadyError,
+  type BillLine,
+  type CreatedPayment,
+  type CreatePaymentInput,
+  type NotificationCheck,
+  type NotifyAnswer,
+  type PaymentProvider,
+  type PaymentProviderContext,
+  type RefundInput,
+  type RefundResult,
+  type VerifiedNotification,
 } from './provider.ts';
 
 export const SANDBOX_PROVIDER = 'sandbox';
@@ -99,6 +103,61 @@ export function sandboxCashierUrl(paymentId: string, site: PaySite): string {
   return `${API_PATHS.sandboxCashier}?paymentId=${encodeURIComponent(paymentId)}${siteParameter}`;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The sandbox's daily bill (reconciliation, issue 31 §3; docs/payment-providers.md)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The sandbox's bill file: CSV in UTF-8, this header line then one line per payment or refund of the day
+ * (China time), no quoting (every field is letters, digits, `-`, `:`, `+` or `.`); blank lines are skipped.
+ * `at` is ISO 8601 with its offset (2025-06-16T10:00:00+08:00); `refundNo` is empty on a payment line.
+ */
+export const SANDBOX_BILL_HEADER = 'kind,paymentId,tradeNo,refundNo,amountFen,at';
+
+const ISO_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+const BILL_ID = /^[A-Za-z0-9]{1,64}$/;
+
+/** An instant as the bill writes it: China time with its offset. */
+const billTime = (at: number) => `${new Date(at + 8 * 3_600_000).toISOString().slice(0, 19)}+08:00`;
+
+/** The sandbox's bill file of these lines (what its merchant portal would let the finance staff download). */
+export function sandboxBillCsv(lines: readonly BillLine[]): string {
+  const rows = lines.map((l) =>
+    [l.kind, l.paymentId, l.tradeNo, l.refundNo ?? '', String(l.amountFen), billTime(l.at)].join(','),
+  );
+  return `${[SANDBOX_BILL_HEADER, ...rows].join('\n')}\n`;
+}
+
+/** Reads a sandbox bill file: every line or none (BillFormatError with the first bad line). */
+export function parseSandboxBill(content: Buffer): BillLine[] {
+  const text = content.toString('utf8').replace(/^\uFEFF/, '');
+  const rows = text.split(/\r?\n/);
+  if ((rows[0] ?? '').trim() !== SANDBOX_BILL_HEADER) {
+    throw new BillFormatError(1, `the first line must be ${SANDBOX_BILL_HEADER}`);
+  }
+  const lines: BillLine[] = [];
+  rows.forEach((row, index) => {
+    if (index === 0 || row.trim() === '') return;
+    const line = index + 1;
+    const fields = row.trim().split(',');
+    if (fields.length !== 6) throw new BillFormatError(line, `6 fields expected, found ${fields.length}`);
+    const [kind, paymentId, tradeNo, refundNo, amount, at] = fields as [string, string, string, string, string, string];
+    if (kind !== 'payment' && kind !== 'refund') throw new BillFormatError(line, `kind must be payment or refund`);
+    if (!BILL_ID.test(paymentId)) throw new BillFormatError(line, 'paymentId must be 1-64 letters or digits');
+    if (!BILL_ID.test(tradeNo)) throw new BillFormatError(line, 'tradeNo must be 1-64 letters or digits');
+    if (kind === 'payment' ? refundNo !== '' : !BILL_ID.test(refundNo)) {
+      throw new BillFormatError(line, kind === 'payment' ? 'a payment has no refundNo' : 'a refund needs its refundNo');
+    }
+    const amountFen = /^[1-9]\d{0,11}$/.test(amount) ? Number(amount) : NaN;
+    if (!Number.isSafeInteger(amountFen))
+      throw new BillFormatError(line, 'amountFen must be a whole number of fen above 0');
+    const time = ISO_AT.test(at) ? Date.parse(at) : NaN;
+    if (!Number.isFinite(time)) throw new BillFormatError(line, 'at must be a time such as 2025-06-16T10:00:00+08:00');
+    lines.push({ kind, paymentId, tradeNo, refundNo: kind === 'refund' ? refundNo : null, amountFen, at: time });
+  });
+  return lines;
+}
+
 export function createSandboxProvider(options: SandboxOptions): PaymentProvider {
   const { secret } = options;
   return {
@@ -123,6 +182,15 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
     async close() {
       // The sandbox takes no money for a payment whose order is no longer payable (the notify route checks).
     },
+    // The sandbox "bank" keeps no books of its own: its bill of a day is this server's record of its money.
+    async fetchBill(day: string): Promise<BillLine[]> {
+      const range = chinaDayRange(day);
+      if (!range) throw new Error(`${day} is not a day (YYYY-MM-DD)`);
+      if (day >= chinaDayOf(options.now())) throw new BillNotReadyError(`the sandbox's bill of ${day} is not out yet`);
+      if (!options.ledger) throw new Error("the sandbox's bill is made from the server's records, not at hand here");
+      return options.ledger(SANDBOX_PROVIDER, range.from, range.to);
+    },
+    parseBill: parseSandboxBill,
     notifyAnswer(accepted: boolean): NotifyAnswer {
       // The sandbox expects the server's envelope: code 0 acknowledges; anything else is repeated later.
       const body = accepted ? ok(null) : fail(400, 'verificationFailed');

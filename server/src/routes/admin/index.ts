@@ -60,6 +60,7 @@ import {
   staffView,
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
+import { reconciliationRoutes } from './reconciliation.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
 export const STAFF_COOKIE = 'race_site_staff';
@@ -256,6 +257,16 @@ export default async function adminRoutes(app: FastifyInstance) {
 
     scope.get(`${ADMIN_PREFIX}/me`, async (request) => ok(me(request.staff, sessionToken(request), now())));
 
+    // Reconciliation of the providers' bills (routes/admin/reconciliation.ts): every race's money, so no
+    // member limited to some races.
+    reconciliationRoutes(scope, app, {
+      prefix: ADMIN_PREFIX,
+      refused: (request) =>
+        refused(request, 'payments.reconcile') ??
+        (request.staff.staff.races === null ? undefined : fail(403, 'staffRaceForbidden')),
+      actor,
+    });
+
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());
       setSessionCookie(request, reply, '', 0);
@@ -369,7 +380,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     // One entry (issue 30 §5): its page, its whole personal numbers (logged), and the organiser's actions.
     type EntryRequest = { Params: { raceId: string; entryNo: string } };
     const entryUrl = `${ADMIN_PREFIX}/races/:raceId/entries/:entryNo`;
-    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.paymentProvider, now });
+    const actionDeps = () => ({ repos: app.repos, files: app.files, provider: app.payments, now });
 
     scope.get<EntryRequest>(entryUrl, { schema: { params: entryParams } }, async (request) => {
       const { raceId, entryNo } = request.params;

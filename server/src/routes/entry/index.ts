@@ -155,7 +155,9 @@ export async function entryRunnerRoutes(app: FastifyInstance) {
     async (request) => {
       // Another account's order answers as a missing one.
       const order = await ownOrder(app.repos, request.runner.id, request.query.orderNo, app.config.now);
-      return order ? ok(order) : fail(404, 'orderNotFound');
+      // The ways to pay it: the order page's buttons (PAYMENT_PROVIDER's enabled providers, in its order).
+      const payMethods = app.payments.enabled.map((provider) => provider.name);
+      return order ? ok({ ...order, payMethods }) : fail(404, 'orderNotFound');
     },
   );
 }

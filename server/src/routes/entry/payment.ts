@@ -5,20 +5,25 @@
  * (services/entry/order-transitions.ts): unpaid orders cancelled at their deadline, and every refund owed
  * carried out until the provider confirms it (services/entry/refunds-owed.ts).
  *
- * The provider is PAYMENT_PROVIDER's (default 'sandbox'); `app.paymentProvider` serves the rest of sign-up.
+ * The providers are PAYMENT_PROVIDER's (a comma-separated list, the first the default; default 'sandbox'):
+ * `app.payments` (lib/payment/registry.ts) serves the rest of the server, each payment queried, refunded and
+ * closed through the provider that made it; `app.paymentProvider` is the default one.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PATHS } from '#contract/api';
-import { PAY_SITES, SITE_PATHS, type OrderPayAnswer, type OrderPayRequest, type PaySite } from '#contract/entry';
+import {
+  PAY_METHOD_PATTERN,
+  PAY_SITES,
+  SITE_PATHS,
+  type OrderPayAnswer,
+  type OrderPayRequest,
+  type PaySite,
+} from '#contract/entry';
 import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
-import {
-  selectPaymentProvider,
-  type PaymentProvider,
-  type PaymentProviderContext,
-  type PaymentProviderFactory,
-} from '../../lib/payment/provider.ts';
+import type { PaymentProvider, PaymentProviderContext, PaymentProviderFactory } from '../../lib/payment/provider.ts';
+import { makePaymentProviders, type PaymentProviders } from '../../lib/payment/registry.ts';
 import {
   BUILTIN_PAYMENT_PROVIDERS,
   isTestProvider,
@@ -34,21 +39,30 @@ import {
   sandboxNotification,
   type CashierLanguage,
 } from '../../lib/payment/sandbox.ts';
-import { cancelDue, handleNotification, type LifecycleDeps } from '../../services/entry/order-transitions.ts';
+import {
+  cancelDue,
+  handleNotification,
+  type LifecycleDeps,
+  type NotificationDeps,
+} from '../../services/entry/order-transitions.ts';
 import { openOrderPayment, paymentState, paymentWithOrder } from '../../services/entry/order-payment.ts';
 import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
+import { dailyReconcile, dueBillDays, ledgerOf } from '../../services/entry/reconciliation.ts';
+import { chinaHourOf, previousChinaDay } from '../../lib/payment/bill-day.ts';
 import { raceNameOf } from '../../services/entry/views.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The payment provider of sign-up orders (PAYMENT_PROVIDER; lib/payment/provider.ts). */
+    /** The default payment provider of sign-up orders (the first of PAYMENT_PROVIDER; lib/payment/provider.ts). */
     paymentProvider: PaymentProvider;
+    /** Every payment provider: the enabled ones, and the one that made any payment (lib/payment/registry.ts). */
+    payments: PaymentProviders;
   }
 }
 
 export interface PaymentPluginOptions {
   env: Env;
-  /** More providers by name (an organiser's real one), chosen by PAYMENT_PROVIDER like the built-in ones. */
+  /** More providers by name (an organiser's real one), named in PAYMENT_PROVIDER like the built-in ones. */
   providers?: Record<string, PaymentProviderFactory>;
 }
 
@@ -59,6 +73,13 @@ export const PENDING_REFUNDS_EVERY_MS = 60_000;
 /** A provider repeats a notification: the sandbox repeats each once, this long after. */
 export const SANDBOX_REPEAT_MS = 10_000;
 export const NOTIFICATION_JOB = 'payment-notification';
+/** How often the daily reconciliation looks whether yesterday's bills are due (after 10:00 China time). */
+export const RECONCILE_CHECK_EVERY_MS = 15 * 60_000;
+/** The job that fetches and reconciles one provider's bill of one day, retried while it is not out. */
+export const RECONCILE_JOB = 'reconcile-bill';
+/** Tries of a bill (10 min doubling, at most 2 h apart: about ten hours in all) before a failed run is kept. */
+export const RECONCILE_MAX_TRIES = 8;
+export const reconcileRetryMs = (attempt: number) => Math.min(10 * 60_000 * 2 ** (attempt - 1), 2 * 3_600_000);
 
 /** Where the runner's browser goes back after the cashier: the order page of the site they paid from. */
 export const orderReturnUrl = (orderNo: string, paid: boolean, site: PaySite = 'desktop') =>
@@ -74,6 +95,7 @@ const orderPayBody = {
   properties: {
     orderNo: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$' },
     site: siteProperty,
+    method: { type: 'string', maxLength: 32, pattern: PAY_METHOD_PATTERN },
   },
 } as const;
 
@@ -111,23 +133,29 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
     'PAYMENT_SWEEP_SECONDS',
     'NODE_ENV',
   ]);
-  /** A production server running a provider that takes no money (chosen on purpose): said loudly. */
-  const testInProduction = NODE_ENV === 'production' && isTestProvider(PAYMENT_PROVIDER);
-  if (testInProduction) app.log.warn(testProviderInProductionWarning(PAYMENT_PROVIDER));
   const now = () => app.config.now();
   const context: PaymentProviderContext = {
     env: options.env,
     secret: app.secrets.payment,
     now,
     state: (paymentId) => paymentState(app.repos, paymentId),
+    ledger: (provider, from, to) => ledgerOf(app.repos, provider, from, to),
   };
   const factories = { ...BUILTIN_PAYMENT_PROVIDERS, ...options.providers };
-  const provider = selectPaymentProvider(
-    PAYMENT_PROVIDER,
-    Object.entries(factories).map(([name, make]) => ({ name, make: () => make(context) })),
-  );
-  app.decorate('paymentProvider', provider);
-  const deps: LifecycleDeps = { repos: app.repos, provider, now };
+  const payments = makePaymentProviders(PAYMENT_PROVIDER, factories, context);
+  /** A production server running a provider that takes no money (chosen on purpose): said loudly. */
+  const testsInProduction =
+    NODE_ENV === 'production' ? payments.enabled.filter((p) => isTestProvider(p.name)).map((p) => p.name) : [];
+  for (const name of testsInProduction) app.log.warn(testProviderInProductionWarning(name));
+  const testInProduction = testsInProduction.includes(SANDBOX_PROVIDER);
+  app.decorate('payments', payments);
+  app.decorate('paymentProvider', payments.default);
+  const deps: LifecycleDeps = { repos: app.repos, provider: payments, now };
+  /** The deps of a notification of provider `name` (enabled, or one that made payments before), if any. */
+  const notificationDeps = (name: string): NotificationDeps | undefined => {
+    const found = payments.forPayment(name);
+    return found.ok ? { ...deps, provider: found.provider } : undefined;
+  };
 
   // ---- timed work ----------------------------------------------------------------------------------------
 
@@ -139,11 +167,28 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   app.jobs.every('finish-pending-refunds', PENDING_REFUNDS_EVERY_MS, async () => {
     await carryOutDueRefunds(deps);
   });
+  // Reconciliation (services/entry/reconciliation.ts): after 10:00 China time, yesterday's bill of each enabled
+  // provider that publishes one is fetched and compared with our books, retried with backoff until it is out.
+  const reconcileDeps = { repos: app.repos, providers: payments, now };
+  app.jobs.every('reconcile-daily', RECONCILE_CHECK_EVERY_MS, async () => {
+    const at = now();
+    for (const due of await dueBillDays(reconcileDeps, chinaHourOf(at), previousChinaDay(at))) {
+      await app.jobs.schedule(RECONCILE_JOB, due, at, `reconcile:${due.provider}:${due.day}`);
+    }
+  });
+  app.jobs.handle<{ provider: string; day: string }>(
+    RECONCILE_JOB,
+    async (payload, ctx) => {
+      await dailyReconcile(reconcileDeps, { ...payload, lastTry: ctx.attempt >= ctx.maxAttempts });
+    },
+    { maxAttempts: RECONCILE_MAX_TRIES, backoffMs: reconcileRetryMs },
+  );
   app.jobs.handle<{ provider: string; headers: Record<string, string>; rawBody: string }>(
     NOTIFICATION_JOB,
     async (payload) => {
-      if (payload.provider !== provider.name) return;
-      await handleNotification(deps, payload.headers, payload.rawBody);
+      const notified = notificationDeps(payload.provider);
+      if (!notified) return;
+      await handleNotification(notified, payload.headers, payload.rawBody);
     },
     { maxAttempts: 3 },
   );
@@ -157,22 +202,26 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
     });
     scope.post<{ Params: { provider: string } }>(`${API_PATHS.payNotifyPrefix}:provider`, async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      if (request.params.provider !== provider.name) {
+      // Each provider's own path; a provider switched off since still settles the payments it made.
+      const notified = notificationDeps(request.params.provider);
+      if (!notified) {
         return reply
           .code(404)
           .send(fail(404, 'routeNotFound', { method: 'POST', path: request.url.split('?')[0] ?? '' }));
       }
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const result = await handleNotification(deps, request.headers, rawBody);
+      const result = await handleNotification(notified, request.headers, rawBody);
       if (!result.accepted) request.log.warn({ reason: result.reason }, 'payment notification refused');
-      const answer = provider.notifyAnswer(result.accepted, result.accepted ? undefined : result.reason);
+      const answer = notified.provider.notifyAnswer(result.accepted, result.accepted ? undefined : result.reason);
       return reply.code(answer.statusCode).type(answer.contentType).send(answer.body);
     });
   });
 
-  // ---- the sandbox's cashier (only when the sandbox is the provider) ----------------------------------------
+  // ---- the sandbox's cashier (only when the sandbox is enabled) --------------------------------------------
 
-  if (provider.name !== SANDBOX_PROVIDER) return;
+  const sandbox = payments.byName(SANDBOX_PROVIDER);
+  if (!sandbox) return;
+  const sandboxDeps: NotificationDeps = { ...deps, provider: sandbox };
   const secret = app.secrets.payment;
 
   /** What the cashier shows of a payment, or undefined when there is no such payment. */
@@ -237,10 +286,10 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
         paidAt: now(),
       });
       // Delivered now through the notify route's own path, and once more later as a real provider repeats it.
-      const result = await handleNotification(deps, notification.headers, notification.rawBody);
+      const result = await handleNotification(sandboxDeps, notification.headers, notification.rawBody);
       await app.jobs.schedule(
         NOTIFICATION_JOB,
-        { provider: provider.name, ...notification },
+        { provider: SANDBOX_PROVIDER, ...notification },
         now() + SANDBOX_REPEAT_MS,
       );
       const paid = decision === 'pay' && result.accepted;
@@ -249,12 +298,17 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
   );
 }
 
-/** orderPay (login: the cashier page of the order's open payment): behind the runner's session (plugins/sessions.ts). */
+/**
+ * orderPay (login: the cashier page of the order's open payment with the method the runner chose, one of the
+ * enabled providers): behind the runner's session (plugins/sessions.ts).
+ */
 export async function orderPayRoutes(app: FastifyInstance) {
-  const provider = app.paymentProvider;
   const now = () => app.config.now();
 
   app.post<{ Body: OrderPayRequest }>(API_PATHS.orderPay, { schema: { body: orderPayBody } }, async (request) => {
+    const { method } = request.body;
+    const provider = method === undefined ? app.payments.default : app.payments.byName(method);
+    if (!provider) return fail(400, 'payMethodUnavailable');
     const opened = await openOrderPayment(app.repos, {
       userId: request.runner.id,
       orderNo: request.body.orderNo,
@@ -283,6 +337,9 @@ export async function orderPayRoutes(app: FastifyInstance) {
       cashierUrl: created.cashierUrl,
       qrContent: created.qrContent,
       deadlineAt: order.deadlineAt,
+      method: provider.name,
+      display: created.display ?? 'redirect',
+      amountFen: payment.amountFen,
     };
     return ok(answer);
   });

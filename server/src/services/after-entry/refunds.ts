@@ -26,7 +26,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import type { EntryRecord } from '../../db/entries-repository.ts';
 import type { RefundRequestRecord } from '../../db/refunds-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { smsContent } from '../../lib/sms/kinds.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
@@ -286,7 +286,7 @@ export interface ApproveResult {
  * deferrals row. A second approval changes nothing (a refund still pending is asked for again).
  */
 export async function approveRequest(
-  deps: { repos: Repositories; provider?: PaymentProvider; now: () => number },
+  deps: { repos: Repositories; provider?: ProviderSource; now: () => number },
   raceId: string,
   entryNo: string,
 ): Promise<Decision<ApproveResult>> {

@@ -36,11 +36,11 @@ import type { EntryRecord } from '../../db/entries-repository.ts';
 import { bibLock } from '../../db/race-center-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
-import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { checkPeople } from '../entry/submit/people.ts';
 import { givePlacesBack, payOrderOffline } from '../entry/order-transitions.ts';
 import { tellRunner, type EntryEvent as RunnerEvent, type MessageLine } from '../entry/entry-messages.ts';
-import { recordRefunds, REFUND_REASONS, refundEntries } from '../entry/refunds-owed.ts';
+import { closeAtProviders, recordRefunds, REFUND_REASONS, refundEntries } from '../entry/refunds-owed.ts';
 import { formChannelOf, itemOf } from '../entry/views.ts';
 import { publishedForm } from '../registration/published-forms.ts';
 import { appendAudit, cliActorName, type AuditActor } from '../staff/audit.ts';
@@ -52,8 +52,11 @@ export interface EntryActionDeps {
   repos: Repositories;
   /** Uploads of the form's file fields (the runner's own). */
   files: FileStore;
-  /** The payment provider (refunds, closing open payments); absent on a CLI without a built-in one. */
-  provider?: PaymentProvider;
+  /**
+   * The payment providers (refunds, closing open payments: each through the provider that took or made the
+   * payment); absent on a CLI that knows none.
+   */
+  provider?: ProviderSource;
   now: () => number;
 }
 
@@ -284,7 +287,7 @@ export async function cancelEntry(
   const c = started.value;
   const { entry } = c;
   if (entry.status !== submitted && entry.status !== won) return refuse(400, 'entryNotCancellable');
-  const closed: string[] = [];
+  const closed: { paymentId: string; provider: string }[] = [];
   const outcome = await inTransaction(deps.repos, async (tx): Promise<CancelResult> => {
     if (!(await tx.entries.setStatus(entry.id, [entry.status], cancelled, 'cancelled', c.at, c.reason, c.who))) {
       throw new Refused(refuse(409, 'entryChangedMeanwhile'));
@@ -299,7 +302,7 @@ export async function cancelEntry(
       if (others.every((e) => e.status !== submitted && e.status !== won && e.status !== refundReview)) {
         orderCancelled = await tx.orders.cancel(order.id, c.at);
         for (const payment of await tx.payments.openOf(order.id)) {
-          if (await tx.payments.finish(payment.paymentId, 'closed', c.at)) closed.push(payment.paymentId);
+          if (await tx.payments.finish(payment.paymentId, 'closed', c.at)) closed.push(payment);
         }
       }
     } else if (order?.status === 3) {
@@ -321,13 +324,7 @@ export async function cancelEntry(
     return { entryNo: entry.entryNo, placeGiven, orderCancelled, paidFen };
   });
   // The provider's open payments of a cancelled order are closed after (a late "paid" is refunded anyway).
-  for (const paymentId of closed) {
-    try {
-      await deps.provider?.close(paymentId);
-    } catch {
-      // refunded if it is paid after all
-    }
-  }
+  await closeAtProviders(deps.provider, closed);
   return outcome;
 }
 
@@ -385,13 +382,8 @@ export async function recordOfflinePayment(
     },
   );
   if (!paid) return refuse(409, 'entryNoUnpaidOrder');
-  for (const payment of open) {
-    try {
-      await deps.provider?.close(payment.paymentId);
-    } catch {
-      // a payment of it after all is refunded as a double payment
-    }
-  }
+  // A payment of one of them after all is refunded as a double payment.
+  await closeAtProviders(deps.provider, open);
   return { ok: true, value: { entryNo: entry.entryNo, orderNo: order.orderNo, amountFen: order.amountFen } };
 }
 

@@ -30,11 +30,11 @@ import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { BallotRow, DrawCandidate } from '../../db/ballots-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 import { paymentDeadline } from './payment-window.ts';
-import { carryOutRefund, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
+import { carryOutRefund, closeAtProviders, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
 import { signUpWindow } from './views.ts';
 
 export type BallotOutcome<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -206,7 +206,7 @@ export function asDrawnUnits<T extends { unit: string | null; teamMinSize: numbe
 export async function drawRound(
   repos: Repositories,
   input: { raceId: string; itemCode: string; round?: number; beaconValue?: string; now: number },
-  provider?: PaymentProvider,
+  provider?: ProviderSource,
 ): Promise<BallotOutcome<Drawn>> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
   if (!context.ok) return context;
@@ -237,7 +237,7 @@ export async function drawRound(
   const beacon = beaconText(ballot.beacon, beaconValue);
   const payFirst = item.model === 'payThenDraw';
   /** Open payments of the orders the draw closed: closed at the provider after the transaction. */
-  const toClose: string[] = [];
+  const toClose: { paymentId: string; provider: string }[] = [];
   /** The losers' paid orders: order id → its losing entries (pay first, then draw). */
   const refunds = new Map<number, number[]>();
 
@@ -346,7 +346,7 @@ export async function drawRound(
         }
         for (const payment of await tx.payments.openOf(orderId)) {
           await tx.payments.finish(payment.paymentId, 'closed', input.now);
-          toClose.push(payment.paymentId);
+          toClose.push(payment);
         }
       }
     }
@@ -368,13 +368,8 @@ export async function drawRound(
     };
   });
   if (!outcome.ok || !provider) return outcome;
-  for (const paymentId of toClose) {
-    try {
-      await provider.close(paymentId);
-    } catch {
-      // A late "paid" of it is refunded (order-transitions.ts lateRefund).
-    }
-  }
+  // Each at its provider; a late "paid" of one is refunded (order-transitions.ts lateRefund).
+  await closeAtProviders(provider, toClose);
   let refunded = 0;
   const deps = { repos, provider, now: () => input.now };
   carry: for (const orderId of refunds.keys()) {

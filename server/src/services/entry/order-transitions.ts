@@ -15,9 +15,10 @@ import { poolOf } from '../../db/entries-repository.ts';
 import type { OrderRecord, PaidFacts } from '../../db/orders-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { NotificationCheck, PaymentProvider, VerifiedNotification } from '../../lib/payment/provider.ts';
+import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { linesOfOrder, tellRunner } from './entry-messages.ts';
 import { ballotLockKey, payFirstDrawn, promoteFromWaitList, tellLatePaymentAfterDraw } from './ballot.ts';
-import { carryOutRefund, recordRefunds, REFUND_REASONS, refundEntries } from './refunds-owed.ts';
+import { carryOutRefund, closeAtProviders, recordRefunds, REFUND_REASONS, refundEntries } from './refunds-owed.ts';
 
 export { refundEntries, type RefundRequest } from './refunds-owed.ts';
 
@@ -25,8 +26,14 @@ const { submitted, won, cancelled } = ENTRY_STATUSES;
 
 export interface LifecycleDeps {
   repos: Repositories;
-  provider: PaymentProvider;
+  /** The providers (lib/payment/registry.ts): each payment is closed or refunded by the one that made it. */
+  provider: ProviderSource;
   now: () => number;
+}
+
+/** A notification's deps: the provider that posted it (its notify path names it). */
+export interface NotificationDeps extends LifecycleDeps {
+  provider: PaymentProvider;
 }
 
 /** What a notification came to (kept as the notification's outcome). */
@@ -95,7 +102,7 @@ async function lockPayFirstBallots(tx: Repositories, orderId: number): Promise<v
  * The amount must equal the payment's.
  */
 export async function handleNotification(
-  deps: LifecycleDeps,
+  deps: NotificationDeps,
   headers: Record<string, string | string[] | undefined>,
   rawBody: string,
 ): Promise<NotificationResult> {
@@ -111,7 +118,7 @@ export async function handleNotification(
 }
 
 /** Acts on a verified notification (see handleNotification). */
-export async function applyNotification(deps: LifecycleDeps, n: VerifiedNotification): Promise<NotificationResult> {
+export async function applyNotification(deps: NotificationDeps, n: VerifiedNotification): Promise<NotificationResult> {
   const { provider } = deps;
   const after: AfterCommit = {};
   const result = await deps.repos.transaction(async (tx): Promise<NotificationResult> => {
@@ -367,11 +374,11 @@ export async function givePlacesBack(
 /**
  * Cancels the orders awaiting payment whose deadline has passed: order 1 → 4, its submitted or won entries →
  * cancelled (step 'cancelled'), their places given back; for ballot items the freed places go to the wait
- * list in the same transaction (givePlacesBack). Open payments are closed at the provider after.
+ * list in the same transaction (givePlacesBack). Open payments are closed after, each at its provider.
  * Returns how many orders it cancelled.
  */
 export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<number> {
-  const { repos, provider } = deps;
+  const { repos } = deps;
   let count = 0;
   for (const due of await repos.orders.dueUnpaid(deps.now(), limit)) {
     const at = deps.now();
@@ -403,13 +410,8 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
     });
     if (toClose === undefined) continue;
     count += 1;
-    for (const payment of toClose) {
-      try {
-        await provider.close(payment.paymentId);
-      } catch {
-        // A late "paid" of it is still handled (refunded or reinstated).
-      }
-    }
+    // Each at the provider that made it; a late "paid" of one is still handled (refunded or reinstated).
+    await closeAtProviders(deps.provider, toClose);
   }
   return count;
 }

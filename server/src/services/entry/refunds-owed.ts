@@ -15,7 +15,7 @@ import { ENTRY_STATUSES } from '#contract/entry';
 import type { OwedRefund, RefundRecord } from '../../db/payments-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { redactLogText } from '../../lib/log-redaction.ts';
-import type { PaymentProvider } from '../../lib/payment/provider.ts';
+import { providersOf, type ProviderSource } from '../../lib/payment/registry.ts';
 
 const { notWon, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -33,9 +33,13 @@ export const REFUND_REASONS = {
 
 export interface RefundDeps {
   repos: Repositories;
-  provider: PaymentProvider;
+  /** The providers (lib/payment/registry.ts): each refund goes to the one that took its payment. */
+  provider: ProviderSource;
   now: () => number;
 }
+
+/** How long a sweep holds a refund it is carrying out (a call to the provider takes far less). */
+export const REFUND_CLAIM_MS = 5 * 60_000;
 
 /** The wait before the next try of a refund whose `attempts`-th call did not confirm it: 30 s doubling, at most 1 h. */
 export const refundRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
@@ -87,7 +91,7 @@ export async function recordRefunds(
  */
 export async function refundEntries(
   repos: Repositories,
-  provider: PaymentProvider,
+  provider: ProviderSource,
   request: RefundRequest,
 ): Promise<{ refundedFen: number; pending: number }> {
   const now = request.now ?? Date.now;
@@ -114,7 +118,8 @@ function problemOf(error: unknown): string {
 }
 
 /**
- * One pending refund at the provider. Confirmed: in one transaction the row done, the order's refunded amount
+ * One pending refund at the provider that took its payment (payments.provider, through the registry: a provider
+ * switched off since is made from its factory; one that cannot be made leaves the refund owed, saying why). Confirmed: in one transaction the row done, the order's refunded amount
  * (not for a double payment, which was never part of the order's amount) and the entry (refund under review →
  * refunded; not won and cancelled keep their status with a 'refunded' step). Otherwise (the call threw,
  * failed, left it pending, or there is no payment to refund) the attempt is counted with its answer and the
@@ -129,12 +134,13 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
       refund.paymentId !== null
         ? await repos.payments.findByPaymentId(refund.paymentId)
         : await repos.payments.paidOf(refund.orderId);
-    if (!payment || payment.status !== 'paid' || !payment.tradeNo) {
+    const taker = payment && providersOf(provider).forPayment(payment.provider);
+    if (!payment || payment.status !== 'paid' || !payment.tradeNo || !taker) {
       problem = 'no paid payment of the order to refund';
-    } else if (payment.provider !== provider.name) {
-      problem = `the payment was made with ${payment.provider}: only that provider can refund it`;
+    } else if (!taker.ok) {
+      problem = taker.problem;
     } else {
-      const answer = await provider.refund({
+      const answer = await taker.provider.refund({
         refundNo: refund.refundNo,
         paymentId: payment.paymentId,
         tradeNo: payment.tradeNo,
@@ -194,11 +200,37 @@ export async function carryOutDueRefunds(
   for (;;) {
     const due = await deps.repos.payments.dueRefunds(deps.now(), batchSize);
     for (const refund of due) {
+      // Claimed first: a sweep running in parallel (two slots of the job in one batch, two instances) does
+      // not ask the provider for the same refund again. A claim outlives a process that dies: tried after it.
+      const at = deps.now();
+      if (!(await deps.repos.payments.claimDueRefund(refund.refundNo, at, at + REFUND_CLAIM_MS))) continue;
       const result = await carryOutRefund(deps, refund);
       if (result === 'done') done += 1;
       else if (result === 'pending') pending += 1;
     }
     if (due.length < batchSize) return { done, pending };
+  }
+}
+
+/**
+ * Closes open payments at the provider that made each (after the transaction that closed them here): a closed
+ * payment takes no money. A provider that fails or cannot be made is passed over: a late "paid" of the payment
+ * is still handled (reinstated or refunded, order-transitions.ts).
+ */
+export async function closeAtProviders(
+  source: ProviderSource | undefined,
+  payments: readonly { paymentId: string; provider: string }[],
+): Promise<void> {
+  if (!source) return;
+  const providers = providersOf(source);
+  for (const payment of payments) {
+    const taker = providers.forPayment(payment.provider);
+    if (!taker.ok) continue;
+    try {
+      await taker.provider.close(payment.paymentId);
+    } catch {
+      // refunded or reinstated if it is paid after all
+    }
   }
 }
 
@@ -216,7 +248,7 @@ export type RetryOutcome =
  * now, for the server's sweep.
  */
 export async function retryRefund(
-  deps: Omit<RefundDeps, 'provider'> & { provider?: PaymentProvider },
+  deps: Omit<RefundDeps, 'provider'> & { provider?: ProviderSource },
   refundNo: string,
 ): Promise<RetryOutcome> {
   const refund = await deps.repos.payments.findRefund(refundNo);

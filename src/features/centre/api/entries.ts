@@ -15,14 +15,15 @@ export async function getOrder(orderNo: string, silent: boolean | 'answers' = 'a
 }
 
 /**
- * POST pay: where to pay the order (the provider's cashier page), which sends the runner back to `site`'s
- * order page; a refusal is shown as a toast.
+ * POST pay: where to pay the order with `method` (a payment provider; default the server's first): the
+ * provider's cashier page, which sends the runner back to `site`'s order page, or a QR code to show; a refusal
+ * is shown as a toast.
  */
-export async function payOrder(orderNo: string, site: PaySite): Promise<OrderPayAnswer> {
+export async function payOrder(orderNo: string, site: PaySite, method?: string): Promise<OrderPayAnswer> {
   const envelope = await apiRequest<OrderPayAnswer>({
     method: 'POST',
     url: API_PATHS.orderPay,
-    data: { orderNo, site },
+    data: method === undefined ? { orderNo, site } : { orderNo, site, method },
   });
   return envelope.data;
 }

@@ -9,12 +9,26 @@
  * with ?paid=0 (the cashier reported the payment failed, or the runner cancelled there), or with ?paid=1
  * while the order reads that its latest payment failed (paymentFailed, from the provider's notification), it
  * says the payment was not completed and offers paying again while the order is payable.
+ *
+ * The ways to pay (issue 31): one button per method the server takes (order.payMethods: 微信支付 / WeChat Pay,
+ * 支付宝 / Alipay, 测试支付 / Test payment), the first the default; with one, the one pay button. A method
+ * paid by scanning a QR code (orderPay's display 'qr': WeChat Pay on a desktop) shows the code here, with the
+ * amount and the deadline, and asks for the order every QR_POLL_MS until it is paid (then the payment result, as
+ * back from a cashier) or no longer payable, or the runner closes it. ?method= (from a list of orders) opens
+ * that method's payment at once.
  */
 import { Button } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ENTRY_STATUSES, ORDER_STATUSES, formatFen, placeByDraw, type OrderView } from '#contract/entry';
+import {
+  ENTRY_STATUSES,
+  ORDER_STATUSES,
+  formatFen,
+  placeByDraw,
+  type OrderPayAnswer,
+  type OrderView,
+} from '#contract/entry';
 import { PATHS } from '@/config/paths';
 import type zhCentre from '@/locales/zh/centre.json';
 import { pickLang } from '@/lib/pick-lang';
@@ -24,22 +38,46 @@ import { useAppStore } from '@/stores/app-store';
 import { getMyEntries, getOrder } from '../api/entries';
 import { isPayable, orderStatusKey } from '../utils/orders';
 import { useServerClock } from '../utils/use-clock';
+import { usePay } from '../utils/use-pay';
+import { useQrCode } from '../utils/use-qr-code';
 import { CentreFrame, LoadView } from './centre-frame';
 import { DeadlineCountdown } from './countdown';
-import { PayButton } from './pay-button';
+import { PayMethods, usePayMethodName } from './pay-button';
 
 type OrderLabel = Exclude<keyof typeof zhCentre.order.labels, 'subOrderNo'>;
 
+const awaitingPayment = (order: OrderView) =>
+  order.status === ORDER_STATUSES.awaitingPayment || order.status === ORDER_STATUSES.cancelSoon;
+
 /** The payment result's polling: one call a second, at most this many. */
 export const PAYMENT_POLL = { intervalMs: 1000, maxPolls: 15 } as const;
+/** While a QR code is shown, the order is asked this often until it is paid or no longer payable. */
+export const QR_POLL_MS = 2000;
 
 export default function OrderPage() {
   const { t } = useTranslation();
   const { orderNo = '' } = useParams();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const backFromCashier = search.get('paid') === '1';
   const failedAtCashier = search.get('paid') === '0';
   const { result, reload, set } = useLoad(() => getOrder(orderNo), orderNo);
+  /** The QR code of a payment being made by scanning, while it is shown. */
+  const [qr, setQr] = useState<OrderPayAnswer | null>(null);
+  const { pay } = usePay(setQr);
+  // ?method= (a list of orders chose a method paid by scanning): that payment opened once the order is here.
+  const asked = search.get('method');
+  const opened = useRef(false);
+  const loaded = result.state === 'ready' ? result.data : undefined;
+  useEffect(() => {
+    if (!asked || opened.current || !loaded) return;
+    opened.current = true;
+    setSearch({}, { replace: true });
+    if (awaitingPayment(loaded)) void pay(loaded.orderNo, asked);
+  }, [asked, loaded, pay, setSearch]);
+  const onPaid = () => {
+    setQr(null);
+    setSearch({ paid: '1' }, { replace: true });
+  };
   return (
     <CentreFrame title={t('centre.order.title')} testId="order-page">
       <p className="centre-back">
@@ -49,12 +87,106 @@ export default function OrderPage() {
         {(order) => (
           <>
             {backFromCashier ? <PaymentResult order={order} onOrder={set} /> : null}
-            {failedAtCashier && order.status !== ORDER_STATUSES.paid ? <PaymentFailed order={order} /> : null}
-            <OrderDetails order={order} />
+            {failedAtCashier && order.status !== ORDER_STATUSES.paid ? (
+              <PaymentFailed order={order} onQr={setQr} />
+            ) : null}
+            {qr && qr.orderNo === order.orderNo ? (
+              <QrPayment answer={qr} onOrder={set} onPaid={onPaid} onClose={() => setQr(null)} />
+            ) : null}
+            <OrderDetails order={order} onQr={setQr} />
           </>
         )}
       </LoadView>
     </CentreFrame>
+  );
+}
+
+/**
+ * A payment by scanning (the provider's QR code, e.g. WeChat Pay Native): the code, the amount and the deadline;
+ * the order asked every QR_POLL_MS until it is paid (onPaid) or can no longer be paid; closed by the runner.
+ */
+function QrPayment({
+  answer,
+  onOrder,
+  onPaid,
+  onClose,
+}: {
+  answer: OrderPayAnswer;
+  onOrder: (order: OrderView) => void;
+  onPaid: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const time = useRaceTime();
+  const methodName = usePayMethodName();
+  const image = useQrCode(answer.qrContent);
+  const [ended, setEnded] = useState(false);
+  const { orderNo } = answer;
+  useEffect(() => {
+    if (ended) return undefined;
+    let live = true;
+    let timer: number | undefined;
+    const poll = async () => {
+      try {
+        const next = await getOrder(orderNo, true);
+        if (!live) return;
+        onOrder(next);
+        if (next.status === ORDER_STATUSES.paid) {
+          onPaid();
+          return;
+        }
+        if (!awaitingPayment(next)) {
+          setEnded(true);
+          return;
+        }
+      } catch {
+        // asked again at the next tick
+      }
+      if (live) timer = window.setTimeout(() => void poll(), QR_POLL_MS);
+    };
+    timer = window.setTimeout(() => void poll(), QR_POLL_MS);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [ended, orderNo, onOrder, onPaid]);
+  const scan =
+    answer.method === 'wechatpay'
+      ? t('centre.payment.scanWechat')
+      : t('centre.payment.scanWith', { method: methodName(answer.method) });
+  return (
+    <section
+      className="centre-panel centre-panel--info centre-qr-pay"
+      aria-labelledby="qr-pay-title"
+      data-testid="pay-qr"
+    >
+      <h2 id="qr-pay-title" className="centre-panel__title">
+        {scan}
+      </h2>
+      {ended ? (
+        <p role="alert">{t('centre.payment.failedClosed')}</p>
+      ) : (
+        <>
+          <div className="centre-qr-pay__code">
+            {image ? (
+              <img
+                src={image}
+                alt={t('centre.payment.qrAlt', { method: methodName(answer.method) })}
+                width={184}
+                height={184}
+                data-testid="pay-qr-image"
+              />
+            ) : null}
+          </div>
+          <p data-testid="pay-qr-amount">{t('centre.payment.amountDue', { amount: formatFen(answer.amountFen) })}</p>
+          <p>{t('centre.order.payBefore', { time: time(answer.deadlineAt) })}</p>
+          <p role="status">{t('centre.payment.qrWaiting')}</p>
+        </>
+      )}
+      <Button onClick={onClose} data-testid="pay-qr-close">
+        {t('centre.payment.qrClose')}
+      </Button>
+    </section>
   );
 }
 
@@ -172,7 +304,7 @@ function PaymentResult({ order, onOrder }: { order: OrderView; onOrder: (order: 
 }
 
 /** Back from a payment that failed or was cancelled at the cashier: said so, with paying again if still payable. */
-function PaymentFailed({ order }: { order: OrderView }) {
+function PaymentFailed({ order, onQr }: { order: OrderView; onQr?: (answer: OrderPayAnswer) => void }) {
   const { t } = useTranslation();
   const now = useServerClock(undefined, order.deadlineAt !== null);
   const payable = isPayable(order, now);
@@ -180,14 +312,12 @@ function PaymentFailed({ order }: { order: OrderView }) {
     <div className="centre-panel centre-panel--warn" role="alert" data-testid="payment-failed">
       <p className="centre-panel__title">{t('centre.payment.failed')}</p>
       <p>{t(payable ? 'centre.payment.failedHelp' : 'centre.payment.failedClosed')}</p>
-      {payable ? (
-        <PayButton orderNo={order.orderNo} label={t('centre.payment.payAgain')} testId="payment-pay-again" />
-      ) : null}
+      {payable ? <PayMethods orderNo={order.orderNo} methods={order.payMethods} onQr={onQr} again /> : null}
     </div>
   );
 }
 
-function OrderDetails({ order }: { order: OrderView }) {
+function OrderDetails({ order, onQr }: { order: OrderView; onQr: (answer: OrderPayAnswer) => void }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
   const time = useRaceTime();
@@ -216,7 +346,12 @@ function OrderDetails({ order }: { order: OrderView }) {
             <DeadlineCountdown deadlineAt={order.deadlineAt} now={now} testId="order-countdown" />
           </>
         ) : null}
-        {payable ? <PayButton orderNo={order.orderNo} /> : null}
+        {payable ? (
+          <span className="centre-order__due" data-testid="order-due">
+            {t('centre.payment.amountDue', { amount: formatFen(order.amountFen) })}
+          </span>
+        ) : null}
+        {payable ? <PayMethods orderNo={order.orderNo} methods={order.payMethods} onQr={onQr} /> : null}
       </div>
       {order.status === ORDER_STATUSES.cancelled ? (
         <p className="centre-panel centre-panel--off" data-testid="order-cancelled-note">

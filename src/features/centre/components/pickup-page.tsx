@@ -6,7 +6,7 @@
  */
 import { Button, Popconfirm, Select } from 'antd';
 import { PageTabs } from '@/components/ui/page-tabs';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { generatePath, Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
@@ -26,6 +26,7 @@ import { useRaceTime } from '@/lib/use-race-time';
 import { useAppStore } from '@/stores/app-store';
 import { getMyEntries } from '../api/entries';
 import { bookPickup, cancelPickup, getPickup } from '../api/pickup';
+import { useQrCode } from '../utils/use-qr-code';
 import { CentreFrame, LoadView } from './centre-frame';
 import '../pickup.css';
 
@@ -437,20 +438,4 @@ function Pass({
       </div>
     </section>
   );
-}
-
-/** A data: URL of the QR code of a text (the `qrcode` package, loaded only when a pass is shown). */
-function useQrCode(text: string): string | undefined {
-  const [qr, setQr] = useState<{ text: string; url: string }>();
-  useEffect(() => {
-    let live = true;
-    void import('qrcode')
-      .then((QRCode) => QRCode.toDataURL(text, { width: 368, margin: 1, errorCorrectionLevel: 'M' }))
-      .then((url) => live && setQr({ text, url }))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  return qr?.text === text ? qr.url : undefined;
 }
