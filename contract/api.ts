@@ -117,6 +117,11 @@ export const API_PATHS = {
    * secret token in the URL set in its console, server/src/routes/sms/receipt.ts).
    */
   smsReceiptPrefix: '/api/sms/receipt/',
+  /**
+   * GET ?orderNo=&site=&paid=: where a provider's cashier sends the runner back (a URL without '#', which not
+   * every provider keeps), answered by a redirect to the order page of the site they paid from.
+   */
+  payReturn: '/pay/return',
   /** The built-in sandbox provider's cashier page (GET ?paymentId=, HTML) and its decision (POST form). */
   sandboxCashier: '/pay/sandbox/cashier',
   sandboxDecide: '/pay/sandbox/decide',

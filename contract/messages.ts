@@ -158,6 +158,7 @@ export const MESSAGES = {
   orderNotPayable: 'This order is not awaiting payment',
   orderPayExpired: 'The payment deadline of this order has passed',
   payMethodUnavailable: 'This way of paying is not available, please choose another',
+  payProviderUnreachable: 'The payment service did not answer, please try again in a moment',
   orderBallotDrawn:
     'The ballot of this entry was drawn before it was paid, so it can no longer be paid; any payment that still arrives is refunded in full',
 

@@ -177,7 +177,7 @@ describe('paying through Alipay', () => {
     const { params, biz } = cashierParams(pay.cashierUrl);
     expect(params).toMatchObject({ method: 'alipay.trade.page.pay', app_id: fake.appId, sign_type: 'RSA2' });
     expect(params.notify_url).toMatch(/^http:\/\/localhost(:80)?\/pay\/notify\/alipay$/);
-    expect(params.return_url).toMatch(new RegExp(`/reg/#/my/order/${made.orderNo}\\?paid=1$`));
+    expect(params.return_url).toMatch(new RegExp(`/pay/return\\?orderNo=${made.orderNo}&site=desktop&paid=1$`));
     expect(biz).toMatchObject({
       out_trade_no: pay.paymentId,
       total_amount: '128.00',
@@ -229,9 +229,9 @@ describe('paying through Alipay', () => {
     const pay = await payOrder(runners[1]!, made.orderNo, 'mobile');
     const { params, biz } = cashierParams(pay.cashierUrl);
     expect(params.method).toBe('alipay.trade.wap.pay');
-    expect(params.return_url).toMatch(new RegExp(`/m/#/my/order/${made.orderNo}\\?paid=1$`));
+    expect(params.return_url).toMatch(new RegExp(`/pay/return\\?orderNo=${made.orderNo}&site=mobile&paid=1$`));
     expect(biz).toMatchObject({ product_code: 'QUICK_WAP_WAY', total_amount: '150.50' });
-    expect(biz.quit_url).toMatch(new RegExp(`/m/#/my/order/${made.orderNo}\\?paid=0$`));
+    expect(biz.quit_url).toMatch(new RegExp(`/pay/return\\?orderNo=${made.orderNo}&site=mobile&paid=0$`));
     // The runner gives up on the cashier page (its form, as a browser posts it).
     const cashierPage = await openCashier(pay.cashierUrl);
     const action = /<form method="post" action="([^"]+)"/.exec(cashierPage.html)![1]!;

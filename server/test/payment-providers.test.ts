@@ -9,9 +9,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
-import type { EntrySettings, OrderPayAnswer, OrderView } from '#contract/entry';
+import type { EntrySettings, OrderPayAnswer, OrderView, PaySite } from '#contract/entry';
 import { poolOf } from '../src/db/entries-repository.ts';
-import type { PaymentProviderFactory, RefundInput } from '../src/lib/payment/provider.ts';
+import type { CreatePaymentInput, PaymentProviderFactory, RefundInput } from '../src/lib/payment/provider.ts';
 import { sandboxNotification } from '../src/lib/payment/sandbox.ts';
 import { cancelDue, refundEntries } from '../src/services/entry/order-transitions.ts';
 import { carryOutDueRefunds } from '../src/services/entry/refunds-owed.ts';
@@ -26,7 +26,14 @@ const ENTRY: EntrySettings = {
 };
 
 /** What the fake provider was asked. */
-const calls = { refunds: [] as RefundInput[], closes: [] as string[], made: 0 };
+const calls = {
+  refunds: [] as RefundInput[],
+  closes: [] as string[],
+  made: 0,
+  created: [] as CreatePaymentInput[],
+  /** createPayment throws (the provider down) while set. */
+  down: false,
+};
 
 /** A provider of the interface: its key from FAKEPAY_KEY (missing: it cannot be made), a QR code to scan. */
 const fakepay: PaymentProviderFactory = (context) => {
@@ -36,7 +43,11 @@ const fakepay: PaymentProviderFactory = (context) => {
   const sign = (body: string) => createHmac('sha256', key).update(body).digest('hex');
   return {
     name: 'fakepay',
-    createPayment: async (input) => ({ cashierUrl: '', qrContent: `fakepay://pay/${input.paymentId}`, display: 'qr' }),
+    async createPayment(input) {
+      if (calls.down) throw new Error('connect ECONNREFUSED fakepay');
+      calls.created.push(input);
+      return { cashierUrl: '', qrContent: `fakepay://pay/${input.paymentId}`, display: 'qr' };
+    },
     async verifyNotification(headers, rawBody) {
       if (headers['x-fake-signature'] !== sign(rawBody)) return { ok: false, reason: 'signature' };
       return { ok: true, notification: JSON.parse(rawBody) };
@@ -120,12 +131,12 @@ async function makeOrder(target = app) {
   return { ...made, token };
 }
 
-const payWith = (target: FastifyInstance, token: string, orderNo: string, method?: string) =>
+const payWith = (target: FastifyInstance, token: string, orderNo: string, method?: string, site?: PaySite) =>
   target.inject({
     method: 'POST',
     url: API_PATHS.orderPay,
-    payload: method === undefined ? { orderNo } : { orderNo, method },
-    headers: { token },
+    payload: { orderNo, ...(method === undefined ? {} : { method }), ...(site === undefined ? {} : { site }) },
+    headers: { token, host: 'race.example.com' },
   });
 
 /** Pays an order with fakepay: orderPay with the method, then fakepay's signed notification. */
@@ -262,6 +273,51 @@ describe('several payment providers, the runner choosing', () => {
   it("answers a notification only on an enabled (or former) provider's path", async () => {
     const res = await app.inject({ method: 'POST', url: `${API_PATHS.payNotifyPrefix}nosuch`, payload: '{}' });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("the provider's side of paying", () => {
+  it('opens one attempt per site: the desktop and a phone each get their own, each reused from its site', async () => {
+    const made = await makeOrder();
+    const pay = async (site?: PaySite) =>
+      ((await payWith(app, made.token, made.orderNo, 'fakepay', site)).json().data as OrderPayAnswer).paymentId;
+    const desktop = await pay();
+    const phone = await pay('mobile');
+    expect(phone).not.toBe(desktop);
+    expect(await pay('desktop')).toBe(desktop);
+    expect(await pay('mobile')).toBe(phone);
+    expect(calls.created.at(-1)).toMatchObject({ paymentId: phone, site: 'mobile' });
+  });
+
+  it("gives the provider absolute URLs on the runner's origin, the return without '#', which leads to the order page", async () => {
+    const made = await makeOrder();
+    await payWith(app, made.token, made.orderNo, 'fakepay', 'mobile');
+    const input = calls.created.at(-1)!;
+    expect(input.notifyUrl).toBe(`http://race.example.com${API_PATHS.payNotifyPrefix}fakepay`);
+    expect(input.returnUrl).toBe(
+      `http://race.example.com${API_PATHS.payReturn}?orderNo=${made.orderNo}&site=mobile&paid=1`,
+    );
+    expect(input.returnUrl).not.toContain('#');
+    const back = await app.inject({ method: 'GET', url: input.returnUrl.replace('http://race.example.com', '') });
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe(`/m/#/my/order/${made.orderNo}?paid=1`);
+    const bad = await app.inject({ method: 'GET', url: `${API_PATHS.payReturn}?orderNo=${encodeURIComponent('<x>')}` });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("answers 502 in the runner's words when the provider does not answer, and the next try goes through", async () => {
+    const made = await makeOrder();
+    calls.down = true;
+    try {
+      const refused = await payWith(app, made.token, made.orderNo, 'fakepay');
+      expect(refused.statusCode).toBe(200);
+      expect(refused.json()).toMatchObject({ code: 502, msgCode: 'payProviderUnreachable' });
+    } finally {
+      calls.down = false;
+    }
+    const answer = (await payWith(app, made.token, made.orderNo, 'fakepay')).json();
+    expect(answer).toMatchObject({ code: 0, data: { method: 'fakepay' } });
+    expect((await app.repos.orders.findById(made.orderId))?.status).toBe(1);
   });
 });
 

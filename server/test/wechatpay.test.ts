@@ -233,7 +233,7 @@ describe('paying through WeChat Pay', () => {
     const t = fake.state.transactions.get(paid.paymentId)!;
     expect(t.tradeType).toBe('MWEB');
     expect(t.request.scene_info).toEqual({ payer_client_ip: '203.0.113.9', h5_info: { type: 'Wap' } });
-    const back = `http://${host}/m/#/my/order/${made.orderNo}?paid=1`;
+    const back = `http://${host}/pay/return?orderNo=${made.orderNo}&site=mobile&paid=1`;
     expect(paid.cashierUrl).toBe(`${t.h5Url}&redirect_url=${encodeURIComponent(back)}`);
     fake.pay(paid.paymentId);
     expect(await fake.notify(paid.paymentId)).toMatchObject(SUCCESS);
@@ -265,7 +265,7 @@ describe('paying through WeChat Pay', () => {
       redirect: 'manual',
     });
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`http://${host}/m/#/my/order/${phone.orderNo}?paid=1`);
+    expect(paid.headers.get('location')).toBe(`http://${host}/pay/return?orderNo=${phone.orderNo}&site=mobile&paid=1`);
     expect((await order(phone.orderId)).status).toBe(3);
   });
 

@@ -1678,4 +1678,13 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE provider_message_id IS NOT NULL;
     `,
   },
+  {
+    id: 27,
+    name: 'payments: the site each attempt was made from',
+    // Issue 31: a provider makes a different kind of payment for the desktop site and a phone (WeChat Pay
+    // Native and H5, Alipay 电脑网站支付 and 手机网站支付), and refuses the same out_trade_no as the other
+    // kind: an open attempt is reused only from the site it was made for. Earlier attempts: the desktop's.
+    sqlite: `ALTER TABLE payments ADD COLUMN site TEXT NOT NULL DEFAULT 'desktop';`,
+    postgres: `ALTER TABLE payments ADD COLUMN site TEXT NOT NULL DEFAULT 'desktop';`,
+  },
 ];

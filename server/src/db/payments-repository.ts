@@ -5,6 +5,7 @@
  * repeated refund a no-op). Every status change is guarded on the status it leaves. Amounts are integer fen.
  */
 import { randomInt } from 'node:crypto';
+import type { PaySite } from '#contract/entry';
 import { sql, type Db } from './engine.ts';
 
 export type PaymentStatus = 'created' | 'paid' | 'failed' | 'closed';
@@ -128,12 +129,19 @@ export function createPaymentsRepository(db: Db) {
     // ---- payments ----------------------------------------------------------------------------------------
 
     /** A new attempt at the provider (status created) with a fresh payment id ('PAY' + date + digits). */
-    async create(input: { orderId: number; provider: string; amountFen: number; now: number }): Promise<PaymentRecord> {
+    async create(input: {
+      orderId: number;
+      provider: string;
+      amountFen: number;
+      now: number;
+      /** The site the runner pays from (default desktop): an open attempt is reused from that site only. */
+      site?: PaySite;
+    }): Promise<PaymentRecord> {
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const row = await db.get<PaymentRow>(sql`
-          INSERT INTO payments (payment_id, order_id, provider, amount_fen, status, created_at, updated_at)
+          INSERT INTO payments (payment_id, order_id, provider, amount_fen, status, created_at, updated_at, site)
           VALUES (${newNumber('PAY', input.now)}, ${input.orderId}, ${input.provider}, ${input.amountFen}, 'created',
-            ${input.now}, ${input.now})
+            ${input.now}, ${input.now}, ${input.site ?? 'desktop'})
           ON CONFLICT (payment_id) DO NOTHING
           RETURNING ${PAYMENT_COLUMNS}`);
         if (row) return toPayment(row);
@@ -144,11 +152,12 @@ export function createPaymentsRepository(db: Db) {
     findByPaymentId: (paymentId: string) =>
       onePayment(sql`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE payment_id = ${paymentId}`),
 
-    /** The order's open attempt (created) at this provider for this amount, the newest, if any. */
-    openFor: (orderId: number, provider: string, amountFen: number) =>
+    /** The order's open attempt (created) at this provider for this amount from this site, the newest, if any. */
+    openFor: (orderId: number, provider: string, amountFen: number, site: PaySite) =>
       onePayment(sql`
         SELECT ${PAYMENT_COLUMNS} FROM payments
         WHERE order_id = ${orderId} AND provider = ${provider} AND amount_fen = ${amountFen} AND status = 'created'
+          AND site = ${site}
         ORDER BY id DESC LIMIT 1`),
 
     /** The order's open attempts (created). */

@@ -180,20 +180,3 @@ export interface PaymentProviderContext {
 
 /** Makes a provider; registered by name (lib/payment/providers.ts, or buildApp's option). */
 export type PaymentProviderFactory = (context: PaymentProviderContext) => PaymentProvider;
-
-/** The provider PAYMENT_PROVIDER names among those available; an unknown name stops the start with a clear message. */
-export function selectPaymentProvider(
-  name: string,
-  available: readonly { name: string; make: () => PaymentProvider }[],
-): PaymentProvider {
-  const found = available.find((p) => p.name === name);
-  if (!found) {
-    throw new Error(
-      `PAYMENT_PROVIDER=${name}: no such payment provider (available: ${available.map((p) => p.name).join(', ')})`,
-    );
-  }
-  const provider = found.make();
-  if (provider.name !== name)
-    throw new Error(`the payment provider registered as ${name} calls itself ${provider.name}`);
-  return provider;
-}

@@ -22,7 +22,12 @@ import {
 } from '#contract/entry';
 import { DEFAULT_PAYMENT_SWEEP_SECONDS, parseServerEnv, type Env } from '../../lib/env.ts';
 import { fail, ok } from '../../lib/envelope.ts';
-import type { PaymentProvider, PaymentProviderContext, PaymentProviderFactory } from '../../lib/payment/provider.ts';
+import type {
+  CreatedPayment,
+  PaymentProvider,
+  PaymentProviderContext,
+  PaymentProviderFactory,
+} from '../../lib/payment/provider.ts';
 import { makePaymentProviders, type PaymentProviders } from '../../lib/payment/registry.ts';
 import {
   BUILTIN_PAYMENT_PROVIDERS,
@@ -85,6 +90,10 @@ export const reconcileRetryMs = (attempt: number) => Math.min(10 * 60_000 * 2 **
 export const orderReturnUrl = (orderNo: string, paid: boolean, site: PaySite = 'desktop') =>
   `${SITE_PATHS[site]}#/my/order/${encodeURIComponent(orderNo)}?paid=${paid ? 1 : 0}`;
 
+/** The same place as a URL without '#' for a provider's cashier (API_PATHS.payReturn redirects to it). */
+export const providerReturnUrl = (origin: string, orderNo: string, paid: boolean, site: PaySite) =>
+  `${origin}${API_PATHS.payReturn}?${new URLSearchParams({ orderNo, site, paid: paid ? '1' : '0' }).toString()}`;
+
 /** The site a request names (a schema has checked it), desktop when it names none. */
 const paySite = (site: PaySite | undefined): PaySite => site ?? 'desktop';
 const siteProperty = { type: 'string', enum: PAY_SITES } as const;
@@ -96,6 +105,16 @@ const orderPayBody = {
     orderNo: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9-]+$' },
     site: siteProperty,
     method: { type: 'string', maxLength: 32, pattern: PAY_METHOD_PATTERN },
+  },
+} as const;
+
+const payReturnQuery = {
+  type: 'object',
+  required: ['orderNo'],
+  properties: {
+    orderNo: orderPayBody.properties.orderNo,
+    site: siteProperty,
+    paid: { type: 'string', enum: ['0', '1'] },
   },
 } as const;
 
@@ -217,6 +236,18 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
     });
   });
 
+  // ---- back from a provider's cashier ---------------------------------------------------------------------
+
+  app.get<{ Querystring: { orderNo: string; site?: PaySite; paid?: '0' | '1' } }>(
+    API_PATHS.payReturn,
+    { schema: { querystring: payReturnQuery } },
+    async (request, reply) => {
+      const { orderNo, site, paid } = request.query;
+      void reply.header('cache-control', 'no-store');
+      return reply.redirect(orderReturnUrl(orderNo, paid === '1', paySite(site)), 303);
+    },
+  );
+
   // ---- the sandbox's cashier (only when the sandbox is enabled) --------------------------------------------
 
   const sandbox = payments.byName(SANDBOX_PROVIDER);
@@ -309,28 +340,40 @@ export async function orderPayRoutes(app: FastifyInstance) {
     const { method } = request.body;
     const provider = method === undefined ? app.payments.default : app.payments.byName(method);
     if (!provider) return fail(400, 'payMethodUnavailable');
+    const site = paySite(request.body.site);
     const opened = await openOrderPayment(app.repos, {
       userId: request.runner.id,
       orderNo: request.body.orderNo,
       provider: provider.name,
+      site,
       now,
     });
     if (!('order' in opened)) return fail(opened.status, opened.code);
     const { order, payment, race } = opened;
-    const site = paySite(request.body.site);
     // The provider calls back and sends the runner back to the origin they pay from (the event's bound domain).
     const origin = `${request.protocol}://${request.host}`;
-    const created = await provider.createPayment({
-      paymentId: payment.paymentId,
-      orderNo: order.orderNo,
-      amountFen: payment.amountFen,
-      subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
-      expiresAt: order.deadlineAt,
-      notifyUrl: `${origin}${API_PATHS.payNotifyPrefix}${provider.name}`,
-      returnUrl: `${origin}${orderReturnUrl(order.orderNo, true, site)}`,
-      clientIp: request.ip,
-      site,
-    });
+    let created: CreatedPayment;
+    try {
+      created = await provider.createPayment({
+        paymentId: payment.paymentId,
+        orderNo: order.orderNo,
+        amountFen: payment.amountFen,
+        subject: `${race?.raceName ?? order.raceId} · ${order.orderNo}`,
+        expiresAt: order.deadlineAt,
+        notifyUrl: `${origin}${API_PATHS.payNotifyPrefix}${provider.name}`,
+        returnUrl: providerReturnUrl(origin, order.orderNo, true, site),
+        clientIp: request.ip,
+        site,
+      });
+    } catch (error) {
+      // The provider is down or refused: the runner is told to try again, nothing changes (the attempt stays
+      // open and is reused). The error names no person: the request carries the order and payment numbers.
+      request.log.error(
+        { provider: provider.name, paymentId: payment.paymentId, err: error },
+        'payment provider did not create a payment',
+      );
+      return fail(502, 'payProviderUnreachable');
+    }
     const answer: OrderPayAnswer = {
       orderNo: order.orderNo,
       paymentId: payment.paymentId,

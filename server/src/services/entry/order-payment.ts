@@ -4,6 +4,7 @@
  * timed work of the lifecycle live in services/entry/order-transitions.ts; the routes in
  * routes/entry/payment.ts.
  */
+import type { PaySite } from '#contract/entry';
 import type { MessageCode } from '#contract/messages';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { OrderRecord } from '../../db/orders-repository.ts';
@@ -34,13 +35,14 @@ async function drawnBeforePaid(repos: Repositories, orderId: number): Promise<bo
 }
 
 /**
- * The open payment of the runner's order `orderNo` with `provider`, made when there is none (one per order,
- * reused until the order's deadline: parallel calls get the same one), with the order and its race; or why
+ * The open payment of the runner's order `orderNo` with `provider` from `site`, made when there is none (one
+ * per order, provider and site, reused until the order's deadline: parallel calls get the same one; a provider
+ * makes another kind of payment for a phone than for the desktop site), with the order and its race; or why
  * the order cannot be paid now.
  */
 export async function openOrderPayment(
   repos: Repositories,
-  input: { userId: number; orderNo: string; provider: string; now: () => number },
+  input: { userId: number; orderNo: string; provider: string; site: PaySite; now: () => number },
 ): Promise<
   | { order: OrderRecord & { deadlineAt: number }; payment: PaymentRecord; race: RaceInfo | undefined }
   | { status: number; code: MessageCode }
@@ -57,8 +59,14 @@ export async function openOrderPayment(
   const payment = await repos.transaction(async (tx) => {
     await tx.db.lock(`order-pay:${order.id}`);
     return (
-      (await tx.payments.openFor(order.id, input.provider, order.amountFen)) ??
-      tx.payments.create({ orderId: order.id, provider: input.provider, amountFen: order.amountFen, now: at })
+      (await tx.payments.openFor(order.id, input.provider, order.amountFen, input.site)) ??
+      tx.payments.create({
+        orderId: order.id,
+        provider: input.provider,
+        amountFen: order.amountFen,
+        now: at,
+        site: input.site,
+      })
     );
   });
   const race = await repos.races.findById(order.raceId);
