@@ -16,6 +16,9 @@ export default defineConfig({
     // a long flow (sign-up, pay, refund) took over a minute with a second test run beside this one.
     testTimeout: 240_000,
     hookTimeout: 240_000,
+    // expect.poll gives up after 1 s unless told otherwise: a page that answers in 2 s with the machine busy
+    // is no failure. A poll that is met returns at once; one that never is still fails.
+    expect: { poll: { timeout: 30_000 } },
     maxWorkers: laneCount(),
   },
 });

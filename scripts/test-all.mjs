@@ -1,13 +1,14 @@
-// npm test: every test. Unit + component + server tests (vitest), then the browser tests against the
-// freshly built SPA and the real server (vitest.e2e.config.ts). Ends with one line of totals. The SPA is
-// built beside the first suite (a few seconds of CPU while that suite's workers wait on I/O at times).
+// npm test: every test. Unit + component + server tests (vitest) and, beside them, the browser tests against
+// the freshly built SPA and the real server (vitest.e2e.config.ts), each suite's output in one piece. Ends
+// with one line of totals. The SPA is built first thing, beside the unit tests.
 // Set-up first (scripts/ensure-system.mjs): Chromium, CJK fonts and node_modules are installed when they
 // can be; otherwise it stops here with one line saying what to install, before any test runs.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureNodeModules, ensureSystem } from './ensure-system.mjs';
-import { bin, buildApps, root, run } from './lib.mjs';
+import { bin, buildApps, root } from './lib.mjs';
 
 if (!ensureSystem() || !ensureNodeModules({ root })) process.exit(1);
 
@@ -20,25 +21,43 @@ const suites = [
   { name: 'browser', args: ['run', '--config', 'vitest.e2e.config.ts'], needs: spaBuild },
 ];
 
+/**
+ * The suites run at the same time: the browser tests mostly wait (on Chromium's rendering and animations, the
+ * server, the clock), about a third of their lanes' time on the CPU, and the unit suite fills the rest. The
+ * first suite prints as it goes; what a later one prints is held back until the suites before it are done.
+ */
+const runs = [];
+for (const [i, suite] of suites.entries()) {
+  const out = path.join(reports, `report-${i}.json`);
+  const args = [...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const before = runs[i - 1]?.shown ?? Promise.resolve();
+  const code = (async () => {
+    const built = suite.needs ? await suite.needs : 0;
+    if (built !== 0) return { built };
+    return { code: await runHeldBack(bin('vitest'), args, before) };
+  })();
+  // Shown: this suite's heading and output are out, and it has ended.
+  const shown = (async () => {
+    await before;
+    console.log(`\n▶ ${suite.name} tests`);
+    const result = await code;
+    if (result.built !== undefined)
+      console.log(`the SPA build failed (exit code ${result.built}): no ${suite.name} tests`);
+  })();
+  runs.push({ suite, out, code, shown });
+}
+
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
-for (const [i, suite] of suites.entries()) {
-  console.log(`\n▶ ${suite.name} tests`);
-  const built = suite.needs ? await suite.needs : 0;
-  if (built !== 0) {
-    console.log(`the SPA build failed (exit code ${built}): no ${suite.name} tests`);
+for (const { out, code, shown } of runs) {
+  await shown;
+  const result = await code;
+  if (result.built !== undefined) {
     failed += 1;
-    exitCode ||= built;
+    exitCode ||= result.built;
     continue;
   }
-  const out = path.join(reports, `report-${i}.json`);
-  const code = await run(bin('vitest'), [
-    ...suite.args,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${out}`,
-  ]);
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
@@ -46,8 +65,28 @@ for (const [i, suite] of suites.entries()) {
   } catch {
     failed += 1; // no report: the run itself broke
   }
-  if (code !== 0) exitCode = code;
+  if (result.code !== 0) exitCode = result.code;
 }
 rmSync(reports, { recursive: true, force: true });
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exitCode || (failed ? 1 : 0));
+
+/**
+ * Runs a command now and resolves with its exit code; what it prints is held until `before` resolves, then
+ * printed, and from then on passed through as it comes (colours kept when this terminal has them).
+ */
+function runHeldBack(cmd, args, before) {
+  return new Promise((resolve) => {
+    const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let held = [];
+    const pass = (stream) => (chunk) => (held ? held.push([stream, chunk]) : stream.write(chunk));
+    child.stdout.on('data', pass(process.stdout));
+    child.stderr.on('data', pass(process.stderr));
+    void before.then(() => {
+      for (const [stream, chunk] of held) stream.write(chunk);
+      held = null;
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}

@@ -27,6 +27,7 @@ import {
 import type { Env } from './lib/env.ts';
 import { readSettings } from './lib/settings.ts';
 import { readSmsSettings } from './lib/sms/providers.ts';
+import { pooledValidators } from './lib/validator-pool.ts';
 import accountsPlugin from './plugins/accounts.ts';
 import appConfigPlugin from './plugins/app-config.ts';
 import captchaPlugin, { type CaptchaProvider } from './plugins/captcha.ts';
@@ -137,6 +138,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   hotPath.enabled = !(logger && ['info', 'debug', 'trace'].includes(logger.level));
   const app = Fastify({
     logger,
+    // Route validators compiled once per process, not once per app (lib/validator-pool.ts).
+    schemaController: { compilersFactory: { buildValidator: pooledValidators } },
     ...(trustProxy ? { trustProxy } : {}),
     // Malformed URLs and over-long path parameters are answered in the envelope too.
     // (They skip the onSend hooks: the security headers are set here.)

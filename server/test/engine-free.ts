@@ -15,5 +15,6 @@ export const ENGINE_FREE_SERVER_TESTS = [
   'site-config-fuzz',
   'site-config-json-schema',
   'smtp',
+  'validator-pool',
   'write-gate',
 ].map((name) => `server/test/${name}.test.ts`);

@@ -11,7 +11,7 @@ describe('moveFocus', () => {
     heading.id = 'result';
     await new Promise((resolve) => window.requestAnimationFrame(resolve));
     document.body.append(heading);
-    await vi.waitFor(() => expect(document.activeElement).toBe(heading));
+    await vi.waitFor(() => expect(document.activeElement).toBe(heading), { timeout: 30_000 });
     expect(heading).toHaveAttribute('tabindex', '-1');
   });
 

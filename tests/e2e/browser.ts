@@ -60,11 +60,17 @@ export function siteUrl(host: 'localhost' | '127.0.0.1' = 'localhost', hash = '/
   return `http://${host}:${serverPort()}/#${hash}`;
 }
 
+/** How long a wait or an action in a page from newPage may take (the test itself may take 240 s). */
+export const WAIT_LIMIT_MS = 120_000;
+
 export async function newPage(
   browser: Browser,
   options: Parameters<Browser['newContext']>[0] = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
+  // Playwright gives up on a wait or an action after 30 s: with the machine busy (the unit suite beside this
+  // one, or a second npm test) a page took longer. A time limit is for a page that never gets there.
+  context.setDefaultTimeout(WAIT_LIMIT_MS);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

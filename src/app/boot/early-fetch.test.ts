@@ -138,7 +138,9 @@ describe('early start-up requests (inline in index.html)', () => {
     server.use(http.get(api(CONFIG_URI), () => HttpResponse.json(config)));
     runInlineScript({ ...plan, imageHost: getEnv().imageHost });
     await window.__RACE_SITE_EARLY__?.answers.document;
-    await vi.waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"]')).toHaveLength(2));
+    await vi.waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"]')).toHaveLength(2), {
+      timeout: 30_000,
+    });
     const links = Array.from(document.head.querySelectorAll('link[rel="preload"][as="image"]'));
     expect(links.map((l) => [l.getAttribute('href'), l.getAttribute('fetchpriority')])).toEqual([
       [heroImageUrl(config), 'high'],

@@ -65,7 +65,7 @@ describe('personal best and historical score pages', () => {
     expect(await screen.findAllByTestId('score-result')).toHaveLength(2);
     await user.selectOptions(picker, 'race-0');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    await vi.waitFor(() => expect(screen.getAllByTestId('score-result')).toHaveLength(1));
+    await vi.waitFor(() => expect(screen.getAllByTestId('score-result')).toHaveLength(1), { timeout: 30_000 });
     expect(screen.getByText('2025 运河马拉松', { selector: '.result-card__race' })).toBeInTheDocument();
   });
 });

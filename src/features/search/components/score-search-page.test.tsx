@@ -127,7 +127,7 @@ describe('score search page', () => {
     );
     await renderApp({ path: '/score-search' });
     const picker = await screen.findByRole('combobox', { name: '赛事' });
-    await vi.waitFor(() => expect(picker).toHaveValue('race-1'));
+    await vi.waitFor(() => expect(picker).toHaveValue('race-1'), { timeout: 30_000 });
     expect(
       within(picker)
         .getAllByRole('option')
@@ -135,10 +135,10 @@ describe('score search page', () => {
     ).toEqual(['2026 运河马拉松', '2025 运河马拉松']);
     await user.type(screen.getByLabelText('参赛号码'), 'A1');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }), { timeout: 30_000 });
     await user.selectOptions(picker, 'race-0');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }), { timeout: 30_000 });
   });
 
   it('searches the bound race, without a picker, when the list of races with results cannot be had', async () => {
@@ -154,7 +154,7 @@ describe('score search page', () => {
     await renderApp({ path: '/score-search' });
     await user.type(await screen.findByLabelText('参赛号码'), 'A1');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }));
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }), { timeout: 30_000 });
     expect(screen.queryByRole('combobox', { name: '赛事' })).toBeNull();
     // The list's failure is the page's own business: no toast.
     expect(screen.queryByText('boom')).toBeNull();
@@ -205,7 +205,9 @@ describe('score search page', () => {
     expect(await screen.findByTestId('export-message')).toHaveTextContent('没有查询到数据哦');
     server.use(http.post(api(API_PATHS.exportScores), () => new HttpResponse('oops', { status: 500 })));
     await user.click(screen.getByRole('button', { name: '导出成绩' }));
-    await vi.waitFor(() => expect(screen.getByTestId('export-message')).toHaveTextContent('无数据'));
+    await vi.waitFor(() => expect(screen.getByTestId('export-message')).toHaveTextContent('无数据'), {
+      timeout: 30_000,
+    });
   });
 
   it('downloads the .xls when the export answers with a file', async () => {
@@ -222,7 +224,7 @@ describe('score search page', () => {
     );
     await renderApp({ path: '/score-search' });
     await user.click(await screen.findByRole('button', { name: '导出成绩' }));
-    await vi.waitFor(() => expect(click).toHaveBeenCalled());
+    await vi.waitFor(() => expect(click).toHaveBeenCalled(), { timeout: 30_000 });
     expect(created).toHaveBeenCalled();
     expect(screen.queryByTestId('export-message')).toBeNull();
     created.mockRestore();
