@@ -28,16 +28,8 @@ export const RECONCILIATION_NOTE_MAX = 500;
 export type ReconciliationSource = 'fetch' | 'file';
 export type ReconciliationStatus = 'matched' | 'differences' | 'failed';
 
-export interface ReconciliationRunView {
-  id: number;
-  provider: string;
-  /** The bill's day, YYYY-MM-DD in China time. */
-  day: string;
-  source: ReconciliationSource;
-  /** Who ran it: 'job' (the daily job), 'staff:<id>' (the console, with `staffName`), 'cli:<user>@<host>'. */
-  actor: string;
-  staffName: string | null;
-  status: ReconciliationStatus;
+/** What a run counted: the bill's payments and refunds, ours of the same day, and the differences found. */
+export interface ReconciliationCounts {
   billPayments: number;
   billPaidFen: number;
   billRefunds: number;
@@ -47,6 +39,18 @@ export interface ReconciliationRunView {
   ourRefunds: number;
   ourRefundFen: number;
   differences: number;
+}
+
+export interface ReconciliationRunView extends ReconciliationCounts {
+  id: number;
+  provider: string;
+  /** The bill's day, YYYY-MM-DD in China time. */
+  day: string;
+  source: ReconciliationSource;
+  /** Who ran it: 'job' (the daily job), 'staff:<id>' (the console, with `staffName`), 'cli:<user>@<host>'. */
+  actor: string;
+  staffName: string | null;
+  status: ReconciliationStatus;
   /** Why a failed run failed. */
   error: string | null;
   ranAt: number;

@@ -5,32 +5,15 @@
  * reads of our own payments and refunds of a provider the comparison needs. Amounts are integer fen; days are
  * YYYY-MM-DD in China time (the provider's day), times epoch ms.
  */
+import type { ReconciliationCounts, ReconciliationSource, ReconciliationStatus } from '#contract/reconciliation';
+import type { BillLine } from '../lib/payment/provider.ts';
 import { sql, type Db } from './engine.ts';
 
-export type RunSource = 'fetch' | 'file';
-export type RunStatus = 'matched' | 'differences' | 'failed';
-
-/** A bill line as kept (lib/payment/provider.ts BillLine). */
-export interface StoredBillLine {
-  kind: 'payment' | 'refund';
-  paymentId: string;
-  tradeNo: string;
-  refundNo: string | null;
-  amountFen: number;
-  at: number;
-}
-
-export interface RunCounts {
-  billPayments: number;
-  billPaidFen: number;
-  billRefunds: number;
-  billRefundFen: number;
-  ourPayments: number;
-  ourPaidFen: number;
-  ourRefunds: number;
-  ourRefundFen: number;
-  differences: number;
-}
+export type RunSource = ReconciliationSource;
+export type RunStatus = ReconciliationStatus;
+/** A bill line as kept. */
+export type StoredBillLine = BillLine;
+export type RunCounts = ReconciliationCounts;
 
 export interface RunRecord extends RunCounts {
   id: number;
