@@ -25,7 +25,7 @@ const TEXT = {
   en: {
     title: 'Reconciliation',
     matched: /matches our records$/,
-    differences: /has 1 differences$/,
+    differences: /differs from our records \(differences: 1\)$/,
     kind: 'Paid at the provider, missing or unpaid here',
     mark: 'Mark handled',
     note: 'What was done',

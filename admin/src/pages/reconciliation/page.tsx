@@ -131,7 +131,13 @@ export default function ReconciliationPage() {
 
   const status = (run: ReconciliationRunView) => {
     const label = t(`reconciliation.status.${run.status}`);
-    return run.status === 'matched' ? <Tag>{label}</Tag> : <Typography.Text strong>{label}</Typography.Text>;
+    return run.status === 'matched' ? (
+      <Tag>{label}</Tag>
+    ) : (
+      <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>
+        {label}
+      </Typography.Text>
+    );
   };
   const who = (actor: string, name: string | null) =>
     actor === 'job' ? t('reconciliation.byJob') : (name ?? actor.replace(/^cli:/, `${t('reconciliation.byCli')} `));
