@@ -333,6 +333,27 @@ export function createOrdersRepository(db: Db) {
     },
 
     /** Orders awaiting payment whose deadline has passed at `now`, oldest deadline first. */
+    /**
+     * Unpaid orders whose deadline comes within `beforeMs` of `now`, given at least `minWindowMs` to pay, whose
+     * reminder (outbox key `${reminderKeyPrefix}<orderNo>:<raceId>`, as tellRunner keys it) is not written yet, the soonest first.
+     */
+    async toRemind(
+      now: number,
+      beforeMs: number,
+      minWindowMs: number,
+      reminderKeyPrefix: string,
+      limit: number,
+    ): Promise<OrderRecord[]> {
+      const rows = await db.all<OrderRow>(sql`
+        SELECT ${COLUMNS} FROM orders o WHERE status = 1 AND deadline_at IS NOT NULL
+          AND deadline_at > ${now} AND deadline_at <= ${now + beforeMs} AND created_at <= deadline_at - ${minWindowMs}
+          AND NOT EXISTS (
+            SELECT 1 FROM outbox WHERE dedupe_key = ${reminderKeyPrefix} || o.order_no || ':' || o.race_id
+          )
+        ORDER BY deadline_at, id LIMIT ${limit}`);
+      return rows.map(toOrder);
+    },
+
     async dueUnpaid(now: number, limit: number): Promise<OrderRecord[]> {
       const rows = await db.all<OrderRow>(sql`
         SELECT ${COLUMNS} FROM orders WHERE status = 1 AND deadline_at IS NOT NULL AND deadline_at <= ${now}

@@ -24,9 +24,11 @@ export const SMS_KINDS = {
   ballotNotWonRefund: ['race', 'item', 'entryNo', 'amount', 'raceEn', 'itemEn'],
   ballotClosedUnpaid: ['race', 'item', 'entryNo', 'raceEn', 'itemEn'],
   ballotLatePaidRefund: ['race', 'item', 'entryNo', 'amount', 'raceEn', 'itemEn'],
-  // An entry's life (services/entry/entry-messages.ts). paymentDue: submitted with an order to pay by a deadline.
+  // An entry's life (services/entry/entry-messages.ts). paymentDue: submitted with an order to pay by a deadline;
+  // paymentReminder: that order still unpaid a day before its deadline (services/entry/payment-reminders.ts).
   entrySubmitted: ['race', 'entryNo', 'raceEn'],
   paymentDue: ['race', 'entryNo', 'orderNo', 'amount', 'deadline', 'raceEn'],
+  paymentReminder: ['race', 'orderNo', 'amount', 'deadline', 'raceEn'],
   orderPaid: ['race', 'orderNo', 'amount', 'raceEn'],
   orderCancelledUnpaid: ['race', 'orderNo', 'raceEn'],
   directApproved: ['race', 'name', 'raceEn'],

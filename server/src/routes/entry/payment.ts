@@ -51,6 +51,7 @@ import {
   type NotificationDeps,
 } from '../../services/entry/order-transitions.ts';
 import { openOrderPayment, paymentState, paymentWithOrder } from '../../services/entry/order-payment.ts';
+import { remindUnpaid } from '../../services/entry/payment-reminders.ts';
 import { carryOutDueRefunds } from '../../services/entry/refunds-owed.ts';
 import { dailyReconcile, dueBillDays, ledgerOf } from '../../services/entry/reconciliation.ts';
 import { chinaHourOf, previousChinaDay } from '../../lib/payment/bill-day.ts';
@@ -180,6 +181,10 @@ async function paymentPlugin(app: FastifyInstance, options: PaymentPluginOptions
 
   app.jobs.every('cancel-due-orders', PAYMENT_SWEEP_SECONDS * 1000, async () => {
     await cancelDue(deps);
+  });
+  // An order still unpaid a day before its deadline is reminded once (services/entry/payment-reminders.ts).
+  app.jobs.every('remind-unpaid-orders', PAYMENT_SWEEP_SECONDS * 1000, async () => {
+    await remindUnpaid(app.repos, now());
   });
   // Every refund owed (the draw's, a late or double payment's, an approved request's) is carried out, and
   // retried with backoff until the provider confirms it (the refund number makes it once).

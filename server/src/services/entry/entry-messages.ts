@@ -1,6 +1,7 @@
 /**
  * The runner's messages of an entry's life outside the ballot (issue 28): a submission accepted, an order paid,
- * a direct-pass application approved, an order cancelled at its payment deadline. Each goes to the account's
+ * an order still unpaid a day before its deadline, a direct-pass application approved, an order cancelled at
+ * its payment deadline. Each goes to the account's
  * phone (else its e-mail) through the outbox, as the ballot's outcome messages do (ballot.ts sendOutcome), in
  * Chinese then English: the account's language is not stored, so the runner reads theirs either way. Each is
  * keyed by its event (outbox dedupe_key): a repeated notification, a re-run sweep or a retried submission
@@ -30,6 +31,7 @@ export type EntryEvent =
     }
   | { kind: 'paid'; lines: MessageLine[]; orderNo: string; amountFen: number }
   | { kind: 'cancelledUnpaid'; lines: MessageLine[]; orderNo: string }
+  | { kind: 'paymentReminder'; lines: MessageLine[]; orderNo: string; amountFen: number; deadlineAt: number }
   | { kind: 'directApproved'; name: string }
   // The organiser's actions on one entry (issue 30 §5: the console and the CLI, services/console/entry-actions.ts).
   | { kind: 'organiserCancelled'; lines: MessageLine[] }
@@ -42,6 +44,7 @@ const SUBJECT = {
   submitted: '报名提交 Entry submitted',
   paid: '支付成功 Payment received',
   cancelledUnpaid: '订单取消 Order cancelled',
+  paymentReminder: '支付提醒 Payment reminder',
   directApproved: '直通审核 Direct pass',
   organiserCancelled: '报名取消 Entry cancelled',
   answersEdited: '报名信息变更 Entry details changed',
@@ -81,6 +84,12 @@ export function entryText(raceName: LocalText, zone: string, event: EntryEvent):
       zh = `${raceZh}：订单 ${event.orderNo} 未在支付期限前支付，已自动取消，${linesZh(event.lines)} 的报名随之取消、名额已释放。`;
       en = `${raceEn}: order ${event.orderNo} was not paid by its deadline and is cancelled; ${linesEn(event.lines)} is cancelled and its place released.`;
       break;
+    case 'paymentReminder': {
+      const deadline = formatRaceTime(event.deadlineAt, undefined, zone);
+      zh = `${raceZh}：订单 ${event.orderNo}（${linesZh(event.lines)}，¥${formatFen(event.amountFen)}）尚未支付，请在 ${deadline} 前支付，逾期订单将自动取消、名额释放。`;
+      en = `${raceEn}: order ${event.orderNo} (${linesEn(event.lines)}, CNY ${formatFen(event.amountFen)}) is not paid yet. Pay it before ${deadline} (${zone}) or it is cancelled and its place released.`;
+      break;
+    }
     case 'directApproved':
       zh = `${raceZh}：${maskName(event.name)} 的直通资格申请已审核通过，现可通过直通通道报名。`;
       en = `${raceEn}: the direct-pass application of ${maskName(event.name)} is approved: you may now enter through the direct-pass channel.`;
@@ -128,6 +137,13 @@ export function entrySms(raceName: LocalText, zone: string, event: EntryEvent): 
       return smsContent('orderPaid', { ...race, orderNo: event.orderNo, amount: formatFen(event.amountFen) });
     case 'cancelledUnpaid':
       return smsContent('orderCancelledUnpaid', { ...race, orderNo: event.orderNo });
+    case 'paymentReminder':
+      return smsContent('paymentReminder', {
+        ...race,
+        orderNo: event.orderNo,
+        amount: formatFen(event.amountFen),
+        deadline: formatRaceTime(event.deadlineAt, undefined, zone),
+      });
     case 'directApproved':
       return smsContent('directApproved', { ...race, name: maskName(event.name) });
     case 'organiserCancelled':
