@@ -246,11 +246,16 @@ describe('the jobs plugin', () => {
       expect(await app.repos.rateHits.record('test|203.0.113.9', month, T0)).toBeNull();
       expect(await app.repos.rateHits.record('test|203.0.113.9', month, T0 + 1)).not.toBeNull();
 
+      // Every job due by then runs, as the runner's polls run them (the app's periodic work and the daily
+      // reconciliation fill more than one batch: each poll claims at most ten).
+      const drain = async () => {
+        while ((await app.jobs.runDue()) > 0);
+      };
       clock.advance(7 * DAY - 1);
-      await app.jobs.runDue();
+      await drain();
       expect(await app.repos.jobs.state(id)).toMatchObject({ state: 'done' });
       clock.advance(DAY);
-      await app.jobs.runDue();
+      await drain();
       expect(await app.repos.jobs.state(id)).toBeUndefined();
       expect(await app.repos.rateHits.record('test|203.0.113.9', month, clock.now())).toBeNull();
     } finally {
