@@ -5,6 +5,7 @@
  * sees the order paid and the step on the timeline by their name, and gives the entry a bib. A finance member
  * sees no "Show" and no entry-editing action. axe: no serious or critical finding on each state.
  */
+import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
@@ -18,13 +19,16 @@ import { serverDataDir } from './test-server';
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
 let seq = 0;
+const CERT_BASE = randomInt(1000);
 
 /** A 10 km entry of the demo race awaiting payment, with the form's main answers, as a submission leaves it. */
 async function unpaidEntry(): Promise<{ entryNo: string; certNumber: string }> {
   seq += 1;
   const now = Date.now();
   const stamp = String((now + seq) % 100_000).padStart(5, '0');
-  const certNumber = idCard(`11010819900615${stamp.slice(2)}`);
+  // Its own birthday (no other file of the lane's server uses it) and a sequence number this file counts up
+  // from a random start: a number drawn from the clock alone met another entry's in the race (one per person).
+  const certNumber = idCard(`11010819900617${String((CERT_BASE + seq) % 1000).padStart(3, '0')}`);
   const phone = `1366${stamp}${String(seq).padStart(2, '0')}`;
   const name = `控制台跑者${seq}`;
   const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
@@ -42,7 +46,7 @@ async function unpaidEntry(): Promise<{ entryNo: string; certNumber: string }> {
           holdsPlace: true,
           name,
           gender: 2,
-          birthday: '1990-06-15',
+          birthday: '1990-06-17',
           certType: 1,
           certHash: tx.raceCenter.certHash(certNumber),
           certNumber,
@@ -53,7 +57,7 @@ async function unpaidEntry(): Promise<{ entryNo: string; certNumber: string }> {
             gender: 2,
             certificateType: 1,
             certificateNumber: certNumber,
-            birthday: '1990-06-15',
+            birthday: '1990-06-17',
             phone,
             bloodType: 'A',
             tshirtSize: 'M',

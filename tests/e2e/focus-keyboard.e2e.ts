@@ -145,15 +145,25 @@ describe.each(['desktop', 'phone'] as const)('focus and keyboard on the %s site'
     await page.getByTestId('site-footer').waitFor();
     // A link below the first screen with a screen of page below it: it is scrolled to lie under the bar, and
     // Shift+Tab comes back to it from the next element in the Tab order.
-    await page.evaluate(() => {
-      const link = [
-        ...document.querySelectorAll<HTMLElement>('#main-content a[href], [data-testid="main"] a[href]'),
-      ].find((el) => {
-        const top = el.getBoundingClientRect().top + window.scrollY;
-        return el.offsetHeight > 0 && top > window.innerHeight && top + window.innerHeight < document.body.scrollHeight;
-      });
-      link?.setAttribute('data-under-bar', '');
-    });
+    // Asked again until there is one: the page's sections arrive one after another, and until they have, no
+    // link lies a screen below the first with a screen below it.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          if (document.querySelector('[data-under-bar]')) return true;
+          const link = [
+            ...document.querySelectorAll<HTMLElement>('#main-content a[href], [data-testid="main"] a[href]'),
+          ].find((el) => {
+            const top = el.getBoundingClientRect().top + window.scrollY;
+            return (
+              el.offsetHeight > 0 && top > window.innerHeight && top + window.innerHeight < document.body.scrollHeight
+            );
+          });
+          link?.setAttribute('data-under-bar', '');
+          return link !== undefined;
+        }),
+      )
+      .toBe(true);
     const first = page.locator('[data-under-bar]');
     await first.focus();
     await page.keyboard.press('Tab');
