@@ -19,6 +19,11 @@ export const isStaffRole = (value: unknown): value is StaffRole =>
  * - entries.edit: edit form answers, cancel, transfer, bibs;
  * - money: orders, payments, refunds, offline payments, money figures and exports;
  * - payments.reconcile: the providers' daily bills against our books (reconciliation), marking differences handled;
+ * - season: open and close entry, invitation and direct-pass codes, the ballot (commit, draw, reveal, wait list),
+ *   bib assignment;
+ * - review: direct-pass applications and their documents, approved or rejected with a reason;
+ * - pickup: pick-up slots and capacities, staff check-in keys, mailing export and tracking import, letters;
+ * - messages: messages to runners (templates, audiences, sends, delivery);
  * - checkIn: the pick-up check-in screen;
  * - results: results and photo imports;
  * - staff: add, change and remove staff; read and export the audit log.
@@ -30,6 +35,10 @@ export const STAFF_PERMISSIONS = [
   'entries.edit',
   'money',
   'payments.reconcile',
+  'season',
+  'review',
+  'pickup',
+  'messages',
   'checkIn',
   'results',
   'staff',
@@ -39,7 +48,7 @@ export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
   finance: ['figures', 'entries.read', 'money', 'payments.reconcile'],
-  service: ['figures', 'entries.read', 'entries.personal', 'entries.edit'],
+  service: ['figures', 'entries.read', 'entries.personal', 'entries.edit', 'review', 'pickup', 'messages'],
   checkIn: ['checkIn'],
   results: ['figures', 'results'],
   observer: ['figures'],

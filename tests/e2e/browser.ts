@@ -81,6 +81,14 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/**
+ * Waits until the app has taken the page over from the home page the server drew (server/src/lib/first-screen.ts):
+ * until then an element found on the page may be replaced by the app's own while a step uses it.
+ */
+export async function appDrawn(page: Page): Promise<void> {
+  await page.locator('#root:not([data-first-screen])').waitFor({ state: 'attached' });
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Sections far down render when a visitor scrolls near them (content-visibility: auto); a full-page

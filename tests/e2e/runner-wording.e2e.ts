@@ -14,7 +14,7 @@ import type { SiteConfig } from '#contract/site-config/schema';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { loginInDrawer, newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
+import { appDrawn, loginInDrawer, newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
 import { repoRoot } from './server-process';
 import { addRace, fetchSiteConfig, publishForDomain } from './site-config';
 import { serverDataDir, serverPort } from './test-server';
@@ -202,6 +202,7 @@ describe('what the site says to a runner', () => {
       await page.goto(`${base}/home`);
       if (site === 'mobile') await page.getByTestId('mobile-menu-button').click();
       else {
+        await appDrawn(page);
         await page
           .locator('.banner__actions')
           .screenshot({ path: path.join(SCREENSHOT_DIR, `wording-i18n-toggle-${lang}.png`) });

@@ -61,6 +61,7 @@ import {
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
 export const STAFF_COOKIE = 'race_site_staff';
@@ -257,15 +258,9 @@ export default async function adminRoutes(app: FastifyInstance) {
 
     scope.get(`${ADMIN_PREFIX}/me`, async (request) => ok(me(request.staff, sessionToken(request), now())));
 
-    // Reconciliation of the providers' bills (routes/admin/reconciliation.ts): every race's money, so no
-    // member limited to some races.
-    reconciliationRoutes(scope, app, {
-      prefix: ADMIN_PREFIX,
-      refused: (request) =>
-        refused(request, 'payments.reconcile') ??
-        (request.staff.staff.races === null ? undefined : fail(403, 'staffRaceForbidden')),
-      actor,
-    });
+    /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
+    const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
+    reconciliationRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RECONCILIATION_NOTE_MAX } from '#contract/reconciliation';
 import { fail, ok } from '../../lib/envelope.ts';
-import type { AuditActor } from '../../services/staff/audit.ts';
+import type { ConsoleRouteHelpers } from './scope.ts';
 import {
   handleDifference,
   reconcileFetched,
@@ -60,22 +60,15 @@ const idParams = {
   properties: { id: { type: 'integer', minimum: 1 } },
 } as const;
 
-export interface ReconciliationRouteHelpers {
-  prefix: string;
-  /** The session scope's check: undefined when the member may, else the refusal to answer. */
-  refused: (request: FastifyRequest) => ReturnType<typeof fail> | undefined;
-  actor: (request: FastifyRequest) => AuditActor;
-}
-
 const answer = <T>(outcome: ReconciliationOutcome<T>) =>
   outcome.ok ? ok(outcome.value) : fail(outcome.status, outcome.code, outcome.params);
 
-export function reconciliationRoutes(
-  scope: FastifyInstance,
-  app: FastifyInstance,
-  helpers: ReconciliationRouteHelpers,
-) {
-  const { prefix, refused, actor } = helpers;
+export function reconciliationRoutes(scope: FastifyInstance, app: FastifyInstance, helpers: ConsoleRouteHelpers) {
+  const { prefix, actor } = helpers;
+  // Every race's money: no member limited to some races.
+  const refused = (request: FastifyRequest) =>
+    helpers.refused(request, 'payments.reconcile') ??
+    (request.staff.staff.races === null ? undefined : fail(403, 'staffRaceForbidden'));
   const deps = () => ({ repos: app.repos, providers: app.payments, now: () => app.config.now() });
 
   scope.get<{ Querystring: ReconciliationQuery }>(
