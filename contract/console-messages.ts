@@ -159,6 +159,11 @@ export const CONSOLE_MESSAGES = {
     zh: '差异 {{id}} 已被处理',
     en: 'Difference {{id}} was already handled',
   },
+  // Mailing (issue 32; services/after-entry/mailing.ts).
+  mailingFileUnreadable: {
+    zh: '无法读取快递单号文件：{{problem}}。未导入任何内容（需要 key、carrier、trackingNo 三列的 CSV 文件）',
+    en: 'The tracking file cannot be read: {{problem}}. Nothing was imported (a CSV file with the columns key, carrier, trackingNo)',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;
