@@ -388,6 +388,8 @@ describe('the letters roster', () => {
     expect(older[0]!.certificate).not.toBe(oldEntry.certNumber);
     expect((await letters('?standing=unsigned')).rows.map((r) => r.entryNo)).toEqual([mailerEntry.entryNo]);
     expect((await letters('?item=10K&standing=unsigned')).total).toBe(1);
+    expect((await letters(`?q=${newEntry.entryNo.toLowerCase()}`)).rows.map((r) => r.name)).toEqual(['新版签署']);
+    expect((await letters(`?q=${encodeURIComponent('旧版')}`)).rows.map((r) => r.entryNo)).toEqual([oldEntry.entryNo]);
     for (const [query, field] of [
       ['?standing=maybe', 'standing'],
       ['?item=NOPE', 'item'],

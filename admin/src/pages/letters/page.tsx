@@ -7,7 +7,20 @@
  */
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import MessageOutlined from '@ant-design/icons/MessageOutlined';
-import { Alert, Button, Card, Descriptions, Radio, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Input,
+  Radio,
+  Select,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +32,8 @@ import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 import '../mailing/mailing.css';
 
-const STANDING_COLORS = { current: 'green', older: 'orange', unsigned: 'red' } as const;
+// Colours whose text keeps AA contrast on their own background (antd's orange and gold do not).
+const STANDING_COLORS = { current: 'green', older: 'purple', unsigned: 'red' } as const;
 
 export default function LettersPage() {
   const { t } = useTranslation();
@@ -29,17 +43,24 @@ export default function LettersPage() {
   const canMessage = useCan('messages');
   const zone = zoneOfRace(raceId, races);
   const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
   const standing = params.get('standing') ?? '';
   const item = params.get('item') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const base = `/races/${encodeURIComponent(raceId)}/letters`;
   const load = useCallback(
-    () => api.get<LettersPageAnswer>(base, { standing: standing || undefined, item: item || undefined, page }),
-    [base, standing, item, page],
+    () =>
+      api.get<LettersPageAnswer>(base, {
+        q: q || undefined,
+        standing: standing || undefined,
+        item: item || undefined,
+        page,
+      }),
+    [base, q, standing, item, page],
   );
   const { data, loading, error } = useLoaded(load);
 
-  const setFilter = (key: 'standing' | 'item', value: string | undefined) => {
+  const setFilter = (key: 'q' | 'standing' | 'item', value: string | undefined) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
@@ -60,7 +81,7 @@ export default function LettersPage() {
     return found ? local(found.name) : code;
   };
   const exportUrl = (format: 'csv' | 'xlsx') =>
-    apiUrl(`${base}/export`, { format, standing: standing || undefined, item: item || undefined });
+    apiUrl(`${base}/export`, { format, q: q || undefined, standing: standing || undefined, item: item || undefined });
   const letter = data?.letter ?? null;
 
   const columns: TableColumnsType<LetterRowView> = [
@@ -165,6 +186,17 @@ export default function LettersPage() {
       </section>
 
       <div className="after-entry-filters" role="search" aria-label={t('letters.filters')}>
+        <Input.Search
+          style={{ maxWidth: 320 }}
+          aria-label={t('letters.search')}
+          placeholder={t('letters.searchPlaceholder')}
+          key={q}
+          defaultValue={q}
+          maxLength={64}
+          enterButton={t('letters.search')}
+          onSearch={(value) => setFilter('q', value.trim())}
+          data-testid="letters-search"
+        />
         <Radio.Group
           value={standing}
           onChange={(event) => setFilter('standing', String(event.target.value))}
@@ -186,25 +218,27 @@ export default function LettersPage() {
           data-testid="letters-item"
         />
       </div>
-      <Table<LetterRowView>
-        rowKey="entryNo"
-        size="middle"
-        columns={columns}
-        dataSource={data?.rows ?? []}
-        loading={loading}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: loading ? ' ' : <span className="after-entry-empty">{t('letters.empty')}</span> }}
-        pagination={{
-          current: page,
-          pageSize: data?.pageSize ?? 20,
-          total: data?.total ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-          showTotal: (count) => t('letters.total', { count }),
-          onChange: setPage,
-        }}
-        data-testid="letters-table"
-      />
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
+      <div role="region" aria-label={t('letters.tableLabel')} tabIndex={0} className="after-entry-scroll">
+        <Table<LetterRowView>
+          rowKey="entryNo"
+          size="middle"
+          columns={columns}
+          dataSource={data?.rows ?? []}
+          loading={loading}
+          locale={{ emptyText: loading ? ' ' : <span className="after-entry-empty">{t('letters.empty')}</span> }}
+          pagination={{
+            current: page,
+            pageSize: data?.pageSize ?? 20,
+            total: data?.total ?? 0,
+            showSizeChanger: false,
+            hideOnSinglePage: true,
+            showTotal: (count) => t('letters.total', { count }),
+            onChange: setPage,
+          }}
+          data-testid="letters-table"
+        />
+      </div>
     </div>
   );
 }

@@ -140,7 +140,7 @@ export default function MailingPage() {
       key: 'state',
       title: t('mailing.columns.state'),
       render: (_, row) => (
-        <Tag color={row.state === 'shipped' ? 'green' : 'orange'}>{t(`mailing.states.${row.state}`)}</Tag>
+        <Tag color={row.state === 'shipped' ? 'green' : undefined}>{t(`mailing.states.${row.state}`)}</Tag>
       ),
     },
     {
@@ -240,25 +240,27 @@ export default function MailingPage() {
             data-testid="mailing-filter"
           />
         </div>
-        <Table<MailingRowView>
-          rowKey="key"
-          size="middle"
-          columns={columns}
-          dataSource={data?.rows ?? []}
-          loading={loading}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: loading ? ' ' : <span className="after-entry-empty">{t('mailing.empty')}</span> }}
-          pagination={{
-            current: page,
-            pageSize: data?.pageSize ?? 20,
-            total: data?.total ?? 0,
-            showSizeChanger: false,
-            hideOnSinglePage: true,
-            showTotal: (count) => t('mailing.total', { count }),
-            onChange: setPage,
-          }}
-          data-testid="mailing-table"
-        />
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
+        <div role="region" aria-labelledby="mailing-list-title" tabIndex={0} className="after-entry-scroll">
+          <Table<MailingRowView>
+            rowKey="key"
+            size="middle"
+            columns={columns}
+            dataSource={data?.rows ?? []}
+            loading={loading}
+            locale={{ emptyText: loading ? ' ' : <span className="after-entry-empty">{t('mailing.empty')}</span> }}
+            pagination={{
+              current: page,
+              pageSize: data?.pageSize ?? 20,
+              total: data?.total ?? 0,
+              showSizeChanger: false,
+              hideOnSinglePage: true,
+              showTotal: (count) => t('mailing.total', { count }),
+              onChange: setPage,
+            }}
+            data-testid="mailing-table"
+          />
+        </div>
       </section>
 
       <section aria-labelledby="mailing-import-title" className="after-entry-section">
@@ -322,19 +324,21 @@ export default function MailingPage() {
                 />
               </>
             ) : null}
-            <Typography.Title level={3} style={{ marginTop: 16 }}>
+            <Typography.Title level={3} style={{ marginTop: 16 }} id="mailing-good-title">
               {t('mailing.goodTitle', { count: checked.preview.rows.length })}
             </Typography.Title>
-            <Table<TrackingRowView>
-              rowKey="line"
-              size="small"
-              columns={previewColumns}
-              dataSource={checked.preview.rows}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <span className="after-entry-empty">{t('mailing.noGoodRows')}</span> }}
-              pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-              data-testid="mailing-good-rows"
-            />
+            {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
+            <div role="region" aria-labelledby="mailing-good-title" tabIndex={0} className="after-entry-scroll">
+              <Table<TrackingRowView>
+                rowKey="line"
+                size="small"
+                columns={previewColumns}
+                dataSource={checked.preview.rows}
+                locale={{ emptyText: <span className="after-entry-empty">{t('mailing.noGoodRows')}</span> }}
+                pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+                data-testid="mailing-good-rows"
+              />
+            </div>
             {write.error ? <Alert type="error" showIcon message={write.error} role="alert" /> : null}
             <Space wrap style={{ marginTop: 16 }}>
               <Button

@@ -41,6 +41,7 @@ const mailingQuery = {
 const lettersQuery = {
   type: 'object',
   properties: {
+    q: { type: 'string', maxLength: 64 },
     standing: { type: 'string', maxLength: 16 },
     item: { type: 'string', maxLength: 64 },
     page: pageProperty,

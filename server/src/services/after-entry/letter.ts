@@ -290,12 +290,14 @@ export async function letterRoster(repos: Repositories, race: RaceInfo) {
 }
 
 export interface LettersQuery {
+  /** An entry number, or a part of the name. */
+  q?: string;
   standing?: string;
   item?: string;
   page?: number;
 }
 
-type LettersFilter = { standing?: LetterStanding; item?: string };
+type LettersFilter = { q?: string; standing?: LetterStanding; item?: string };
 
 function lettersFilter(
   race: RaceInfo,
@@ -306,13 +308,21 @@ function lettersFilter(
     return { ok: false, field: 'standing' };
   const item = query.item || undefined;
   if (item !== undefined && !itemOf(race.entry, item)) return { ok: false, field: 'item' };
+  const q = query.q?.trim() || undefined;
   return {
     ok: true,
-    filter: { ...(standing ? { standing: standing as LetterStanding } : {}), ...(item ? { item } : {}) },
+    filter: {
+      ...(q ? { q } : {}),
+      ...(standing ? { standing: standing as LetterStanding } : {}),
+      ...(item ? { item } : {}),
+    },
   };
 }
 
-const matches = (filter: LettersFilter) => (row: { standing: LetterStanding; itemCode: string }) =>
+const matches = (filter: LettersFilter) => (row: { standing: LetterStanding; itemCode: string; view: LetterRowView }) =>
+  (filter.q === undefined ||
+    row.view.entryNo.toUpperCase() === filter.q.toUpperCase() ||
+    row.view.name.includes(filter.q)) &&
   (filter.standing === undefined || row.standing === filter.standing) &&
   (filter.item === undefined || row.itemCode === filter.item);
 
