@@ -36,7 +36,7 @@ const TEXT = {
     mailing: 'Race-pack mailing',
     problem: (line: number) => `Line ${line}: key 999999999 did not choose mailing in this race`,
     importRows: 'Import 1 row',
-    imported: /^1 parcels recorded as shipped/,
+    imported: /^Recorded as shipped: 1 /,
     shipped: 'Shipped',
     letters: 'Commitment letter',
     unsigned: 'Not signed',
