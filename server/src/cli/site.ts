@@ -604,8 +604,19 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-list',
   'reconciliation-list',
 ]);
-/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
-const SELF_AUDITED_COMMANDS = new Set(['entries-export', 'reconcile', 'reconciliation-handle']);
+/**
+ * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
+ * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign).
+ */
+const SELF_AUDITED_COMMANDS = new Set([
+  'entries-export',
+  'reconcile',
+  'reconciliation-handle',
+  'ballot-commit',
+  'ballot-draw',
+  'ballot-reveal',
+  'bibs-assign',
+]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&
   !isStaffCommand(command) &&
