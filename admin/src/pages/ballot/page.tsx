@@ -7,6 +7,8 @@
  * wait list in order with each promotion and how its place was freed. The server refuses what the CLI
  * refuses (ballot-commit, ballot-draw, ballot-reveal), with the same audit records.
  */
+import CheckCircleOutlined from '@ant-design/icons/CheckCircleOutlined';
+import CloseCircleOutlined from '@ant-design/icons/CloseCircleOutlined';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -115,6 +117,8 @@ function ItemCard(props: { item: ConsoleBallotItem; answer: ConsoleBallotAnswer;
   let blocked = '';
   if (next?.step === 'commit' && item.rounds.length === 0 && answer.windowClosed) blocked = t('ballot.commitTooLate');
   if (next?.step === 'draw' && answer.entryOpen) blocked = t('ballot.drawTooEarly');
+  // A later round with no place left draws nobody: freed places go to the wait list by themselves.
+  const idle = next?.step === 'commit' && item.rounds.length > 0 && (item.pool?.places ?? 0) === 0;
 
   const roundColumns: TableColumnsType<ConsoleBallotRound> = [
     { title: t('ballot.columns.round'), dataIndex: 'round', key: 'round', width: 64 },
@@ -231,14 +235,16 @@ function ItemCard(props: { item: ConsoleBallotItem; answer: ConsoleBallotAnswer;
         {next ? (
           <Space wrap align="center">
             <Button
-              type="primary"
+              type={idle ? 'default' : 'primary'}
               disabled={blocked !== ''}
               onClick={() => setOpen(next.step)}
               data-testid={`ballot-${next.step}-${item.itemCode}`}
             >
               {t(`ballot.actions.${next.step}`, { round: next.round?.round ?? (item.rounds.at(-1)?.round ?? 0) + 1 })}
             </Button>
-            {blocked ? <Typography.Text type="secondary">{blocked}</Typography.Text> : null}
+            {blocked || idle ? (
+              <Typography.Text type="secondary">{blocked || t('ballot.noPlacesLeft')}</Typography.Text>
+            ) : null}
           </Space>
         ) : null}
         {item.rounds.length > 0 ? (
@@ -305,9 +311,13 @@ function CheckView({ round, itemCode }: { round: ConsoleBallotRound; itemCode: s
       ) : (
         <>
           {check.seedMatches && check.winnersIdentical && check.waitListIdentical ? (
-            <Tag color="green">{t('ballot.checkOk')}</Tag>
+            <span className="ballot-verdict ballot-verdict--ok">
+              <CheckCircleOutlined aria-hidden /> {t('ballot.checkOk')}
+            </span>
           ) : (
-            <Tag color="red">{t('ballot.checkFailed')}</Tag>
+            <span className="ballot-verdict ballot-verdict--bad">
+              <CloseCircleOutlined aria-hidden /> {t('ballot.checkFailed')}
+            </span>
           )}
           <span>{t('ballot.checkSeed', { answer: yes(check.seedMatches) })}</span>
           <span>
