@@ -90,7 +90,15 @@ export interface DrawRecheck {
   /** Winners the re-run drew, and winners published. */
   redrawn: number;
   published: number;
+  /** Numbers among the winners of one list and not the other (both ways). */
+  differing: number;
 }
+
+const onlyInOne = (a: readonly string[], b: readonly string[]) => {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  return a.filter((v) => !inB.has(v)).length + b.filter((v) => !inA.has(v)).length;
+};
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -114,5 +122,6 @@ export function recheckDraw(published: {
     waitListIdentical: sameList(result.waitList, published.waitList),
     redrawn: result.winners.length,
     published: published.winners.length,
+    differing: onlyInOne(result.winners, published.winners),
   };
 }
