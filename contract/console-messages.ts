@@ -159,6 +159,40 @@ export const CONSOLE_MESSAGES = {
     zh: '差异 {{id}} 已被处理',
     en: 'Difference {{id}} was already handled',
   },
+  // Refunds and deferrals, an entry's payments at the provider (issue 32; services/console/refunds.ts).
+  refundRaceMissing: { zh: '没有此赛事', en: 'No such race' },
+  refundNoRequest: { zh: '此报名没有待审核的退款或延期申请', en: 'This entry has no request under review' },
+  refundRejectReason: {
+    zh: '请填写驳回原因（1–{{max}} 字），跑者会看到',
+    en: 'Give the reason for the rejection (1–{{max}} characters): the runner reads it',
+  },
+  refundEntryChanged: {
+    zh: '该报名状态已变化，无法批准延期，请刷新后重试',
+    en: 'The entry changed meanwhile: the deferral cannot be approved. Reload and try again',
+  },
+  refundMissing: { zh: '没有退款 {{refundNo}}', en: 'No refund {{refundNo}}' },
+  refundNotOwed: { zh: '退款 {{refundNo}} 已完成，无需重试', en: 'Refund {{refundNo}} is settled: nothing owed' },
+  paymentMissing: { zh: '此报名没有该支付记录', en: 'This entry has no such payment' },
+  paymentOfflineQuery: {
+    zh: '线下收款没有支付渠道可查询',
+    en: 'An offline payment has no provider to ask',
+  },
+  paymentProviderUnavailable: {
+    zh: '无法连接此笔支付的渠道：{{problem}}',
+    en: 'The provider of this payment cannot be used: {{problem}}',
+  },
+  paymentQueryFailed: {
+    zh: '查询支付渠道失败：{{problem}}，请稍后再试',
+    en: 'Asking the provider failed: {{problem}}. Try again later',
+  },
+  paymentNotPaidThere: {
+    zh: '支付渠道未显示此笔已付款（{{status}}），无需登记',
+    en: 'The provider does not say this payment is paid ({{status}}): nothing to record',
+  },
+  paymentAmountDiffers: {
+    zh: '支付渠道的金额 ¥{{theirs}} 与本笔支付 ¥{{ours}} 不符，未登记，请核对',
+    en: 'The provider’s amount CNY {{theirs}} differs from this payment’s CNY {{ours}}: not recorded, check it',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

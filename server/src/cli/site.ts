@@ -605,7 +605,14 @@ const READ_ONLY_COMMANDS = new Set([
   'reconciliation-list',
 ]);
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
-const SELF_AUDITED_COMMANDS = new Set(['entries-export', 'reconcile', 'reconciliation-handle']);
+const SELF_AUDITED_COMMANDS = new Set([
+  'entries-export',
+  'reconcile',
+  'reconciliation-handle',
+  'refund-approve',
+  'refund-reject',
+  'refund-retry',
+]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&
   !isStaffCommand(command) &&
