@@ -148,7 +148,7 @@ export default function RefundsPage() {
     {
       title: t('refunds.columns.kind'),
       key: 'kind',
-      render: (_, r) => <Tag color={r.kind === 'refund' ? 'gold' : 'purple'}>{t(`refunds.kinds.${r.kind}`)}</Tag>,
+      render: (_, r) => <Tag>{t(`refunds.kinds.${r.kind}`)}</Tag>,
     },
     { title: t('refunds.columns.requested'), key: 'requested', render: (_, r) => at(r.createdAt) },
     { title: t('refunds.columns.reason'), dataIndex: 'reason', key: 'reason' },
@@ -203,7 +203,7 @@ export default function RefundsPage() {
             </Typography.Text>
             {r.rejectReason ? <span>{r.rejectReason}</span> : null}
             {r.refund ? (
-              <Typography.Text type={r.refund.status === 'done' ? 'success' : 'warning'}>
+              <Typography.Text strong={r.refund.status !== 'done'}>
                 {r.refund.status === 'done'
                   ? t('refunds.refundDone', { at: at(r.refund.doneAt) })
                   : t('refunds.refundOwed', { attempts: r.refund.attempts })}
@@ -231,16 +231,23 @@ export default function RefundsPage() {
       key: 'entry',
       render: (_, r) => (r.entryNo ? <Link to={entryLink(r.entryNo)}>{r.entryNo}</Link> : '—'),
     },
-    { title: t('refunds.columns.amount'), key: 'amount', render: (_, r) => money(r.amountFen) },
+    {
+      title: t('refunds.columns.amount'),
+      key: 'amount',
+      render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{money(r.amountFen)}</span>,
+    },
     { title: t('refunds.columns.cause'), key: 'cause', render: (_, r) => t(`refunds.causes.${r.cause}`) },
     {
       title: t('refunds.columns.state'),
       key: 'state',
-      render: (_, r) => (
-        <Tag color={r.state === 'failing' ? 'red' : 'blue'} data-testid={`owed-state-${r.refundNo}`}>
-          {t(`refunds.states.${r.state}`)}
-        </Tag>
-      ),
+      render: (_, r) =>
+        r.state === 'failing' ? (
+          <Typography.Text strong data-testid={`owed-state-${r.refundNo}`} style={{ whiteSpace: 'nowrap' }}>
+            {t('refunds.states.failing')}
+          </Typography.Text>
+        ) : (
+          <Tag data-testid={`owed-state-${r.refundNo}`}>{t('refunds.states.pending')}</Tag>
+        ),
     },
     { title: t('refunds.columns.attempts'), dataIndex: 'attempts', key: 'attempts', align: 'right' },
     {
