@@ -108,10 +108,6 @@ export const CONSOLE_MESSAGES = {
     zh: '此报名有待审核的退款或延期申请，请先处理该申请',
     en: 'This entry has a refund or deferral request under review: decide it first',
   },
-  entryRefundOffline: {
-    zh: '此订单为线下收款，无法原路退回，请线下退款',
-    en: 'This order was paid offline: the payment provider cannot refund it, refund it offline',
-  },
   entryBibInvalid: {
     zh: '号码须为 1–20 位字母或数字（不能全为 0）',
     en: 'A bib is 1–20 letters or digits (not all zeros)',

@@ -375,3 +375,103 @@ describe('an entry’s payment at the provider', () => {
     expect(wrong.json()).toMatchObject({ code: 404, msgCode: 'paymentMissing' });
   });
 });
+
+describe('leftovers of the entry page', () => {
+  it('refunds an order paid offline from the console: recorded as given back by hand, the entry refunded', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await unpaidEntry(app, runner, clock.now());
+    const paidOffline = await call('finance', 'POST', `/entries/${entry.entryNo}/offline-payment`, {
+      amountFen: entry.feeFen,
+      method: 'cash',
+      reference: 'R-OFF-1',
+      reason: '现场现金缴费',
+    });
+    expect(paidOffline.json().code, paidOffline.body).toBe(0);
+    const before = provider.refunds.length;
+    const res = await call('finance', 'POST', `/entries/${entry.entryNo}/refund`, { reason: '现金退回' });
+    expect(res.json(), res.body).toMatchObject({
+      code: 0,
+      data: { amountFen: entry.feeFen, whole: true, offline: true, refundedFen: entry.feeFen, pending: 0 },
+    });
+    expect(provider.refunds.length).toBe(before);
+    const order = await orderOf(entry);
+    expect(order.refundedFen).toBe(entry.feeFen);
+    expect(await app.repos.payments.refundsOf(order.id)).toMatchObject([{ status: 'done', reason: 'organiser' }]);
+    expect(await statusOf(entry)).toBe(5);
+    expect(
+      (await data<ConsoleOwedRefund[]>('finance', 'GET', '/refunds-owed')).some((r) => r.orderNo === entry.orderNo),
+    ).toBe(false);
+    const [record] = (await audits('entry.refund')).filter((r) => r.target === entry.entryNo);
+    expect(JSON.parse(record!.after!)).toMatchObject({ offline: true });
+  });
+
+  it('cancelling a paid entry offers its refund: recorded with the cancellation, through the provider, once', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    const url = `/entries/${entry.entryNo}/cancel`;
+    // Service may cancel but not move money.
+    const refused = await call('service', 'POST', url, { reason: '重复报名', refund: true });
+    expect(refused.json()).toMatchObject({ code: 403, msgCode: 'staffForbidden' });
+    expect(await statusOf(entry)).toBe(1);
+    const before = provider.refunds.length;
+    const res = await call('owner', 'POST', url, { reason: '重复报名', refund: true });
+    expect(res.json(), res.body).toMatchObject({
+      code: 0,
+      data: { placeGiven: true, refund: { amountFen: entry.feeFen, refundedFen: entry.feeFen, pending: 0 } },
+    });
+    expect(provider.refunds.length - before).toBe(1);
+    const order = await orderOf(entry);
+    expect(order.refundedFen).toBe(entry.feeFen);
+    expect(await app.repos.payments.refundsOf(order.id)).toMatchObject([{ status: 'done', reason: 'organiser' }]);
+    const steps = ((await app.repos.entries.events([entry.entryId])).get(entry.entryId) ?? []).map((e) => e.step);
+    expect(steps).toEqual(expect.arrayContaining(['cancelled', 'organiserRefund', 'refunded']));
+    const [record] = (await audits('entry.cancel')).filter((r) => r.target === entry.entryNo);
+    expect(JSON.parse(record!.after!)).toMatchObject({ refundFen: entry.feeFen });
+    // The order is refunded whole: nothing is left to refund a second time.
+    const again = await call('owner', 'POST', `/entries/${entry.entryNo}/refund`, { reason: '再退' });
+    expect(again.json()).toMatchObject({ code: 400, msgCode: 'entryNoPaidOrder' });
+    expect(provider.refunds.length - before).toBe(1);
+  });
+
+  it('cancelling without the refund keeps the money, as before', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    const res = await call('service', 'POST', `/entries/${entry.entryNo}/cancel`, { reason: '本人要求' });
+    expect(res.json(), res.body).toMatchObject({ code: 0, data: { paidFen: entry.feeFen, refund: null } });
+    expect(await app.repos.payments.refundsOf((await orderOf(entry)).id)).toEqual([]);
+  });
+
+  it('the CLI cancels with the refund too (entry-cancel --refund yes)', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    const cli = siteCli(dataDir, clock.now);
+    const bad = await cli(
+      'entry-cancel',
+      '--race',
+      DEMO_RACE_ID,
+      '--entry',
+      entry.entryNo,
+      '--reason',
+      'x',
+      '--refund',
+      'maybe',
+    );
+    expect(bad.code).toBe(2);
+    const res = await cli(
+      'entry-cancel',
+      '--race',
+      DEMO_RACE_ID,
+      '--entry',
+      entry.entryNo,
+      '--reason',
+      '重复报名',
+      '--refund',
+      'yes',
+    );
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain('Refunded 80.00 yuan');
+    const order = await orderOf(entry);
+    expect(await app.repos.payments.refundsOf(order.id)).toMatchObject([{ status: 'done', reason: 'organiser' }]);
+    expect(order.refundedFen).toBe(entry.feeFen);
+  });
+});

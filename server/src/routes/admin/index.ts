@@ -419,13 +419,15 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     );
 
-    scope.post<EntryRequest & { Body: { reason?: string } }>(
+    scope.post<EntryRequest & { Body: { reason?: string; refund?: unknown } }>(
       `${entryUrl}/cancel`,
-      { schema: { params: entryParams, body: actionBody({}) } },
+      { schema: { params: entryParams, body: actionBody({ refund: {} }) } },
       async (request) => {
         const { raceId, entryNo } = request.params;
+        // Refunding the paid entry with it is money's too.
         return (
           refused(request, 'entries.edit', raceId) ??
+          (request.body?.refund === true ? refused(request, 'money', raceId) : undefined) ??
           actionAnswer(await cancelEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
         );
       },

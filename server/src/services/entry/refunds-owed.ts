@@ -175,15 +175,22 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
 
 /** The row done with the order and the entry, in one transaction; false when another run settled it first. */
 async function settleRefund(repos: Repositories, refund: RefundRecord, at: number): Promise<boolean> {
-  return repos.transaction(async (tx) => {
-    if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
-    if (refund.reason === REFUND_REASONS.duplicatePayment) return true;
-    if (!(await tx.orders.markRefunded(refund.orderId, refund.amountFen, at))) {
-      throw new Error(`the refund ${refund.refundNo} exceeds what its order was paid`);
-    }
-    if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
-    return true;
-  });
+  return repos.transaction((tx) => settleRefundIn(tx, refund, at));
+}
+
+/**
+ * A pending refund settled inside the caller's transaction: the row done, the order's refunded amount (not for
+ * a double payment) and the entry. Also for money given back by hand (an order paid offline, which no provider
+ * can refund: the organiser's refund is recorded as done at once). False when it was settled before.
+ */
+export async function settleRefundIn(tx: Repositories, refund: RefundRecord, at: number): Promise<boolean> {
+  if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
+  if (refund.reason === REFUND_REASONS.duplicatePayment) return true;
+  if (!(await tx.orders.markRefunded(refund.orderId, refund.amountFen, at))) {
+    throw new Error(`the refund ${refund.refundNo} exceeds what its order was paid`);
+  }
+  if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
+  return true;
 }
 
 /** An entry whose money went back: refund under review → refunded; not won and cancelled keep their status. */
