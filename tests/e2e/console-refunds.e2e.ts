@@ -35,6 +35,8 @@ const TEXT = {
     double: '重复付款',
     failed: '失败',
     filterApproved: /^已批准/,
+    ordersTab: '订单与支付',
+    paid: '已付款',
   },
   en: {
     title: 'Refunds and deferrals',
@@ -45,6 +47,8 @@ const TEXT = {
     double: 'Double payment',
     failed: 'Failed',
     filterApproved: /^Approved/,
+    ordersTab: 'Orders and payments',
+    paid: 'paid',
   },
 } as const;
 
@@ -191,6 +195,18 @@ describe.each([
       status: 5,
       requests: [{ status: 'approved', amountFen: 6400 }],
     });
+
+    // The entry's payment asked of its provider (the sandbox: paid), from the entry page.
+    await requestsRow(page, paid.entryNo).getByRole('link', { name: paid.entryNo }).click();
+    await page.getByTestId('entry-page').waitFor();
+    await page.getByRole('tab', { name: text.ordersTab }).click();
+    await page.locator('[data-testid^="payment-query-"]').first().click();
+    const answer = page.getByTestId('payment-query-theirs');
+    await expect.poll(async () => (await answer.count()) > 0 && (await answer.innerText())).toContain(text.paid);
+    await expectAccessible(page, `console entry payment query ${lang} ${device}`);
+    await screenshot(page, `console-refunds-query-${device}-${lang}`);
+    await page.goto(consoleUrl(`/races/${RACE_ID}/refunds`));
+    await main.getByRole('heading', { name: text.title, level: 1 }).waitFor();
 
     // The refund owed: failed once, retried now.
     await page.getByRole('tab', { name: text.owedTab }).click();
