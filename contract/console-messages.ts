@@ -168,6 +168,19 @@ export const CONSOLE_MESSAGES = {
   },
   refundMissing: { zh: '没有退款 {{refundNo}}', en: 'No refund {{refundNo}}' },
   refundNotOwed: { zh: '退款 {{refundNo}} 已完成，无需重试', en: 'Refund {{refundNo}} is settled: nothing owed' },
+  deferralSameRace: { zh: '请选择另一场赛事（下届）', en: 'Choose another race (the next one)' },
+  deferralExpiryMissing: {
+    zh: '下届赛事没有报名截止时间，请填写邀请码有效期',
+    en: 'The next race has no sign-up end: give the codes’ expiry',
+  },
+  deferralExpiryInvalid: {
+    zh: '有效期“{{text}}”不是 YYYY-MM-DD HH:mm:ss 格式的时间',
+    en: 'The expiry “{{text}}” is not a time YYYY-MM-DD HH:mm:ss',
+  },
+  deferralExpiryPast: {
+    zh: '有效期 {{text}} 已过，邀请码会立即失效，请填写更晚的时间',
+    en: 'The expiry {{text}} is already past: the codes would expire at once. Give a later one',
+  },
   paymentMissing: { zh: '此报名没有该支付记录', en: 'This entry has no such payment' },
   paymentOfflineQuery: {
     zh: '线下收款没有支付渠道可查询',

@@ -45,6 +45,8 @@ export interface ConsoleRefundQueue {
   /** Requests per status, whatever the filter. */
   counts: Record<RefundRequestStatus, number>;
   requests: ConsoleRefundRequest[];
+  /** Approved deferrals without their code for the next race yet (deferrals-issue). */
+  deferralsToIssue: number;
 }
 
 /** Why money is owed back: the server's own reasons, or an approved request. */
@@ -112,4 +114,20 @@ export interface ConsolePaymentRecorded {
   outcome: string;
   /** False: it was recorded before (by a notification or an earlier click): nothing changed now. */
   fresh: boolean;
+}
+
+/** POST …/deferrals/issue: the next race, and when the codes expire (its race time; default its sign-up end). */
+export interface ConsoleDeferralsBody {
+  toRaceId: string;
+  expires?: string;
+}
+
+/** What issuing came to: a named single-use code of the next race per deferral, sent to each runner. */
+export interface ConsoleDeferralsIssued {
+  issued: { entryNo: string; nameMasked: string; itemCode: string; code: string }[];
+  /** Deferrals whose item the next race lacks. */
+  skipped: { entryNo: string; itemCode: string }[];
+  expiresAt: number;
+  /** The next race's time zone (expiresAt is shown in it). */
+  zone: string;
 }

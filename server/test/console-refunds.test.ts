@@ -11,7 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RefundAnswer } from '#contract/after-entry';
 import { API_PATHS } from '#contract/api';
-import type { ConsoleOwedRefund, ConsolePaymentQuery, ConsoleRefundQueue } from '#contract/console-refunds';
+import type {
+  ConsoleDeferralsIssued,
+  ConsoleOwedRefund,
+  ConsolePaymentQuery,
+  ConsoleRefundQueue,
+} from '#contract/console-refunds';
 import { STAFF_ROLES, type StaffRole } from '#contract/staff';
 import { hashPassword } from '../src/lib/password-hash.ts';
 import { totpAt, totpStep } from '../src/lib/totp.ts';
@@ -20,6 +25,7 @@ import { addStaff } from '../src/services/staff/staff.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
+  demoRace,
   newRunner,
   saveDemoRace,
   unpaidEntry,
@@ -128,6 +134,7 @@ describe('who may', () => {
       ['GET', '/refunds-owed'],
       ['POST', `/refunds/${entry.entryNo}/reject`, { reason: ' ' }],
       ['POST', '/refunds-owed/R000/retry'],
+      ['POST', '/deferrals/issue', { toRaceId: 'no-such-race' }],
       ['GET', `/entries/${entry.entryNo}/payments/${payment!.paymentId}/query`],
       ['POST', `/entries/${entry.entryNo}/payments/NOPAYMENT/record`],
     ];
@@ -473,5 +480,69 @@ describe('leftovers of the entry page', () => {
     const order = await orderOf(entry);
     expect(await app.repos.payments.refundsOf(order.id)).toMatchObject([{ status: 'done', reason: 'organiser' }]);
     expect(order.refundedFen).toBe(entry.feeFen);
+  });
+});
+
+describe('deferrals', () => {
+  const NEXT = 'qc-marathon-2028';
+  beforeAll(async () => {
+    const race = await saveDemoRace(app, clock.now(), {
+      entry: {
+        ...demoRace().entry!,
+        refunds: {
+          allowed: true,
+          until: '2027-03-01 18:00:00',
+          sharePercent: 80,
+          deferral: { allowed: true, until: '2027-03-01 18:00:00' },
+        },
+      },
+    });
+    const next = { ...race, raceId: NEXT, raceName: '2028 青川运河马拉松' };
+    await app.repos.races.save(next, clock.now());
+    expect(await app.repos.entries.syncPlaces(NEXT, next.entry)).toEqual({ ok: true });
+  });
+
+  it('approves a deferral and issues the next race’s code once, refusals with their own message', async () => {
+    const runner = await newRunner(app, clock.now());
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    expect((await ask(runner, entry.entryNo, 'deferral')).json().code).toBe(0);
+    const approved = await data<{ kind: string; fresh: boolean }>(
+      'finance',
+      'POST',
+      `/refunds/${entry.entryNo}/approve`,
+    );
+    expect(approved).toMatchObject({ kind: 'deferral', fresh: true });
+    expect(await statusOf(entry)).toBe(3);
+    expect((await data<ConsoleRefundQueue>('finance', 'GET', '/refunds')).deferralsToIssue).toBe(1);
+
+    const url = '/deferrals/issue';
+    expect((await call('service', 'POST', url, { toRaceId: NEXT })).json()).toMatchObject({
+      msgCode: 'staffForbidden',
+    });
+    expect((await call('finance', 'POST', url, { toRaceId: DEMO_RACE_ID })).json()).toMatchObject({
+      code: 400,
+      msgCode: 'deferralSameRace',
+    });
+    expect((await call('finance', 'POST', url, { toRaceId: NEXT, expires: 'next spring' })).json()).toMatchObject({
+      code: 400,
+      msgCode: 'deferralExpiryInvalid',
+      msgParams: { text: 'next spring' },
+    });
+    expect(
+      (await call('finance', 'POST', url, { toRaceId: NEXT, expires: '2020-01-01 00:00:00' })).json(),
+    ).toMatchObject({
+      msgCode: 'deferralExpiryPast',
+    });
+    const issued = await data<ConsoleDeferralsIssued>('finance', 'POST', url, { toRaceId: NEXT });
+    expect(issued.issued).toHaveLength(1);
+    expect(issued.issued[0]).toMatchObject({ entryNo: entry.entryNo, itemCode: '10K' });
+    const code = await app.repos.entries.findCode(NEXT, issued.issued[0]!.code);
+    expect(code).toMatchObject({ kind: 'named', maxUses: 1, namedName: entry.name });
+    expect((await data<ConsoleDeferralsIssued>('finance', 'POST', url, { toRaceId: NEXT })).issued).toEqual([]);
+    expect((await data<ConsoleRefundQueue>('finance', 'GET', '/refunds')).deferralsToIssue).toBe(0);
+    const records = (await audits('deferrals.issue')).filter((r) => r.target === entry.entryNo);
+    expect(records).toHaveLength(1);
+    expect(JSON.parse(records[0]!.after!)).toMatchObject({ toRaceId: NEXT });
+    expect(records[0]!.after).not.toContain(issued.issued[0]!.code);
   });
 });

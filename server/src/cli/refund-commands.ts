@@ -69,8 +69,9 @@ export interface RefundCommandIo {
 export type RefundCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
 
 /**
- * Who acts: the command line. refund-approve, refund-reject and refund-retry write their own audit record
- * (refund.approve, refund.reject, refund.retry: the console's names too), in the transaction of the change.
+ * Who acts: the command line. refund-approve, refund-reject, refund-retry and deferrals-issue write their own
+ * audit records (refund.approve, refund.reject, refund.retry, deferrals.issue: the console's names too), in the
+ * transaction of the change.
  */
 const CLI_ACTOR = { kind: 'cli' } as const;
 
@@ -164,6 +165,7 @@ export async function runRefundCommand(
           now: io.now,
           newCode: newInvitationCode,
           ...(options['--expires'] === undefined ? {} : { expires: options['--expires'] }),
+          actor: CLI_ACTOR,
         });
         if (!outcome.ok) return refused(outcome.problem);
         const { issued, skipped, expiresAt, zone } = outcome.value;

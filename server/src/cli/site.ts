@@ -612,6 +612,7 @@ const SELF_AUDITED_COMMANDS = new Set([
   'refund-approve',
   'refund-reject',
   'refund-retry',
+  'deferrals-issue',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

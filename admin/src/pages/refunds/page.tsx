@@ -20,6 +20,7 @@ import {
   Modal,
   Popconfirm,
   Segmented,
+  Select,
   Space,
   Table,
   Tabs,
@@ -29,6 +30,7 @@ import {
 } from 'antd';
 import { REFUND_REJECT_REASON_MAX, type RefundRequestStatus } from '#contract/after-entry';
 import type {
+  ConsoleDeferralsIssued,
   ConsoleOwedRefund,
   ConsoleRefundOutcome,
   ConsoleRefundQueue,
@@ -38,7 +40,7 @@ import type {
 import { formatFen } from '#contract/entry';
 import { api } from '../../api/client';
 import { useAction } from '../../lib/use-action';
-import { useConsole } from '../../store';
+import { raceLabel, useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 
@@ -125,6 +127,20 @@ export default function RefundsPage() {
         owed.reload();
         queue.reload();
       });
+  };
+
+  // The approved deferrals' codes for the next race.
+  const races = useConsole((s) => s.races);
+  const [issuing, setIssuing] = useState(false);
+  const [issued, setIssued] = useState<ConsoleDeferralsIssued | null>(null);
+  const [deferralForm] = Form.useForm<{ toRaceId: string; expires?: string }>();
+  const issue = useAction();
+  const issueCodes = async () => {
+    const values = await deferralForm.validateFields();
+    await issue.run(async () => {
+      setIssued(await api.post<ConsoleDeferralsIssued>(`${base}/deferrals/issue`, values));
+      queue.reload();
+    });
   };
 
   const rules = queue.data?.rules;
@@ -298,6 +314,27 @@ export default function RefundsPage() {
         style={{ marginBottom: 16 }}
         data-testid="refund-filter"
       />
+      {queue.data && queue.data.deferralsToIssue > 0 ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('refunds.deferrals.waiting', { count: queue.data.deferralsToIssue })}
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                setIssued(null);
+                issue.setError('');
+                setIssuing(true);
+              }}
+              data-testid="deferrals-issue"
+            >
+              {t('refunds.deferrals.issue')}
+            </Button>
+          }
+        />
+      ) : null}
       {decide.error ? (
         <Alert type="error" showIcon message={decide.error} role="alert" style={{ marginBottom: 16 }} />
       ) : null}
@@ -385,6 +422,56 @@ export default function RefundsPage() {
           },
         ]}
       />
+
+      <Modal
+        open={issuing}
+        title={t('refunds.deferrals.title')}
+        okText={issued ? t('refunds.deferrals.close') : t('refunds.deferrals.issue')}
+        cancelText={t('refunds.cancel')}
+        cancelButtonProps={issued ? { style: { display: 'none' } } : {}}
+        onOk={() => (issued ? setIssuing(false) : void issueCodes())}
+        confirmLoading={issue.busy}
+        onCancel={() => setIssuing(false)}
+        destroyOnHidden
+      >
+        {issued ? (
+          <Space direction="vertical" style={{ width: '100%' }} data-testid="deferrals-issued">
+            <Typography.Paragraph>
+              {t('refunds.deferrals.done', {
+                count: issued.issued.length,
+                until: formatInstant(issued.expiresAt, issued.zone),
+              })}
+            </Typography.Paragraph>
+            {issued.issued.map((i) => (
+              <div key={i.entryNo}>
+                {i.entryNo} · {i.nameMasked} · {i.itemCode} · <Typography.Text code>{i.code}</Typography.Text>
+              </div>
+            ))}
+            {issued.skipped.map((i) => (
+              <div key={i.entryNo}>{t('refunds.deferrals.skipped', { entryNo: i.entryNo, itemCode: i.itemCode })}</div>
+            ))}
+          </Space>
+        ) : (
+          <Form form={deferralForm} layout="vertical">
+            <Typography.Paragraph>{t('refunds.deferrals.help')}</Typography.Paragraph>
+            <Form.Item
+              name="toRaceId"
+              label={t('refunds.deferrals.toRace')}
+              rules={[{ required: true, message: t('refunds.deferrals.toRaceRequired') }]}
+            >
+              <Select
+                options={races
+                  .filter((r) => r.raceId !== raceId)
+                  .map((r) => ({ value: r.raceId, label: raceLabel(r, language) }))}
+              />
+            </Form.Item>
+            <Form.Item name="expires" label={t('refunds.deferrals.expires')} extra={t('refunds.deferrals.expiresHelp')}>
+              <Input placeholder="YYYY-MM-DD HH:mm:ss" maxLength={19} />
+            </Form.Item>
+          </Form>
+        )}
+        {issue.error ? <Alert type="error" showIcon message={issue.error} role="alert" /> : null}
+      </Modal>
 
       <Modal
         open={rejecting !== null}

@@ -2,14 +2,16 @@
  * The console's refunds and deferrals (issue 32), for staff with 'money' of the race: the queue of requests
  * with the race's rules, approve (through the provider that took the money, once) and reject with the reason
  * the runner reads, the refunds owed with retry; and an entry's payment queried at its provider, its "paid"
- * recorded as its notification would be. The same services as the CLI's refunds-list, refund-approve,
- * refund-reject, refunds-owed and refund-retry (services/console/refunds.ts); each change in the audit log.
+ * recorded as its notification would be; the approved deferrals' codes for the next race. The same services as
+ * the CLI's refunds-list, refund-approve, refund-reject, refunds-owed, refund-retry and deferrals-issue
+ * (services/console/refunds.ts); each change in the audit log.
  */
 import type { FastifyInstance } from 'fastify';
 import { REFUND_REJECT_REASON_MAX } from '#contract/after-entry';
 import { fail, ok } from '../../lib/envelope.ts';
 import {
   approveConsoleRequest,
+  issueConsoleDeferrals,
   owedRefundsOf,
   queryEntryPayment,
   recordProviderPaid,
@@ -48,6 +50,11 @@ const rejectBody = {
   properties: { reason: { type: 'string', maxLength: REFUND_REJECT_REASON_MAX * 4 } },
 } as const;
 
+const deferralsBody = {
+  type: 'object',
+  properties: { toRaceId: { type: 'string', maxLength: 64 }, expires: { type: 'string', maxLength: 40 } },
+} as const;
+
 const answer = <T>(outcome: ConsoleOutcome<T>) =>
   outcome.ok ? ok(outcome.value) : fail(outcome.status, outcome.code, outcome.params);
 
@@ -81,6 +88,21 @@ export function refundsRoutes(scope: FastifyInstance, app: FastifyInstance, help
       return (
         refused(request, 'money', id) ??
         answer(await rejectConsoleRequest(deps(), id, entryNo, request.body?.reason, actor(request)))
+      );
+    },
+  );
+
+  // Codes of the next race for the approved deferrals: money of both races.
+  scope.post<RaceRequest & { Body: { toRaceId?: string; expires?: string } }>(
+    `${race}/deferrals/issue`,
+    { schema: { params: raceParams, body: deferralsBody } },
+    async (request) => {
+      const { raceId: id } = request.params;
+      const to = request.body?.toRaceId ?? '';
+      return (
+        refused(request, 'money', id) ??
+        refused(request, 'money', to) ??
+        answer(await issueConsoleDeferrals(deps(), id, request.body ?? {}, actor(request)))
       );
     },
   );

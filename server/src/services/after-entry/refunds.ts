@@ -474,6 +474,9 @@ export async function rejectRequest(
   return { ok: true, value: { kind: open.kind, requestId: open.id, fresh } };
 }
 
+/** The audit log's action of each deferral code issued (console and CLI deferrals-issue alike). */
+export const DEFERRALS_ISSUE_AUDIT = 'deferrals.issue';
+
 export interface IssuedDeferral {
   entryNo: string;
   name: string;
@@ -490,7 +493,14 @@ export interface IssuedDeferral {
  */
 export async function issueDeferrals(
   repos: Repositories,
-  input: { fromRaceId: string; toRaceId: string; now: number; newCode: () => string; expires?: string },
+  input: {
+    fromRaceId: string;
+    toRaceId: string;
+    now: number;
+    newCode: () => string;
+    expires?: string;
+    actor: AuditActor;
+  },
 ): Promise<
   Decision<{
     issued: IssuedDeferral[];
@@ -501,11 +511,19 @@ export async function issueDeferrals(
   }>
 > {
   const { fromRaceId, toRaceId, now } = input;
-  if (fromRaceId === toRaceId) return { ok: false, problem: '--from and --to must be different races.' };
+  if (fromRaceId === toRaceId) {
+    return { ok: false, problem: '--from and --to must be different races.', code: 'deferralSameRace' };
+  }
   const from = await repos.races.findById(fromRaceId);
-  if (!from) return { ok: false, problem: `No race "${fromRaceId}".` };
+  if (!from) return { ok: false, problem: `No race "${fromRaceId}".`, code: 'refundRaceMissing' };
   const to = await repos.races.findById(toRaceId);
-  if (!to) return { ok: false, problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>` };
+  if (!to) {
+    return {
+      ok: false,
+      problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>`,
+      code: 'refundRaceMissing',
+    };
+  }
   const expiry = deferralExpiry(to, input.expires, now);
   if (!expiry.ok) return expiry;
   const expiresAt = expiry.value;
@@ -541,6 +559,17 @@ export async function issueDeferrals(
       if (code === undefined) throw new Error('no free invitation code after 8 attempts');
       const record = await tx.entries.findCode(toRaceId, code);
       if (!record || !(await tx.refunds.markIssued(deferral.id, toRaceId, record.id, now))) return undefined;
+      await appendAudit(
+        tx,
+        input.actor,
+        {
+          action: DEFERRALS_ISSUE_AUDIT,
+          raceId: fromRaceId,
+          target: entry.entryNo,
+          after: { toRaceId, itemCode: item.code, codeId: record.id, expiresAt },
+        },
+        now,
+      );
       const toEn = to.raceNameEn || to.raceName;
       await tellRunner(
         tx,
@@ -566,14 +595,27 @@ function deferralExpiry(to: RaceInfo, expires: string | undefined, now: number):
   const text = (expires ?? to.signUpEndTime ?? '').trim();
   const what = expires === undefined ? `the sign-up end of ${to.raceId} (signUpEndTime)` : '--expires';
   if (expires === undefined && !text) {
-    return { ok: false, problem: `${to.raceId} has no signUpEndTime: give --expires "YYYY-MM-DD HH:mm:ss".` };
+    return {
+      ok: false,
+      problem: `${to.raceId} has no signUpEndTime: give --expires "YYYY-MM-DD HH:mm:ss".`,
+      code: 'deferralExpiryMissing',
+    };
   }
   const at = RACE_TIME_TEXT.test(text) ? parseRaceTime(text, zone) : null;
-  if (at === null) return { ok: false, problem: `${what}: "${text}" is not a time YYYY-MM-DD HH:mm:ss (${zone}).` };
+  if (at === null) {
+    return {
+      ok: false,
+      problem: `${what}: "${text}" is not a time YYYY-MM-DD HH:mm:ss (${zone}).`,
+      code: 'deferralExpiryInvalid',
+      params: { text },
+    };
+  }
   if (at <= now) {
     return {
       ok: false,
       problem: `${what}: ${text} is already past; the codes would expire at once. Give a later --expires.`,
+      code: 'deferralExpiryPast',
+      params: { text },
     };
   }
   return { ok: true, value: at };

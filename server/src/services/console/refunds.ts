@@ -4,12 +4,13 @@
  * the refunds owed (refunds-owed, refund-retry: services/entry/refunds-owed.ts); and an entry's payment queried
  * at the provider that made it, its "paid" recorded the way a late notification records it
  * (order-transitions.ts applyNotification: once, whoever records it first). Every change is in the audit log:
- * refund.approve, refund.reject, refund.retry (the CLI's names too) and payment.record.
+ * refund.approve, refund.reject, refund.retry, deferrals.issue (the CLI's names too) and payment.record.
  */
 import { formatFen } from '#contract/entry';
 import type { ConsoleMessageCode } from '#contract/console-messages';
 import { OFFLINE_PROVIDER_PREFIX } from '#contract/console-entry';
 import type {
+  ConsoleDeferralsIssued,
   ConsoleOwedRefund,
   ConsolePaymentQuery,
   ConsolePaymentRecorded,
@@ -27,7 +28,15 @@ import { redactLogText } from '../../lib/log-redaction.ts';
 import type { PaymentProvider, PaymentState } from '../../lib/payment/provider.ts';
 import { providersOf, type ProviderSource } from '../../lib/payment/registry.ts';
 import { maskName } from '../../lib/race-center.ts';
-import { approveRequest, paidFenOf, refundRequestsOf, refundRules, rejectRequest } from '../after-entry/refunds.ts';
+import {
+  approveRequest,
+  issueDeferrals,
+  paidFenOf,
+  refundRequestsOf,
+  refundRules,
+  rejectRequest,
+} from '../after-entry/refunds.ts';
+import { newInvitationCode } from '../organiser/invitation-codes.ts';
 import { applyNotification } from '../entry/order-transitions.ts';
 import { REFUND_REASONS, refundsOwed, retryRefund } from '../entry/refunds-owed.ts';
 import { itemOf } from '../entry/views.ts';
@@ -112,7 +121,8 @@ export async function refundQueue(
   }
   // Newest first, as a queue is worked from the top; those under review before the decided ones.
   requests.sort((a, b) => Number(b.status === 'review') - Number(a.status === 'review') || b.createdAt - a.createdAt);
-  return { ok: true, value: { raceId, rules: refundRules(race, deps.now()), counts, requests } };
+  const deferralsToIssue = (await repos.refunds.unissued(raceId)).length;
+  return { ok: true, value: { raceId, rules: refundRules(race, deps.now()), counts, requests, deferralsToIssue } };
 }
 
 /** Approves the entry's request under review (CLI refund-approve): the refund through the provider, once. */
@@ -146,6 +156,41 @@ export async function rejectConsoleRequest(
   );
   if (!decision.ok) return refusalOf(decision);
   return { ok: true, value: { fresh: decision.value.fresh, kind: decision.value.kind } };
+}
+
+/** Named codes of the next race for the race's approved deferrals without one (CLI deferrals-issue). */
+export async function issueConsoleDeferrals(
+  deps: Pick<ConsoleRefundDeps, 'repos' | 'now'>,
+  raceId: string,
+  body: { toRaceId?: unknown; expires?: unknown },
+  actor: AuditActor,
+): Promise<ConsoleOutcome<ConsoleDeferralsIssued>> {
+  const toRaceId = typeof body.toRaceId === 'string' ? body.toRaceId.trim() : '';
+  const expires = typeof body.expires === 'string' && body.expires.trim() !== '' ? body.expires.trim() : undefined;
+  const outcome = await issueDeferrals(deps.repos, {
+    fromRaceId: raceId,
+    toRaceId,
+    now: deps.now(),
+    newCode: newInvitationCode,
+    ...(expires === undefined ? {} : { expires }),
+    actor,
+  });
+  if (!outcome.ok) return refusalOf(outcome);
+  const { issued, skipped, expiresAt, zone } = outcome.value;
+  return {
+    ok: true,
+    value: {
+      issued: issued.map((i) => ({
+        entryNo: i.entryNo,
+        nameMasked: maskName(i.name),
+        itemCode: i.itemCode,
+        code: i.code,
+      })),
+      skipped,
+      expiresAt,
+      zone,
+    },
+  };
 }
 
 const causeOf = (reason: string): OwedRefundCause => {
