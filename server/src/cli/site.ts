@@ -604,7 +604,10 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-list',
   'reconciliation-list',
 ]);
-/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+/**
+ * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
+ * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign).
+ */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
   'reconcile',
@@ -613,6 +616,10 @@ const SELF_AUDITED_COMMANDS = new Set([
   'refund-reject',
   'refund-retry',
   'deferrals-issue',
+  'ballot-commit',
+  'ballot-draw',
+  'ballot-reveal',
+  'bibs-assign',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

@@ -339,7 +339,7 @@ export async function approveRequest(
       );
       const current = (await tx.entries.findById(entry.id)) ?? entry;
       if (open.kind === 'refund') {
-        await givePlacesBack(tx, [current], at, 'refund approved');
+        await givePlacesBack(tx, [current], at, 'refundApproved');
         const order = await tx.orders.latestOfEntry(entry.id);
         if (order) {
           await recordRefunds(tx, {
@@ -363,7 +363,7 @@ export async function approveRequest(
         if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
           throw new NoLongerRegistered();
         }
-        await givePlacesBack(tx, [current], at, 'deferral approved');
+        await givePlacesBack(tx, [current], at, 'deferralApproved');
         await tx.refunds.insertDeferral({
           raceId,
           entryId: entry.id,
