@@ -108,10 +108,6 @@ export const CONSOLE_MESSAGES = {
     zh: '此报名有待审核的退款或延期申请，请先处理该申请',
     en: 'This entry has a refund or deferral request under review: decide it first',
   },
-  entryRefundOffline: {
-    zh: '此订单为线下收款，无法原路退回，请线下退款',
-    en: 'This order was paid offline: the payment provider cannot refund it, refund it offline',
-  },
   entryBibInvalid: {
     zh: '号码须为 1–20 位字母或数字（不能全为 0）',
     en: 'A bib is 1–20 letters or digits (not all zeros)',
@@ -158,6 +154,53 @@ export const CONSOLE_MESSAGES = {
   reconcileHandledAlready: {
     zh: '差异 {{id}} 已被处理',
     en: 'Difference {{id}} was already handled',
+  },
+  // Refunds and deferrals, an entry's payments at the provider (issue 32; services/console/refunds.ts).
+  refundRaceMissing: { zh: '没有此赛事', en: 'No such race' },
+  refundNoRequest: { zh: '此报名没有待审核的退款或延期申请', en: 'This entry has no request under review' },
+  refundRejectReason: {
+    zh: '请填写驳回原因（1–{{max}} 字），跑者会看到',
+    en: 'Give the reason for the rejection (1–{{max}} characters): the runner reads it',
+  },
+  refundEntryChanged: {
+    zh: '该报名状态已变化，无法批准延期，请刷新后重试',
+    en: 'The entry changed meanwhile: the deferral cannot be approved. Reload and try again',
+  },
+  refundMissing: { zh: '没有退款 {{refundNo}}', en: 'No refund {{refundNo}}' },
+  refundNotOwed: { zh: '退款 {{refundNo}} 已完成，无需重试', en: 'Refund {{refundNo}} is settled: nothing owed' },
+  deferralSameRace: { zh: '请选择另一场赛事（下届）', en: 'Choose another race (the next one)' },
+  deferralExpiryMissing: {
+    zh: '下届赛事没有报名截止时间，请填写邀请码有效期',
+    en: 'The next race has no sign-up end: give the codes’ expiry',
+  },
+  deferralExpiryInvalid: {
+    zh: '有效期“{{text}}”不是 YYYY-MM-DD HH:mm:ss 格式的时间',
+    en: 'The expiry “{{text}}” is not a time YYYY-MM-DD HH:mm:ss',
+  },
+  deferralExpiryPast: {
+    zh: '有效期 {{text}} 已过，邀请码会立即失效，请填写更晚的时间',
+    en: 'The expiry {{text}} is already past: the codes would expire at once. Give a later one',
+  },
+  paymentMissing: { zh: '此报名没有该支付记录', en: 'This entry has no such payment' },
+  paymentOfflineQuery: {
+    zh: '线下收款没有支付渠道可查询',
+    en: 'An offline payment has no provider to ask',
+  },
+  paymentProviderUnavailable: {
+    zh: '无法连接此笔支付的渠道：{{problem}}',
+    en: 'The provider of this payment cannot be used: {{problem}}',
+  },
+  paymentQueryFailed: {
+    zh: '查询支付渠道失败：{{problem}}，请稍后再试',
+    en: 'Asking the provider failed: {{problem}}. Try again later',
+  },
+  paymentNotPaidThere: {
+    zh: '支付渠道未显示此笔已付款（{{status}}），无需登记',
+    en: 'The provider does not say this payment is paid ({{status}}): nothing to record',
+  },
+  paymentAmountDiffers: {
+    zh: '支付渠道的金额 ¥{{theirs}} 与本笔支付 ¥{{ours}} 不符，未登记，请核对',
+    en: 'The provider’s amount CNY {{theirs}} differs from this payment’s CNY {{ours}}: not recorded, check it',
   },
   // The ballot and bibs (issue 32; services/entry/ballot.ts, bibs.ts): the CLI's refusals.
   ballotNoRace: { zh: '赛事 {{race}} 不存在', en: 'No race {{race}}' },

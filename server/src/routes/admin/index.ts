@@ -61,6 +61,7 @@ import {
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { refundsRoutes } from './refunds.ts';
 import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
@@ -263,6 +264,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
+    refundsRoutes(scope, app, helpers);
     ballotRoutes(scope, app, helpers);
     mailingRoutes(scope, app, helpers);
 
@@ -421,13 +423,15 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     );
 
-    scope.post<EntryRequest & { Body: { reason?: string } }>(
+    scope.post<EntryRequest & { Body: { reason?: string; refund?: unknown } }>(
       `${entryUrl}/cancel`,
-      { schema: { params: entryParams, body: actionBody({}) } },
+      { schema: { params: entryParams, body: actionBody({ refund: {} }) } },
       async (request) => {
         const { raceId, entryNo } = request.params;
+        // Refunding the paid entry with it is money's too.
         return (
           refused(request, 'entries.edit', raceId) ??
+          (request.body?.refund === true ? refused(request, 'money', raceId) : undefined) ??
           actionAnswer(await cancelEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
         );
       },
