@@ -44,9 +44,10 @@ import { useConsole } from '../../store';
 import { useLoaded } from '../../use-loaded';
 
 const PAGE_SIZE = 20;
-const STATE_COLORS: Record<CodeState, string | undefined> = {
+/** The tags' colours (season.css: darker than antd's presets, for WCAG AA contrast). */
+const STATE_TONES: Record<CodeState, string> = {
   usable: 'green',
-  usedUp: undefined,
+  usedUp: 'grey',
   expired: 'orange',
   revoked: 'red',
 };
@@ -182,7 +183,7 @@ export function CodesTab({ raceId, items, zone }: { raceId: string; items: Seaso
       key: 'state',
       title: t('season.codes.columns.state'),
       render: (_, c) => (
-        <Tag color={STATE_COLORS[c.state]} data-testid={`season-code-state-${c.code}`}>
+        <Tag className={`season-tag--${STATE_TONES[c.state]}`} data-testid={`season-code-state-${c.code}`}>
           {t(`season.codes.states.${c.state}`)}
         </Tag>
       ),
@@ -212,7 +213,7 @@ export function CodesTab({ raceId, items, zone }: { raceId: string; items: Seaso
       title: t('season.codes.columns.actions'),
       render: (_, c) =>
         c.state === 'revoked' ? (
-          time(c.revokedAt)
+          <span className="season-none">{t('season.codes.revokedAt', { time: time(c.revokedAt) })}</span>
         ) : (
           <Button size="small" danger onClick={() => revoke(c)} data-testid={`season-revoke-${c.code}`}>
             {t('season.codes.revoke')}

@@ -16,17 +16,18 @@ import { useLoaded } from '../../use-loaded';
 import { CodesTab } from './codes';
 import './season.css';
 
-const STATE_COLORS: Record<SignUpWindowState, string | undefined> = {
+/** The tags' colours: antd's preset colours are below WCAG AA contrast for small text (season.css). */
+const STATE_TONES: Record<SignUpWindowState, string> = {
   open: 'green',
   closed: 'red',
   notYet: 'blue',
-  ended: undefined,
+  ended: 'grey',
 };
 
 export function StateTag({ state, testId }: { state: SignUpWindowState; testId?: string }) {
   const { t } = useTranslation();
   return (
-    <Tag color={STATE_COLORS[state]} className="season-state" data-testid={testId}>
+    <Tag className={`season-state season-tag--${STATE_TONES[state]}`} data-testid={testId}>
       {t(`season.states.${state}`)}
     </Tag>
   );
