@@ -61,6 +61,7 @@ describe('itemChannels and codeState', () => {
     expect(
       itemChannels({ teams: { minSize: 2, maxSize: 5 }, charity: { capacity: 1, feeFen: 1 } }, { directPass: false }),
     ).toEqual(['public', 'code', 'team', 'charity']);
+    expect(itemChannels({}, undefined, false)).toEqual(['public', 'code']);
   });
 
   it('reads revoked before used up before expired', () => {

@@ -65,16 +65,18 @@ export function entryRefusalFor(
 }
 
 /**
- * The channels an item offers: public (unless only codes open it), direct (unless the race turned direct
- * pass off), code, team (where the item has teams), charity (where it has charity places).
+ * The channels an item offers: public (unless only codes open it), direct (where the race has direct-pass
+ * applications, unless it turned direct pass off), code, team (where the item has teams), charity (where it
+ * has charity places).
  */
 export function itemChannels(
   item: Pick<EntryItemSettings, 'codeOnly' | 'teams' | 'charity'>,
   settings: Pick<EntrySettings, 'directPass'> | undefined,
+  hasDirect = true,
 ): EntryChannel[] {
   return ENTRY_CHANNELS.filter((channel) => {
     if (channel === 'public') return !item.codeOnly;
-    if (channel === 'direct') return settings?.directPass !== false && !item.codeOnly;
+    if (channel === 'direct') return hasDirect && settings?.directPass !== false && !item.codeOnly;
     if (channel === 'team') return !!item.teams;
     if (channel === 'charity') return !!item.charity;
     return true;

@@ -40,7 +40,7 @@ export async function seasonOverview(
     code: item.code,
     name: item.name,
     closed: closures.some((c) => c.itemCode === item.code && c.channel === ''),
-    channels: itemChannels(item, settings).map((channel) => ({
+    channels: itemChannels(item, settings, !!race.directApplication).map((channel) => ({
       channel,
       state: entryStateFor(race, closures, item.code, channel, now),
       closed: closures.some((c) => c.itemCode === item.code && c.channel === channel),
