@@ -607,11 +607,18 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-list',
   'reconciliation-list',
 ]);
-/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+/**
+ * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
+ * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign).
+ */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
   'reconcile',
   'reconciliation-handle',
+  'ballot-commit',
+  'ballot-draw',
+  'ballot-reveal',
+  'bibs-assign',
   // The entry season's services record signUp.open / signUp.close / codes.issue / codes.import / codes.revoke.
   'entry-open',
   'entry-close',

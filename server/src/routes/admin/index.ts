@@ -62,6 +62,7 @@ import {
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { seasonRoutes } from './season.ts';
+import { ballotRoutes } from './ballot.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -263,6 +264,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
     seasonRoutes(scope, app, helpers);
+    ballotRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());
