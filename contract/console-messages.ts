@@ -202,6 +202,31 @@ export const CONSOLE_MESSAGES = {
     zh: '支付渠道的金额 ¥{{theirs}} 与本笔支付 ¥{{ours}} 不符，未登记，请核对',
     en: 'The provider’s amount CNY {{theirs}} differs from this payment’s CNY {{ours}}: not recorded, check it',
   },
+  // The entry season (issue 32 §1; services/organiser/sign-up-switch.ts, invitation-codes.ts, season.ts).
+  seasonItemUnknown: { zh: '本赛事没有项目 {{item}}', en: 'The race has no item {{item}}' },
+  seasonChannelUnknown: { zh: '没有报名通道 {{channel}}', en: 'No entry channel {{channel}}' },
+  seasonCountInvalid: {
+    zh: '数量须为 1 至 {{max}} 的整数',
+    en: 'The number of codes must be a whole number from 1 to {{max}}',
+  },
+  seasonUsesInvalid: {
+    zh: '每个邀请码的可用次数须为 1 至 {{max}} 的整数',
+    en: 'The uses of each code must be a whole number from 1 to {{max}}',
+  },
+  seasonNoteTooLong: { zh: '备注最多 {{max}} 个字', en: 'The note may have at most {{max}} characters' },
+  seasonExpiryInvalid: {
+    zh: '有效期须为赛事时区的未来时间（YYYY-MM-DD HH:mm:ss）',
+    en: 'The expiry must be a future time on the race clock (YYYY-MM-DD HH:mm:ss)',
+  },
+  seasonIssueRetry: {
+    zh: '生成邀请码时与其他操作冲突，未生成任何邀请码，请重试',
+    en: 'Another issue drew the same code meanwhile: nothing was issued, try again',
+  },
+  seasonImportInvalid: {
+    zh: '文件有 {{count}} 处问题，未导入任何邀请码',
+    en: 'The file has {{count}} problem(s): nothing was imported',
+  },
+  seasonCodeMissing: { zh: '本赛事没有邀请码 {{code}}', en: 'The race has no code {{code}}' },
   // The ballot and bibs (issue 32; services/entry/ballot.ts, bibs.ts): the CLI's refusals.
   ballotNoRace: { zh: '赛事 {{race}} 不存在', en: 'No race {{race}}' },
   ballotNoItem: { zh: '本赛事没有项目 {{item}}', en: 'This race has no item {{item}}' },

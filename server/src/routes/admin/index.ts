@@ -62,6 +62,7 @@ import {
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { refundsRoutes } from './refunds.ts';
+import { seasonRoutes } from './season.ts';
 import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
@@ -265,6 +266,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
+    seasonRoutes(scope, app, helpers);
     ballotRoutes(scope, app, helpers);
     mailingRoutes(scope, app, helpers);
 
