@@ -10,6 +10,7 @@ import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createEntrySearchRepository } from './entry-search-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createLettersRepository } from './letters-repository.ts';
+import { createMessagesRepository } from './messages-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createParticipantsRepository } from './participants-repository.ts';
@@ -69,6 +70,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     raceFigures: createRaceFiguresRepository(db),
     entrySearch: createEntrySearchRepository(db, keys.idNumber),
     reconciliation: createReconciliationRepository(db),
+    messages: createMessagesRepository(db),
   };
 }
 

@@ -16,6 +16,7 @@ import type { Repositories } from '../../db/repositories.ts';
 import type { MailingRecord } from '../../db/runner-choices-repository.ts';
 import { CsvSyntaxError, parseCsv } from '../../lib/csv.ts';
 import { smsContent } from '../../lib/sms/kinds.ts';
+import { systemText } from '../messages/templates.ts';
 
 /** What a runner who chose mailing sees of the parcel; undefined for a pick-up choice. */
 export function parcelView(record: MailingRecord): ParcelView | undefined {
@@ -186,15 +187,13 @@ async function sendShipped(
 ): Promise<void> {
   const contact = await tx.ballots.contactOf(userId);
   if (!contact) return;
-  await tx.outbox.add({
-    ...contact,
-    ...shippedText(race, carrier, trackingNo),
-    createdAt: now,
-    sms: smsContent('packShipped', {
-      race: race.raceName,
-      raceEn: race.raceNameEn || race.raceName,
-      carrier,
-      trackingNo,
-    }),
+  const sms = smsContent('packShipped', {
+    race: race.raceName,
+    raceEn: race.raceNameEn || race.raceName,
+    carrier,
+    trackingNo,
   });
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(tx, race.raceId, userId, sms, shippedText(race, carrier, trackingNo));
+  await tx.outbox.add({ ...contact, ...text, createdAt: now, sms, userId, raceId: race.raceId });
 }

@@ -32,6 +32,7 @@ import { maskName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
 import { givePlacesBack } from '../entry/order-transitions.ts';
 import { recordRefunds, refundEntries } from '../entry/refunds-owed.ts';
+import { systemText } from '../messages/templates.ts';
 
 const { won, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -257,12 +258,20 @@ async function tellRunner(
     entryNo: entry.entryNo,
     ...fields,
   };
-  await tx.outbox.add({
-    ...contact,
+  const content = smsContent(kind, params);
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(tx, race.raceId, entry.userId, content, {
     subject: `报名服务 Registration service: ${race.raceName}`,
     body: `${race.raceName} ${item.zh}：报名号 ${who} ${zh}\n${raceEn} ${item.en || item.zh}: entry ${who} ${en}`,
+  });
+  await tx.outbox.add({
+    ...contact,
+    ...text,
     createdAt: at,
-    sms: smsContent(kind, params),
+    sms: content,
+    userId: entry.userId,
+    raceId: race.raceId,
+    entryId: entry.id,
   });
 }
 

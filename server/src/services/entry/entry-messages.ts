@@ -15,6 +15,7 @@ import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
+import { systemText } from '../messages/templates.ts';
 
 /** One entry as a message names it. */
 export interface MessageLine {
@@ -179,7 +180,10 @@ export async function tellRunner(
   if (!contact) return;
   const race = typeof raceOf === 'string' ? await repos.races.findById(raceOf) : raceOf;
   if (!race) return;
-  await repos.outbox.add({ ...runnerMessage(contact, race, key, event), createdAt: now });
+  const message = runnerMessage(contact, race, key, event);
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(repos, race.raceId, userId, message.sms, message);
+  await repos.outbox.add({ ...message, ...text, userId, raceId: race.raceId, createdAt: now });
 }
 
 /**
