@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MESSAGE_BODY_MAX, MESSAGE_SUBJECT_MAX, type MessageText } from '#contract/runner-messages';
 import { fail, ok } from '../../lib/envelope.ts';
+import { raceTimeZone } from '#contract/time-zone';
 import { raceById } from '../../services/races.ts';
 import {
   cancelCampaign,
@@ -86,16 +87,17 @@ export function messagesRoutes(scope: FastifyInstance, app: FastifyInstance, hel
 
   scope.get<RaceReq>(base, { schema: { params: raceParams } }, async (request) => {
     const { raceId } = request.params;
-    return (
-      refused(request, 'messages', raceId) ??
-      ((await race(raceId))
-        ? ok({
-            campaigns: await campaignsOf(app.repos, raceId),
-            perMinute: app.delivery.messagesPerMinute,
-            channels: app.delivery.channels,
-          })
-        : fail(404, 'raceNotFound'))
-    );
+    const denied = refused(request, 'messages', raceId);
+    if (denied) return denied;
+    const found = await race(raceId);
+    if (!found) return fail(404, 'raceNotFound');
+    return ok({
+      campaigns: await campaignsOf(app.repos, raceId),
+      items: (found.entry?.items ?? []).map((i) => ({ code: i.code, name: i.name })),
+      timeZone: raceTimeZone(found),
+      perMinute: app.delivery.messagesPerMinute,
+      channels: app.delivery.channels,
+    });
   });
 
   scope.get<RaceReq>(`${base}/templates`, { schema: { params: raceParams } }, async (request) => {
