@@ -477,6 +477,9 @@ function SentTab(props: {
   ];
   return (
     <div data-testid="messages-sent">
+      <Button onClick={props.reload} style={{ marginBottom: 12 }} data-testid="messages-refresh">
+        {t('messages.refresh')}
+      </Button>
       {cancel.error ? <Alert type="error" showIcon role="alert" message={cancel.error} /> : null}
       <Table
         rowKey="id"
@@ -575,6 +578,7 @@ function Deliveries(props: {
           onChange={setState}
           options={STATES.map((s) => ({ value: s, label: t(`messages.states.${s}`) }))}
         />
+        <Button onClick={reload}>{t('messages.refresh')}</Button>
         <Button
           onClick={() => retryCopies()}
           loading={retry.busy}
