@@ -57,6 +57,8 @@ export const COPIED_TABLES = [
   'reconciliation_runs',
   'reconciliation_lines',
   'reconciliation_differences',
+  'message_templates',
+  'message_campaigns',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -88,6 +90,7 @@ const IDENTITY_TABLES = new Set([
   'deferrals',
   'reconciliation_runs',
   'reconciliation_differences',
+  'message_campaigns',
 ]);
 
 const BATCH = 500;
