@@ -34,9 +34,14 @@ const PASSWORD = 'Canal-Marathon-2027';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 /** A minimal SMTP listener on loopback (as smtp.test.ts): a recipient with "bounce" in it is refused (550). */
-function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[]; refuse: { bounce: boolean } }> {
+function fakeSmtp(): Promise<{
+  server: Server;
+  port: number;
+  messages: string[];
+  refuse: { bounce: boolean; later: boolean };
+}> {
   const messages: string[] = [];
-  const refuse = { bounce: true };
+  const refuse = { bounce: true, later: true };
   const server = createServer((socket) => {
     let data: string | null = null;
     let buffer = '';
@@ -59,6 +64,8 @@ function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[];
         if (verb === 'EHLO' || verb === 'HELO') socket.write('250-fake.test\r\n250 8BITMIME\r\n');
         else if (verb === 'RCPT' && refuse.bounce && line.includes('bounce')) {
           socket.write('550 5.1.1 No such user\r\n');
+        } else if (verb === 'RCPT' && refuse.later && line.includes('later')) {
+          socket.write('451 4.3.0 Try again later\r\n');
         } else if (verb === 'DATA') {
           data = '';
           socket.write('354 go ahead\r\n');
@@ -360,6 +367,23 @@ describe('messages to entrants', () => {
     expect(await states(sent.data.id)).toEqual(['sent']);
     expect(await call('POST', `/${sent.data.id}/retry`, {})).toMatchObject({ code: 409 });
     smtp.refuse.bounce = true;
+  });
+
+  it('tries a copy the mail server put off (4xx) again after a wait, by the injected clock', async () => {
+    const runner = await emailRunner('later');
+    const entry = await wonPaidEntry(app, runner, clock.now());
+    const sent = await send({ entryNo: entry.entryNo }, 'email');
+    await app.delivery.sendQueuedEmail();
+    const [copy] = await copies(sent.data.id);
+    expect(copy).toMatchObject({ state: 'queued', error: 'smtp451', attempts: 1 });
+    smtp.refuse.later = false;
+    // Not before its wait (30 s after the first try).
+    clock.advance(29_000);
+    await app.delivery.sendQueuedEmail();
+    expect(await states(sent.data.id)).toEqual(['queued']);
+    clock.advance(1_000);
+    await app.delivery.sendQueuedEmail();
+    expect((await copies(sent.data.id))[0]).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
   it('writes every send, schedule, cancel, retry and template change in the audit log', async () => {
