@@ -157,6 +157,8 @@ export const API_PATHS = {
   /** GET ?raceId= → RefundAnswer; POST RefundRequestBody → RefundRequestView. */
   refundGet: '/race-center/api/services/refund',
   refundRequest: '/race-center/api/services/refund/request',
+  /** GET ?lang=zh|en (login) → MyMessage[] (contract/runner-messages.ts): the messages sent to the caller. */
+  myMessages: '/user-center/api/messages',
   /** Uploaded and demo files are served below this prefix (the default file host of the bundled server). */
   filesPrefix: '/files/',
 } as const;

@@ -319,6 +319,30 @@ export const CONSOLE_MESSAGES = {
     zh: '无法读取快递单号文件：{{problem}}。未导入任何内容（需要 key、carrier、trackingNo 三列的 CSV 文件）',
     en: 'The tracking file cannot be read: {{problem}}. Nothing was imported (a CSV file with the columns key, carrier, trackingNo)',
   },
+  messagePlaceholderUnknown: {
+    zh: '文本中的 {{name}} 不是此消息可用的字段（可用：{{allowed}}）',
+    en: '{{name}} in the text is not a field of this message (fields: {{allowed}})',
+  },
+  messageTextMissing: {
+    zh: '请填写中文和英文的标题与正文（标题最多 {{subjectMax}} 字，正文最多 {{bodyMax}} 字）',
+    en: 'Write the subject and the text in Chinese and in English (subject up to {{subjectMax}}, text up to {{bodyMax}} characters)',
+  },
+  messageKindUnknown: { zh: '没有这种系统消息：{{kind}}', en: 'No such system message: {{kind}}' },
+  messageAudienceInvalid: { zh: '收件人条件无效：{{field}}', en: 'The audience filter is not valid: {{field}}' },
+  messageAudienceEmpty: {
+    zh: '没有符合条件、可通过所选方式联系的报名者，未发送',
+    en: 'No entrant matches and can be reached that way: nothing was sent',
+  },
+  messageSendAtPast: {
+    zh: '定时发送的时间须在现在之后',
+    en: 'A scheduled time must be in the future',
+  },
+  messageCampaignMissing: { zh: '没有消息 {{id}}', en: 'No message {{id}}' },
+  messageCampaignNotScheduled: {
+    zh: '消息 {{id}} 已发送或已取消，不能取消',
+    en: 'Message {{id}} was already sent or cancelled: it cannot be cancelled',
+  },
+  messageNothingToRetry: { zh: '没有发送失败的记录可重试', en: 'No failed copy to try again' },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

@@ -28,6 +28,7 @@ export const PAGE_COMPONENTS = [
   'MyLetter',
   'MyPickup',
   'MyRefund',
+  'MyMessages',
   'PickupCheckIn',
 ] as const;
 

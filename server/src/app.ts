@@ -24,7 +24,7 @@ import {
   HSTS,
   isHttps,
 } from './lib/security-headers.ts';
-import type { Env } from './lib/env.ts';
+import { parseServerEnv, type Env } from './lib/env.ts';
 import { readSettings } from './lib/settings.ts';
 import { readSmsSettings } from './lib/sms/providers.ts';
 import { pooledValidators } from './lib/validator-pool.ts';
@@ -256,6 +256,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     smsSettings,
     print: options.printOutbox,
     development: settings.devOutbox,
+    messagesPerMinute: parseServerEnv(options.env ?? process.env, ['MESSAGES_PER_MINUTE']).MESSAGES_PER_MINUTE,
   });
   // Race-day traffic: compress JSON, documents and the SPA's assets (brotli at a fast quality, or gzip).
   await app.register(fastifyCompress, {

@@ -41,6 +41,7 @@ describe('server environment', () => {
       PAYMENT_SECRET: undefined,
       PAYMENT_PROVIDER: 'sandbox',
       PAYMENT_SWEEP_SECONDS: 30,
+      MESSAGES_PER_MINUTE: 60,
       PAYMENT_MINUTE_SECONDS: 60,
       DATABASE_URL: undefined,
       DB_POOL_SIZE: 10,

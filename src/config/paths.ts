@@ -33,6 +33,8 @@ export const PATHS = {
   pickup: '/my/pickup',
   participants: '/my/participants',
   refund: '/my/refund',
+  /** The messages sent to the runner (issue 32 §2). */
+  messages: '/my/messages',
   /** The pick-up staff's check-in screen (a staff key, not a runner's login). */
   pickupCheckIn: '/pickup-check-in',
 } as const;

@@ -58,6 +58,8 @@ export const COPIED_TABLES = [
   'reconciliation_lines',
   'reconciliation_differences',
   'entry_closures',
+  'message_templates',
+  'message_campaigns',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */
@@ -89,6 +91,7 @@ const IDENTITY_TABLES = new Set([
   'deferrals',
   'reconciliation_runs',
   'reconciliation_differences',
+  'message_campaigns',
 ]);
 
 const BATCH = 500;

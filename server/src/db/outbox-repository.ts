@@ -5,10 +5,12 @@ import type { SmsContent } from '../lib/sms/kinds.ts';
 /** Where a message stands (migration 26): see plugins/delivery.ts. */
 export type OutboxState = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
 
-/** A message to a phone claimed for sending. */
+/** A message to a phone (or an e-mail address) claimed for sending. */
 export interface QueuedSms {
   id: number;
   destination: string;
+  subject: string;
+  body: string;
   kind: string | null;
   params: Record<string, string>;
   /** Tries so far, this one included. */
@@ -35,6 +37,21 @@ export interface OutboxMessage {
   createdAt: number;
 }
 
+/** Whose message it is (migration 29): the runner's "my messages" and a message to entrants' copies. */
+export interface OutboxOwner {
+  userId?: number;
+  raceId?: string;
+  entryId?: number;
+  campaignId?: number;
+  language?: 'zh' | 'en';
+  /** Not sent before this time (a throttled message to entrants). */
+  notBefore?: number;
+}
+
+/** The sender of each channel: the SMS provider's, or SMTP's. */
+export type OutboxChannel = 'sms' | 'email';
+const CODE_KINDS_SQL = sql`('loginCode', 'registerCode', 'resetCode')`;
+
 interface OutboxRow {
   id: number;
   channel: CodeChannel;
@@ -58,13 +75,16 @@ export function createOutboxRepository(db: Db) {
         sms?: SmsContent;
         /** Default queued: the SMS sender takes it (plugins/delivery.ts); a code is sent at once (sending). */
         state?: OutboxState;
-      },
+      } & OutboxOwner,
     ): Promise<number> {
       const row = await db.get<{ id: number }>(sql`
-        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key, kind, params, state, state_at)
+        INSERT INTO outbox (channel, destination, subject, body, created_at, dedupe_key, kind, params, state, state_at,
+          user_id, race_id, entry_id, campaign_id, language, next_attempt_at)
         VALUES (${message.channel}, ${message.destination}, ${message.subject}, ${message.body}, ${message.createdAt},
           ${message.dedupeKey ?? null}, ${message.sms?.kind ?? null},
-          ${message.sms ? JSON.stringify(message.sms.params) : null}, ${message.state ?? 'queued'}, ${message.createdAt})
+          ${message.sms ? JSON.stringify(message.sms.params) : null}, ${message.state ?? 'queued'}, ${message.createdAt},
+          ${message.userId ?? null}, ${message.raceId ?? null}, ${message.entryId ?? null},
+          ${message.campaignId ?? null}, ${message.language ?? null}, ${message.notBefore ?? null})
         ON CONFLICT (dedupe_key) DO NOTHING
         RETURNING id
       `);
@@ -90,12 +110,14 @@ export function createOutboxRepository(db: Db) {
      * Claims up to `limit` messages to phones due for sending (queued, their next try due), oldest first: each
      * becomes `sending` with one more attempt, so another instance's sender never takes it too.
      */
-    async claimQueued(now: number, limit: number): Promise<QueuedSms[]> {
+    async claimQueued(now: number, limit: number, channel: OutboxChannel = 'sms'): Promise<QueuedSms[]> {
       // (state IN … AND channel = 'sms': the words of the partial index outbox_queued, so both engines use it.)
+      // A code to an e-mail address was sent when it was asked for: never again by the e-mail sender.
       const due = await db.all<{ id: number }>(sql`
         SELECT id FROM outbox
-        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued'
+        WHERE state IN ('queued', 'sending') AND channel = ${sql.lit(channel)} AND state = 'queued'
           AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+          ${channel === 'email' ? sql`AND (kind IS NULL OR kind NOT IN ${CODE_KINDS_SQL})` : sql``}
         ORDER BY id LIMIT ${limit}
       `);
       const claimed: QueuedSms[] = [];
@@ -103,18 +125,22 @@ export function createOutboxRepository(db: Db) {
         const row = await db.get<{
           id: number;
           destination: string;
+          subject: string;
+          body: string;
           kind: string | null;
           params: string | null;
           attempts: number;
         }>(sql`
           UPDATE outbox SET state = 'sending', attempts = attempts + 1, state_at = ${now}
           WHERE id = ${id} AND state = 'queued'
-          RETURNING id, destination, kind, params, attempts
+          RETURNING id, destination, subject, body, kind, params, attempts
         `);
         if (!row) continue;
         claimed.push({
           id: Number(row.id),
           destination: row.destination,
+          subject: row.subject,
+          body: row.body,
           kind: row.kind,
           params: row.params ? (JSON.parse(row.params) as Record<string, string>) : {},
           attempts: Number(row.attempts),
@@ -127,14 +153,20 @@ export function createOutboxRepository(db: Db) {
      * Messages claimed before `before` and never finished (their instance died): a queued message is queued
      * again (it may reach the phone twice rather than never); a code, whose value was never kept, is failed.
      */
-    async releaseStale(before: number, now: number, codeKinds: readonly string[]): Promise<void> {
+    async releaseStale(
+      before: number,
+      now: number,
+      codeKinds: readonly string[],
+      channel: OutboxChannel = 'sms',
+    ): Promise<void> {
       await db.run(sql`
         UPDATE outbox SET state = CASE WHEN kind IN (${sql.join(codeKinds)})
             THEN 'failed' ELSE 'queued' END,
           error_code = CASE WHEN kind IN (${sql.join(codeKinds)})
             THEN 'interrupted' ELSE error_code END,
           state_at = ${now}
-        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'sending' AND state_at < ${before}
+        WHERE state IN ('queued', 'sending') AND channel = ${sql.lit(channel)} AND state = 'sending'
+          AND state_at < ${before}
       `);
     },
 
@@ -167,19 +199,24 @@ export function createOutboxRepository(db: Db) {
       `);
     },
 
-    /** SMS_PROVIDER=outbox: the queued messages to phones stay in the outbox, kept as its own (nothing left). */
-    async keepQueued(now: number): Promise<number> {
+    /**
+     * SMS_PROVIDER=outbox (or e-mail without SMTP_URL): the queued messages that are due stay in the outbox, kept
+     * as its own (nothing left); a throttled message to entrants is kept when its turn comes.
+     */
+    async keepQueued(now: number, channel: OutboxChannel = 'sms'): Promise<number> {
       return db.run(sql`
         UPDATE outbox SET state = 'sent', provider = 'outbox', state_at = ${now}
-        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued'
+        WHERE state IN ('queued', 'sending') AND channel = ${sql.lit(channel)} AND state = 'queued'
+          AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
       `);
     },
 
-    /** Fails queued messages to phones written before `before` (too old to be worth sending). */
-    async expireQueued(before: number, now: number): Promise<number> {
+    /** Fails queued messages written before `before` (too old to be worth sending). */
+    async expireQueued(before: number, now: number, channel: OutboxChannel = 'sms'): Promise<number> {
       return db.run(sql`
         UPDATE outbox SET state = 'failed', error_code = 'expired', state_at = ${now}
-        WHERE state IN ('queued', 'sending') AND channel = 'sms' AND state = 'queued' AND created_at < ${before}
+        WHERE state IN ('queued', 'sending') AND channel = ${sql.lit(channel)} AND state = 'queued'
+          AND created_at < ${before}
       `);
     },
   };

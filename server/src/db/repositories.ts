@@ -10,6 +10,7 @@ import { createEntryAdminRepository } from './entry-admin-repository.ts';
 import { createEntrySearchRepository } from './entry-search-repository.ts';
 import { createJobsRepository } from './jobs-repository.ts';
 import { createLettersRepository } from './letters-repository.ts';
+import { createMessagesRepository } from './messages-repository.ts';
 import { createOrdersRepository } from './orders-repository.ts';
 import { createOutboxRepository } from './outbox-repository.ts';
 import { createParticipantsRepository } from './participants-repository.ts';
@@ -71,6 +72,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     entrySearch: createEntrySearchRepository(db, keys.idNumber),
     reconciliation: createReconciliationRepository(db),
     season: createSeasonRepository(db),
+    messages: createMessagesRepository(db),
   };
 }
 

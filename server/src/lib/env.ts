@@ -124,6 +124,8 @@ export const serverEnvSchema = z.object({
   ALIPAY_PUBLIC_KEY: z.string().optional(),
   ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
   ALIPAY_GATEWAY: z.url({ protocol: /^https?$/ }).optional(),
+  /** Copies of a message to entrants sent a minute (issue 32 §2: services/messages/campaigns.ts). */
+  MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(60),
   /** Seconds between two looks for unpaid orders past their deadline (cancelled, places given back). */
   PAYMENT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(DEFAULT_PAYMENT_SWEEP_SECONDS),
   /**
@@ -218,6 +220,7 @@ const EXPECTED: Partial<Record<ServerEnvKey, string>> = {
   PAYMENT_PROVIDER: 'provider names separated by commas, each once (such as wechatpay,alipay)',
   ALIPAY_GATEWAY: "an https:// URL (Alipay's gateway.do)",
   PAYMENT_SWEEP_SECONDS: 'a number of seconds from 1 to 3600',
+  MESSAGES_PER_MINUTE: 'a number from 1 to 10000',
   PAYMENT_MINUTE_SECONDS: 'a number of seconds from 1 to 60',
   DATABASE_URL: 'a postgres:// or postgresql:// URL',
   DB_POOL_SIZE: 'a number from 1 to 200',

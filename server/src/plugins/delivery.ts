@@ -18,6 +18,12 @@
  *   failed (expired) rather than sent late;
  * - the provider's delivery receipts (routes/sms/receipt.ts) turn a sent message delivered or failed.
  * Phone numbers are logged masked only.
+ *
+ * E-mail (issue 32 §2): the runner messages queued to an e-mail address are sent by the `send-email` job
+ * through the SMTP transport (SMTP_URL) in the same way: claimed once, a refusal of the address (an SMTP 5xx
+ * answer) failed as bounced, anything else (a 4xx answer, the network) queued again with a growing wait up to
+ * SMS_MAX_ATTEMPTS; without SMTP_URL they stay in the outbox (as the SMS outbox keeps its own). The same job
+ * run also sends the messages to entrants that are due (services/messages/campaigns.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -29,6 +35,7 @@ import { networkFailure, type SmsSendResult } from '../lib/sms/provider.ts';
 import type { SmsSettings } from '../lib/sms/providers.ts';
 import { templateFor } from '../lib/sms/templates.ts';
 import type { OutboxOutcome, QueuedSms } from '../db/outbox-repository.ts';
+import { DEFAULT_MESSAGES_PER_MINUTE, releaseDueCampaigns } from '../services/messages/campaigns.ts';
 
 export interface SmsSender {
   send(phone: string, text: string): Promise<void>;
@@ -53,6 +60,30 @@ export interface Delivery {
   idle(): Promise<void>;
   /** Sends the queued messages to phones that are due (the `send-sms` job; tests call it with their clock). */
   sendQueued(): Promise<{ sent: number; failed: number; retried: number }>;
+  /** Sends the queued messages to e-mail addresses that are due (the `send-email` job). */
+  sendQueuedEmail(): Promise<{ sent: number; failed: number; retried: number }>;
+  /** MESSAGES_PER_MINUTE: copies of a message to entrants sent a minute. */
+  messagesPerMinute: number;
+  /** Where SMS go (SMS_PROVIDER: outbox, aliyun, tencent) and whether e-mail leaves by SMTP (the console says so). */
+  channels: { sms: string; smtp: boolean };
+  /** Sends the messages to entrants whose time has come (the `send-messages` job). */
+  sendDueMessages(): Promise<number>;
+}
+
+/**
+ * How a send by SMTP failed: a refusal of the message or the address (a 5xx answer) is final ("bounced"); a
+ * 4xx answer or a network failure is tried again.
+ */
+export function smtpFailure(error: unknown): { code: string; detail: string; transient: boolean } {
+  const e = error as { responseCode?: unknown; code?: unknown; message?: unknown };
+  const status = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
+  const detail = String(e?.message ?? error).slice(0, 500);
+  if (status !== undefined && status >= 500) return { code: 'bounced', detail, transient: false };
+  return {
+    code: status !== undefined ? `smtp${status}` : String(e?.code ?? 'network').slice(0, 64),
+    detail,
+    transient: true,
+  };
 }
 
 /** How often the job runner sends the queued messages to phones. */
@@ -138,6 +169,8 @@ export interface DeliveryOptions {
   print?: (line: string) => void;
   /** Development: keep messages in the outbox and print codes in clear (the outbox setting, DEV_OUTBOX). */
   development: boolean;
+  /** MESSAGES_PER_MINUTE (default 60). */
+  messagesPerMinute?: number;
 }
 
 async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
@@ -145,6 +178,7 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
   const quiet = parseServerEnv(process.env, ['NODE_ENV']).NODE_ENV === 'test';
   const print = options.print ?? (quiet ? () => undefined : console.log);
   const sms: SmsSender = options.sms ?? { send: async () => undefined };
+  const emailConfigured = options.email !== undefined || options.smtpUrl !== undefined;
   const email: EmailSender =
     options.email ??
     (options.smtpUrl ? await createSmtpSender(options.smtpUrl, options.smtpFrom) : { send: async () => undefined });
@@ -289,6 +323,57 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
     await sendQueued();
   });
 
+  /** One queued e-mail: sent, queued again (transient), or failed (bounced); recorded. */
+  const sendQueuedEmailOne = async (row: QueuedSms): Promise<'sent' | 'failed' | 'retried'> => {
+    let outcome: OutboxOutcome;
+    let retry = false;
+    try {
+      await email.send(row.destination, row.subject, row.body);
+      outcome = { state: 'sent', provider: 'smtp' };
+    } catch (error) {
+      const failure = smtpFailure(error);
+      retry = failure.transient && row.attempts < SMS_MAX_ATTEMPTS;
+      outcome = {
+        state: retry ? 'queued' : 'failed',
+        provider: 'smtp',
+        errorCode: failure.code,
+        errorDetail: failure.detail,
+        ...(retry ? { nextAttemptAt: now() + smsBackoffMs(row.attempts, false) } : {}),
+      };
+      const line = { to: maskDestination(row.destination), kind: row.kind ?? '', error: failure.code };
+      if (retry) app.log.warn(line, 'email not sent, will try again');
+      else app.log.error(line, 'email failed');
+    }
+    await outbox.record(row.id, outcome, now());
+    return retry ? 'retried' : outcome.state === 'sent' ? 'sent' : 'failed';
+  };
+
+  const sendQueuedEmail = async () => {
+    const counts = { sent: 0, failed: 0, retried: 0 };
+    const at = now();
+    if (!emailConfigured) {
+      // Without SMTP_URL the outbox keeps them, as it keeps messages to phones without an SMS provider.
+      await outbox.keepQueued(at, 'email');
+      return counts;
+    }
+    await outbox.releaseStale(at - SMS_STALE_MS, at, CODE_KINDS, 'email');
+    counts.failed += await outbox.expireQueued(at - SMS_MAX_AGE_MS, at, 'email');
+    for (let batch = 0; batch < SMS_BATCHES; batch += 1) {
+      const rows = await outbox.claimQueued(now(), SMS_BATCH, 'email');
+      for (const row of rows) counts[await sendQueuedEmailOne(row)] += 1;
+      if (rows.length < SMS_BATCH) break;
+    }
+    return counts;
+  };
+  app.jobs.every('send-email', SMS_SEND_EVERY_MS, async () => {
+    await sendQueuedEmail();
+  });
+  const messagesPerMinute = options.messagesPerMinute ?? DEFAULT_MESSAGES_PER_MINUTE;
+  const sendDueMessages = () => releaseDueCampaigns(app.repos, now(), messagesPerMinute);
+  app.jobs.every('send-messages', SMS_SEND_EVERY_MS, async () => {
+    await sendDueMessages();
+  });
+
   app.decorate('delivery', {
     async sendCode({ channel, destination, purpose, code }) {
       const { subject, body } = messageFor(purpose, code);
@@ -296,7 +381,8 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
       // A real SMS provider sends the code's template; options.sms (a sender given in code) takes the text.
       const byProvider = channel === 'sms' && provider !== null && options.sms === undefined;
       const content = smsContent(`${purpose}Code`, { code, minutes: CODE_VALID_MINUTES });
-      const state = byProvider ? 'sending' : provider !== null ? 'sent' : undefined;
+      // A code to an e-mail address is sent here and now (deliver, below): never by the e-mail sender's queue.
+      const state = byProvider ? 'sending' : provider !== null || channel === 'email' ? 'sent' : undefined;
       if (options.development) {
         const id = await outbox.add({ channel, destination, subject, body, createdAt: now(), sms: content, state });
         print(`[outbox] ${channel} to ${to} (${purpose}): code ${code}`);
@@ -327,6 +413,10 @@ async function deliveryPlugin(app: FastifyInstance, options: DeliveryOptions) {
     },
     idle,
     sendQueued,
+    sendQueuedEmail,
+    messagesPerMinute,
+    channels: { sms: options.smsSettings.name, smtp: emailConfigured },
+    sendDueMessages,
   } satisfies Delivery);
 }
 

@@ -64,6 +64,7 @@ export const HIDDEN_MAIN_ROUTES: FlatRoute[] = [
   centre('myLetter', 'MyLetter', PATHS.letter, '电子承诺书', 'Commitment Letter'),
   centre('myPickup', 'MyPickup', PATHS.pickup, '领物预约', 'Pack Pick-up'),
   centre('myRefund', 'MyRefund', PATHS.refund, '退款申请', 'Refund Request'),
+  centre('myMessages', 'MyMessages', PATHS.messages, '我的消息', 'My Messages'),
   hidden('pickupCheckIn', 'PickupCheckIn', PATHS.pickupCheckIn, '领物核验', 'Pick-up Check-in'),
 ];
 

@@ -60,6 +60,7 @@ export const pageRegistry: Record<PageComponentName, PageModule> = {
   MyLetter: page(() => import('@/features/centre/components/letter-page'), ['centre']),
   MyPickup: page(() => import('@/features/centre/components/pickup-page'), ['centre']),
   MyRefund: page(() => import('@/features/centre/components/refund-page'), ['centre']),
+  MyMessages: page(() => import('@/features/centre/components/messages-page'), ['centre']),
   PickupCheckIn: page(() => import('@/features/centre/components/pickup-check-in-page'), ['centre']),
 };
 

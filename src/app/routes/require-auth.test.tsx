@@ -128,6 +128,7 @@ describe('route meta', () => {
       '/my/pickup',
       '/my/participants',
       '/my/refund',
+      '/my/messages',
     ];
     for (const path of siteWithLogin)
       expect(meta.get(path), path).toMatchObject({ layout: 'site', requiresAuth: true });

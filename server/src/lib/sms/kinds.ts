@@ -45,6 +45,9 @@ export const SMS_KINDS = {
   deferralCode: ['race', 'item', 'entryNo', 'code', 'until', 'raceEn', 'itemEn'],
   // The race pack by post (services/after-entry/mailing.ts).
   packShipped: ['race', 'carrier', 'trackingNo', 'raceEn'],
+  // A message of the organiser to chosen entrants (services/messages/campaigns.ts): a provider sends no free
+  // text, so its template says that a message (title: its subject) waits in the runner's personal centre.
+  raceNotice: ['race', 'title', 'raceEn'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SmsKind = keyof typeof SMS_KINDS;

@@ -65,6 +65,7 @@ import { refundsRoutes } from './refunds.ts';
 import { seasonRoutes } from './season.ts';
 import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
+import { messagesRoutes } from './messages.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -269,6 +270,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     seasonRoutes(scope, app, helpers);
     ballotRoutes(scope, app, helpers);
     mailingRoutes(scope, app, helpers);
+    messagesRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());

@@ -25,6 +25,7 @@ import profileRoutes, { userInfoProfile } from './profile.ts';
 import { loginBody } from './bodies.ts';
 import { decryptField, noStore, parseOrReject, reject } from './common.ts';
 import { userData } from './user-data.ts';
+import myMessagesRoutes from './messages.ts';
 
 /**
  * The personal centre's logged-in calls: the profile, the password change and the saved participants.
@@ -33,6 +34,7 @@ import { userData } from './user-data.ts';
 export async function userCenterRunnerRoutes(app: FastifyInstance) {
   await app.register(profileRoutes);
   await app.register(participantRoutes);
+  await app.register(myMessagesRoutes);
 }
 
 export default async function userCenterRoutes(app: FastifyInstance) {

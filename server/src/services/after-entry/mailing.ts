@@ -32,6 +32,7 @@ import { maskMobile } from '../../lib/race-center.ts';
 import { smsContent } from '../../lib/sms/kinds.ts';
 import { tableFile, type ExportFormat } from '../console/table-file.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
+import { systemText } from '../messages/templates.ts';
 
 /** What a runner who chose mailing sees of the parcel; undefined for a pick-up choice. */
 export function parcelView(record: MailingRecord): ParcelView | undefined {
@@ -340,15 +341,13 @@ async function sendShipped(
 ): Promise<void> {
   const contact = await tx.ballots.contactOf(userId);
   if (!contact) return;
-  await tx.outbox.add({
-    ...contact,
-    ...shippedText(race, carrier, trackingNo),
-    createdAt: now,
-    sms: smsContent('packShipped', {
-      race: race.raceName,
-      raceEn: race.raceNameEn || race.raceName,
-      carrier,
-      trackingNo,
-    }),
+  const sms = smsContent('packShipped', {
+    race: race.raceName,
+    raceEn: race.raceNameEn || race.raceName,
+    carrier,
+    trackingNo,
   });
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(tx, race.raceId, userId, sms, shippedText(race, carrier, trackingNo));
+  await tx.outbox.add({ ...contact, ...text, createdAt: now, sms, userId, raceId: race.raceId });
 }

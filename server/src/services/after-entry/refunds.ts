@@ -35,6 +35,7 @@ import { itemOf } from '../entry/views.ts';
 import { givePlacesBack } from '../entry/order-transitions.ts';
 import { carryOutClaimed, recordRefunds, REFUND_AUDIT } from '../entry/refunds-owed.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
+import { systemText } from '../messages/templates.ts';
 
 const { won, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -271,12 +272,20 @@ async function tellRunner(
     entryNo: entry.entryNo,
     ...fields,
   };
-  await tx.outbox.add({
-    ...contact,
+  const content = smsContent(kind, params);
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(tx, race.raceId, entry.userId, content, {
     subject: `报名服务 Registration service: ${race.raceName}`,
     body: `${race.raceName} ${item.zh}：报名号 ${who} ${zh}\n${raceEn} ${item.en || item.zh}: entry ${who} ${en}`,
+  });
+  await tx.outbox.add({
+    ...contact,
+    ...text,
     createdAt: at,
-    sms: smsContent(kind, params),
+    sms: content,
+    userId: entry.userId,
+    raceId: race.raceId,
+    entryId: entry.id,
   });
 }
 

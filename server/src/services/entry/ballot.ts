@@ -38,6 +38,7 @@ import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 import { paymentDeadline } from './payment-window.ts';
 import { carryOutRefund, closeAtProviders, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
 import { signUpWindow } from './views.ts';
+import { systemText } from '../messages/templates.ts';
 
 /**
  * A refusal carries the command line's text (`problem`, naming its options) and the console's message code
@@ -819,8 +820,10 @@ async function sendOutcome(
 ): Promise<void> {
   const contact = await tx.ballots.contactOf(message.entry.userId);
   if (!contact) return;
-  const { subject, body } = outcomeText(race, item, zone, message);
-  await tx.outbox.add({ ...contact, subject, body, createdAt: now, sms: outcomeSms(race, item, zone, message) });
+  const sms = outcomeSms(race, item, zone, message);
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(tx, race.raceId, message.entry.userId, sms, outcomeText(race, item, zone, message));
+  await tx.outbox.add({ ...contact, ...text, createdAt: now, sms, userId: message.entry.userId, raceId: race.raceId });
 }
 
 /** An outcome's SMS template variables (lib/sms/kinds.ts): the fields its text is made of. */

@@ -16,6 +16,7 @@ import type { Repositories } from '../../db/repositories.ts';
 import { runnerMessageKey } from '../../lib/outbox-keys.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
+import { systemText } from '../messages/templates.ts';
 
 /** One entry as a message names it. */
 export interface MessageLine {
@@ -180,7 +181,10 @@ export async function tellRunner(
   if (!contact) return;
   const race = typeof raceOf === 'string' ? await repos.races.findById(raceOf) : raceOf;
   if (!race) return;
-  await repos.outbox.add({ ...runnerMessage(contact, race, key, event), createdAt: now });
+  const message = runnerMessage(contact, race, key, event);
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const text = await systemText(repos, race.raceId, userId, message.sms, message);
+  await repos.outbox.add({ ...message, ...text, userId, raceId: race.raceId, createdAt: now });
 }
 
 /**

@@ -18,6 +18,7 @@ const MENU = [
   { path: PATHS.myIndex, key: 'myIndex' },
   { path: PATHS.profile, key: 'profile' },
   { path: PATHS.participants, key: 'participants' },
+  { path: PATHS.messages, key: 'messages' },
   { path: PATHS.password, key: 'password' },
 ] as const;
 

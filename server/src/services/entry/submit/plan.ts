@@ -30,6 +30,7 @@ import {
 import { orderView, type OrderRecord } from '../../../db/orders-repository.ts';
 import type { Repositories } from '../../../db/repositories.ts';
 import { runnerMessage } from '../entry-messages.ts';
+import { systemText } from '../../messages/templates.ts';
 import { statusAfterPayment } from '../order-transitions.ts';
 import { paymentDeadline } from '../payment-window.ts';
 import { myEntryViews } from '../views.ts';
@@ -175,7 +176,7 @@ export async function planSubmission(
     order: orderShown,
   };
   const first = answer.entries[0];
-  const message =
+  const builtIn =
     draft.contact && first
       ? runnerMessage(draft.contact, race, `submitted:${first.entryNo}`, {
           kind: 'submitted',
@@ -187,6 +188,11 @@ export async function planSubmission(
           },
         })
       : undefined;
+  // The race's own wording of the kind, if it has one (services/messages/templates.ts).
+  const message = builtIn && {
+    ...builtIn,
+    ...pickText(await systemText(repos, race.raceId, userId, builtIn.sms, builtIn)),
+  };
   const write: SubmissionWrite = {
     userId,
     idempotencyKey: draft.idempotencyKey,
@@ -214,3 +220,5 @@ export async function planSubmission(
   };
   return { write, answer };
 }
+
+const pickText = ({ subject, body }: { subject: string; body: string }) => ({ subject, body });
