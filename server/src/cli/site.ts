@@ -605,7 +605,16 @@ const READ_ONLY_COMMANDS = new Set([
   'reconciliation-list',
 ]);
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
-const SELF_AUDITED_COMMANDS = new Set(['entries-export', 'reconcile', 'reconciliation-handle']);
+const SELF_AUDITED_COMMANDS = new Set([
+  'entries-export',
+  'reconcile',
+  'reconciliation-handle',
+  // pick-up: the same records as the console's (services/after-entry/pickup.ts)
+  'staff-key-issue',
+  'staff-key-revoke',
+  'pickup-checkin',
+  'pickup-export',
+]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&
   !isStaffCommand(command) &&
