@@ -33,6 +33,7 @@ import { useConsole, type ConsoleLanguage } from '../../store';
 import { zoneOfRace } from '../../time';
 import { CameraScan } from './camera-scan';
 import { useHandOverQueue, type QueuedHandOver } from './queue';
+import '../../lib/tags.css';
 import './checkin.css';
 
 type Shown =
@@ -72,6 +73,7 @@ export default function CheckInPage() {
   const queue = useHandOverQueue();
   const [code, setCode] = useState('');
   const [shown, setShown] = useState<Shown>();
+  const [looking, setLooking] = useState(false);
   const [busy, setBusy] = useState(false);
   const input = useRef<InputRef>(null);
   const mine = queue.items.filter((item) => item.raceId === raceId);
@@ -98,7 +100,7 @@ export default function CheckInPage() {
         setShown({ kind: 'offline', passCode });
         return;
       }
-      setBusy(true);
+      setLooking(true);
       try {
         const pass = await api.get<ConsolePassLookup>(
           `/races/${encodeURIComponent(raceId)}/pickup/passes/${encodeURIComponent(passCode)}`,
@@ -111,7 +113,7 @@ export default function CheckInPage() {
             : { kind: 'refused', passCode, message: (error as Error).message },
         );
       } finally {
-        setBusy(false);
+        setLooking(false);
       }
     },
     [raceId, t],
@@ -307,7 +309,7 @@ export default function CheckInPage() {
             maxLength={20}
             data-testid="checkin-code"
           />
-          <Button type="primary" size="large" htmlType="submit" loading={busy} data-testid="checkin-look-up">
+          <Button type="primary" size="large" htmlType="submit" loading={looking} data-testid="checkin-look-up">
             {t('checkin.lookUp')}
           </Button>
         </Space.Compact>
@@ -326,11 +328,11 @@ export default function CheckInPage() {
           <Space wrap>
             <span>{t('checkin.queue.title')}</span>
             {waiting.length > 0 ? (
-              <Tag color="orange" data-testid="checkin-waiting">
+              <Tag className="console-tag console-tag--wait" data-testid="checkin-waiting">
                 {t('checkin.queue.waiting', { count: waiting.length })}
               </Tag>
             ) : (
-              <Tag color="green" data-testid="checkin-all-sent">
+              <Tag className="console-tag console-tag--ok" data-testid="checkin-all-sent">
                 {t('checkin.queue.allSent')}
               </Tag>
             )}
@@ -375,9 +377,9 @@ export default function CheckInPage() {
                     <Space wrap>
                       <span className="checkin-code">{formatPassCode(item.passCode)}</span>
                       {item.state === 'conflict' ? (
-                        <Tag color="red">{t('checkin.queue.conflict')}</Tag>
+                        <Tag className="console-tag console-tag--bad">{t('checkin.queue.conflict')}</Tag>
                       ) : (
-                        <Tag color="orange">{t('checkin.queue.waitingOne')}</Tag>
+                        <Tag className="console-tag console-tag--wait">{t('checkin.queue.waitingOne')}</Tag>
                       )}
                     </Space>
                   }

@@ -38,6 +38,7 @@ import { formatRaceTime } from '#contract/race-clock';
 import { api, apiUrl } from '../../api/client';
 import { useAction } from '../../lib/use-action';
 import { useLoaded } from '../../use-loaded';
+import '../../lib/tags.css';
 import './pickup.css';
 
 /** How often the figures are read again while the page is in view. */
@@ -266,7 +267,11 @@ export default function PickupPage() {
       dataIndex: 'left',
       align: 'right',
       render: (n: number) =>
-        n === 0 ? <Tag color="red">{t('pickup.slots.full')}</Tag> : <span className="pickup-number">{n}</span>,
+        n === 0 ? (
+          <Tag className="console-tag console-tag--bad">{t('pickup.slots.full')}</Tag>
+        ) : (
+          <span className="pickup-number">{n}</span>
+        ),
     },
   ];
 
@@ -323,7 +328,7 @@ export default function PickupPage() {
       {view.error && <Alert type="error" showIcon message={view.error} />}
       {data && (
         <Space wrap size="small" data-testid="pickup-state">
-          <Tag color={state === 'open' ? 'green' : state === 'ended' ? 'orange' : 'default'}>
+          <Tag className={`console-tag console-tag--${state === 'open' ? 'ok' : state === 'ended' ? 'wait' : 'none'}`}>
             {t(`pickup.state.${state}`)}
           </Tag>
           {data.deadline && <span>{t('pickup.deadline', { deadline: data.deadline })}</span>}
@@ -357,7 +362,7 @@ export default function PickupPage() {
             dataSource={slots}
             columns={slotColumns}
             pagination={{ pageSize: 20, hideOnSinglePage: true }}
-            locale={{ emptyText: t('pickup.slots.empty') }}
+            locale={{ emptyText: <span className="pickup-empty">{t('pickup.slots.empty')}</span> }}
             data-testid="pickup-slots"
           />
         </div>
@@ -396,7 +401,7 @@ export default function PickupPage() {
             dataSource={data?.keys ?? []}
             columns={keyColumns}
             pagination={{ pageSize: 10, hideOnSinglePage: true }}
-            locale={{ emptyText: t('pickup.keys.empty') }}
+            locale={{ emptyText: <span className="pickup-empty">{t('pickup.keys.empty')}</span> }}
             data-testid="pickup-keys"
           />
         </div>
