@@ -213,7 +213,8 @@ describe.each([
     // The server is reachable: sent by themselves (tried again every few seconds), each once; the contested
     // one is a conflict, said so.
     await page.unroute(route);
-    await expect.poll(() => page.getByTestId('checkin-all-sent').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('checkin-waiting').count()).toBe(0);
+    await expect(page.getByTestId('checkin-conflicts').innerText()).resolves.toMatch(/1$/);
     const conflict = page.getByTestId('checkin-queue-conflict');
     await expect.poll(() => conflict.innerText()).toMatch(text.conflict);
     await expect(conflict.innerText()).resolves.toContain(formatPassCode(contested!.pass));
@@ -224,9 +225,10 @@ describe.each([
     }
     expect(await recorded(contested!.pass)).toMatchObject({ status: 'collected', by: 'cli', audits: 1 });
 
-    // A resend of everything queued changes nothing (the server keeps one record per nonce).
+    // The volunteer has seen the conflict: dismissed, the device has nothing left to send.
     await page.getByTestId('checkin-queue-conflict').getByRole('button').click();
     await expect.poll(() => page.getByTestId('checkin-queue-conflict').count()).toBe(0);
+    await expect(page.getByTestId('checkin-all-sent').innerText()).resolves.toBe(text.allSent);
     await context.close();
     expect(errors).toEqual([]);
   });

@@ -327,11 +327,17 @@ export default function CheckInPage() {
         title={
           <Space wrap>
             <span>{t('checkin.queue.title')}</span>
-            {waiting.length > 0 ? (
+            {waiting.length > 0 && (
               <Tag className="console-tag console-tag--wait" data-testid="checkin-waiting">
                 {t('checkin.queue.waiting', { count: waiting.length })}
               </Tag>
-            ) : (
+            )}
+            {conflicts.length > 0 && (
+              <Tag className="console-tag console-tag--bad" data-testid="checkin-conflicts">
+                {t('checkin.queue.conflicts', { count: conflicts.length })}
+              </Tag>
+            )}
+            {waiting.length === 0 && conflicts.length === 0 && (
               <Tag className="console-tag console-tag--ok" data-testid="checkin-all-sent">
                 {t('checkin.queue.allSent')}
               </Tag>
