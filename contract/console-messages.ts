@@ -159,6 +159,93 @@ export const CONSOLE_MESSAGES = {
     zh: '差异 {{id}} 已被处理',
     en: 'Difference {{id}} was already handled',
   },
+  // The ballot and bibs (issue 32; services/entry/ballot.ts, bibs.ts): the CLI's refusals.
+  ballotNoRace: { zh: '赛事 {{race}} 不存在', en: 'No race {{race}}' },
+  ballotNoItem: { zh: '本赛事没有项目 {{item}}', en: 'This race has no item {{item}}' },
+  ballotNotBallotItem: {
+    zh: '项目 {{item}} 不是抽签项目，只有抽签和先付款后抽签的项目才抽签',
+    en: 'Item {{item}} is not drawn: only ballot and pay-first-then-draw items are',
+  },
+  ballotRoundOpen: {
+    zh: '第 {{round}} 轮已承诺、尚未抽签，不能再承诺新一轮',
+    en: 'Round {{round}} is committed and not drawn yet: no new round can be committed',
+  },
+  ballotNoSecondRound: {
+    zh: '先付款后抽签的项目未中签者已退款，没有第二轮',
+    en: 'A pay-first-then-draw item refunds those not drawn: there is no second round',
+  },
+  ballotNoSignUpEnd: {
+    zh: '赛事未设置报名截止时间，承诺须在截止前发布',
+    en: 'The race has no sign-up end time: the commitment must come before it',
+  },
+  ballotWindowClosed: {
+    zh: '报名已于 {{end}}（{{zone}}）截止：承诺必须在截止前发布',
+    en: 'The sign-up window closed at {{end}} ({{zone}}): a commitment must be published before it closes',
+  },
+  ballotRaced: {
+    zh: '另一操作刚刚承诺了同一轮，请刷新',
+    en: 'Another run committed this round at the same moment: reload',
+  },
+  ballotNoCommitment: { zh: '尚未发布承诺，请先承诺', en: 'No commitment yet: commit first' },
+  ballotDrawnAlready: { zh: '第 {{round}} 轮已抽签', en: 'Round {{round}} was drawn already' },
+  ballotEntryOpen: {
+    zh: '报名仍在进行中，请在报名截止（或关闭报名）后抽签',
+    en: 'Entry is still open: draw after it closes (or close entry first)',
+  },
+  ballotEntryOpenUntil: {
+    zh: '报名仍在进行中，截止时间 {{end}}（{{zone}}）：请在截止（或关闭报名）后抽签',
+    en: 'Entry is open until {{end}} ({{zone}}): draw after it closes (or close entry first)',
+  },
+  ballotEntryNotStarted: {
+    zh: '报名尚未开始，请在报名截止后抽签',
+    en: 'Entry has not started yet: draw after it closes',
+  },
+  ballotNotDrawn: { zh: '第 {{round}} 轮尚未抽签', en: 'Round {{round}} is not drawn yet' },
+  ballotBeaconNeeded: {
+    zh: '承诺时指定了公开信标“{{beacon}}”，请填写其开奖值',
+    en: 'The commitment named the beacon “{{beacon}}”: give its value',
+  },
+  ballotBeaconUnexpected: {
+    zh: '承诺时未指定信标，现在填写的信标值会是承诺之后选定的，不能使用',
+    en: 'The commitment named no beacon: a value given now would be chosen after the commitment',
+  },
+  ballotBeaconInvalid: {
+    zh: '信标名称或开奖值为 1–{{max}} 个字',
+    en: 'A beacon name or value is 1–{{max}} characters',
+  },
+  ballotSeedUnreadable: {
+    zh: '无法用本服务器的证件号密钥读取保存的种子（或与承诺不符），请联系技术人员',
+    en: 'The stored seed cannot be read with this server’s ID-number secret (or does not match): ask your technical team',
+  },
+  ballotRevealedAlready: { zh: '第 {{round}} 轮的种子已公布', en: 'The seed of round {{round}} was revealed already' },
+  bibsPrefixInvalid: {
+    zh: '前缀为最多 {{max}} 个大写字母或数字（可留空，只用数字）',
+    en: 'The prefix is at most {{max}} capital letters or digits (empty for numbers only)',
+  },
+  bibsFromInvalid: {
+    zh: '起始号须为 {{min}}–{{max}} 的整数',
+    en: 'The first number is a whole number from {{min}} to {{max}}',
+  },
+  bibsWidthInvalid: {
+    zh: '位数须为 {{min}}–{{max}} 的整数',
+    en: 'The width is a whole number from {{min}} to {{max}}',
+  },
+  bibsOtherItem: {
+    zh: '号码 {{bib}} 已分配给项目 {{item}} 的报名，未分配任何号码。请换一个前缀或起始号',
+    en: 'Bib {{bib}} is already given to an entry of item {{item}}; no bib assigned. Choose another prefix or first number',
+  },
+  bibsTooWide: {
+    zh: '号码 {{bib}} 超出 {{width}} 位（或不是有效号码），未分配任何号码',
+    en: 'Bib {{bib}} does not fit {{width}} digits (or is not a valid bib); no bib assigned',
+  },
+  bibsConflict: {
+    zh: '另一操作刚刚分配了其中的号码，未分配任何号码，请重试',
+    en: 'Another run gave one of these bibs meanwhile; no bib assigned. Try again',
+  },
+  bibsNoneAwaiting: {
+    zh: '该项目没有等待分配号码的报名',
+    en: 'No entry of this item awaits a bib',
+  },
   pickupCollectedBy: {
     zh: '该领物已于 {{at}} 由 {{by}} 发放，不能再次发放',
     en: 'Already collected at {{at}} by {{by}}: not handed over again',

@@ -307,7 +307,7 @@ async function bibsAssign(
   if (!itemCode) return unknownItem(race, itemText);
   let outcome: BibsOutcome;
   try {
-    outcome = await assignBibs(repos, { raceId, itemCode, prefix, from, width, now });
+    outcome = await assignBibs(repos, { raceId, itemCode, prefix, from, width, now, actor: { kind: 'cli' } });
   } catch (error) {
     // The unique index entries_bib: another run gave one of these bibs meanwhile.
     return refused(`No bib assigned: ${error instanceof Error ? error.message : String(error)}`);
@@ -317,6 +317,9 @@ async function bibsAssign(
       `Bib ${outcome.bib} is already given to an entry of item ${outcome.itemCode}; no bib assigned.`,
       `Choose another --prefix or --from for item ${itemCode}.`,
     );
+  }
+  if (!outcome.ok && outcome.reason === 'conflict') {
+    return refused('No bib assigned: another run gave one of these bibs meanwhile; run it again.');
   }
   if (!outcome.ok) {
     return refused(`Bib ${outcome.bib} does not fit --width ${width} (or is not a valid bib); no bib assigned.`);

@@ -604,11 +604,19 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-list',
   'reconciliation-list',
 ]);
-/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+/**
+ * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
+ * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign; the pick-up
+ * commands: pickup.staffKeyIssue … pickup.export).
+ */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
   'reconcile',
   'reconciliation-handle',
+  'ballot-commit',
+  'ballot-draw',
+  'ballot-reveal',
+  'bibs-assign',
   // pick-up: the same records as the console's (services/after-entry/pickup.ts)
   'staff-key-issue',
   'staff-key-revoke',

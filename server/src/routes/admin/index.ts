@@ -61,6 +61,7 @@ import {
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { ballotRoutes } from './ballot.ts';
 import { pickupRoutes } from './pickup.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
@@ -262,6 +263,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
+    ballotRoutes(scope, app, helpers);
     pickupRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {

@@ -308,7 +308,7 @@ export async function approveRequest(
       if (!(await tx.refunds.decide(open.id, 'approved', null, at))) return false;
       const current = (await tx.entries.findById(entry.id)) ?? entry;
       if (open.kind === 'refund') {
-        await givePlacesBack(tx, [current], at, 'refund approved');
+        await givePlacesBack(tx, [current], at, 'refundApproved');
         const order = await tx.orders.latestOfEntry(entry.id);
         if (order) {
           await recordRefunds(tx, {
@@ -332,7 +332,7 @@ export async function approveRequest(
         if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
           throw new Error(`entry ${entryNo} no longer holds its place: the deferral cannot be approved`);
         }
-        await givePlacesBack(tx, [current], at, 'deferral approved');
+        await givePlacesBack(tx, [current], at, 'deferralApproved');
         await tx.refunds.insertDeferral({
           raceId,
           entryId: entry.id,

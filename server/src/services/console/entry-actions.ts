@@ -293,7 +293,7 @@ export async function cancelEntry(
       throw new Refused(refuse(409, 'entryChangedMeanwhile'));
     }
     if (entry.waitRank !== null) await tx.entries.setWaitRank(entry.id, null, c.at);
-    const placeGiven = (await givePlacesBack(tx, [entry], c.at, 'cancelled by the organiser')) > 0;
+    const placeGiven = (await givePlacesBack(tx, [entry], c.at, 'cancelledByOrganiser')) > 0;
     const order = await tx.orders.latestOfEntry(entry.id);
     let orderCancelled = false;
     let paidFen = 0;
@@ -449,7 +449,7 @@ export async function refundByOrganiser(
         throw new Refused(refuse(409, 'entryChangedMeanwhile'));
       }
       if (entry.waitRank !== null) await tx.entries.setWaitRank(entry.id, null, c.at);
-      await givePlacesBack(tx, [entry], c.at, 'refunded by the organiser');
+      await givePlacesBack(tx, [entry], c.at, 'refundedByOrganiser');
     } else {
       await tx.entries.addEvent(entry.id, 'organiserRefund', c.at, note, c.who);
     }
