@@ -1,8 +1,9 @@
 /**
  * The console's pick-up pages (issue 32), in Chinese and English. The volunteers' check-in screen, on a phone
  * (390 × 844) and a tablet, signed in as a check-in member: a pass looked up (name, masked ID, item, slot) and
- * handed over online; then the network drops: two passes are handed over (kept on the device, "waiting to
- * send: 2"), a third one too while another desk collects it (the CLI's pickup-checkin); the page is reloaded
+ * handed over online; then the network drops: three passes are handed over (kept on the device, "waiting to
+ * send: 3"; the first online one looked up again says this device handed it over), the third while another
+ * desk collects it (the CLI's pickup-checkin); the page is reloaded
  * while the server is still out of reach (the list survives), and when it is reachable again both are sent once
  * and the third shows the conflict (already collected … by cli). The organiser's pick-up page, at 1280 px and
  * on a tablet: the slot's collected figure as the database counts it, a capacity below the places booked
@@ -199,6 +200,10 @@ describe.each([
     await expect(page.getByTestId('checkin-hand-over').count()).resolves.toBe(0);
     await expectAccessible(page, `console checkin offline ${device} ${lang}`);
     await screenshot(page, `console-checkin-offline-${device}-${lang}`);
+    // The one handed over and recorded before the drop: this device remembers it.
+    await lookUp(page, lang, online!.pass);
+    await page.getByTestId('checkin-sent-here').waitFor();
+    await expect(page.getByTestId('checkin-hand-over').count()).resolves.toBe(0);
     siteCli('pickup-checkin', '--race', RACE_ID, '--pass', contested!.pass);
 
     // The device is back on a network but the server is still out of reach; the page is reloaded: the

@@ -80,6 +80,7 @@ export default function CheckInPage() {
   const waiting = mine.filter((item) => item.state === 'waiting');
   const conflicts = mine.filter((item) => item.state === 'conflict');
   const queuedOf = (passCode: string) => mine.find((item) => item.passCode === passCode);
+  const unsentOf = (passCode: string) => mine.find((item) => item.passCode === passCode && item.state !== 'sent');
 
   // Ready for the first scan.
   useEffect(() => input.current?.focus(), []);
@@ -144,7 +145,14 @@ export default function CheckInPage() {
   };
 
   const queuedNotice = (item: QueuedHandOver) =>
-    item.state === 'waiting' ? (
+    item.state === 'sent' ? (
+      <Alert
+        type="error"
+        showIcon
+        message={t('checkin.sentHere', { at: time(item.handedAt) })}
+        data-testid="checkin-sent-here"
+      />
+    ) : item.state === 'waiting' ? (
       <Alert
         type="warning"
         showIcon
@@ -218,7 +226,7 @@ export default function CheckInPage() {
       }
       case 'found': {
         const { pass } = shown;
-        const queued = queuedOf(pass.passCode);
+        const queued = unsentOf(pass.passCode);
         return (
           <Card title={pass.name} className="checkin-card" data-testid="checkin-found">
             <Space direction="vertical" style={{ width: '100%' }}>
@@ -359,7 +367,7 @@ export default function CheckInPage() {
         }
         data-testid="checkin-queue"
       >
-        {mine.length === 0 ? (
+        {waiting.length + conflicts.length === 0 ? (
           <Typography.Text type="secondary">{t('checkin.queue.empty')}</Typography.Text>
         ) : (
           <List

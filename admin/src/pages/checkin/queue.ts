@@ -4,7 +4,8 @@
  * sending it again (after a drop, a reload, a timeout whose answer was lost) is the same hand-over to the
  * server, never a second one. Only what sending needs is kept: the race, the pass code, the nonce and when it
  * was handed over; nothing about the runner. A hand-over the server refuses (collected meanwhile at another
- * desk, say) stays as a conflict, with the server's reason, until the volunteer dismisses it.
+ * desk, say) stays as a conflict, with the server's reason, until the volunteer dismisses it. One the server
+ * recorded is kept a day as sent, so a pass looked up while offline says this device already handed it over.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsoleHandOverAnswer, ConsoleHandOverRequest } from '#contract/console-pickup';
@@ -17,7 +18,7 @@ export interface QueuedHandOver {
   passCode: string;
   nonce: string;
   handedAt: number;
-  state: 'waiting' | 'conflict';
+  state: 'waiting' | 'conflict' | 'sent';
   /** The server's reason for a conflict, in the console's language. */
   message?: string;
 }
@@ -31,7 +32,7 @@ const isQueued = (value: unknown): value is QueuedHandOver => {
     typeof item.passCode === 'string' &&
     typeof item.nonce === 'string' &&
     typeof item.handedAt === 'number' &&
-    (item.state === 'waiting' || item.state === 'conflict')
+    (item.state === 'waiting' || item.state === 'conflict' || item.state === 'sent')
   );
 };
 
@@ -44,7 +45,14 @@ export function readQueue(): QueuedHandOver[] {
   }
 }
 
-function writeQueue(items: QueuedHandOver[]): boolean {
+/** How long a sent hand-over is remembered on the device, and how many at most. */
+const SENT_KEPT_MS = 24 * 3_600_000;
+const SENT_KEPT_MAX = 3000;
+
+function writeQueue(all: QueuedHandOver[]): boolean {
+  const since = Date.now() - SENT_KEPT_MS;
+  const sent = all.filter((i) => i.state === 'sent' && i.handedAt >= since).slice(-SENT_KEPT_MAX);
+  const items = [...all.filter((i) => i.state !== 'sent'), ...sent];
   try {
     if (items.length === 0) window.localStorage.removeItem(QUEUE_KEY);
     else window.localStorage.setItem(QUEUE_KEY, JSON.stringify(items));
@@ -89,7 +97,7 @@ async function send(item: QueuedHandOver): Promise<SendOutcome> {
       `/races/${encodeURIComponent(item.raceId)}/pickup/checkin`,
       body,
     );
-    update((items) => items.filter((i) => i.nonce !== item.nonce));
+    update((items) => items.map((i) => (i.nonce === item.nonce ? { ...i, state: 'sent' } : i)));
     return { kind: 'sent', answer };
   } catch (error) {
     if (!isFinal(error)) return { kind: 'waiting' };
