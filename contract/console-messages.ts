@@ -343,6 +343,36 @@ export const CONSOLE_MESSAGES = {
     en: 'Message {{id}} was already sent or cancelled: it cannot be cancelled',
   },
   messageNothingToRetry: { zh: '没有发送失败的记录可重试', en: 'No failed copy to try again' },
+  pickupCollectedBy: {
+    zh: '该领物已于 {{at}} 由 {{by}} 发放，不能再次发放',
+    en: 'Already collected at {{at}} by {{by}}: not handed over again',
+  },
+  pickupKeyLabelInvalid: { zh: '标签须为 1–{{max}} 个字符', en: 'A label has 1–{{max}} characters' },
+  pickupKeyExists: {
+    zh: '已有标签为“{{label}}”的有效密钥，请先吊销',
+    en: 'An active key labelled “{{label}}” already exists: revoke it first',
+  },
+  pickupKeyMissing: { zh: '没有标签为“{{label}}”的有效密钥', en: 'No active key labelled “{{label}}”' },
+  pickupCapacityInvalid: {
+    zh: '容量须为 0–{{max}} 之间的整数',
+    en: 'A capacity is a whole number from 0 to {{max}}',
+  },
+  pickupCapacityBelowBooked: {
+    zh: '时段 {{slot}} 已有 {{booked}} 个预约，容量不能低于此数',
+    en: 'Slot {{slot}} already has {{booked}} bookings: the capacity cannot be lower',
+  },
+  pickupRaceInvalid: {
+    zh: '修改后的赛事设置未通过校验：{{problem}}',
+    en: 'The race settings would not be valid: {{problem}}',
+  },
+  pickupNonceInvalid: {
+    zh: '发放记录的编号无效，请刷新页面后重试',
+    en: 'The hand-over’s code is not valid: reload the page and try again',
+  },
+  pickupNonceReused: {
+    zh: '此发放编号已用于另一个领物凭证',
+    en: 'This hand-over’s code was already used for another pass',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

@@ -4,15 +4,17 @@
  * line (the same rule as the staff screen), and list or export the bookings per slot.
  */
 import path from 'node:path';
-import { formatPassCode, normalizePassCode } from '#contract/after-entry';
-import { messageText } from '#contract/messages';
+import { normalizePassCode } from '#contract/after-entry';
+import { STAFF_KEY_LABEL_MAX } from '#contract/console-pickup';
+import { CONSOLE_MESSAGES, isConsoleMessageCode } from '#contract/console-messages';
+import { fillMessage, messageText } from '#contract/messages';
 import { formatRaceTime } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../db/repositories.ts';
 import {
   checkInPass,
   issueStaffKey,
-  pickupBookingsForExport,
+  pickupExportTable,
   pickupSlotFigures,
   revokeStaffKey,
 } from '../services/after-entry/pickup.ts';
@@ -62,7 +64,9 @@ const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
 const usage = (line: string): PickupCommandOutcome => ({ ok: false, usage: true, lines: [line] });
 
-const LABEL_MAX = 40;
+const LABEL_MAX = STAFF_KEY_LABEL_MAX;
+/** The command line in the audit log (these commands record their own records, as the console does). */
+const CLI = { kind: 'cli' } as const;
 
 /** Runs a pick-up command with its arguments (after the command name). */
 export async function runPickupCommand(
@@ -84,7 +88,7 @@ export async function runPickupCommand(
     const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, 'YYYY-MM-DD HH:mm:ss', zone));
     switch (command) {
       case 'staff-key-issue': {
-        const key = await issueStaffKey(repos, raceId, label!, io.now);
+        const key = await issueStaffKey(repos, raceId, label!, io.now, CLI);
         if (key === undefined) {
           return refused(`${raceId} already has an active staff key labelled "${label}": revoke it first.`);
         }
@@ -94,7 +98,7 @@ export async function runPickupCommand(
         );
       }
       case 'staff-key-revoke': {
-        if (!(await revokeStaffKey(repos, raceId, label!, io.now)))
+        if (!(await revokeStaffKey(repos, raceId, label!, io.now, CLI)))
           return refused(`${raceId} has no active staff key labelled "${label}".`);
         return done(`revoked the staff key "${label}" of ${raceId}`);
       }
@@ -105,8 +109,14 @@ export async function runPickupCommand(
           by: 'cli',
           now: io.now,
           outsideSlotConfirmed: true,
+          actor: CLI,
         });
-        if (!outcome.ok) return refused(messageText(outcome.refusal.code, outcome.refusal.params));
+        if (!outcome.ok) {
+          const { code, params } = outcome.refusal;
+          return refused(
+            isConsoleMessageCode(code) ? fillMessage(CONSOLE_MESSAGES[code].en, params) : messageText(code, params),
+          );
+        }
         const a = outcome.value;
         const slot = a.slot ? `${a.slot.date} ${a.slot.start}-${a.slot.end}` : a.slotId;
         return done(
@@ -133,24 +143,11 @@ export async function runPickupCommand(
         const out = options['--out']!;
         const csv = /\.csv$/i.test(out);
         if (!csv && !/\.xlsx$/i.test(out)) return refused('--out must name a .xlsx or .csv file.');
-        const bookings = await pickupBookingsForExport(repos, raceId);
-        const header = ['slot', 'status', 'pass', 'entryNo', 'name', 'item', 'bib', 'bookedAt', 'collectedAt', 'by'];
-        const rows = bookings.map((b) => [
-          b.slotId,
-          b.status,
-          formatPassCode(b.passCode),
-          b.entryNo,
-          b.name,
-          b.itemCode,
-          b.bib ?? '',
-          time(b.bookedAt),
-          time(b.collectedAt),
-          b.collectedBy ?? '',
-        ]);
+        const table = await pickupExportTable(repos, race, csv ? 'csv' : 'xlsx', CLI, io.now);
         const file = path.resolve(io.cwd, out);
-        const problem = writeTableFile(file, [header, ...rows], `${raceId} pick-up`, io.now);
+        const problem = writeTableFile(file, table, `${raceId} pick-up`, io.now);
         if (problem) return refused(problem);
-        return done(`wrote ${bookings.length} booking(s) of ${raceId} to ${file}`);
+        return done(`wrote ${table.length - 1} booking(s) of ${raceId} to ${file}`);
       }
     }
   });

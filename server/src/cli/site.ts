@@ -610,7 +610,8 @@ const READ_ONLY_COMMANDS = new Set([
 /**
  * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
  * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign;
- * mailing-export, mailing-import, letters-export: mailing.export, mailing.import, letters.export).
+ * mailing-export, mailing-import, letters-export: mailing.export, mailing.import, letters.export; the pick-up
+ * commands: pickup.staffKeyIssue … pickup.export).
  */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
@@ -633,6 +634,11 @@ const SELF_AUDITED_COMMANDS = new Set([
   'codes-issue',
   'codes-import',
   'codes-revoke',
+  // pick-up: the same records as the console's (services/after-entry/pickup.ts)
+  'staff-key-issue',
+  'staff-key-revoke',
+  'pickup-checkin',
+  'pickup-export',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

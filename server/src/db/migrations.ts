@@ -1815,4 +1815,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX message_campaigns_due ON message_campaigns (send_at) WHERE state = 'scheduled';
     `,
   },
+  {
+    id: 31,
+    name: 'pick-up: the hand-overs of the console check-in screen, once per nonce',
+    // Issue 32: the console's check-in screen queues hand-overs made while the network is down and sends each
+    // with a nonce made once on the device; a resend of the same nonce is the same hand-over (answered as it
+    // was), never a second one. One row per nonce, written in the transaction that collects the pass.
+    sqlite: `
+      CREATE TABLE pickup_handovers (
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        nonce      TEXT NOT NULL,
+        pass_code  TEXT NOT NULL,
+        staff_id   INTEGER,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (race_id, nonce)
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE pickup_handovers (
+        race_id    TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        nonce      TEXT NOT NULL,
+        pass_code  TEXT NOT NULL,
+        staff_id   BIGINT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (race_id, nonce)
+      );
+    `,
+  },
 ];

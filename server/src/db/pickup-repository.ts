@@ -1,8 +1,9 @@
 /**
  * Pack pick-up appointments (issue 15 §2, migration 14): the places of each slot (pickup_slots), the bookings
  * with their pass codes (pickup_bookings), the check-in staff's keys (staff_keys) and the one question this
- * feature asks of the commitment letter (letter_signatures: has this entry signed this version?). All SQL on
- * these tables for pick-up lives here.
+ * feature asks of the commitment letter (letter_signatures: has this entry signed this version?), and the
+ * nonces of the console's hand-overs (pickup_handovers, migration 31). All SQL on these tables for pick-up
+ * lives here.
  *
  * A slot's places are taken by one conditional UPDATE (`booked + 1 <= capacity`), never read then written, so
  * parallel bookings never overbook. `booked` counts the slot's booked and collected bookings; a cancellation
@@ -328,6 +329,48 @@ export function createPickupRepository(db: Db) {
     revokeStaffKey: (raceId: string, label: string, now: number) =>
       db.run(sql`
         UPDATE staff_keys SET revoked_at = ${now} WHERE race_id = ${raceId} AND label = ${label} AND revoked_at IS NULL`),
+
+    /** The race's keys (active and revoked), newest first: labels and times, never a key or its hash. */
+    async listStaffKeys(raceId: string): Promise<StaffKeyRecord[]> {
+      const rows = await db.all<{
+        id: number;
+        race_id: string;
+        label: string;
+        created_at: number;
+        revoked_at: number | null;
+      }>(sql`
+        SELECT id, race_id, label, created_at, revoked_at FROM staff_keys WHERE race_id = ${raceId}
+        ORDER BY created_at DESC, id DESC`);
+      return rows.map((row) => ({
+        id: Number(row.id),
+        raceId: row.race_id,
+        label: row.label,
+        createdAt: Number(row.created_at),
+        revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+      }));
+    },
+
+    // ---- the console's hand-overs (migration 31) -------------------------------------------------------------
+
+    /** The pass a hand-over nonce of the race was recorded for, if it was. */
+    async handoverOf(raceId: string, nonce: string): Promise<{ passCode: string } | undefined> {
+      const row = await db.get<{ pass_code: string }>(sql`
+        SELECT pass_code FROM pickup_handovers WHERE race_id = ${raceId} AND nonce = ${nonce}`);
+      return row ? { passCode: row.pass_code } : undefined;
+    },
+
+    /** Records a hand-over's nonce (in the transaction that collected its pass). */
+    async recordHandover(input: {
+      raceId: string;
+      nonce: string;
+      passCode: string;
+      staffId: number | null;
+      now: number;
+    }): Promise<void> {
+      await db.run(sql`
+        INSERT INTO pickup_handovers (race_id, nonce, pass_code, staff_id, created_at)
+        VALUES (${input.raceId}, ${input.nonce}, ${input.passCode}, ${input.staffId}, ${input.now})`);
+    },
 
     /** The key of a hash, if any (revoked ones too). */
     async findStaffKey(keyHash: string): Promise<StaffKeyRecord | undefined> {

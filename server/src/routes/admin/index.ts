@@ -66,6 +66,7 @@ import { seasonRoutes } from './season.ts';
 import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
+import { pickupRoutes } from './pickup.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -271,6 +272,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     ballotRoutes(scope, app, helpers);
     mailingRoutes(scope, app, helpers);
     messagesRoutes(scope, app, helpers);
+    pickupRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());

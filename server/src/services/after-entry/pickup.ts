@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
+  formatPassCode,
   letterVersionHash,
   PASS_CODE_ALPHABET,
   PASS_CODE_PATTERN,
@@ -21,6 +22,7 @@ import {
   type PickupSlotView,
 } from '#contract/after-entry';
 import { ENTRY_STATUSES } from '#contract/entry';
+import type { ConsoleMessageCode } from '#contract/console-messages';
 import type { MessageCode, MessageParams } from '#contract/messages';
 import { formatRaceTime } from '#contract/race-clock';
 import { deadlineState } from '#contract/registration-screens';
@@ -31,18 +33,23 @@ import type { PickupBookingRecord, PickupExportRow } from '../../db/pickup-repos
 import type { Repositories } from '../../db/repositories.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 
 /** A refusal: the HTTP-like status, the message code and its parameters. */
 export interface PickupRefusal {
   status: number;
-  code: MessageCode;
+  code: MessageCode | ConsoleMessageCode;
   params?: MessageParams;
   /** What the answer's data carries (pickupOutsideSlot: its PickupOutsideSlot). */
   data?: unknown;
 }
 export type PickupOutcome<T> = { ok: true; value: T } | { ok: false; refusal: PickupRefusal };
 
-const refuse = (status: number, code: MessageCode, params?: MessageParams): { ok: false; refusal: PickupRefusal } => ({
+const refuse = (
+  status: number,
+  code: MessageCode | ConsoleMessageCode,
+  params?: MessageParams,
+): { ok: false; refusal: PickupRefusal } => ({
   ok: false,
   refusal: params ? { status, code, params } : { status, code },
 });
@@ -322,27 +329,51 @@ export function insideSlot(race: RaceInfo, slot: PickupSlotTimes | null, now: nu
 
 /**
  * Checks a pass in: marks its booking collected once and answers its holder; a second collection is refused
- * with pickupCollected (its time), an unknown or cancelled pass (or one whose entry no longer holds a place)
+ * with pickupCollected (its time, and who: `by`), an unknown or cancelled pass (or one whose entry no longer holds a place)
  * with pickupPassMissing. A pass presented outside its booked day and slot is refused with pickupOutsideSlot
  * (409, the slot and the time now as data) until staff confirm (`outsideSlotConfirmed`); nothing is marked
- * before. `by` names who checked it in (the staff key's label, or 'cli').
+ * before. `by` names who checked it in (the staff key's label, the console member's name, or 'cli').
+ *
+ * A hand-over of the console's check-in screen carries a `nonce` made once on the device: the pass is
+ * collected once per nonce, the nonce recorded in the same transaction (pickup_handovers), and a resend of a
+ * recorded nonce answers that hand-over again (`repeated`) with nothing written; a nonce recorded for another
+ * pass is refused (pickupNonceReused). With an `actor`, the collection is in the audit log (pickup.checkIn).
  */
 export async function checkInPass(
   repos: Repositories,
-  input: { raceId: string; passCode: string; by: string; now: number; outsideSlotConfirmed?: boolean },
-): Promise<PickupOutcome<PickupCheckInAnswer>> {
+  input: {
+    raceId: string;
+    passCode: string;
+    by: string;
+    now: number;
+    outsideSlotConfirmed?: boolean;
+    nonce?: string;
+    actor?: AuditActor;
+    /** When the hand-over was made on the device (a queued one's), for the audit log. */
+    handedAt?: number;
+  },
+): Promise<PickupOutcome<PickupCheckInAnswer & { repeated?: boolean }>> {
   const race = await repos.races.findById(input.raceId);
   if (!race) return refuse(404, 'raceNotFound');
   const passCode = input.passCode;
   if (!PASS_CODE_PATTERN.test(passCode)) return refuse(404, 'pickupPassMissing');
   let outsideSlot = false;
+  let repeated = false;
   let collected: PickupBookingRecord | undefined;
+  const { nonce, actor } = input;
   try {
     collected = await repos.transaction(async (tx) => {
       const found = await tx.pickup.findByPass(race.raceId, passCode);
       // Under the entry's lock, as a booking or a move takes it: the slot read is the slot collected.
       if (found) await tx.db.lock(`pickup-entry:${found.entryId}`);
       const live = found && (await tx.pickup.findByPass(race.raceId, passCode));
+      // A resend of a hand-over already recorded (read under the lock the first send held): the same one.
+      const seen = nonce === undefined ? undefined : await tx.pickup.handoverOf(race.raceId, nonce);
+      if (seen && seen.passCode !== passCode) throw new Refused({ status: 409, code: 'pickupNonceReused' });
+      if (seen && live?.status === 'collected') {
+        repeated = true;
+        return live;
+      }
       if (live?.status === 'booked') {
         const slot = pickupSlotTimes(race.packPickup, live.slotId);
         outsideSlot = !insideSlot(race, slot, input.now);
@@ -358,7 +389,33 @@ export async function checkInPass(
         }
       }
       const booking = await tx.pickup.collect(race.raceId, passCode, input.now, input.by);
-      if (booking) await tx.entries.addEvent(booking.entryId, 'packCollected', input.now, input.by);
+      if (!booking) return booking;
+      await tx.entries.addEvent(booking.entryId, 'packCollected', input.now, input.by);
+      const staffId = actor?.kind === 'staff' ? actor.staffId : null;
+      if (nonce !== undefined) {
+        await tx.pickup.recordHandover({ raceId: race.raceId, nonce, passCode, staffId, now: input.now });
+      }
+      if (actor) {
+        const entryNo = (await tx.entries.findById(booking.entryId))?.entryNo ?? '';
+        await appendAudit(
+          tx,
+          actor,
+          {
+            action: 'pickup.checkIn',
+            raceId: race.raceId,
+            target: entryNo,
+            after: {
+              pass: passCode,
+              slot: booking.slotId,
+              by: input.by,
+              outsideSlot,
+              ...(nonce === undefined ? {} : { nonce }),
+              ...(input.handedAt === undefined ? {} : { handedAt: input.handedAt }),
+            },
+          },
+          input.now,
+        );
+      }
       return booking;
     });
   } catch (error) {
@@ -368,7 +425,10 @@ export async function checkInPass(
   if (!collected) {
     const booking = await repos.pickup.findByPass(race.raceId, passCode);
     if (booking?.status === 'collected') {
-      return refuse(409, 'pickupCollected', { at: collectedAtText(race, booking.collectedAt ?? booking.updatedAt) });
+      return refuse(409, 'pickupCollected', {
+        at: collectedAtText(race, booking.collectedAt ?? booking.updatedAt),
+        by: booking.collectedBy ?? '',
+      });
     }
     return refuse(404, 'pickupPassMissing');
   }
@@ -389,32 +449,48 @@ export async function checkInPass(
       slot: pickupSlotTimes(race.packPickup, collected.slotId),
       outsideSlot,
       collectedAt: collected.collectedAt ?? input.now,
+      ...(nonce === undefined ? {} : { repeated }),
     },
   };
 }
 
 /**
- * A new check-in key of the race labelled `label` (the CLI's staff-key-issue): the key, shown once (only its
- * sha256 is kept), or undefined when the race already has an active key of that label.
+ * A new check-in key of the race labelled `label` (the CLI's staff-key-issue, the console's): the key, shown
+ * once (only its sha256 is kept), or undefined when the race already has an active key of that label. In the
+ * audit log as pickup.staffKeyIssue (the label, never the key).
  */
 export async function issueStaffKey(
   repos: Repositories,
   raceId: string,
   label: string,
   now: number,
+  actor: AuditActor,
 ): Promise<string | undefined> {
   const { key, hash } = newStaffKey();
-  return (await repos.pickup.issueStaffKey(raceId, label, hash, now)) ? key : undefined;
+  return repos.transaction(async (tx) => {
+    await tx.db.lock(`staff-key:${raceId}`);
+    if (!(await tx.pickup.issueStaffKey(raceId, label, hash, now))) return undefined;
+    await appendAudit(tx, actor, { action: 'pickup.staffKeyIssue', raceId, target: label }, now);
+    return key;
+  });
 }
 
-/** Revokes the race's active key labelled `label` (it stops working at once); false when there is none. */
+/**
+ * Revokes the race's active key labelled `label` (it stops working at once); false when there is none. In
+ * the audit log as pickup.staffKeyRevoke.
+ */
 export async function revokeStaffKey(
   repos: Repositories,
   raceId: string,
   label: string,
   now: number,
+  actor: AuditActor,
 ): Promise<boolean> {
-  return (await repos.pickup.revokeStaffKey(raceId, label, now)) > 0;
+  return repos.transaction(async (tx) => {
+    if ((await tx.pickup.revokeStaffKey(raceId, label, now)) === 0) return false;
+    await appendAudit(tx, actor, { action: 'pickup.staffKeyRevoke', raceId, target: label }, now);
+    return true;
+  });
 }
 
 /** A pick-up slot with its bookings: booked (not yet collected), collected, and places left. */
@@ -435,3 +511,40 @@ export async function pickupSlotFigures(repos: Repositories, race: RaceInfo): Pr
 /** Every live booking of the race, by slot, for the organiser's export (the CLI's pickup-export). */
 export const pickupBookingsForExport = (repos: Repositories, raceId: string): Promise<PickupExportRow[]> =>
   repos.pickup.exportRows(raceId);
+
+/**
+ * The export's table (header first; the CLI's pickup-export and the console's download): every live booking
+ * with its slot, status, pass, entry, name, item, bib and times (race clock). Recorded in the audit log
+ * (pickup.export: the format and how many rows) before it is handed out.
+ */
+export async function pickupExportTable(
+  repos: Repositories,
+  race: RaceInfo,
+  format: 'xlsx' | 'csv',
+  actor: AuditActor,
+  now: number,
+): Promise<string[][]> {
+  const zone = raceTimeZone(race);
+  const time = (ms: number | null) => (ms === null ? '' : formatRaceTime(ms, 'YYYY-MM-DD HH:mm:ss', zone));
+  const bookings = await pickupBookingsForExport(repos, race.raceId);
+  const header = ['slot', 'status', 'pass', 'entryNo', 'name', 'item', 'bib', 'bookedAt', 'collectedAt', 'by'];
+  const rows = bookings.map((b) => [
+    b.slotId,
+    b.status,
+    formatPassCode(b.passCode),
+    b.entryNo,
+    b.name,
+    b.itemCode,
+    b.bib ?? '',
+    time(b.bookedAt),
+    time(b.collectedAt),
+    b.collectedBy ?? '',
+  ]);
+  await appendAudit(
+    repos,
+    actor,
+    { action: 'pickup.export', raceId: race.raceId, target: race.raceId, after: { format, rows: rows.length } },
+    now,
+  );
+  return [header, ...rows];
+}
