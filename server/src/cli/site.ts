@@ -14,6 +14,7 @@ import type { Repositories } from '../db/repositories.ts';
 import { isPostgresUrl } from '../db/engine.ts';
 import { SECRET_NAMES, storeDatabaseSecret } from '../lib/secrets.ts';
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
+import { runImportFile } from '../services/console/imports.ts';
 import {
   directList,
   directReview,
@@ -443,14 +444,27 @@ async function addRace(io: CliIo, file: string): Promise<void> {
 async function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): Promise<void> {
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos }) => {
+    const text = bytes.toString('utf8');
     let outcome;
     try {
-      outcome = await importCsv(repos, kind, raceId, bytes.toString('utf8'));
+      // Results and photos: the console's import too, recorded in the audit log by itself (import.<kind>).
+      outcome =
+        kind === 'registrations'
+          ? await importCsv(repos, kind, raceId, text)
+          : await runImportFile(repos, {
+              kind,
+              raceId,
+              text,
+              fileName: path.basename(file),
+              actor: { kind: 'cli' },
+              now: io.now(),
+            });
     } catch (error) {
       throw failure(`Nothing imported: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!outcome.ok) {
-      throw failure(`Nothing imported from ${file}:`, ...outcome.problems.map((p) => `  ${p}`));
+      const texts = outcome.problems.map((p) => (typeof p === 'string' ? p : p.text));
+      throw failure(`Nothing imported from ${file}:`, ...texts.map((p) => `  ${p}`));
     }
     io.stdout(outcome.summary);
   });
@@ -605,7 +619,15 @@ const READ_ONLY_COMMANDS = new Set([
   'reconciliation-list',
 ]);
 /** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
-const SELF_AUDITED_COMMANDS = new Set(['entries-export', 'reconcile', 'reconciliation-handle']);
+const SELF_AUDITED_COMMANDS = new Set([
+  'entries-export',
+  'reconcile',
+  'reconciliation-handle',
+  'import-results',
+  'import-photos',
+  'direct-approve',
+  'direct-reject',
+]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&
   !isStaffCommand(command) &&
