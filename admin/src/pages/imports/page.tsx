@@ -36,6 +36,7 @@ import {
 } from '#contract/console-imports';
 import { api } from '../../api/client';
 import { base64Of } from '../../lib/file-base64';
+import { ScrollRegion } from '../../lib/scroll-region';
 import { useAction } from '../../lib/use-action';
 import { useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
@@ -128,10 +129,12 @@ export default function ImportsPage() {
   ];
 
   return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+    <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="imports-page">
       <div>
-        <Typography.Title level={2}>{t('imports.title')}</Typography.Title>
-        <Typography.Paragraph type="secondary">{t('imports.intro')}</Typography.Paragraph>
+        <div className="console-page-head" style={{ marginBottom: 4 }}>
+          <h1>{t('imports.title')}</h1>
+        </div>
+        <Typography.Paragraph>{t('imports.intro')}</Typography.Paragraph>
       </div>
       <Space wrap>
         <Segmented<ConsoleImportKind>
@@ -176,7 +179,7 @@ export default function ImportsPage() {
       )}
       {preview && chosen && (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-          <Typography.Title level={3}>{t('imports.previewTitle', { file: chosen.name })}</Typography.Title>
+          <Typography.Title level={2}>{t('imports.previewTitle', { file: chosen.name })}</Typography.Title>
           {problems.length > 0 ? (
             <Alert
               type="error"
@@ -192,28 +195,30 @@ export default function ImportsPage() {
             />
           )}
           {problems.length > 0 && (
-            <Table
-              size="small"
-              rowKey="key"
-              columns={problemColumns}
-              dataSource={problems.map((p, key) => ({ ...p, key }))}
-              pagination={{ pageSize: 50, hideOnSinglePage: true }}
-              aria-label={t('imports.problemsTable')}
-            />
+            <ScrollRegion label={t('imports.problemsTable')}>
+              <Table
+                size="small"
+                rowKey="key"
+                columns={problemColumns}
+                dataSource={problems.map((p, key) => ({ ...p, key }))}
+                pagination={{ pageSize: 50, hideOnSinglePage: true }}
+              />
+            </ScrollRegion>
           )}
           {preview.rows.length > 0 && (
             <>
               <Typography.Text strong>
                 {t('imports.firstRows', { shown: preview.rows.length, rows: preview.goodRows })}
               </Typography.Text>
-              <Table<ImportPreviewRow>
-                size="small"
-                rowKey={(_, index) => String(index)}
-                columns={rowColumns}
-                dataSource={preview.rows}
-                pagination={false}
-                scroll={{ x: 'max-content' }}
-              />
+              <ScrollRegion label={t('imports.rowsTable')}>
+                <Table<ImportPreviewRow>
+                  size="small"
+                  rowKey={(_, index) => String(index)}
+                  columns={rowColumns}
+                  dataSource={preview.rows}
+                  pagination={false}
+                />
+              </ScrollRegion>
             </>
           )}
           {importing.error && <Alert type="error" showIcon message={importing.error} />}
@@ -234,17 +239,18 @@ export default function ImportsPage() {
         </Space>
       )}
       <div>
-        <Typography.Title level={3}>{t('imports.history.title')}</Typography.Title>
+        <Typography.Title level={2}>{t('imports.history.title')}</Typography.Title>
         {history.error && <Alert type="error" showIcon message={history.error} />}
-        <Table<ImportHistoryItem>
-          rowKey={(h) => `${h.at}-${h.kind}-${h.fileName ?? ''}`}
-          columns={historyColumns}
-          dataSource={history.data ?? []}
-          loading={history.loading}
-          pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('imports.history.empty')} /> }}
-        />
+        <ScrollRegion label={t('imports.history.title')}>
+          <Table<ImportHistoryItem>
+            rowKey={(h) => `${h.at}-${h.kind}-${h.fileName ?? ''}`}
+            columns={historyColumns}
+            dataSource={history.data ?? []}
+            loading={history.loading}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            locale={{ emptyText: <Empty description={t('imports.history.empty')} /> }}
+          />
+        </ScrollRegion>
       </div>
     </Space>
   );

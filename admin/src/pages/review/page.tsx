@@ -35,12 +35,12 @@ import {
 } from '#contract/console-review';
 import type { DirectStatus } from '#contract/registration-screens';
 import { api } from '../../api/client';
+import { ScrollRegion } from '../../lib/scroll-region';
 import { useAction } from '../../lib/use-action';
 import { useCan, useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 
-const STATUS_COLORS: Record<DirectStatus, string | undefined> = { 0: undefined, 1: 'gold', 2: 'green', 3: 'red' };
 type Filter = 'all' | '1' | '2' | '3' | '0';
 
 export default function ReviewPage() {
@@ -58,7 +58,10 @@ export default function ReviewPage() {
   );
   const { data, loading, error, reload } = useLoaded(load);
   const time = (ms?: number) => (ms === undefined ? '—' : formatInstant(ms, zone));
-  const statusTag = (status: DirectStatus) => <Tag color={STATUS_COLORS[status]}>{t(`review.status.${status}`)}</Tag>;
+  // Awaiting review stands out in bold (antd's coloured tags are too pale for the contrast a page needs).
+  const statusTag = (status: DirectStatus) => (
+    <Tag>{status === 1 ? <strong>{t(`review.status.${status}`)}</strong> : t(`review.status.${status}`)}</Tag>
+  );
 
   // One application.
   const [openId, setOpenId] = useState<number | null>(null);
@@ -132,8 +135,8 @@ export default function ReviewPage() {
       title: t('review.columns.open'),
       key: 'open',
       render: (_, a) => (
-        <Button size="small" onClick={() => open(a.id)} aria-label={t('review.openOne', { id: a.id })}>
-          {t('review.open')}
+        <Button size="small" onClick={() => open(a.id)}>
+          {t('review.openOne', { id: a.id })}
         </Button>
       ),
     },
@@ -148,10 +151,12 @@ export default function ReviewPage() {
   }));
 
   return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+    <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="review-page">
       <div>
-        <Typography.Title level={2}>{t('review.title')}</Typography.Title>
-        <Typography.Paragraph type="secondary">{t('review.intro')}</Typography.Paragraph>
+        <div className="console-page-head" style={{ marginBottom: 4 }}>
+          <h1>{t('review.title')}</h1>
+        </div>
+        <Typography.Paragraph>{t('review.intro')}</Typography.Paragraph>
       </div>
       <Segmented<Filter>
         options={options}
@@ -160,15 +165,16 @@ export default function ReviewPage() {
         aria-label={t('review.filter')}
       />
       {error && <Alert type="error" showIcon message={error} />}
-      <Table<DirectQueueItem>
-        rowKey="id"
-        columns={columns}
-        dataSource={data?.items ?? []}
-        loading={loading}
-        pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: <Empty description={t('review.empty')} /> }}
-      />
+      <ScrollRegion label={t('review.title')}>
+        <Table<DirectQueueItem>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.items ?? []}
+          loading={loading}
+          pagination={{ pageSize: 20, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={t('review.empty')} /> }}
+        />
+      </ScrollRegion>
       <Drawer
         open={openId !== null}
         onClose={close}
@@ -207,7 +213,7 @@ export default function ReviewPage() {
               </Space>
             )}
             <div>
-              <Typography.Title level={3}>{t('review.documents')}</Typography.Title>
+              <Typography.Title level={2}>{t('review.documents')}</Typography.Title>
               {detail.documents.length === 0 && <Typography.Text>{t('review.noDocuments')}</Typography.Text>}
               <Space direction="vertical" size="middle" style={{ width: '100%' }}>
                 {detail.documents.map((doc) => (
@@ -234,7 +240,7 @@ export default function ReviewPage() {
             </div>
             <div>
               <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-                <Typography.Title level={3}>{t('review.values')}</Typography.Title>
+                <Typography.Title level={2}>{t('review.values')}</Typography.Title>
                 {canPersonal && detail.values.some((v) => v.personal) && !whole && (
                   <Button size="small" onClick={showWhole}>
                     {t('review.showWhole')}
