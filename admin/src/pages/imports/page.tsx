@@ -179,7 +179,9 @@ export default function ImportsPage() {
       )}
       {preview && chosen && (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-          <Typography.Title level={2}>{t('imports.previewTitle', { file: chosen.name })}</Typography.Title>
+          <Typography.Title level={2} style={{ fontSize: 18 }}>
+            {t('imports.previewTitle', { file: chosen.name })}
+          </Typography.Title>
           {problems.length > 0 ? (
             <Alert
               type="error"
@@ -239,7 +241,9 @@ export default function ImportsPage() {
         </Space>
       )}
       <div>
-        <Typography.Title level={2}>{t('imports.history.title')}</Typography.Title>
+        <Typography.Title level={2} style={{ fontSize: 18 }}>
+          {t('imports.history.title')}
+        </Typography.Title>
         {history.error && <Alert type="error" showIcon message={history.error} />}
         <ScrollRegion label={t('imports.history.title')}>
           <Table<ImportHistoryItem>

@@ -213,7 +213,9 @@ export default function ReviewPage() {
               </Space>
             )}
             <div>
-              <Typography.Title level={2}>{t('review.documents')}</Typography.Title>
+              <Typography.Title level={2} style={{ fontSize: 18 }}>
+                {t('review.documents')}
+              </Typography.Title>
               {detail.documents.length === 0 && <Typography.Text>{t('review.noDocuments')}</Typography.Text>}
               <Space direction="vertical" size="middle" style={{ width: '100%' }}>
                 {detail.documents.map((doc) => (
@@ -240,7 +242,9 @@ export default function ReviewPage() {
             </div>
             <div>
               <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-                <Typography.Title level={2}>{t('review.values')}</Typography.Title>
+                <Typography.Title level={2} style={{ fontSize: 18 }}>
+                  {t('review.values')}
+                </Typography.Title>
                 {canPersonal && detail.values.some((v) => v.personal) && !whole && (
                   <Button size="small" onClick={showWhole}>
                     {t('review.showWhole')}
