@@ -358,6 +358,8 @@ export const REFUND_REQUEST_STATUSES = ['review', 'approved', 'rejected'] as con
 export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
 /** A reason: 2–200 characters. */
 export const REFUND_REASON_LIMITS = { min: 2, max: 200 } as const;
+/** The organiser's reason for rejecting a request, which the runner reads: 1–200 characters. */
+export const REFUND_REJECT_REASON_MAX = 200;
 
 /**
  * refundRequest: POST (login) → RefundRequestView. Only a won (1) entry whose order is paid, within the

@@ -81,3 +81,47 @@ export function drawBallot(seed: string, beacon: string, entries: readonly DrawE
   });
   return { winners, waitList, order };
 }
+
+/** A re-run of a published draw: the seed against the commitment, the winners and the wait list. */
+export interface DrawRecheck {
+  seedMatches: boolean;
+  winnersIdentical: boolean;
+  waitListIdentical: boolean;
+  /** Winners the re-run drew, and winners published. */
+  redrawn: number;
+  published: number;
+  /** Numbers among the winners of one list and not the other (both ways). */
+  differing: number;
+}
+
+const onlyInOne = (a: readonly string[], b: readonly string[]) => {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  return a.filter((v) => !inB.has(v)).length + b.filter((v) => !inA.has(v)).length;
+};
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * Re-runs a revealed draw from its published record (`npm run site -- ballot-verify`, the console's check on
+ * the server): anyone with the record gets the same answer.
+ */
+export function recheckDraw(published: {
+  seed: string;
+  commitment: string;
+  beacon: string;
+  entries: readonly DrawEntry[];
+  places: number;
+  winners: readonly string[];
+  waitList: readonly string[];
+}): DrawRecheck {
+  const result = drawBallot(published.seed, published.beacon, published.entries, published.places);
+  return {
+    seedMatches: seedMatches(published.seed, published.commitment),
+    winnersIdentical: sameList(result.winners, published.winners),
+    waitListIdentical: sameList(result.waitList, published.waitList),
+    redrawn: result.winners.length,
+    published: published.winners.length,
+    differing: onlyInOne(result.winners, published.winners),
+  };
+}

@@ -108,10 +108,6 @@ export const CONSOLE_MESSAGES = {
     zh: '此报名有待审核的退款或延期申请，请先处理该申请',
     en: 'This entry has a refund or deferral request under review: decide it first',
   },
-  entryRefundOffline: {
-    zh: '此订单为线下收款，无法原路退回，请线下退款',
-    en: 'This order was paid offline: the payment provider cannot refund it, refund it offline',
-  },
   entryBibInvalid: {
     zh: '号码须为 1–20 位字母或数字（不能全为 0）',
     en: 'A bib is 1–20 letters or digits (not all zeros)',
@@ -186,6 +182,170 @@ export const CONSOLE_MESSAGES = {
   importFileUnreadable: {
     zh: '无法读取文件：请上传 UTF-8 编码的 CSV 文件',
     en: 'The file cannot be read: upload a CSV file in UTF-8',
+  },
+  // Refunds and deferrals, an entry's payments at the provider (issue 32; services/console/refunds.ts).
+  refundRaceMissing: { zh: '没有此赛事', en: 'No such race' },
+  refundNoRequest: { zh: '此报名没有待审核的退款或延期申请', en: 'This entry has no request under review' },
+  refundRejectReason: {
+    zh: '请填写驳回原因（1–{{max}} 字），跑者会看到',
+    en: 'Give the reason for the rejection (1–{{max}} characters): the runner reads it',
+  },
+  refundEntryChanged: {
+    zh: '该报名状态已变化，无法批准延期，请刷新后重试',
+    en: 'The entry changed meanwhile: the deferral cannot be approved. Reload and try again',
+  },
+  refundMissing: { zh: '没有退款 {{refundNo}}', en: 'No refund {{refundNo}}' },
+  refundNotOwed: { zh: '退款 {{refundNo}} 已完成，无需重试', en: 'Refund {{refundNo}} is settled: nothing owed' },
+  deferralSameRace: { zh: '请选择另一场赛事（下届）', en: 'Choose another race (the next one)' },
+  deferralExpiryMissing: {
+    zh: '下届赛事没有报名截止时间，请填写邀请码有效期',
+    en: 'The next race has no sign-up end: give the codes’ expiry',
+  },
+  deferralExpiryInvalid: {
+    zh: '有效期“{{text}}”不是 YYYY-MM-DD HH:mm:ss 格式的时间',
+    en: 'The expiry “{{text}}” is not a time YYYY-MM-DD HH:mm:ss',
+  },
+  deferralExpiryPast: {
+    zh: '有效期 {{text}} 已过，邀请码会立即失效，请填写更晚的时间',
+    en: 'The expiry {{text}} is already past: the codes would expire at once. Give a later one',
+  },
+  paymentMissing: { zh: '此报名没有该支付记录', en: 'This entry has no such payment' },
+  paymentOfflineQuery: {
+    zh: '线下收款没有支付渠道可查询',
+    en: 'An offline payment has no provider to ask',
+  },
+  paymentProviderUnavailable: {
+    zh: '无法连接此笔支付的渠道：{{problem}}',
+    en: 'The provider of this payment cannot be used: {{problem}}',
+  },
+  paymentQueryFailed: {
+    zh: '查询支付渠道失败：{{problem}}，请稍后再试',
+    en: 'Asking the provider failed: {{problem}}. Try again later',
+  },
+  paymentNotPaidThere: {
+    zh: '支付渠道未显示此笔已付款（{{status}}），无需登记',
+    en: 'The provider does not say this payment is paid ({{status}}): nothing to record',
+  },
+  paymentAmountDiffers: {
+    zh: '支付渠道的金额 ¥{{theirs}} 与本笔支付 ¥{{ours}} 不符，未登记，请核对',
+    en: 'The provider’s amount CNY {{theirs}} differs from this payment’s CNY {{ours}}: not recorded, check it',
+  },
+  // The entry season (issue 32 §1; services/organiser/sign-up-switch.ts, invitation-codes.ts, season.ts).
+  seasonItemUnknown: { zh: '本赛事没有项目 {{item}}', en: 'The race has no item {{item}}' },
+  seasonChannelUnknown: { zh: '没有报名通道 {{channel}}', en: 'No entry channel {{channel}}' },
+  seasonCountInvalid: {
+    zh: '数量须为 1 至 {{max}} 的整数',
+    en: 'The number of codes must be a whole number from 1 to {{max}}',
+  },
+  seasonUsesInvalid: {
+    zh: '每个邀请码的可用次数须为 1 至 {{max}} 的整数',
+    en: 'The uses of each code must be a whole number from 1 to {{max}}',
+  },
+  seasonNoteTooLong: { zh: '备注最多 {{max}} 个字', en: 'The note may have at most {{max}} characters' },
+  seasonExpiryInvalid: {
+    zh: '有效期须为赛事时区的未来时间（YYYY-MM-DD HH:mm:ss）',
+    en: 'The expiry must be a future time on the race clock (YYYY-MM-DD HH:mm:ss)',
+  },
+  seasonIssueRetry: {
+    zh: '生成邀请码时与其他操作冲突，未生成任何邀请码，请重试',
+    en: 'Another issue drew the same code meanwhile: nothing was issued, try again',
+  },
+  seasonImportInvalid: {
+    zh: '文件有 {{count}} 处问题，未导入任何邀请码',
+    en: 'The file has {{count}} problem(s): nothing was imported',
+  },
+  seasonCodeMissing: { zh: '本赛事没有邀请码 {{code}}', en: 'The race has no code {{code}}' },
+  // The ballot and bibs (issue 32; services/entry/ballot.ts, bibs.ts): the CLI's refusals.
+  ballotNoRace: { zh: '赛事 {{race}} 不存在', en: 'No race {{race}}' },
+  ballotNoItem: { zh: '本赛事没有项目 {{item}}', en: 'This race has no item {{item}}' },
+  ballotNotBallotItem: {
+    zh: '项目 {{item}} 不是抽签项目，只有抽签和先付款后抽签的项目才抽签',
+    en: 'Item {{item}} is not drawn: only ballot and pay-first-then-draw items are',
+  },
+  ballotRoundOpen: {
+    zh: '第 {{round}} 轮已承诺、尚未抽签，不能再承诺新一轮',
+    en: 'Round {{round}} is committed and not drawn yet: no new round can be committed',
+  },
+  ballotNoSecondRound: {
+    zh: '先付款后抽签的项目未中签者已退款，没有第二轮',
+    en: 'A pay-first-then-draw item refunds those not drawn: there is no second round',
+  },
+  ballotNoSignUpEnd: {
+    zh: '赛事未设置报名截止时间，承诺须在截止前发布',
+    en: 'The race has no sign-up end time: the commitment must come before it',
+  },
+  ballotWindowClosed: {
+    zh: '报名已于 {{end}}（{{zone}}）截止：承诺必须在截止前发布',
+    en: 'The sign-up window closed at {{end}} ({{zone}}): a commitment must be published before it closes',
+  },
+  ballotRaced: {
+    zh: '另一操作刚刚承诺了同一轮，请刷新',
+    en: 'Another run committed this round at the same moment: reload',
+  },
+  ballotNoCommitment: { zh: '尚未发布承诺，请先承诺', en: 'No commitment yet: commit first' },
+  ballotDrawnAlready: { zh: '第 {{round}} 轮已抽签', en: 'Round {{round}} was drawn already' },
+  ballotEntryOpen: {
+    zh: '报名仍在进行中，请在报名截止（或关闭报名）后抽签',
+    en: 'Entry is still open: draw after it closes (or close entry first)',
+  },
+  ballotEntryOpenUntil: {
+    zh: '报名仍在进行中，截止时间 {{end}}（{{zone}}）：请在截止（或关闭报名）后抽签',
+    en: 'Entry is open until {{end}} ({{zone}}): draw after it closes (or close entry first)',
+  },
+  ballotEntryNotStarted: {
+    zh: '报名尚未开始，请在报名截止后抽签',
+    en: 'Entry has not started yet: draw after it closes',
+  },
+  ballotNotDrawn: { zh: '第 {{round}} 轮尚未抽签', en: 'Round {{round}} is not drawn yet' },
+  ballotBeaconNeeded: {
+    zh: '承诺时指定了公开信标“{{beacon}}”，请填写其开奖值',
+    en: 'The commitment named the beacon “{{beacon}}”: give its value',
+  },
+  ballotBeaconUnexpected: {
+    zh: '承诺时未指定信标，现在填写的信标值会是承诺之后选定的，不能使用',
+    en: 'The commitment named no beacon: a value given now would be chosen after the commitment',
+  },
+  ballotBeaconInvalid: {
+    zh: '信标名称或开奖值为 1–{{max}} 个字',
+    en: 'A beacon name or value is 1–{{max}} characters',
+  },
+  ballotSeedUnreadable: {
+    zh: '无法用本服务器的证件号密钥读取保存的种子（或与承诺不符），请联系技术人员',
+    en: 'The stored seed cannot be read with this server’s ID-number secret (or does not match): ask your technical team',
+  },
+  ballotRevealedAlready: { zh: '第 {{round}} 轮的种子已公布', en: 'The seed of round {{round}} was revealed already' },
+  bibsPrefixInvalid: {
+    zh: '前缀为最多 {{max}} 个大写字母或数字（可留空，只用数字）',
+    en: 'The prefix is at most {{max}} capital letters or digits (empty for numbers only)',
+  },
+  bibsFromInvalid: {
+    zh: '起始号须为 {{min}}–{{max}} 的整数',
+    en: 'The first number is a whole number from {{min}} to {{max}}',
+  },
+  bibsWidthInvalid: {
+    zh: '位数须为 {{min}}–{{max}} 的整数',
+    en: 'The width is a whole number from {{min}} to {{max}}',
+  },
+  bibsOtherItem: {
+    zh: '号码 {{bib}} 已分配给项目 {{item}} 的报名，未分配任何号码。请换一个前缀或起始号',
+    en: 'Bib {{bib}} is already given to an entry of item {{item}}; no bib assigned. Choose another prefix or first number',
+  },
+  bibsTooWide: {
+    zh: '号码 {{bib}} 超出 {{width}} 位（或不是有效号码），未分配任何号码',
+    en: 'Bib {{bib}} does not fit {{width}} digits (or is not a valid bib); no bib assigned',
+  },
+  bibsConflict: {
+    zh: '另一操作刚刚分配了其中的号码，未分配任何号码，请重试',
+    en: 'Another run gave one of these bibs meanwhile; no bib assigned. Try again',
+  },
+  bibsNoneAwaiting: {
+    zh: '该项目没有等待分配号码的报名',
+    en: 'No entry of this item awaits a bib',
+  },
+  // Mailing (issue 32; services/after-entry/mailing.ts).
+  mailingFileUnreadable: {
+    zh: '无法读取快递单号文件：{{problem}}。未导入任何内容（需要 key、carrier、trackingNo 三列的 CSV 文件）',
+    en: 'The tracking file cannot be read: {{problem}}. Nothing was imported (a CSV file with the columns key, carrier, trackingNo)',
   },
 } as const;
 

@@ -319,6 +319,8 @@ export interface EntryItemInfo {
   teams?: { minSize: number; maxSize: number };
   /** The ballot of this item, once committed. */
   ballot?: BallotSummary;
+  /** The item's channels the organiser closed (contract/season.ts entryStateFor); absent when none. */
+  closedChannels?: EntryChannel[];
 }
 
 /** codeCheck: POST { raceId, code } → what the code opens (refused with redemptionCodeMissing when unknown, used up or expired). */

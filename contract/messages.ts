@@ -129,6 +129,9 @@ export const MESSAGES = {
   // Sign-up submission (issue 14 §2): window, items, channels, places.
   entryNotOpen: 'Registration has not opened yet',
   entryClosed: 'Registration is closed',
+  // The organiser closed an item, a channel or an item's channel (contract/season.ts entryRefusalFor).
+  entryChannelClosed: 'Registration for this item by this channel is closed',
+  entryCodeRevoked: 'This code has been revoked by the organiser',
   entryFull: 'No places are left for this item',
   entryItemMissing: 'This race has no such item open for registration',
   entryItemMismatch: 'The item must be the one chosen for this registration',

@@ -165,7 +165,7 @@ describe('the wait list from the command line', () => {
     const at = END + 6 * HOUR;
     await repos.transaction(async (tx) => {
       expect(await tx.entries.setStatus(promoted.id, [1], 3, 'cancelled', at)).toBe(true);
-      expect(await givePlacesBack(tx, [promoted], at, 'not paid')).toBe(1);
+      expect(await givePlacesBack(tx, [promoted], at, 'unpaid')).toBe(1);
     });
     expect((await repos.entries.findByNo(secondWaiting!))?.status).toBe(2);
     expect(await repos.entries.findByNo(thirdWaiting!)).toMatchObject({ status: 1, holdsPlace: true });

@@ -143,7 +143,7 @@ describe('site CLI', () => {
       ].join('\n'),
     );
     expect((await run('entry-close')).err).toContain(
-      '  entry-open <raceId> / entry-close <raceId>\n      open or close',
+      '  entry-open <raceId> / entry-close <raceId> [--item <code>] [--channel <name>]\n      open or close',
     );
     expect((await run('ballot-draw', FIXTURE_RACE_ID, 'M', '--round')).err).toContain(
       '  ballot-draw <raceId> <itemCode>',

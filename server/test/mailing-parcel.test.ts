@@ -183,6 +183,11 @@ describe('mailing-import', () => {
     expect(messages[0]!.body).toContain('顺丰速运');
     expect(messages[0]!.body).toContain('运单号 SF1234567890123');
     expect(messages[0]!.body).toContain('tracking number SF1234567890123');
+    // One audit record, the service's (the console's import writes the same one).
+    const [record] = await app.repos.audit.find({ action: 'mailing.import', limit: 5 });
+    expect(record!.actor).toMatch(/^cli:/);
+    expect(JSON.parse(record!.after!)).toEqual({ shipped: 1, unchanged: 0, refused: 6 });
+    expect(await app.repos.audit.find({ action: 'cli.mailing-import', limit: 5 })).toEqual([]);
   });
 
   it('changes nothing and sends nothing when the same file comes again', async () => {

@@ -175,7 +175,7 @@ describe('refund requests', () => {
     const runner = await newRunner(app, clock.now());
     const entry = await wonPaidEntry(app, runner, clock.now());
     expect((await ask(runner, entry.entryNo)).json().code).toBe(0);
-    const deps = { repos: app.repos, provider: app.paymentProvider, now: clock.now };
+    const deps = { repos: app.repos, provider: app.paymentProvider, now: clock.now, actor: { kind: 'cli' } as const };
     const results = await Promise.all([
       approveRequest(deps, DEMO_RACE_ID, entry.entryNo),
       approveRequest(deps, DEMO_RACE_ID, entry.entryNo),

@@ -140,7 +140,12 @@ async function payOrder(who: Runner, orderNo: string, site: 'desktop' | 'mobile'
 const order = async (orderId: number) => (await app.repos.orders.findById(orderId))!;
 const steps = async (entryId: number) =>
   ((await app.repos.entries.events([entryId])).get(entryId) ?? []).map((e) => e.step);
-const deps = () => ({ repos: app.repos, provider: app.paymentProvider, now: clock.now });
+const deps = () => ({
+  repos: app.repos,
+  provider: app.paymentProvider,
+  now: clock.now,
+  actor: { kind: 'cli' } as const,
+});
 
 async function runJobs(advanceMs: number) {
   clock.advance(advanceMs);

@@ -1,3 +1,5 @@
+import { BALLOT_PAGE_ROUTE } from '#contract/console-ballot';
+
 /** Every built-in route path of the SPA in one place (spec §2 "Main routes under layout root /"). */
 export const PATHS = {
   root: '/',
@@ -25,7 +27,7 @@ export const PATHS = {
   profile: '/my/profile',
   password: '/my/password',
   /** The public ballot page: commitment, seed, entry list, winners, and a check in the browser. */
-  ballot: '/ballot',
+  ballot: BALLOT_PAGE_ROUTE,
   // After entry (issue #15): the personal centre's services; `?entryNo=` preselects a registration.
   letter: '/my/letter',
   pickup: '/my/pickup',

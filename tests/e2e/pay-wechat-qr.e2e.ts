@@ -6,17 +6,13 @@
  * and sends its signed notification to the server), and the page shows the order paid by itself. Chinese and
  * English at 1366 px; no serious or critical axe finding.
  */
-import seed from '../../server/seed/race.json';
-import { openDatabase } from '../../server/src/db/database';
-import { hashPassword } from '../../server/src/lib/password-hash';
 import { startWechatPayFake, type WechatPayFake } from '../../server/test/fakes/wechatpay-fake';
 import { axeFindings, blocking } from './axe';
 import { loginInDrawer, newPage, screenshot, useBrowser } from './browser';
-import { repoRoot, startServer, type RunningServer } from './server-process';
+import { startServer, type RunningServer } from './server-process';
+import { UNPAID_PASSWORD, unpaidOrders } from './unpaid-orders';
 
 const browser = useBrowser();
-const HOUR = 3_600_000;
-const PASSWORD = 'Runner2027';
 const PHONE = `1775${String(Date.now() % 1000).padStart(3, '0')}0003`;
 const TEXT = {
   zh: { wechat: '微信支付', sandbox: '测试支付', scan: '请使用微信扫码支付', due: '¥80.00', paid: '支付成功' },
@@ -31,7 +27,7 @@ const TEXT = {
 
 let fake: WechatPayFake;
 let server: RunningServer;
-const orders: string[] = [];
+let orders: string[] = [];
 
 beforeAll(async () => {
   fake = await startWechatPayFake();
@@ -41,40 +37,7 @@ beforeAll(async () => {
     PAYMENT_SWEEP_SECONDS: '1',
     RATE_LIMITS: 'off',
   });
-  const now = Date.now();
-  const { db, repos } = await openDatabase({ dataDir: server.dataDir, seedDir: `${repoRoot}/server/seed`, now });
-  const userId = await repos.users.create({ phone: PHONE, passwordHash: await hashPassword(PASSWORD) }, now);
-  for (let n = 0; n < 2; n += 1) {
-    const entry = await repos.entries.insertEntry({
-      raceId: seed.race.raceId,
-      itemCode: '10K',
-      channel: 'public',
-      userId,
-      status: 0,
-      holdsPlace: true,
-      name: '王五',
-      gender: 1,
-      birthday: '1991-04-08',
-      certType: 1,
-      certHash: `pay-wechat-e2e-${now}-${n}`,
-      certNumber: '110105199104081236',
-      phone: PHONE,
-      values: {},
-      feeFen: 8000,
-      now: now - HOUR,
-    });
-    const order = await repos.orders.create({
-      raceId: seed.race.raceId,
-      userId,
-      amountFen: 8000,
-      deadlineAt: now + 24 * HOUR,
-      createdAt: now - HOUR,
-      lines: [{ entryId: entry.id, amountFen: 8000 }],
-    });
-    await repos.entries.addEvent(entry.id, 'orderCreated', now - HOUR);
-    orders.push(order.orderNo);
-  }
-  await db.close();
+  orders = await unpaidOrders(server.dataDir, PHONE, 2);
 }, 120_000);
 
 afterAll(async () => {
@@ -92,7 +55,7 @@ describe('paying by the WeChat Pay QR code on the desktop order page', () => {
       const origin = `http://localhost:${server.port}`;
       await context.addCookies([{ name: 'language', value: lang, url: origin }]);
       await page.goto(`${origin}/reg/#/my/order/${orderNo}`);
-      await loginInDrawer(page, lang, { phone: PHONE, password: PASSWORD });
+      await loginInDrawer(page, lang, { phone: PHONE, password: UNPAID_PASSWORD });
       const order = page.getByTestId(`order-${orderNo}`);
       const methods = order.getByTestId('order-pay-methods');
       await methods.waitFor();

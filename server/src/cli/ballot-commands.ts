@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { drawBallot, seedMatches, type DrawEntry } from '#contract/ballot';
+import { recheckDraw, type DrawEntry } from '#contract/ballot';
+import { BEACON_MAX } from '#contract/console-ballot';
 import { formatRaceTime } from '#contract/race-clock';
 import enCommon from '../../../src/locales/en/common.json' with { type: 'json' };
 import type { Repositories } from '../db/repositories.ts';
@@ -98,8 +99,6 @@ function takeOption(args: string[], name: string): string | undefined | Error {
   return value;
 }
 
-const BEACON_MAX = 500;
-
 /** Runs a ballot command with its arguments (after the command name). */
 export async function runBallotCommand(
   command: BallotCommand,
@@ -130,6 +129,7 @@ export async function runBallotCommand(
           itemCode,
           beacon: typeof beacon === 'string' ? beacon : undefined,
           now: io.now,
+          actor: { kind: 'cli' },
         });
         if (!outcome.ok) return refused(outcome.problem);
         const { round: committed, commitment, beacon: named } = outcome.value;
@@ -150,6 +150,7 @@ export async function runBallotCommand(
             round,
             beaconValue: typeof beaconValue === 'string' ? beaconValue : undefined,
             now: io.now,
+            actor: { kind: 'cli' },
           },
           // From the command line only the built-in providers are known: with another one the refunds
           // recorded by the draw are carried out by the server's job runner.
@@ -174,7 +175,7 @@ export async function runBallotCommand(
       });
     case 'ballot-reveal':
       return io.withDatabase(async ({ repos }) => {
-        const outcome = await revealBallot(repos, { raceId, itemCode, round });
+        const outcome = await revealBallot(repos, { raceId, itemCode, round, now: io.now, actor: { kind: 'cli' } });
         if (!outcome.ok) return refused(outcome.problem);
         return done(
           `Revealed round ${outcome.value.round} of ${raceId} ${itemCode}:`,
@@ -272,8 +273,6 @@ export function parsePublished(text: string): PublishedDraw | undefined {
   };
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-
 /** Re-runs a published draw: the seed against the commitment, the winners and the wait list. */
 export async function verifyBallot(
   source: string,
@@ -312,15 +311,12 @@ export async function verifyBallot(
       'Winners identical: not checked',
     );
   }
-  const seedOk = seedMatches(published.seed, published.commitment);
-  const result = drawBallot(published.seed, published.beacon, published.entries, published.places);
-  const winnersOk = sameList(result.winners, published.winners);
-  const waitOk = sameList(result.waitList, published.waitList);
+  const check = recheckDraw({ ...published, seed: published.seed });
   const lines = [
     head,
-    `Commitment matches seed: ${seedOk ? 'yes' : 'no'}`,
-    `Winners identical: ${winnersOk ? 'yes' : 'no'} (${result.winners.length} re-drawn, ${published.winners.length} published)`,
-    `Wait list identical: ${waitOk ? 'yes' : 'no'}`,
+    `Commitment matches seed: ${check.seedMatches ? 'yes' : 'no'}`,
+    `Winners identical: ${check.winnersIdentical ? 'yes' : 'no'} (${check.redrawn} re-drawn, ${check.published} published)`,
+    `Wait list identical: ${check.waitListIdentical ? 'yes' : 'no'}`,
   ];
-  return seedOk && winnersOk && waitOk ? done(...lines) : refused(...lines);
+  return check.seedMatches && check.winnersIdentical && check.waitListIdentical ? done(...lines) : refused(...lines);
 }

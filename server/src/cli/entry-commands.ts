@@ -18,7 +18,9 @@ import { csvStream, formatCsv } from '../lib/csv.ts';
 import { shownProblems } from '../lib/csv-table.ts';
 import { maskName } from '../lib/race-center.ts';
 import { listRaceEntries } from '../services/organiser/entries-list.ts';
-import { setSignUpOpen } from '../services/organiser/sign-up-switch.ts';
+import { partText, setEntrySwitch } from '../services/organiser/sign-up-switch.ts';
+import { revokeCode } from '../services/organiser/season.ts';
+import { codeState } from '#contract/season';
 import {
   entryStatusText,
   EXPORT_LANGUAGES,
@@ -80,11 +82,12 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 
 /** The commands, their positional argument counts and the options they take (site.ts parses them). */
 export const ENTRY_COMMANDS = {
-  'entry-open': { arity: 1, options: [] },
-  'entry-close': { arity: 1, options: [] },
+  'entry-open': { arity: 1, options: ['--item', '--channel'] },
+  'entry-close': { arity: 1, options: ['--item', '--channel'] },
   'codes-issue': { arity: 2, options: ['--count', '--uses', '--expires', '--note', '--out'] },
   'codes-import': { arity: 2, options: [] },
   'codes-list': { arity: 1, options: [] },
+  'codes-revoke': { arity: 2, options: [] },
   'bibs-assign': { arity: 2, options: ['--prefix', '--from', '--width'] },
   'entries-list': { arity: 1, options: ['--item', '--status'] },
   'entries-export': {
@@ -141,20 +144,48 @@ export { CODE_LENGTH, newInvitationCode };
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function setOpen(repos: Repositories, raceId: string, open: boolean, now: number): Promise<CommandOutcome> {
-  const outcome = await setSignUpOpen(repos, raceId, open, now);
-  if (!outcome.ok) return noRace(raceId);
-  const { race } = outcome;
-  const status = open ? 1 : 0;
+async function setOpen(
+  repos: Repositories,
+  raceId: string,
+  open: boolean,
+  options: { item?: string; channel?: string },
+  now: number,
+): Promise<CommandOutcome> {
+  const outcome = await setEntrySwitch(repos, { raceId, open, ...options, actor: { kind: 'cli' }, now });
+  if (!outcome.ok) return refused(outcome.problem);
+  const { race, itemCode, channel } = outcome;
   const word = open ? 'open' : 'closed';
   const notes: string[] = [];
   if (!entrySettings(race)) notes.push(`note: race ${raceId} has no sign-up items yet (race.json "entry")`);
+  if (itemCode !== null || channel !== null) {
+    const part = partText(itemCode, channel);
+    if (!outcome.changed) return done(`${part} of ${raceId} is already ${word}; nothing changed`, ...notes);
+    if (open && race.signUpOpenStatus !== 1 && channel !== 'code')
+      notes.push(`note: the race's sign-up itself is closed; open it with: site entry-open ${raceId}`);
+    return done(
+      `${part} of ${raceId} (${race.raceName}) is now ${open ? 'open again (it follows the race)' : 'closed'}`,
+      ...notes,
+    );
+  }
+  const status = open ? 1 : 0;
   if (!outcome.changed) return done(`sign-up of ${raceId} is already ${word}; nothing changed`, ...notes);
   const window =
     race.signUpStartTime || race.signUpEndTime
       ? ` (window ${race.signUpStartTime ?? '…'} to ${race.signUpEndTime ?? '…'}, race clock)`
       : '';
   return done(`sign-up of ${raceId} (${race.raceName}) is now ${word}: signUpOpenStatus ${status}${window}`, ...notes);
+}
+
+async function codesRevoke(repos: Repositories, raceId: string, code: string, now: number): Promise<CommandOutcome> {
+  const outcome = await revokeCode(repos, { raceId, code, actor: { kind: 'cli' }, now });
+  if (!outcome.ok) {
+    return outcome.reason === 'noRace'
+      ? noRace(raceId)
+      : refused(`No code "${code}" in ${raceId}. List them with: site codes-list ${raceId}`);
+  }
+  return outcome.changed
+    ? done(`code ${code.trim().toUpperCase()} of ${raceId} is revoked: sign-up refuses it from now on`)
+    : done(`code ${code.trim().toUpperCase()} of ${raceId} was revoked already; nothing changed`);
 }
 
 export interface CodesIssueOptions {
@@ -187,6 +218,7 @@ async function codesIssue(
     expires: options.expires,
     note: options.note,
     now: context.now,
+    actor: { kind: 'cli' },
   });
   if (!issued.ok) return refused(issued.problem.replace(/^expiry: /, '--expires: ').replace(/([^.])$/, '$1.'));
   const { codes, itemCode, expiresAt, note } = issued;
@@ -220,7 +252,13 @@ async function codesImport(
     const code = (error as NodeJS.ErrnoException).code;
     return refused(`Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
   }
-  const outcome = await importNamedCodes(repos, { raceId, text, source: path.basename(file), now: context.now });
+  const outcome = await importNamedCodes(repos, {
+    raceId,
+    text,
+    source: path.basename(file),
+    now: context.now,
+    actor: { kind: 'cli' },
+  });
   if (!outcome.ok) {
     if ('noRace' in outcome) return refused(...outcome.problems);
     const shown = shownProblems(outcome.problems).map((p) => `  ${p}`);
@@ -247,10 +285,11 @@ async function codesList(repos: Repositories, raceId: string, now: number): Prom
   const codes = await raceCodes(repos, raceId);
   if (codes.length === 0)
     return done(`No invitation code for ${raceId}. Issue some with: site codes-issue ${raceId} <itemCode> --count N`);
-  const open = codes.filter((c) => c.used < c.maxUses && (c.expiresAt === null || c.expiresAt > now)).length;
+  const open = codes.filter((c) => codeState(c, now) === 'usable').length;
   const table = formatTable(
     ['code', 'item', 'kind', 'used/uses', 'left', 'expires', 'named for', 'note'],
     codes.map((c) => {
+      const revoked = c.revokedAt === null ? '' : ' (revoked)';
       const expired = c.expiresAt !== null && c.expiresAt <= now;
       const expires =
         c.expiresAt === null
@@ -258,7 +297,7 @@ async function codesList(repos: Repositories, raceId: string, now: number): Prom
           : `${formatRaceTime(c.expiresAt, undefined, race.zone)}${expired ? ' (expired)' : ''}`;
       const named = c.kind === 'named' ? maskName(c.namedName ?? '') : '-';
       return [
-        c.code,
+        `${c.code}${revoked}`,
         c.itemCode,
         codeKindLabel(c),
         `${c.used}/${c.maxUses}`,
@@ -307,7 +346,7 @@ async function bibsAssign(
   if (!itemCode) return unknownItem(race, itemText);
   let outcome: BibsOutcome;
   try {
-    outcome = await assignBibs(repos, { raceId, itemCode, prefix, from, width, now });
+    outcome = await assignBibs(repos, { raceId, itemCode, prefix, from, width, now, actor: { kind: 'cli' } });
   } catch (error) {
     // The unique index entries_bib: another run gave one of these bibs meanwhile.
     return refused(`No bib assigned: ${error instanceof Error ? error.message : String(error)}`);
@@ -317,6 +356,9 @@ async function bibsAssign(
       `Bib ${outcome.bib} is already given to an entry of item ${outcome.itemCode}; no bib assigned.`,
       `Choose another --prefix or --from for item ${itemCode}.`,
     );
+  }
+  if (!outcome.ok && outcome.reason === 'conflict') {
+    return refused('No bib assigned: another run gave one of these bibs meanwhile; run it again.');
   }
   if (!outcome.ok) {
     return refused(`Bib ${outcome.bib} does not fit --width ${width} (or is not a valid bib); no bib assigned.`);
@@ -536,9 +578,17 @@ export function entryCommand(
   const [a = '', b = ''] = args;
   switch (command) {
     case 'entry-open':
-      return setOpen(repos, a, true, context.now);
     case 'entry-close':
-      return setOpen(repos, a, false, context.now);
+      return setOpen(
+        repos,
+        a,
+        command === 'entry-open',
+        {
+          ...(options['--item'] === undefined ? {} : { item: options['--item'] }),
+          ...(options['--channel'] === undefined ? {} : { channel: options['--channel'] }),
+        },
+        context.now,
+      );
     case 'codes-issue':
       return codesIssue(
         repos,
@@ -557,6 +607,8 @@ export function entryCommand(
       return codesImport(repos, a, b, context);
     case 'codes-list':
       return codesList(repos, a, context.now);
+    case 'codes-revoke':
+      return codesRevoke(repos, a, b, context.now);
     case 'bibs-assign':
       return bibsAssign(
         repos,

@@ -43,16 +43,18 @@ export const ENTRY_ONE_USAGE = `  entry-show --race <raceId> --entry <entryNo>
       race's published form like a sign-up; the runner is told
   entry-transfer --race <raceId> --entry <entryNo> --values <answers.json> --reason "<text>"
       give a registered entry to another person (only when race.json entry.allowTransfer is true)
-  entry-cancel --race <raceId> --entry <entryNo> --reason "<text>"
+  entry-cancel --race <raceId> --entry <entryNo> --reason "<text>" [--refund yes]
       cancel a submitted or registered entry: its place goes back (a ballot item's wait list moves),
-      an unpaid order is cancelled with it; refund a paid one apart with entry-refund
+      an unpaid order is cancelled with it; --refund yes also refunds what its paid order holds for
+      it (as entry-refund does, once per order)
   entry-pay-offline --race <raceId> --entry <entryNo> --fen <amount> --method <${OFFLINE_PAYMENT_METHODS.join('|')}>
       --reference <receipt no> --reason "<text>"
       record money received offline for the entry's order awaiting payment (its whole amount, in
       fen): the order is paid as a provider's notification pays it
   entry-refund --race <raceId> --entry <entryNo> [--fen <amount>] --reason "<text>"
       refund the entry's paid order through the payment provider, whole (default) or --fen of it,
-      once per order; retried by the server until the provider confirms it (refunds-owed)
+      once per order; retried by the server until the provider confirms it (refunds-owed). An order
+      paid offline is given back by hand and recorded as refunded at once
   entry-bib --race <raceId> --entry <entryNo> --bib <bib> --reason "<text>"
       give a registered entry its bib or another one (unique in the race)
       Every action needs --reason (1-500 characters) and is recorded in the audit log.`;
@@ -62,7 +64,7 @@ const COMMANDS = {
   'entry-personal': { options: ['--race', '--entry'], optional: [] },
   'entry-edit': { options: ['--race', '--entry', '--values', '--reason'], optional: [] },
   'entry-transfer': { options: ['--race', '--entry', '--values', '--reason'], optional: [] },
-  'entry-cancel': { options: ['--race', '--entry', '--reason'], optional: [] },
+  'entry-cancel': { options: ['--race', '--entry', '--reason', '--refund'], optional: ['--refund'] },
   'entry-pay-offline': {
     options: ['--race', '--entry', '--fen', '--method', '--reference', '--reason'],
     optional: [],
@@ -124,6 +126,9 @@ export async function runEntryOneCommand(
       return { ok: false, usage: true, lines: [`${name} is a whole number of fen (1 yuan = 100 fen).`] } as const;
     }
   }
+  if (o['--refund'] !== undefined && o['--refund'] !== 'yes' && o['--refund'] !== 'no') {
+    return { ok: false, usage: true, lines: ['--refund is yes or no.'] } as const;
+  }
   const fen = fenOf(o['--fen']);
   return io.withDatabase(async ({ repos, files, secrets }): Promise<Outcome> => {
     const deps: EntryActionDeps = {
@@ -179,12 +184,25 @@ export async function runEntryOneCommand(
           `Transferred ${entryNo} to the new person; the runner is told.`,
         ]);
       case 'entry-cancel':
-        return finish(await cancelEntry(deps, raceId, entryNo, { reason }, cli), (r) => [
-          `Cancelled ${entryNo}${r.placeGiven ? '; its place is given back' : ''}${r.orderCancelled ? '; its unpaid order is cancelled' : ''}.`,
-          ...(r.paidFen > 0
-            ? [`  Its order was paid ${formatFen(r.paidFen)} yuan: refund it with entry-refund if the money goes back.`]
-            : []),
-        ]);
+        return finish(
+          await cancelEntry(deps, raceId, entryNo, { reason, refund: o['--refund'] === 'yes' }, cli),
+          (r) => [
+            `Cancelled ${entryNo}${r.placeGiven ? '; its place is given back' : ''}${r.orderCancelled ? '; its unpaid order is cancelled' : ''}.`,
+            ...(r.refund
+              ? [
+                  r.refund.offline
+                    ? `  Refund of ${formatFen(r.refund.amountFen)} yuan recorded: it was paid offline, give it back by hand.`
+                    : r.refund.refundedFen > 0
+                      ? `  Refunded ${formatFen(r.refund.refundedFen)} yuan: confirmed by the payment provider now.`
+                      : `  Refund of ${formatFen(r.refund.amountFen)} yuan recorded, not confirmed by the provider yet: the server retries it (refunds-owed --race ${raceId}).`,
+                ]
+              : r.paidFen > 0
+                ? [
+                    `  Its order was paid ${formatFen(r.paidFen)} yuan: refund it with entry-refund (or cancel with --refund yes) if the money goes back.`,
+                  ]
+                : []),
+          ],
+        );
       case 'entry-pay-offline':
         return finish(
           await recordOfflinePayment(
@@ -199,9 +217,11 @@ export async function runEntryOneCommand(
       case 'entry-refund':
         return finish(await refundByOrganiser(deps, raceId, entryNo, { amountFen: fen, reason }, cli), (r) => [
           `Refund of ${formatFen(r.amountFen)} yuan of order ${r.orderNo} recorded${r.whole ? '; the entry gave its place back' : ''}.`,
-          r.refundedFen > 0
-            ? '  Confirmed by the payment provider now.'
-            : `  Not confirmed by the provider yet: the server retries it until it is (refunds-owed --race ${raceId}).`,
+          r.offline
+            ? '  The order was paid offline: give the money back by hand; it is recorded as refunded.'
+            : r.refundedFen > 0
+              ? '  Confirmed by the payment provider now.'
+              : `  Not confirmed by the provider yet: the server retries it until it is (refunds-owed --race ${raceId}).`,
         ]);
       case 'entry-bib':
         return finish(await setEntryBib(deps, raceId, entryNo, { bib: o['--bib'], reason }, cli), (r) => [

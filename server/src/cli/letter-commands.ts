@@ -6,16 +6,11 @@
  */
 import path from 'node:path';
 import type { Repositories } from '../db/repositories.ts';
-import {
-  LETTER_ROSTER_COLUMNS,
-  letterRoster,
-  letterState,
-  type LetterStanding,
-} from '../services/after-entry/letter.ts';
+import { exportLetters, letterRoster, letterState, type LetterStanding } from '../services/after-entry/letter.ts';
 import { raceById } from '../services/races.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
 import { parseCliOptions } from './cli-options.ts';
-import { writeTableFile } from './output-file.ts';
+import { writeOutputFile } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -74,21 +69,23 @@ export async function letterCommand(
   if (!raceId) return refused(`${command} needs --race <raceId>.`);
   const race = await raceById(repos, raceId);
   if (!race) return refused(`No race "${raceId}".`);
-  const roster = await letterRoster(repos, race);
 
   if (command === 'letters-export') {
     const out = options['--out'];
     if (!out || !/\.(xlsx|csv)$/i.test(out)) return refused('letters-export needs --out <file.xlsx> or <file.csv>.');
     const file = path.resolve(context.cwd, out);
-    const table = [[...LETTER_ROSTER_COLUMNS], ...roster.rows.map((r) => r.cells)];
+    const format = /\.csv$/i.test(out) ? 'csv' : 'xlsx';
+    const made = await exportLetters(repos, race, { format }, { kind: 'cli' }, context.now);
+    if (!made.ok) return refused(`letters-export: bad ${made.field}.`);
     // Names and co-signers: owner-only.
-    const problem = writeTableFile(file, table, `${raceId} letters`, context.now);
+    const problem = writeOutputFile(file, made.bytes);
     if (problem) return refused(problem);
     return done(
-      `wrote ${plural(roster.rows.length, 'registered entry', 'registered entries')} of ${raceId} to ${file}: ${countsLine(roster.counts)}`,
+      `wrote ${plural(made.rows, 'registered entry', 'registered entries')} of ${raceId} to ${file}: ${countsLine(made.counts)}`,
     );
   }
 
+  const roster = await letterRoster(repos, race);
   const state = letterState(race, context.now);
   const lines = [
     `${raceId}: commitment letter ${state}${roster.hash ? ` (version ${roster.hash.slice(0, 12)})` : ''}`,

@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Repositories } from '../db/repositories.ts';
-import { importTracking, MAILING_LIST_COLUMNS, mailingList } from '../services/after-entry/mailing.ts';
+import { exportMailing, importTracking } from '../services/after-entry/mailing.ts';
 import { raceById } from '../services/races.ts';
 import type { CommandOutcome } from './registration-screens-commands.ts';
-import { writeTableFile } from './output-file.ts';
+import { writeOutputFile } from './output-file.ts';
 
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
@@ -59,12 +59,13 @@ export async function mailingCommand(
     const out = options['--out'];
     if (!out || !/\.(xlsx|csv)$/i.test(out)) return refused('mailing-export needs --out <file.xlsx> or <file.csv>.');
     const file = path.resolve(context.cwd, out);
-    const { rows, pickups, shipped } = await mailingList(repos, race);
-    const table = [[...MAILING_LIST_COLUMNS], ...rows];
-    const problem = writeTableFile(file, table, `${raceId} mailing`, context.now);
+    const format = /\.csv$/i.test(out) ? 'csv' : 'xlsx';
+    // Whole phones: the courier's copy, written readable by its owner only; the export is in the audit log.
+    const made = await exportMailing(repos, race, { format, wholePhones: true }, { kind: 'cli' }, context.now);
+    const problem = writeOutputFile(file, made.bytes);
     if (problem) return refused(problem);
     return done(
-      `wrote ${plural(rows.length, 'runner')} who chose mailing for ${raceId} to ${file} (${shipped} shipped; ${plural(pickups, 'runner')} collect on site)`,
+      `wrote ${plural(made.rows, 'runner')} who chose mailing for ${raceId} to ${file} (${made.counts.shipped} shipped; ${plural(made.counts.pickups, 'runner')} collect on site)`,
       'the file holds WHOLE phone numbers for the courier: keep it private and delete it when the packs are sent',
     );
   }
@@ -78,7 +79,7 @@ export async function mailingCommand(
     const code = (error as NodeJS.ErrnoException).code;
     return refused(`Cannot read ${fileText}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
   }
-  const outcome = await importTracking(repos, race, text, context.now);
+  const outcome = await importTracking(repos, race, text, { kind: 'cli' }, context.now);
   if (outcome.fileProblem) return refused(`Nothing imported from ${fileText}: ${outcome.fileProblem}`);
   const summary = `${raceId}: ${plural(outcome.shipped, 'parcel')} marked shipped (runners messaged), ${outcome.unchanged} unchanged`;
   if (outcome.problems.length === 0) return done(summary);
@@ -86,6 +87,6 @@ export async function mailingCommand(
   return refused(
     summary,
     `${plural(outcome.problems.length, 'row')} refused:`,
-    ...outcome.problems.map((problem) => `  ${problem}`),
+    ...outcome.problems.map((problem) => `  ${problem.text}`),
   );
 }

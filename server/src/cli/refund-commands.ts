@@ -6,7 +6,7 @@
  * double payments, approved requests) and refund-retry (one of them now). The rules live in
  * services/after-entry/refunds.ts and services/entry/refunds-owed.ts.
  */
-import { REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '#contract/after-entry';
+import { REFUND_REJECT_REASON_MAX, REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '#contract/after-entry';
 import { formatFen } from '#contract/entry';
 import { formatRaceTime } from '#contract/race-clock';
 import type { Repositories } from '../db/repositories.ts';
@@ -68,12 +68,16 @@ export interface RefundCommandIo {
 
 export type RefundCommandOutcome = CommandOutcome | { ok: false; usage: true; lines: string[] };
 
+/**
+ * Who acts: the command line. refund-approve, refund-reject, refund-retry and deferrals-issue write their own
+ * audit records (refund.approve, refund.reject, refund.retry, deferrals.issue: the console's names too), in the
+ * transaction of the change.
+ */
+const CLI_ACTOR = { kind: 'cli' } as const;
+
 const done = (...lines: string[]): CommandOutcome => ({ ok: true, lines });
 const refused = (...lines: string[]): CommandOutcome => ({ ok: false, lines });
 const usage = (line: string): RefundCommandOutcome => ({ ok: false, usage: true, lines: [line] });
-
-/** The reject reason the runner reads: 1–200 characters. */
-export const REFUND_REJECT_REASON_MAX = 200;
 
 /** Runs a refund command with its arguments (after the command name). */
 export async function runRefundCommand(
@@ -100,7 +104,7 @@ export async function runRefundCommand(
       return io.withDatabase(async ({ repos, secrets }) => {
         // Only the built-in providers are known here: with another one the server's job carries the refund out.
         const provider = cliPaymentProvider(io, secrets);
-        const outcome = await approveRequest({ repos, provider, now: () => io.now }, race, entry);
+        const outcome = await approveRequest({ repos, provider, now: () => io.now, actor: CLI_ACTOR }, race, entry);
         if (!outcome.ok) return refused(outcome.problem);
         const r = outcome.value;
         const head = r.fresh
@@ -120,11 +124,11 @@ export async function runRefundCommand(
       });
     case 'refund-reject': {
       const reason = (options['--reason'] ?? '').trim();
-      if (reason.length > REFUND_REJECT_REASON_MAX) {
+      if ([...reason].length > REFUND_REJECT_REASON_MAX) {
         return usage(`--reason is 1-${REFUND_REJECT_REASON_MAX} characters: the runner reads it.`);
       }
       return io.withDatabase(async ({ repos }) => {
-        const outcome = await rejectRequest(repos, race, entry, reason, io.now);
+        const outcome = await rejectRequest(repos, race, entry, reason, io.now, CLI_ACTOR);
         if (!outcome.ok) return refused(outcome.problem);
         const r = outcome.value;
         return done(
@@ -140,7 +144,7 @@ export async function runRefundCommand(
       return io.withDatabase(async ({ repos, secrets }) => {
         const refundNo = options['--refund'] ?? '';
         const provider = cliPaymentProvider(io, secrets);
-        const outcome = await retryRefund({ repos, provider, now: () => io.now }, refundNo);
+        const outcome = await retryRefund({ repos, provider, now: () => io.now, actor: CLI_ACTOR }, refundNo);
         if (!outcome.ok) return refused(outcome.problem);
         const amount = `${formatFen(outcome.refund.amountFen)} yuan`;
         if (outcome.result === 'done') return done(`Refund ${refundNo} of ${amount}: confirmed by the provider now.`);
@@ -161,6 +165,7 @@ export async function runRefundCommand(
           now: io.now,
           newCode: newInvitationCode,
           ...(options['--expires'] === undefined ? {} : { expires: options['--expires'] }),
+          actor: CLI_ACTOR,
         });
         if (!outcome.ok) return refused(outcome.problem);
         const { issued, skipped, expiresAt, zone } = outcome.value;

@@ -95,8 +95,10 @@ Commands:
       submit again
 ${MAILING_USAGE}
 ${SMS_USAGE}
-  entry-open <raceId> / entry-close <raceId>
-      open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds
+  entry-open <raceId> / entry-close <raceId> [--item <code>] [--channel <name>]
+      open or close sign-up (race info signUpOpenStatus 1 / 0); the site shows it within seconds.
+      With --item and/or --channel (public, direct, code, team, charity): close that part only (an
+      item on every channel, a channel on every item, or one item's channel), or open it again
   codes-issue <raceId> <itemCode> --count N [--uses K] [--expires "YYYY-MM-DD HH:mm:ss"]
       [--note <text>] [--out codes.csv]
       N (up to 500000) random invitation codes (10 letters and digits, no look-alikes) for an item:
@@ -107,7 +109,8 @@ ${SMS_USAGE}
       as a keyed hash (the code works for that person only). A person who already has a named
       code for the item is skipped and reported: the same file again imports nothing twice
   codes-list <raceId>           the race's codes: item, kind (named, single or multi use),
-                                used/uses, left, expiry, named person
+                                used/uses, left, expiry, named person, revoked
+  codes-revoke <raceId> <code>  revoke a code: sign-up refuses it from now on (its uses stay listed)
   bibs-assign <raceId> <itemCode> --prefix <A> [--from 1] [--width 5]
       bibs (prefix + number, e.g. A00001) for the item's registered entries (status 1) that are
       paid or free, in entry order; entries with a bib keep it, so a second run only adds; refused
@@ -618,7 +621,12 @@ const READ_ONLY_COMMANDS = new Set([
   'audit-list',
   'reconciliation-list',
 ]);
-/** Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers). */
+/**
+ * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
+ * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign;
+ * mailing-export, mailing-import, letters-export: mailing.export, mailing.import, letters.export; import-results,
+ * import-photos: import.results, import.photos; direct-approve, direct-reject: direct.approve, direct.reject).
+ */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
   'reconcile',
@@ -627,6 +635,23 @@ const SELF_AUDITED_COMMANDS = new Set([
   'import-photos',
   'direct-approve',
   'direct-reject',
+  'refund-approve',
+  'refund-reject',
+  'refund-retry',
+  'deferrals-issue',
+  'ballot-commit',
+  'ballot-draw',
+  'ballot-reveal',
+  'bibs-assign',
+  'mailing-export',
+  'mailing-import',
+  'letters-export',
+  // The entry season's services record signUp.open / signUp.close / codes.issue / codes.import / codes.revoke.
+  'entry-open',
+  'entry-close',
+  'codes-issue',
+  'codes-import',
+  'codes-revoke',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

@@ -57,6 +57,7 @@ export const COPIED_TABLES = [
   'reconciliation_runs',
   'reconciliation_lines',
   'reconciliation_differences',
+  'entry_closures',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */

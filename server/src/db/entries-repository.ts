@@ -243,6 +243,7 @@ interface CodeRow {
   expires_at: number | null;
   note: string;
   created_at: number;
+  revoked_at: number | null;
 }
 
 export interface InvitationCodeRecord {
@@ -258,6 +259,8 @@ export interface InvitationCodeRecord {
   expiresAt: number | null;
   note: string;
   createdAt: number;
+  /** When the organiser revoked it (refused at sign-up), or null. */
+  revokedAt: number | null;
 }
 
 export interface InvitationCodeInsert {
@@ -306,7 +309,7 @@ const TEAM_COLUMNS = sql.raw(
   'id, race_id, item_code, team_code, public_id, name, captain_user_id, min_size, max_size, created_at',
 );
 const CODE_COLUMNS = sql.raw(
-  'id, race_id, code, item_code, kind, named_name, named_cert_hash, max_uses, used, expires_at, note, created_at',
+  'id, race_id, code, item_code, kind, named_name, named_cert_hash, max_uses, used, expires_at, note, created_at, revoked_at',
 );
 
 /** Letters and digits without the look-alikes (0/O, 1/I/L). */
@@ -342,6 +345,7 @@ const toCode = (row: CodeRow): InvitationCodeRecord => ({
   expiresAt: num(row.expires_at),
   note: row.note,
   createdAt: Number(row.created_at),
+  revokedAt: num(row.revoked_at),
 });
 
 /** The pools an item's settings define, with their capacities. */
@@ -522,7 +526,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
       ), c AS (
         UPDATE invitation_codes SET used = used + ${n}
         WHERE CAST(${input.usesCode} AS BOOLEAN) AND id = CAST(${entry.codeId ?? null} AS BIGINT)
-          AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND EXISTS (SELECT 1 FROM s)
+          AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM s)
         RETURNING 1
       ), t AS (
         UPDATE entry_places SET taken = taken + ${n}
@@ -613,7 +617,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     if (input.usesCode) {
       const used = await tx.run(sql`
         UPDATE invitation_codes SET used = used + ${n}
-        WHERE id = ${entry.codeId ?? null} AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now})`);
+        WHERE id = ${entry.codeId ?? null} AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND revoked_at IS NULL`);
       if (used === 0) throw new Unwritten('codeUsedUp');
     }
     if (
@@ -1000,7 +1004,7 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     async useCode(codeId: number, n: number, now: number): Promise<boolean> {
       const changed = await db.run(sql`
         UPDATE invitation_codes SET used = used + ${n}
-        WHERE id = ${codeId} AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now})`);
+        WHERE id = ${codeId} AND used + ${n} <= max_uses AND (expires_at IS NULL OR expires_at > ${now}) AND revoked_at IS NULL`);
       return changed > 0;
     },
 

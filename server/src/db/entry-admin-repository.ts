@@ -33,6 +33,8 @@ export interface InvitationCodeRow {
   expiresAt: number | null;
   note: string;
   createdAt: number;
+  /** When the organiser revoked it (refused at sign-up), or null. */
+  revokedAt: number | null;
 }
 
 /** A stored code and whom it is for (a named code: the keyed hash of the person's certificate). */
@@ -236,7 +238,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
 
     async listCodes(raceId: string): Promise<InvitationCodeRow[]> {
       const rows = await db.all<Record<string, unknown>>(sql`
-        SELECT code, item_code, kind, named_name, max_uses, used, expires_at, note, created_at
+        SELECT code, item_code, kind, named_name, max_uses, used, expires_at, note, created_at, revoked_at
         FROM invitation_codes WHERE race_id = ${raceId} ORDER BY item_code, created_at, id`);
       return rows.map((r) => ({
         code: String(r.code),
@@ -248,6 +250,7 @@ export function createEntryAdminRepository(db: Db, idNumberKey: string) {
         expiresAt: numOrNull(r.expires_at),
         note: String(r.note ?? ''),
         createdAt: num(r.created_at),
+        revokedAt: numOrNull(r.revoked_at),
       }));
     },
 

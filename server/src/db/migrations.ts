@@ -1687,4 +1687,31 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE payments ADD COLUMN site TEXT NOT NULL DEFAULT 'desktop';`,
     postgres: `ALTER TABLE payments ADD COLUMN site TEXT NOT NULL DEFAULT 'desktop';`,
   },
+  {
+    id: 28,
+    name: 'entry season: closed items and channels, revoked codes',
+    // Issue 32 §1: the parts of a race's season the organiser closed (contract/season.ts EntryClosure: item ''
+    // is every item, channel '' every channel); a row is a closure, opening deletes it. A revoked invitation
+    // code keeps its row (its uses and entries stay listed) and is refused at sign-up.
+    sqlite: `
+      CREATE TABLE entry_closures (
+        race_id   TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code TEXT NOT NULL DEFAULT '',
+        channel   TEXT NOT NULL DEFAULT '' CHECK (channel IN ('', 'public', 'direct', 'code', 'team', 'charity')),
+        closed_at INTEGER NOT NULL,
+        PRIMARY KEY (race_id, item_code, channel)
+      ) STRICT;
+      ALTER TABLE invitation_codes ADD COLUMN revoked_at INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE entry_closures (
+        race_id   TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        item_code TEXT NOT NULL DEFAULT '',
+        channel   TEXT NOT NULL DEFAULT '' CHECK (channel IN ('', 'public', 'direct', 'code', 'team', 'charity')),
+        closed_at BIGINT NOT NULL,
+        PRIMARY KEY (race_id, item_code, channel)
+      );
+      ALTER TABLE invitation_codes ADD COLUMN revoked_at BIGINT;
+    `,
+  },
 ];

@@ -5,9 +5,11 @@
  * 5 refunded), so a repeated notification or job run changes nothing. Amounts are integer fen.
  */
 import { randomInt } from 'node:crypto';
+import type { RawBuilder } from 'kysely';
 import { shownOrderStatus, type OrderStatus, type OrderView } from '#contract/entry';
 import type { LocalText } from '#contract/registration-form';
 import type { RaceInfo } from '#contract/site-config/race-types';
+import { runnerMessageKeyParts } from '../lib/outbox-keys.ts';
 import { sql, type Db } from './engine.ts';
 
 interface OrderRow {
@@ -335,7 +337,7 @@ export function createOrdersRepository(db: Db) {
     /** Orders awaiting payment whose deadline has passed at `now`, oldest deadline first. */
     /**
      * Unpaid orders whose deadline comes within `beforeMs` of `now`, given at least `minWindowMs` to pay, whose
-     * reminder (outbox key `${reminderKeyPrefix}<orderNo>:<raceId>`, as tellRunner keys it) is not written yet, the soonest first.
+     * reminder (outbox key runnerMessageKey(`${reminderKeyPrefix}<orderNo>`, raceId), as tellRunner keys it) is not written yet, the soonest first.
      */
     async toRemind(
       now: number,
@@ -344,12 +346,16 @@ export function createOrdersRepository(db: Db) {
       reminderKeyPrefix: string,
       limit: number,
     ): Promise<OrderRecord[]> {
+      // The reminder's outbox key of each order, as the writer makes it (lib/outbox-keys.ts), in SQL.
+      const parts = runnerMessageKeyParts<RawBuilder<unknown>>(sql`${reminderKeyPrefix} || o.order_no`, sql`o.race_id`);
+      const reminderKey = sql.join(
+        parts.map((part) => (typeof part === 'string' ? sql`${part}` : part)),
+        sql` || `,
+      );
       const rows = await db.all<OrderRow>(sql`
         SELECT ${COLUMNS} FROM orders o WHERE status = 1 AND deadline_at IS NOT NULL
           AND deadline_at > ${now} AND deadline_at <= ${now + beforeMs} AND created_at <= deadline_at - ${minWindowMs}
-          AND NOT EXISTS (
-            SELECT 1 FROM outbox WHERE dedupe_key = ${reminderKeyPrefix} || o.order_no || ':' || o.race_id
-          )
+          AND NOT EXISTS (SELECT 1 FROM outbox WHERE dedupe_key = ${reminderKey})
         ORDER BY deadline_at, id LIMIT ${limit}`);
       return rows.map(toOrder);
     },

@@ -301,6 +301,18 @@ export function createPaymentsRepository(db: Db) {
       );
     },
 
+    /**
+     * Claims a pending refund for the organiser's retry, whatever its next try, if no one moved that since it
+     * was read (`seenNextAt`): of two retries at once, one claims it. False otherwise.
+     */
+    async claimRefund(refundNo: string, seenNextAt: number, until: number): Promise<boolean> {
+      return (
+        (await db.run(sql`
+          UPDATE refunds SET next_at = ${until}
+          WHERE refund_no = ${refundNo} AND status = 'pending' AND next_at = ${seenNextAt}`)) > 0
+      );
+    },
+
     /** A pending refund made due at `at` (the organiser's retry, for the server's sweep). */
     async refundDueAt(refundNo: string, at: number): Promise<boolean> {
       return (

@@ -19,6 +19,7 @@ import { createRaceCenterRepository } from './race-center-repository.ts';
 import { createRaceFiguresRepository } from './race-figures-repository.ts';
 import { createReconciliationRepository } from './reconciliation-repository.ts';
 import { createRacesRepository } from './races-repository.ts';
+import { createSeasonRepository } from './season-repository.ts';
 import { createRateCountsRepository } from './rate-counts-repository.ts';
 import { createRateHitsRepository } from './rate-hits-repository.ts';
 import { createRefundsRepository } from './refunds-repository.ts';
@@ -69,6 +70,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     raceFigures: createRaceFiguresRepository(db),
     entrySearch: createEntrySearchRepository(db, keys.idNumber),
     reconciliation: createReconciliationRepository(db),
+    season: createSeasonRepository(db),
   };
 }
 

@@ -4,12 +4,13 @@
  * member has and what the entry allows; the server checks both again. A refusal is shown in the modal in the
  * console's language, a form's refusals next to their fields.
  */
-import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Typography } from 'antd';
+import { App, Button, Checkbox, Form, Input, InputNumber, Modal, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ENTRY_REASON_MAX,
   OFFLINE_PAYMENT_METHODS,
+  OFFLINE_PROVIDER_PREFIX,
   type ConsoleEntryAnswer,
   type ConsoleEntryDetail,
 } from '#contract/console-entry';
@@ -98,6 +99,8 @@ export function EntryActions({
   const registered = detail.status === 1;
   const unpaid = detail.orders.find((o) => o.status === 1);
   const paid = [...detail.orders].reverse().find((o) => o.status === 3);
+  // Paid offline: no provider can give it back; the money goes back by hand and is recorded as refunded.
+  const paidOffline = paid?.payments.some((p) => p.status === 'paid' && p.provider.startsWith(OFFLINE_PROVIDER_PREFIX));
   const shown: { action: Action; label: string; danger?: boolean }[] = [
     ...(canEdit && detail.answers ? [{ action: 'edit' as const, label: t('entry.actions.edit') }] : []),
     ...(canEdit && detail.allows.transfer && registered && detail.answers
@@ -134,6 +137,7 @@ export function EntryActions({
       body.method = values.method;
       body.reference = values.reference;
     }
+    if (open === 'cancel' && values.refund === true) body.refund = true;
     if (open === 'refund' && values.amountYuan !== undefined && values.amountYuan !== null) {
       body.amountFen = Math.round(Number(values.amountYuan) * 100);
     }
@@ -203,6 +207,18 @@ export function EntryActions({
             </Typography.Paragraph>
           )}
           {open === 'cancel' && <Typography.Paragraph>{t('entry.actions.cancelConfirm')}</Typography.Paragraph>}
+          {open === 'cancel' && !canMoney && paid && (
+            <Typography.Paragraph>{t('entry.actions.cancelPaidNoRefund')}</Typography.Paragraph>
+          )}
+          {open === 'cancel' && canMoney && paid && (
+            <Form.Item name="refund" valuePropName="checked" initialValue={false}>
+              <Checkbox data-testid="entry-cancel-refund">
+                {t(paidOffline ? 'entry.actions.cancelRefundOffline' : 'entry.actions.cancelRefund', {
+                  amount: yuanText(paid.lineFen),
+                })}
+              </Checkbox>
+            </Form.Item>
+          )}
           {open === 'transfer' && <Typography.Paragraph>{t('entry.actions.transferHelp')}</Typography.Paragraph>}
           {(open === 'edit' || open === 'transfer') && (
             <AnswerFields answers={open === 'edit' ? (detail.answers ?? []) : blankAnswers} language={language} />
@@ -248,6 +264,9 @@ export function EntryActions({
               <Typography.Paragraph>
                 {t('entry.actions.refundHelp', { max: yuanText(paid.lineFen) })}
               </Typography.Paragraph>
+              {paidOffline && (
+                <Typography.Paragraph strong>{t('entry.actions.refundOfflineHelp')}</Typography.Paragraph>
+              )}
               <Form.Item name="amountYuan" label={t('entry.actions.refundAmount')}>
                 <InputNumber min={0.01} max={paid.lineFen / 100} precision={2} className="entry-wide" />
               </Form.Item>

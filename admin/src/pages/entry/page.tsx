@@ -12,6 +12,7 @@ import { Link, useParams } from 'react-router-dom';
 import type {
   ConsoleEntryAnswer,
   ConsoleEntryDetail,
+  ConsoleEntryPayment,
   ConsoleEntryPersonal,
   ConsoleEntryStep,
 } from '#contract/console-entry';
@@ -25,6 +26,7 @@ import enCentre from '../../../../src/locales/en/centre.json';
 import { api } from '../../api/client';
 import { useCan, useConsole, type ConsoleLanguage } from '../../store';
 import { EntryActions } from './actions';
+import { PaymentQuery } from './payment-query';
 import { yuanText } from './format';
 import './entry.css';
 
@@ -58,6 +60,7 @@ export default function EntryPage() {
   const { raceId = '', entryId = '' } = useParams();
   const language = useConsole((s) => s.language);
   const mayShow = useCan('entries.personal');
+  const mayQuery = useCan('money');
   const [detail, setDetail] = useState<ConsoleEntryDetail>();
   const [problem, setProblem] = useState<string>();
   const [whole, setWhole] = useState<ConsoleEntryPersonal>();
@@ -215,6 +218,17 @@ export default function EntryPage() {
                 { title: t('entry.orders.status'), dataIndex: 'status' },
                 { title: t('entry.orders.tradeNo'), dataIndex: 'tradeNo', render: (v: string | null) => v ?? '—' },
                 { title: t('entry.orders.createdAt'), dataIndex: 'createdAt', render: (at: number) => time(at) },
+                ...(mayQuery
+                  ? [
+                      {
+                        title: t('entry.query.button'),
+                        key: 'query',
+                        render: (_: unknown, payment: ConsoleEntryPayment) => (
+                          <PaymentQuery base={base} payment={payment} time={time} onRecorded={load} />
+                        ),
+                      },
+                    ]
+                  : []),
               ]}
             />
             <Table

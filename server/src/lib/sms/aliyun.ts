@@ -14,8 +14,8 @@
 import * as dysmsapi from '@alicloud/dysmsapi20170525';
 import * as openapi from '@alicloud/openapi-core';
 import * as dara from '@darabonba/typescript';
-import { parseServerEnv, ServerEnvError, type Env } from '../env.ts';
-import { readEndpoint } from './endpoint.ts';
+import type { Env } from '../env.ts';
+import { readSmsProviderEnv } from './endpoint.ts';
 import {
   networkFailure,
   SmsReceiptFormatError,
@@ -53,22 +53,16 @@ function classify(code: string, message: string, httpStatus?: number): SmsSendRe
 }
 
 export function createAliyunSmsProvider(env: Env): SmsProvider {
-  const values = parseServerEnv(env, [
-    'ALIYUN_SMS_ACCESS_KEY_ID',
-    'ALIYUN_SMS_ACCESS_KEY_SECRET',
-    'ALIYUN_SMS_SIGN_NAME',
-    'ALIYUN_SMS_ENDPOINT',
-  ]);
-  const problems: { key: string; message: string }[] = [];
-  const need = (key: keyof typeof values, what: string) => {
-    if (!values[key]) problems.push({ key, message: `${key} must be set with SMS_PROVIDER=aliyun: ${what}` });
-  };
-  need('ALIYUN_SMS_ACCESS_KEY_ID', 'the AccessKey ID of a RAM user allowed to send SMS');
-  need('ALIYUN_SMS_ACCESS_KEY_SECRET', 'the AccessKey secret of that RAM user');
-  need('ALIYUN_SMS_SIGN_NAME', 'the approved sign name (签名), e.g. 某某马拉松');
-  const endpoint = readEndpoint('ALIYUN_SMS_ENDPOINT', values.ALIYUN_SMS_ENDPOINT, DEFAULT_ALIYUN_SMS_ENDPOINT);
-  if (!endpoint.ok) problems.push({ key: 'ALIYUN_SMS_ENDPOINT', message: endpoint.problem });
-  if (problems.length > 0 || !endpoint.ok) throw new ServerEnvError(problems);
+  const { values, endpoint } = readSmsProviderEnv(env, ALIYUN_SMS_PROVIDER, {
+    keys: ['ALIYUN_SMS_ACCESS_KEY_ID', 'ALIYUN_SMS_ACCESS_KEY_SECRET', 'ALIYUN_SMS_SIGN_NAME', 'ALIYUN_SMS_ENDPOINT'],
+    required: {
+      ALIYUN_SMS_ACCESS_KEY_ID: 'the AccessKey ID of a RAM user allowed to send SMS',
+      ALIYUN_SMS_ACCESS_KEY_SECRET: 'the AccessKey secret of that RAM user',
+      ALIYUN_SMS_SIGN_NAME: 'the approved sign name (签名), e.g. 某某马拉松',
+    },
+    endpointKey: 'ALIYUN_SMS_ENDPOINT',
+    fallback: DEFAULT_ALIYUN_SMS_ENDPOINT,
+  });
 
   const client = new ClientClass(
     new openapi.$OpenApiUtil.Config({

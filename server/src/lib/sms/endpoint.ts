@@ -1,4 +1,36 @@
 /**
+ * An SMS provider's settings from the environment (aliyun.ts, tencent.ts): its variables parsed, each required
+ * one that is missing reported with what it is, and its endpoint checked; every problem at once.
+ */
+import { parseServerEnv, ServerEnvError, type Env, type ServerEnv, type ServerEnvKey } from '../env.ts';
+
+/**
+ * Reads the variables of `provider` (the SMS_PROVIDER value): `required` (each with what it holds, for the
+ * message), the others in `keys`, and the endpoint `endpointKey` (else `fallback`). Throws ServerEnvError.
+ */
+export function readSmsProviderEnv<K extends ServerEnvKey>(
+  env: Env,
+  provider: string,
+  settings: {
+    keys: readonly K[];
+    required: Partial<Record<K, string>>;
+    endpointKey: K;
+    fallback: string;
+  },
+): { values: Pick<ServerEnv, K>; endpoint: { protocol: 'https' | 'http'; host: string } } {
+  const values = parseServerEnv(env, settings.keys);
+  const problems: { key: string; message: string }[] = [];
+  for (const [key, what] of Object.entries(settings.required) as [K, string][]) {
+    if (!values[key]) problems.push({ key, message: `${key} must be set with SMS_PROVIDER=${provider}: ${what}` });
+  }
+  const raw = values[settings.endpointKey];
+  const endpoint = readEndpoint(settings.endpointKey, typeof raw === 'string' ? raw : undefined, settings.fallback);
+  if (!endpoint.ok) problems.push({ key: settings.endpointKey, message: endpoint.problem });
+  if (problems.length > 0 || !endpoint.ok) throw new ServerEnvError(problems);
+  return { values, endpoint: { protocol: endpoint.protocol, host: endpoint.host } };
+}
+
+/**
  * A provider's endpoint from the environment: a host name (HTTPS), or a URL. Plain http is accepted only for
  * this machine (127.0.0.1, ::1, localhost: the tests' fake gateways), never for a provider on the network.
  */

@@ -12,8 +12,8 @@
  * TENCENT_SMS_REGION (default ap-guangzhou), TENCENT_SMS_ENDPOINT (default sms.tencentcloudapi.com).
  */
 import * as tencentSms from 'tencentcloud-sdk-nodejs-sms';
-import { parseServerEnv, ServerEnvError, type Env } from '../env.ts';
-import { readEndpoint } from './endpoint.ts';
+import type { Env } from '../env.ts';
+import { readSmsProviderEnv } from './endpoint.ts';
 import {
   networkFailure,
   SmsReceiptFormatError,
@@ -44,25 +44,24 @@ function classify(code: string, message: string): SmsSendResult {
 }
 
 export function createTencentSmsProvider(env: Env): SmsProvider {
-  const values = parseServerEnv(env, [
-    'TENCENT_SMS_SECRET_ID',
-    'TENCENT_SMS_SECRET_KEY',
-    'TENCENT_SMS_SDK_APP_ID',
-    'TENCENT_SMS_SIGN_NAME',
-    'TENCENT_SMS_REGION',
-    'TENCENT_SMS_ENDPOINT',
-  ]);
-  const problems: { key: string; message: string }[] = [];
-  const need = (key: keyof typeof values, what: string) => {
-    if (!values[key]) problems.push({ key, message: `${key} must be set with SMS_PROVIDER=tencent: ${what}` });
-  };
-  need('TENCENT_SMS_SECRET_ID', 'the SecretId of a CAM user allowed to send SMS');
-  need('TENCENT_SMS_SECRET_KEY', 'the SecretKey of that CAM user');
-  need('TENCENT_SMS_SDK_APP_ID', 'the SdkAppId of the SMS application (14000…)');
-  need('TENCENT_SMS_SIGN_NAME', 'the approved sign name (签名内容), e.g. 某某马拉松');
-  const endpoint = readEndpoint('TENCENT_SMS_ENDPOINT', values.TENCENT_SMS_ENDPOINT, DEFAULT_TENCENT_SMS_ENDPOINT);
-  if (!endpoint.ok) problems.push({ key: 'TENCENT_SMS_ENDPOINT', message: endpoint.problem });
-  if (problems.length > 0 || !endpoint.ok) throw new ServerEnvError(problems);
+  const { values, endpoint } = readSmsProviderEnv(env, TENCENT_SMS_PROVIDER, {
+    keys: [
+      'TENCENT_SMS_SECRET_ID',
+      'TENCENT_SMS_SECRET_KEY',
+      'TENCENT_SMS_SDK_APP_ID',
+      'TENCENT_SMS_SIGN_NAME',
+      'TENCENT_SMS_REGION',
+      'TENCENT_SMS_ENDPOINT',
+    ],
+    required: {
+      TENCENT_SMS_SECRET_ID: 'the SecretId of a CAM user allowed to send SMS',
+      TENCENT_SMS_SECRET_KEY: 'the SecretKey of that CAM user',
+      TENCENT_SMS_SDK_APP_ID: 'the SdkAppId of the SMS application (14000…)',
+      TENCENT_SMS_SIGN_NAME: 'the approved sign name (签名内容), e.g. 某某马拉松',
+    },
+    endpointKey: 'TENCENT_SMS_ENDPOINT',
+    fallback: DEFAULT_TENCENT_SMS_ENDPOINT,
+  });
 
   const client = new SmsClient({
     credential: { secretId: values.TENCENT_SMS_SECRET_ID, secretKey: values.TENCENT_SMS_SECRET_KEY },

@@ -63,6 +63,10 @@ import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { reviewRoutes } from './review.ts';
 import { importsRoutes } from './imports.ts';
+import { refundsRoutes } from './refunds.ts';
+import { seasonRoutes } from './season.ts';
+import { ballotRoutes } from './ballot.ts';
+import { mailingRoutes } from './mailing.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -265,6 +269,10 @@ export default async function adminRoutes(app: FastifyInstance) {
     reconciliationRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
+    refundsRoutes(scope, app, helpers);
+    seasonRoutes(scope, app, helpers);
+    ballotRoutes(scope, app, helpers);
+    mailingRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());
@@ -421,13 +429,15 @@ export default async function adminRoutes(app: FastifyInstance) {
       },
     );
 
-    scope.post<EntryRequest & { Body: { reason?: string } }>(
+    scope.post<EntryRequest & { Body: { reason?: string; refund?: unknown } }>(
       `${entryUrl}/cancel`,
-      { schema: { params: entryParams, body: actionBody({}) } },
+      { schema: { params: entryParams, body: actionBody({ refund: {} }) } },
       async (request) => {
         const { raceId, entryNo } = request.params;
+        // Refunding the paid entry with it is money's too.
         return (
           refused(request, 'entries.edit', raceId) ??
+          (request.body?.refund === true ? refused(request, 'money', raceId) : undefined) ??
           actionAnswer(await cancelEntry(actionDeps(), raceId, entryNo, request.body ?? {}, actor(request)))
         );
       },

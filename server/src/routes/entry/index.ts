@@ -112,7 +112,7 @@ export async function entryRunnerRoutes(app: FastifyInstance) {
     { onRequest: app.rateLimit(LIMITS.lookup), schema: { body: codeCheckBody } },
     async (request) => {
       const answer = await checkInvitationCode(app.repos, request.body, app.config.now());
-      return answer ? ok(answer) : fail(404, 'redemptionCodeMissing');
+      return typeof answer === 'string' ? fail(answer === 'redemptionCodeMissing' ? 404 : 400, answer) : ok(answer);
     },
   );
 

@@ -18,6 +18,13 @@ import {
   type LetterSignRequest,
   type LetterSignatureView,
 } from '#contract/after-entry';
+import {
+  CONSOLE_LIST_PAGE_SIZE,
+  LETTER_STANDINGS,
+  type LetterRowView,
+  type LetterStanding,
+  type LettersPageAnswer,
+} from '#contract/console-mailing';
 import type { Refusal } from '#contract/messages';
 import { formatRaceTime } from '#contract/race-clock';
 import { deadlineState, type DeadlineState } from '#contract/registration-screens';
@@ -29,6 +36,8 @@ import type { LetterSignatureRecord } from '../../db/letters-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskCertNo, maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
+import { tableFile, type ExportFormat } from '../console/table-file.ts';
 
 /** The longest user agent kept with a signature. */
 export const USER_AGENT_MAX = 512;
@@ -215,7 +224,7 @@ export async function signLetter(
 }
 
 /** Where a won entry stands with the letter: signed the current text, an older one, or not at all. */
-export type LetterStanding = 'current' | 'older' | 'unsigned';
+export type { LetterStanding };
 export const LETTER_STANDING_TEXT: Record<LetterStanding, string> = {
   current: 'signed (current version)',
   older: 'signed an older version',
@@ -234,7 +243,9 @@ export const LETTER_ROSTER_COLUMNS = [
   'relative',
 ] as const;
 
-/** The organiser's roster (letters-export, letters-status): every won entry of the race and its newest signature. */
+const cosignerText = (c: Cosigner | null) => (c ? `${c.name} (${c.relation})` : null);
+
+/** The organiser's roster (letters-export, letters-status, the console): every won entry and its newest signature. */
 export async function letterRoster(repos: Repositories, race: RaceInfo) {
   const hash = currentHashOf(race);
   const zone = raceTimeZone(race);
@@ -246,22 +257,153 @@ export async function letterRoster(repos: Repositories, race: RaceInfo) {
     const standing: LetterStanding = !signature ? 'unsigned' : signature.versionHash === hash ? 'current' : 'older';
     counts[standing] += 1;
     const item = itemOf(race.entry, entry.itemCode);
-    const cosigner = (c: Cosigner | null) => (c ? `${c.name} (${c.relation})` : '');
+    const view: LetterRowView = {
+      entryNo: entry.entryNo,
+      itemCode: entry.itemCode,
+      itemName: item?.name ?? { zh: entry.itemCode, en: entry.itemCode },
+      name: entry.name,
+      certificate: maskCertNo(entry.certNumber),
+      standing,
+      signedAt: signature?.signedAt ?? null,
+      signerName: signature?.signerName ?? null,
+      guardian: cosignerText(signature?.guardian ?? null),
+      relative: cosignerText(signature?.relative ?? null),
+    };
     return {
       itemCode: entry.itemCode,
       standing,
+      view,
       cells: [
         entry.entryNo,
         item ? `${item.name.zh} / ${item.name.en}` : entry.itemCode,
         entry.name,
-        maskCertNo(entry.certNumber),
+        view.certificate,
         LETTER_STANDING_TEXT[standing],
         signature ? formatRaceTime(signature.signedAt, undefined, zone) : '',
-        signature?.signerName ?? '',
-        cosigner(signature?.guardian ?? null),
-        cosigner(signature?.relative ?? null),
+        view.signerName ?? '',
+        view.guardian ?? '',
+        view.relative ?? '',
       ],
     };
   });
   return { rows, counts, hash };
+}
+
+export interface LettersQuery {
+  /** An entry number, or a part of the name. */
+  q?: string;
+  standing?: string;
+  item?: string;
+  page?: number;
+}
+
+type LettersFilter = { q?: string; standing?: LetterStanding; item?: string };
+
+function lettersFilter(
+  race: RaceInfo,
+  query: LettersQuery,
+): { ok: true; filter: LettersFilter } | { ok: false; field: 'standing' | 'item' } {
+  const standing = query.standing || undefined;
+  if (standing !== undefined && !(LETTER_STANDINGS as readonly string[]).includes(standing))
+    return { ok: false, field: 'standing' };
+  const item = query.item || undefined;
+  if (item !== undefined && !itemOf(race.entry, item)) return { ok: false, field: 'item' };
+  const q = query.q?.trim() || undefined;
+  return {
+    ok: true,
+    filter: {
+      ...(q ? { q } : {}),
+      ...(standing ? { standing: standing as LetterStanding } : {}),
+      ...(item ? { item } : {}),
+    },
+  };
+}
+
+const matches = (filter: LettersFilter) => (row: { standing: LetterStanding; itemCode: string; view: LetterRowView }) =>
+  (filter.q === undefined ||
+    row.view.entryNo.toUpperCase() === filter.q.toUpperCase() ||
+    row.view.name.includes(filter.q)) &&
+  (filter.standing === undefined || row.standing === filter.standing) &&
+  (filter.item === undefined || row.itemCode === filter.item);
+
+/** The console's letters page: the letter's version and state, the counts, and a page of the filtered roster. */
+export async function lettersPage(
+  repos: Repositories,
+  race: RaceInfo,
+  query: LettersQuery,
+  now: number,
+): Promise<{ ok: true; answer: LettersPageAnswer } | { ok: false; field: 'standing' | 'item' | 'page' }> {
+  const parsed = lettersFilter(race, query);
+  if (!parsed.ok) return parsed;
+  const page = query.page ?? 1;
+  if (!Number.isInteger(page) || page < 1) return { ok: false, field: 'page' };
+  const roster = await letterRoster(repos, race);
+  const matching = roster.rows.filter(matches(parsed.filter));
+  const letter = race.commitmentLetter;
+  const pageSize = CONSOLE_LIST_PAGE_SIZE;
+  return {
+    ok: true,
+    answer: {
+      letter:
+        letter && roster.hash
+          ? {
+              title: letter.title,
+              versionHash: roster.hash,
+              state: letterState(race, now),
+              deadline: letter.deadline ?? race.startTime ?? null,
+            }
+          : null,
+      counts: roster.counts,
+      items: (race.entry?.items ?? []).map((item) => ({ code: item.code, name: item.name })),
+      rows: matching.slice((page - 1) * pageSize, page * pageSize).map((row) => row.view),
+      total: matching.length,
+      page,
+      pageSize,
+    },
+  };
+}
+
+/**
+ * The roster as a file (letters-export, the console's download of the filtered roster), recorded in the audit
+ * log with its format, filter and row count (names and co-signers are in it).
+ */
+export async function exportLetters(
+  repos: Repositories,
+  race: RaceInfo,
+  options: { format: ExportFormat; query?: LettersQuery },
+  actor: AuditActor,
+  now: number,
+): Promise<
+  | {
+      ok: true;
+      fileName: string;
+      contentType: string;
+      bytes: string | Buffer;
+      rows: number;
+      counts: Record<LetterStanding, number>;
+    }
+  | { ok: false; field: 'standing' | 'item' }
+> {
+  const parsed = lettersFilter(race, options.query ?? {});
+  if (!parsed.ok) return parsed;
+  const roster = await letterRoster(repos, race);
+  const rows = roster.rows.filter(matches(parsed.filter));
+  await appendAudit(
+    repos,
+    actor,
+    {
+      action: 'letters.export',
+      raceId: race.raceId,
+      target: race.raceId,
+      after: { format: options.format, filters: parsed.filter, rows: rows.length },
+    },
+    now,
+  );
+  const table = [[...LETTER_ROSTER_COLUMNS], ...rows.map((row) => row.cells)];
+  return {
+    ok: true,
+    ...tableFile(table, 'letters', race.raceId, options.format, now),
+    rows: rows.length,
+    counts: roster.counts,
+  };
 }

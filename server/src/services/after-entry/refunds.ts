@@ -12,6 +12,7 @@
  */
 import {
   REFUND_REASON_LIMITS,
+  REFUND_REJECT_REASON_MAX,
   refundAmountFen,
   type RefundAnswer,
   type RefundRequestBody,
@@ -19,6 +20,7 @@ import {
   type RefundRequestView,
 } from '#contract/after-entry';
 import { ENTRY_STATUSES, formatFen } from '#contract/entry';
+import type { ConsoleMessageCode } from '#contract/console-messages';
 import type { MessageCode, MessageParams, Refusal } from '#contract/messages';
 import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
@@ -31,7 +33,8 @@ import { smsContent } from '../../lib/sms/kinds.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { itemOf } from '../entry/views.ts';
 import { givePlacesBack } from '../entry/order-transitions.ts';
-import { recordRefunds, refundEntries } from '../entry/refunds-owed.ts';
+import { carryOutClaimed, recordRefunds, REFUND_AUDIT } from '../entry/refunds-owed.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 
 const { won, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -48,7 +51,7 @@ const ORDER_PAID = 3;
 const ORDER_REFUNDED = 5;
 
 /** What the entry's latest order paid for it (its line), or 0 when that order is not paid. */
-async function paidFenOf(
+export async function paidFenOf(
   repos: Repositories,
   entryId: number,
 ): Promise<{ paidFen: number; orderId: number | null; paid: boolean }> {
@@ -78,7 +81,6 @@ export async function refundAnswer(
   userId: number,
   now: number,
 ): Promise<RefundAnswer> {
-  const zone = raceTimeZone(race);
   const settings = race.entry?.refunds;
   const entries = (await repos.entries.listForUser(userId)).filter((e) => e.raceId === race.raceId);
   const requests = await repos.refunds.ofEntries(entries.map((e) => e.id));
@@ -99,12 +101,18 @@ export async function refundAnswer(
       requests: (requests.get(entry.id) ?? []).map((r) => requestView(r, entry.entryNo)),
     });
   }
+  return { raceId: race.raceId, ...refundRules(race, now), entries: list };
+}
+
+/** The race's refund and deferral rules at `now` (the runner's refund page and the console's queue). */
+export function refundRules(race: RaceInfo, now: number): Pick<RefundAnswer, 'refunds' | 'deferral'> {
+  const zone = raceTimeZone(race);
+  const settings = race.entry?.refunds;
   return {
-    raceId: race.raceId,
     refunds: {
       allowed: settings?.allowed ?? false,
       until: settings?.until ?? '',
-      sharePercent: share,
+      sharePercent: settings?.sharePercent ?? 0,
       state: windowState(settings?.allowed, settings?.until, zone, now),
     },
     deferral: {
@@ -112,7 +120,6 @@ export async function refundAnswer(
       until: settings?.deferral?.until ?? '',
       state: windowState(settings?.deferral?.allowed, settings?.deferral?.until, zone, now),
     },
-    entries: list,
   };
 }
 
@@ -215,7 +222,12 @@ export async function requestRefund(
 // The organiser's decisions (CLI refund-approve, refund-reject, deferrals-issue)
 // ---------------------------------------------------------------------------------------------------------
 
-export type Decision<T> = { ok: true; value: T } | { ok: false; problem: string };
+/**
+ * A decision or its refusal: `problem` is the CLI's English line, `code` (and `params`) the console's message
+ * (contract/console-messages.ts) of the same refusal.
+ */
+export type Decision<T> =
+  { ok: true; value: T } | { ok: false; problem: string; code?: ConsoleMessageCode; params?: MessageParams };
 
 interface Found {
   entry: EntryRecord;
@@ -225,9 +237,11 @@ interface Found {
 
 async function findEntry(repos: Repositories, raceId: string, entryNo: string): Promise<Decision<Found>> {
   const race = await repos.races.findById(raceId);
-  if (!race) return { ok: false, problem: `No race "${raceId}".` };
-  const entry = await repos.entries.findByNo(entryNo);
-  if (!entry || entry.raceId !== raceId) return { ok: false, problem: `No entry ${entryNo} in race ${raceId}.` };
+  if (!race) return { ok: false, problem: `No race "${raceId}".`, code: 'refundRaceMissing' };
+  const entry = await repos.entries.findByNo(entryNo.trim().toUpperCase());
+  if (!entry || entry.raceId !== raceId) {
+    return { ok: false, problem: `No entry ${entryNo} in race ${raceId}.`, code: 'entryNotFound' };
+  }
   return { ok: true, value: { entry, race, requests: await repos.refunds.ofEntry(entry.id) } };
 }
 
@@ -268,6 +282,9 @@ async function tellRunner(
 
 type RequestSmsKind = 'refundApproved' | 'deferralApproved' | 'refundRejected' | 'deferralRejected' | 'deferralCode';
 
+/** Thrown inside an approval's transaction when the entry left its status meanwhile: nothing is kept. */
+class NoLongerRegistered extends Error {}
+
 export interface ApproveResult {
   kind: 'refund' | 'deferral';
   requestId: number;
@@ -286,11 +303,11 @@ export interface ApproveResult {
  * deferrals row. A second approval changes nothing (a refund still pending is asked for again).
  */
 export async function approveRequest(
-  deps: { repos: Repositories; provider?: ProviderSource; now: () => number },
+  deps: { repos: Repositories; provider?: ProviderSource; now: () => number; actor: AuditActor },
   raceId: string,
   entryNo: string,
 ): Promise<Decision<ApproveResult>> {
-  const { repos, provider, now } = deps;
+  const { repos, provider, now, actor } = deps;
   const found = await findEntry(repos, raceId, entryNo);
   if (!found.ok) return found;
   const { entry, race } = found.value;
@@ -300,15 +317,29 @@ export async function approveRequest(
   let fresh = false;
   if (!open) {
     const last = found.value.requests[0];
-    if (last?.status !== 'approved') return { ok: false, problem: `Entry ${entryNo} has no request under review.` };
+    if (last?.status !== 'approved') {
+      return { ok: false, problem: `Entry ${entryNo} has no request under review.`, code: 'refundNoRequest' };
+    }
     request = last;
   } else {
     request = open;
-    fresh = await repos.transaction(async (tx) => {
+    const deciding = repos.transaction(async (tx) => {
       if (!(await tx.refunds.decide(open.id, 'approved', null, at))) return false;
+      await appendAudit(
+        tx,
+        actor,
+        {
+          action: REFUND_AUDIT.approve,
+          raceId,
+          target: entry.entryNo,
+          before: { request: open.id, kind: open.kind, status: 'review', entryStatus: entry.status },
+          after: { request: open.id, kind: open.kind, status: 'approved', amountFen: open.amountFen },
+        },
+        at,
+      );
       const current = (await tx.entries.findById(entry.id)) ?? entry;
       if (open.kind === 'refund') {
-        await givePlacesBack(tx, [current], at, 'refund approved');
+        await givePlacesBack(tx, [current], at, 'refundApproved');
         const order = await tx.orders.latestOfEntry(entry.id);
         if (order) {
           await recordRefunds(tx, {
@@ -330,9 +361,9 @@ export async function approveRequest(
         );
       } else {
         if (!(await tx.entries.setStatus(entry.id, [won], cancelled, 'deferred', at))) {
-          throw new Error(`entry ${entryNo} no longer holds its place: the deferral cannot be approved`);
+          throw new NoLongerRegistered();
         }
-        await givePlacesBack(tx, [current], at, 'deferral approved');
+        await givePlacesBack(tx, [current], at, 'deferralApproved');
         await tx.refunds.insertDeferral({
           raceId,
           entryId: entry.id,
@@ -352,25 +383,31 @@ export async function approveRequest(
       }
       return true;
     });
+    try {
+      fresh = await deciding;
+    } catch (error) {
+      if (!(error instanceof NoLongerRegistered)) throw error;
+      return {
+        ok: false,
+        problem: `Entry ${entryNo} is no longer registered: the deferral cannot be approved.`,
+        code: 'refundEntryChanged',
+      };
+    }
   }
   let refundedFen = 0;
   let pending = 0;
   if (request.kind === 'refund') {
     const order = await repos.orders.latestOfEntry(entry.id);
-    if (order && !provider) {
-      pending = (await repos.payments.refundsOf(order.id)).filter(
-        (r) => r.status === 'pending' && r.reason === `request:${request.id}`,
-      ).length;
-    } else if (order && provider) {
-      const result = await refundEntries(repos, provider, {
-        orderId: order.id,
-        entryIds: [entry.id],
-        reason: `request:${request.id}`,
-        amountsFen: new Map([[entry.id, request.amountFen]]),
-        now,
-      });
-      refundedFen = result.refundedFen;
-      pending = result.pending;
+    const owed = order
+      ? (await repos.payments.refundsOf(order.id)).filter(
+          (r) => r.status === 'pending' && r.reason === `request:${request.id}`,
+        )
+      : [];
+    for (const refund of owed) {
+      // Claimed first: of two approvals at once (a double click, two staff) one asks the provider, once.
+      const result = provider ? await carryOutClaimed({ repos, provider, now }, refund) : 'pending';
+      if (result === 'done') refundedFen += refund.amountFen;
+      else if (result === 'pending') pending += 1;
     }
   }
   return {
@@ -384,9 +421,19 @@ export async function rejectRequest(
   repos: Repositories,
   raceId: string,
   entryNo: string,
-  reason: string,
+  rawReason: string,
   at: number,
+  actor: AuditActor,
 ): Promise<Decision<{ kind: 'refund' | 'deferral'; requestId: number; fresh: boolean }>> {
+  const reason = rawReason.trim();
+  if (reason === '' || [...reason].length > REFUND_REJECT_REASON_MAX) {
+    return {
+      ok: false,
+      problem: `The reason is 1-${REFUND_REJECT_REASON_MAX} characters: the runner reads it.`,
+      code: 'refundRejectReason',
+      params: { max: REFUND_REJECT_REASON_MAX },
+    };
+  }
   const found = await findEntry(repos, raceId, entryNo);
   if (!found.ok) return found;
   const { entry, race } = found.value;
@@ -394,10 +441,22 @@ export async function rejectRequest(
   if (!open) {
     const last = found.value.requests[0];
     if (last?.status === 'rejected') return { ok: true, value: { kind: last.kind, requestId: last.id, fresh: false } };
-    return { ok: false, problem: `Entry ${entryNo} has no request under review.` };
+    return { ok: false, problem: `Entry ${entryNo} has no request under review.`, code: 'refundNoRequest' };
   }
   const fresh = await repos.transaction(async (tx) => {
     if (!(await tx.refunds.decide(open.id, 'rejected', reason, at))) return false;
+    await appendAudit(
+      tx,
+      actor,
+      {
+        action: REFUND_AUDIT.reject,
+        raceId,
+        target: entry.entryNo,
+        before: { request: open.id, kind: open.kind, status: 'review' },
+        after: { request: open.id, kind: open.kind, status: 'rejected', reason },
+      },
+      at,
+    );
     if (open.kind === 'refund') await tx.entries.setStatus(entry.id, [refundReview], won, 'refundRejected', at, reason);
     else await tx.entries.addEvent(entry.id, 'deferralRejected', at, reason);
     const what = open.kind === 'refund' ? { zh: '退款', en: 'refund' } : { zh: '延期', en: 'deferral' };
@@ -415,6 +474,9 @@ export async function rejectRequest(
   return { ok: true, value: { kind: open.kind, requestId: open.id, fresh } };
 }
 
+/** The audit log's action of each deferral code issued (console and CLI deferrals-issue alike). */
+export const DEFERRALS_ISSUE_AUDIT = 'deferrals.issue';
+
 export interface IssuedDeferral {
   entryNo: string;
   name: string;
@@ -431,7 +493,14 @@ export interface IssuedDeferral {
  */
 export async function issueDeferrals(
   repos: Repositories,
-  input: { fromRaceId: string; toRaceId: string; now: number; newCode: () => string; expires?: string },
+  input: {
+    fromRaceId: string;
+    toRaceId: string;
+    now: number;
+    newCode: () => string;
+    expires?: string;
+    actor: AuditActor;
+  },
 ): Promise<
   Decision<{
     issued: IssuedDeferral[];
@@ -442,11 +511,19 @@ export async function issueDeferrals(
   }>
 > {
   const { fromRaceId, toRaceId, now } = input;
-  if (fromRaceId === toRaceId) return { ok: false, problem: '--from and --to must be different races.' };
+  if (fromRaceId === toRaceId) {
+    return { ok: false, problem: '--from and --to must be different races.', code: 'deferralSameRace' };
+  }
   const from = await repos.races.findById(fromRaceId);
-  if (!from) return { ok: false, problem: `No race "${fromRaceId}".` };
+  if (!from) return { ok: false, problem: `No race "${fromRaceId}".`, code: 'refundRaceMissing' };
   const to = await repos.races.findById(toRaceId);
-  if (!to) return { ok: false, problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>` };
+  if (!to) {
+    return {
+      ok: false,
+      problem: `No race "${toRaceId}". Add it first with: site add-race <race.json>`,
+      code: 'refundRaceMissing',
+    };
+  }
   const expiry = deferralExpiry(to, input.expires, now);
   if (!expiry.ok) return expiry;
   const expiresAt = expiry.value;
@@ -482,6 +559,17 @@ export async function issueDeferrals(
       if (code === undefined) throw new Error('no free invitation code after 8 attempts');
       const record = await tx.entries.findCode(toRaceId, code);
       if (!record || !(await tx.refunds.markIssued(deferral.id, toRaceId, record.id, now))) return undefined;
+      await appendAudit(
+        tx,
+        input.actor,
+        {
+          action: DEFERRALS_ISSUE_AUDIT,
+          raceId: fromRaceId,
+          target: entry.entryNo,
+          after: { toRaceId, itemCode: item.code, codeId: record.id, expiresAt },
+        },
+        now,
+      );
       const toEn = to.raceNameEn || to.raceName;
       await tellRunner(
         tx,
@@ -507,14 +595,27 @@ function deferralExpiry(to: RaceInfo, expires: string | undefined, now: number):
   const text = (expires ?? to.signUpEndTime ?? '').trim();
   const what = expires === undefined ? `the sign-up end of ${to.raceId} (signUpEndTime)` : '--expires';
   if (expires === undefined && !text) {
-    return { ok: false, problem: `${to.raceId} has no signUpEndTime: give --expires "YYYY-MM-DD HH:mm:ss".` };
+    return {
+      ok: false,
+      problem: `${to.raceId} has no signUpEndTime: give --expires "YYYY-MM-DD HH:mm:ss".`,
+      code: 'deferralExpiryMissing',
+    };
   }
   const at = RACE_TIME_TEXT.test(text) ? parseRaceTime(text, zone) : null;
-  if (at === null) return { ok: false, problem: `${what}: "${text}" is not a time YYYY-MM-DD HH:mm:ss (${zone}).` };
+  if (at === null) {
+    return {
+      ok: false,
+      problem: `${what}: "${text}" is not a time YYYY-MM-DD HH:mm:ss (${zone}).`,
+      code: 'deferralExpiryInvalid',
+      params: { text },
+    };
+  }
   if (at <= now) {
     return {
       ok: false,
       problem: `${what}: ${text} is already past; the codes would expire at once. Give a later --expires.`,
+      code: 'deferralExpiryPast',
+      params: { text },
     };
   }
   return { ok: true, value: at };

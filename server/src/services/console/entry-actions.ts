@@ -12,11 +12,13 @@
  *   entry per person and race (the entries_person index);
  * - cancel: the place given back and the wait list moved on (order-transitions.ts givePlacesBack); an unpaid
  *   order whose entries are all cancelled is cancelled with them. A later payment of it is refunded, never
- *   reinstated (the cancellation's note is not the deadline's);
+ *   reinstated (the cancellation's note is not the deadline's). A paid entry's line is refunded with it when
+ *   asked (`refund`: recorded in the same transaction, as the organiser's refund below);
  * - offline payment: the order paid as a provider's notification pays it (order-transitions.ts payOrderOffline);
  * - refund: recorded in the refunds table first (refunds-owed.ts recordRefunds, reason 'organiser': once per
  *   order and entry), carried out through the provider and retried by the job runner until it is confirmed; a
- *   whole refund of a live entry also gives its place back, the entry refunded (5) once the money is back;
+ *   whole refund of a live entry also gives its place back, the entry refunded (5) once the money is back. An
+ *   order paid offline is given back by hand: its refund is recorded as done at once;
  * - bib: the bib rule (contract/rules.ts checkBib) under the race's bib lock, unique in the race (the
  *   entries_bib index, and the imported registrations' bibs), as bibs-assign gives them.
  */
@@ -33,6 +35,7 @@ import type { MessageParams, Refusal } from '#contract/messages';
 import { checkBib } from '#contract/rules';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { EntryRecord } from '../../db/entries-repository.ts';
+import type { OrderRecord } from '../../db/orders-repository.ts';
 import { bibLock } from '../../db/race-center-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { FileStore } from '../../lib/file-store.ts';
@@ -40,7 +43,14 @@ import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { checkPeople } from '../entry/submit/people.ts';
 import { givePlacesBack, payOrderOffline } from '../entry/order-transitions.ts';
 import { tellRunner, type EntryEvent as RunnerEvent, type MessageLine } from '../entry/entry-messages.ts';
-import { closeAtProviders, recordRefunds, REFUND_REASONS, refundEntries } from '../entry/refunds-owed.ts';
+import {
+  closeAtProviders,
+  recordRefunds,
+  REFUND_REASONS,
+  refundEntries,
+  settleRefundIn,
+  type RefundRequest,
+} from '../entry/refunds-owed.ts';
 import { formChannelOf, itemOf } from '../entry/views.ts';
 import { publishedForm } from '../registration/published-forms.ts';
 import { appendAudit, cliActorName, type AuditActor } from '../staff/audit.ts';
@@ -272,6 +282,8 @@ export interface CancelResult {
   orderCancelled: boolean;
   /** What the entry's paid order holds for it: refund it apart (entry-refund) if the money goes back. */
   paidFen: number;
+  /** Refunded with the cancellation (`refund`): the fen recorded, and how many the provider has not confirmed yet. */
+  refund: { amountFen: number; refundedFen: number; pending: number; offline: boolean } | null;
 }
 
 /** Cancels a submitted or registered entry (see the file's comment). */
@@ -279,7 +291,7 @@ export async function cancelEntry(
   deps: EntryActionDeps,
   raceId: string,
   entryNo: string,
-  input: { reason?: unknown },
+  input: { reason?: unknown; refund?: unknown },
   actor: AuditActor,
 ): Promise<EntryActionOutcome<CancelResult>> {
   const started = await start(deps, raceId, entryNo, input.reason, actor);
@@ -287,13 +299,28 @@ export async function cancelEntry(
   const c = started.value;
   const { entry } = c;
   if (entry.status !== submitted && entry.status !== won) return refuse(400, 'entryNotCancellable');
+  // Refunded with it when asked: what is left of the entry's line of its paid order, once per order.
+  let refund: { request: Omit<RefundRequest, 'now'>; orderNo: string; amountFen: number; offline: boolean } | undefined;
+  if (input.refund === true) {
+    const refundable = await organiserRefundable(deps.repos, entry.id);
+    if (!refundable.ok) return refundable;
+    const { order, offline, left } = refundable.value;
+    if (left < 1) return refuse(400, 'entryRefundAmount', { max: formatFen(left) });
+    const amountsFen = new Map([[entry.id, left]]);
+    refund = {
+      request: { orderId: order.id, entryIds: [entry.id], reason: REFUND_REASONS.organiser, amountsFen },
+      orderNo: order.orderNo,
+      amountFen: left,
+      offline,
+    };
+  }
   const closed: { paymentId: string; provider: string }[] = [];
   const outcome = await inTransaction(deps.repos, async (tx): Promise<CancelResult> => {
     if (!(await tx.entries.setStatus(entry.id, [entry.status], cancelled, 'cancelled', c.at, c.reason, c.who))) {
       throw new Refused(refuse(409, 'entryChangedMeanwhile'));
     }
     if (entry.waitRank !== null) await tx.entries.setWaitRank(entry.id, null, c.at);
-    const placeGiven = (await givePlacesBack(tx, [entry], c.at, 'cancelled by the organiser')) > 0;
+    const placeGiven = (await givePlacesBack(tx, [entry], c.at, 'cancelledByOrganiser')) > 0;
     const order = await tx.orders.latestOfEntry(entry.id);
     let orderCancelled = false;
     let paidFen = 0;
@@ -308,6 +335,11 @@ export async function cancelEntry(
     } else if (order?.status === 3) {
       paidFen = (await tx.orders.lines(order.id)).find((l) => l.entryId === entry.id)?.amountFen ?? 0;
     }
+    if (refund) {
+      await recordRefunds(tx, { ...refund.request, at: c.at });
+      if (refund.offline) await settleRecorded(tx, refund.request, c.at);
+      await tx.entries.addEvent(entry.id, 'organiserRefund', c.at, `${formatFen(refund.amountFen)} ${c.reason}`, c.who);
+    }
     await appendAudit(
       tx,
       actor,
@@ -316,16 +348,40 @@ export async function cancelEntry(
         raceId,
         target: entry.entryNo,
         before: { status: entry.status, holdsPlace: entry.holdsPlace, waitRank: entry.waitRank },
-        after: { status: cancelled, placeGiven, orderCancelled, reason: c.reason },
+        after: {
+          status: cancelled,
+          placeGiven,
+          orderCancelled,
+          reason: c.reason,
+          ...(refund ? { refundFen: refund.amountFen, offline: refund.offline } : {}),
+        },
       },
       c.at,
     );
     await tell(tx, c, 'organiserCancelled', { kind: 'organiserCancelled', lines: [lineOf(c.race, entry)] });
-    return { entryNo: entry.entryNo, placeGiven, orderCancelled, paidFen };
+    if (refund) {
+      await tell(tx, c, 'organiserRefund', {
+        kind: 'organiserRefund',
+        lines: [lineOf(c.race, entry)],
+        orderNo: refund.orderNo,
+        amountFen: refund.amountFen,
+      });
+    }
+    return { entryNo: entry.entryNo, placeGiven, orderCancelled, paidFen, refund: null };
   });
   // The provider's open payments of a cancelled order are closed after (a late "paid" is refunded anyway).
   await closeAtProviders(deps.provider, closed);
-  return outcome;
+  if (!outcome.ok || !refund) return outcome;
+  // The refund through the provider that took the money, after the transaction that recorded it.
+  let refundedFen = refund.offline ? refund.amountFen : 0;
+  let pending = refund.offline ? 0 : 1;
+  if (deps.provider && !refund.offline) {
+    ({ refundedFen, pending } = await refundEntries(deps.repos, deps.provider, { ...refund.request, now: deps.now }));
+  }
+  return {
+    ok: true,
+    value: { ...outcome.value, refund: { amountFen: refund.amountFen, refundedFen, pending, offline: refund.offline } },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -391,6 +447,41 @@ export async function recordOfflinePayment(
 // Refund on the organiser's initiative
 // ---------------------------------------------------------------------------------------------------------
 
+/** The pending refunds just recorded for `request` settled at once (money given back by hand, in `tx`). */
+async function settleRecorded(tx: Repositories, request: Omit<RefundRequest, 'now'>, at: number): Promise<void> {
+  const wanted = new Set(request.entryIds);
+  for (const refund of await tx.payments.refundsOf(request.orderId)) {
+    if (refund.status === 'pending' && refund.reason === request.reason && wanted.has(refund.entryId ?? -1)) {
+      await settleRefundIn(tx, refund, at);
+    }
+  }
+}
+
+/**
+ * What of the entry's paid order the organiser may refund (once per order: reason 'organiser'), and whether it
+ * was paid offline (given back by hand); or the refusal.
+ */
+async function organiserRefundable(
+  repos: Repositories,
+  entryId: number,
+): Promise<EntryActionOutcome<{ order: OrderRecord; offline: boolean; left: number }>> {
+  const order = (await repos.orders.ofEntry(entryId)).reverse().find((o) => o.status === 3);
+  if (!order) return refuse(400, 'entryNoPaidOrder');
+  // Paid offline, no provider can give it back: the money goes back by hand, and is recorded as given back now.
+  const offline = (await repos.payments.paidOf(order.id))?.provider.startsWith(OFFLINE_PROVIDER_PREFIX) === true;
+  const refunds = await repos.payments.refundsOf(order.id);
+  if (refunds.some((r) => r.reason === REFUND_REASONS.organiser)) return refuse(400, 'entryRefundDone');
+  if ((await repos.refunds.ofEntry(entryId)).some((r) => r.status === 'review')) {
+    return refuse(400, 'entryRequestOpen');
+  }
+  const line = (await repos.orders.lines(order.id)).find((l) => l.entryId === entryId);
+  const owed = refunds
+    .filter((r) => r.entryId === entryId && r.status !== 'failed')
+    .reduce((sum, r) => sum + r.amountFen, 0);
+  const left = Math.max(0, Math.min((line?.amountFen ?? 0) - owed, order.paidFen - order.refundedFen));
+  return { ok: true, value: { order, offline, left } };
+}
+
 export interface OrganiserRefundResult {
   entryNo: string;
   orderNo: string;
@@ -400,6 +491,8 @@ export interface OrganiserRefundResult {
   /** Confirmed by the provider now; otherwise pending, retried by the server until it is. */
   refundedFen: number;
   pending: number;
+  /** Paid offline: the money goes back by hand and the refund is recorded as done. */
+  offline: boolean;
 }
 
 /** Refunds the entry's paid order, whole or part (amountFen; default all that is left), once per order. */
@@ -415,20 +508,9 @@ export async function refundByOrganiser(
   const c = started.value;
   const { entry } = c;
   const { repos } = deps;
-  const order = (await repos.orders.ofEntry(entry.id)).reverse().find((o) => o.status === 3);
-  if (!order) return refuse(400, 'entryNoPaidOrder');
-  const payment = await repos.payments.paidOf(order.id);
-  if (payment?.provider.startsWith(OFFLINE_PROVIDER_PREFIX)) return refuse(400, 'entryRefundOffline');
-  const refunds = await repos.payments.refundsOf(order.id);
-  if (refunds.some((r) => r.reason === REFUND_REASONS.organiser)) return refuse(400, 'entryRefundDone');
-  if ((await repos.refunds.ofEntry(entry.id)).some((r) => r.status === 'review')) {
-    return refuse(400, 'entryRequestOpen');
-  }
-  const line = (await repos.orders.lines(order.id)).find((l) => l.entryId === entry.id);
-  const owed = refunds
-    .filter((r) => r.entryId === entry.id && r.status !== 'failed')
-    .reduce((sum, r) => sum + r.amountFen, 0);
-  const left = Math.max(0, Math.min((line?.amountFen ?? 0) - owed, order.paidFen - order.refundedFen));
+  const refundable = await organiserRefundable(repos, entry.id);
+  if (!refundable.ok) return refundable;
+  const { order, offline, left } = refundable.value;
   const amountFen = input.amountFen === undefined || input.amountFen === null ? left : input.amountFen;
   if (typeof amountFen !== 'number' || !Number.isInteger(amountFen) || amountFen < 1 || amountFen > left) {
     return refuse(400, 'entryRefundAmount', { max: formatFen(left) });
@@ -449,11 +531,12 @@ export async function refundByOrganiser(
         throw new Refused(refuse(409, 'entryChangedMeanwhile'));
       }
       if (entry.waitRank !== null) await tx.entries.setWaitRank(entry.id, null, c.at);
-      await givePlacesBack(tx, [entry], c.at, 'refunded by the organiser');
+      await givePlacesBack(tx, [entry], c.at, 'refundedByOrganiser');
     } else {
       await tx.entries.addEvent(entry.id, 'organiserRefund', c.at, note, c.who);
     }
     await recordRefunds(tx, { ...request, at: c.at });
+    if (offline) await settleRecorded(tx, request, c.at);
     await appendAudit(
       tx,
       actor,
@@ -462,7 +545,7 @@ export async function refundByOrganiser(
         raceId,
         target: entry.entryNo,
         before: { orderNo: order.orderNo, status: entry.status, refundedFen: order.refundedFen },
-        after: { orderNo: order.orderNo, amountFen, whole, reason: c.reason },
+        after: { orderNo: order.orderNo, amountFen, whole, offline, reason: c.reason },
       },
       c.at,
     );
@@ -474,13 +557,13 @@ export async function refundByOrganiser(
     });
   });
   if (!outcome.ok) return outcome;
-  let refundedFen = 0;
-  let pending = 1;
-  if (deps.provider)
+  let refundedFen = offline ? amountFen : 0;
+  let pending = offline ? 0 : 1;
+  if (deps.provider && !offline)
     ({ refundedFen, pending } = await refundEntries(repos, deps.provider, { ...request, now: deps.now }));
   return {
     ok: true,
-    value: { entryNo: entry.entryNo, orderNo: order.orderNo, amountFen, whole, refundedFen, pending },
+    value: { entryNo: entry.entryNo, orderNo: order.orderNo, amountFen, whole, refundedFen, pending, offline },
   };
 }
 

@@ -26,20 +26,32 @@ import {
   type EntryStatus,
 } from '#contract/entry';
 import { formatRaceTime, parseRaceTime } from '#contract/race-clock';
+import type { ConsoleMessageCode } from '#contract/console-messages';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { BallotRow, DrawCandidate } from '../../db/ballots-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { ProviderSource } from '../../lib/payment/registry.ts';
 import { maskName } from '../../lib/race-center.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 import { paymentDeadline } from './payment-window.ts';
 import { carryOutRefund, closeAtProviders, recordRefunds, REFUND_REASONS } from './refunds-owed.ts';
 import { signUpWindow } from './views.ts';
 
-export type BallotOutcome<T> = { ok: true; value: T } | { ok: false; problem: string };
+/**
+ * A refusal carries the command line's text (`problem`, naming its options) and the console's message code
+ * with its values (contract/console-messages.ts, zh and en): one check, two audiences.
+ */
+export type BallotOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; problem: string; code: ConsoleMessageCode; params?: Record<string, string | number> };
 
-const refuse = <T>(problem: string): BallotOutcome<T> => ({ ok: false, problem });
+const refuse = <T>(
+  problem: string,
+  code: ConsoleMessageCode,
+  params?: Record<string, string | number>,
+): BallotOutcome<T> => ({ ok: false, problem, code, ...(params ? { params } : {}) });
 
 /** The models a ballot draws for. */
 const BALLOT_MODELS = new Set(['ballot', 'payThenDraw']);
@@ -74,11 +86,20 @@ export async function ballotContext(
   itemCode: string,
 ): Promise<BallotOutcome<BallotContext>> {
   const race = await repos.races.findById(raceId);
-  if (!race) return refuse(`No race "${raceId}".`);
+  if (!race) return refuse(`No race "${raceId}".`, 'ballotNoRace', { race: raceId });
   const item = race.entry?.items.find((i) => i.code === itemCode);
-  if (!item) return refuse(`Race ${raceId} has no entry item "${itemCode}" (race.json entry.items).`);
+  if (!item)
+    return refuse(`Race ${raceId} has no entry item "${itemCode}" (race.json entry.items).`, 'ballotNoItem', {
+      item: itemCode,
+    });
   if (!BALLOT_MODELS.has(item.model)) {
-    return refuse(`Item ${itemCode} is ${item.model}: only ballot and payThenDraw items are drawn.`);
+    return refuse(
+      `Item ${itemCode} is ${item.model}: only ballot and payThenDraw items are drawn.`,
+      'ballotNotBallotItem',
+      {
+        item: itemCode,
+      },
+    );
   }
   const zone = raceTimeZone(race);
   return { ok: true, value: { race, item, zone, signUpEnd: parseRaceTime(race.signUpEndTime, zone) } };
@@ -101,25 +122,34 @@ export interface Committed {
  */
 export async function commitBallot(
   repos: Repositories,
-  input: { raceId: string; itemCode: string; beacon?: string; now: number; seed?: string },
+  input: { raceId: string; itemCode: string; beacon?: string; now: number; seed?: string; actor?: AuditActor },
 ): Promise<BallotOutcome<Committed>> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
   if (!context.ok) return context;
   const { race, zone, signUpEnd } = context.value;
   const latest = await repos.ballots.latest(input.raceId, input.itemCode);
   if (latest && latest.drawnAt === null) {
-    return refuse(`Round ${latest.round} of ${input.itemCode} is committed and not drawn yet.`);
+    return refuse(`Round ${latest.round} of ${input.itemCode} is committed and not drawn yet.`, 'ballotRoundOpen', {
+      round: latest.round,
+    });
   }
   const round = latest ? latest.round + 1 : 1;
   if (round > 1 && context.value.item.model === 'payThenDraw') {
-    return refuse(`Item ${input.itemCode} is payThenDraw: its losers are refunded, so there is no second round.`);
+    return refuse(
+      `Item ${input.itemCode} is payThenDraw: its losers are refunded, so there is no second round.`,
+      'ballotNoSecondRound',
+    );
   }
   if (round === 1) {
-    if (signUpEnd === null) return refuse(`Race ${input.raceId} has no signUpEndTime: the commitment must precede it.`);
+    if (signUpEnd === null) {
+      return refuse(`Race ${input.raceId} has no signUpEndTime: the commitment must precede it.`, 'ballotNoSignUpEnd');
+    }
     if (input.now >= signUpEnd) {
       return refuse(
         `The sign-up window closed at ${formatRaceTime(signUpEnd, undefined, zone)} (${zone}): a commitment ` +
           `must be published before it closes.`,
+        'ballotWindowClosed',
+        { end: formatRaceTime(signUpEnd, undefined, zone), zone },
       );
     }
   }
@@ -135,7 +165,25 @@ export async function commitBallot(
     beacon,
     at: input.now,
   });
-  if (!stored) return refuse(`Round ${round} of ${input.itemCode} was committed at the same moment by another run.`);
+  if (!stored) {
+    return refuse(
+      `Round ${round} of ${input.itemCode} was committed at the same moment by another run.`,
+      'ballotRaced',
+    );
+  }
+  if (input.actor) {
+    await appendAudit(
+      repos,
+      input.actor,
+      {
+        action: 'ballot.commit',
+        raceId: race.raceId,
+        target: `${input.itemCode} round ${round}`,
+        after: { round, commitment, beacon },
+      },
+      input.now,
+    );
+  }
   return { ok: true, value: { round, commitment, beacon } };
 }
 
@@ -169,15 +217,29 @@ const byEntryNo = (a: { entryNo: string }, b: { entryNo: string }) =>
  * or signUpEndTime passed; services/entry/views.ts signUpWindow, the one answer to "is entry open") and it
  * has started (a draw before anyone could enter is a mistake). Undefined when closed, else why not.
  */
-function entryStillOpen(race: RaceInfo, zone: string, now: number): string | undefined {
+export function entryStillOpen(
+  race: RaceInfo,
+  zone: string,
+  now: number,
+): { problem: string; code: ConsoleMessageCode; params: Record<string, string> } | undefined {
   const state = signUpWindow(race, now);
   const start = parseRaceTime(race.signUpStartTime, zone);
   if (state === 'open') {
     const end = parseRaceTime(race.signUpEndTime, zone);
-    return `The sign-up window is still open${end === null ? '' : ` until ${formatRaceTime(end, undefined, zone)} (${zone})`}: draw after it closes (or close entry first: entry-close ${race.raceId}).`;
+    const until = end === null ? '' : formatRaceTime(end, undefined, zone);
+    return {
+      problem: `The sign-up window is still open${end === null ? '' : ` until ${until} (${zone})`}: draw after it closes (or close entry first: entry-close ${race.raceId}).`,
+      code: end === null ? 'ballotEntryOpen' : 'ballotEntryOpenUntil',
+      params: { end: until, zone },
+    };
   }
   if (state === 'notYet' || (start !== null && now < start)) {
-    return `Sign-up has not started yet${start === null ? '' : ` (it opens ${formatRaceTime(start, undefined, zone)}, ${zone})`}: draw after it closes.`;
+    const opens = start === null ? '' : formatRaceTime(start, undefined, zone);
+    return {
+      problem: `Sign-up has not started yet${start === null ? '' : ` (it opens ${opens}, ${zone})`}: draw after it closes.`,
+      code: 'ballotEntryNotStarted',
+      params: { start: opens, zone },
+    };
   }
   return undefined;
 }
@@ -195,6 +257,28 @@ export function asDrawnUnits<T extends { unit: string | null; teamMinSize: numbe
 }
 
 /**
+ * What a round draws over: the entries in the pool (round 1: the live public and team entries, pay first: paid
+ * ones; later rounds: those not drawn), sorted and grouped as drawn units, and the places (the item's main
+ * pool's free places plus those the candidates hold). The draw reads it in its transaction; the console shows it.
+ */
+export async function drawPool(
+  repos: Repositories,
+  raceId: string,
+  item: EntryItemSettings,
+  round: number,
+): Promise<{ candidates: DrawCandidate[]; places: number }> {
+  const candidates = asDrawnUnits(
+    (round === 1
+      ? await repos.ballots.firstRoundCandidates(raceId, item.code, item.model === 'payThenDraw')
+      : await repos.ballots.laterRoundCandidates(raceId, item.code)
+    ).sort(byEntryNo),
+  );
+  const pool = (await repos.entries.places(raceId)).find((p) => p.itemCode === item.code && p.pool === 'main');
+  const held = candidates.filter((c) => c.holdsPlace).length;
+  return { candidates, places: Math.max(0, (pool ? pool.capacity - pool.taken : 0) + held) };
+}
+
+/**
  * Draws a committed round (default: the latest) once entry is closed: freezes the list, runs drawBallot, moves
  * winners and losers (guarded on their status), makes the winners' orders, the wait list and the messages, and
  * records the round. Pay first, then draw: in the same transaction every loser's refund is recorded and the
@@ -205,7 +289,7 @@ export function asDrawnUnits<T extends { unit: string | null; teamMinSize: numbe
  */
 export async function drawRound(
   repos: Repositories,
-  input: { raceId: string; itemCode: string; round?: number; beaconValue?: string; now: number },
+  input: { raceId: string; itemCode: string; round?: number; beaconValue?: string; now: number; actor?: AuditActor },
   provider?: ProviderSource,
 ): Promise<BallotOutcome<Drawn>> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
@@ -218,21 +302,35 @@ export async function drawRound(
   if (!ballot) {
     return refuse(
       `No commitment for ${input.itemCode}${input.round ? ` round ${input.round}` : ''}: run ballot-commit first.`,
+      'ballotNoCommitment',
     );
   }
-  if (ballot.drawnAt !== null) return refuse(`Round ${ballot.round} of ${input.itemCode} was drawn already.`);
+  if (ballot.drawnAt !== null) {
+    return refuse(`Round ${ballot.round} of ${input.itemCode} was drawn already.`, 'ballotDrawnAlready', {
+      round: ballot.round,
+    });
+  }
   const open = entryStillOpen(race, zone, input.now);
-  if (open !== undefined) return refuse(open);
+  if (open !== undefined) return refuse(open.problem, open.code, open.params);
   if (ballot.round > 1) {
     const previous = await repos.ballots.find(input.raceId, input.itemCode, ballot.round - 1);
-    if (!previous || previous.drawnAt === null) return refuse(`Round ${ballot.round - 1} is not drawn yet.`);
+    if (!previous || previous.drawnAt === null) {
+      return refuse(`Round ${ballot.round - 1} is not drawn yet.`, 'ballotNotDrawn', { round: ballot.round - 1 });
+    }
   }
   const beaconValue = (input.beaconValue ?? '').trim();
   if (ballot.beacon !== '' && beaconValue === '') {
-    return refuse(`The commitment named the beacon "${ballot.beacon}": give its value with --beacon-value.`);
+    return refuse(
+      `The commitment named the beacon "${ballot.beacon}": give its value with --beacon-value.`,
+      'ballotBeaconNeeded',
+      { beacon: ballot.beacon },
+    );
   }
   if (ballot.beacon === '' && beaconValue !== '') {
-    return refuse('The commitment named no beacon: a beacon value now would be chosen after the commitment.');
+    return refuse(
+      'The commitment named no beacon: a beacon value now would be chosen after the commitment.',
+      'ballotBeaconUnexpected',
+    );
   }
   const beacon = beaconText(ballot.beacon, beaconValue);
   const payFirst = item.model === 'payThenDraw';
@@ -245,18 +343,13 @@ export async function drawRound(
     await tx.db.lock(ballotLockKey(input.raceId, input.itemCode));
     const seed = await tx.ballots.secretSeed(input.raceId, input.itemCode, ballot.round);
     if (seed === undefined || !seedMatches(seed, ballot.commitment)) {
-      return refuse('The stored seed cannot be read with this server’s ID-number secret (or does not match).');
+      return refuse(
+        'The stored seed cannot be read with this server’s ID-number secret (or does not match).',
+        'ballotSeedUnreadable',
+      );
     }
     await tx.entries.ensurePlaces(input.raceId, race.entry);
-    const candidates = asDrawnUnits(
-      (ballot.round === 1
-        ? await tx.ballots.firstRoundCandidates(input.raceId, input.itemCode, payFirst)
-        : await tx.ballots.laterRoundCandidates(input.raceId, input.itemCode)
-      ).sort(byEntryNo),
-    );
-    const pool = (await tx.entries.places(input.raceId)).find((p) => p.itemCode === item.code && p.pool === 'main');
-    const held = candidates.filter((c) => c.holdsPlace).length;
-    const places = Math.max(0, (pool ? pool.capacity - pool.taken : 0) + held);
+    const { candidates, places } = await drawPool(tx, input.raceId, item, ballot.round);
     const entries: BallotEntry[] = candidates.map((c) => ({
       entryNo: c.entryNo,
       maskedName: maskName(c.name),
@@ -273,7 +366,11 @@ export async function drawRound(
       result: { winners: result.winners, waitList: result.waitList },
       at: input.now,
     });
-    if (!recorded) return refuse(`Round ${ballot.round} of ${input.itemCode} was drawn already.`);
+    if (!recorded) {
+      return refuse(`Round ${ballot.round} of ${input.itemCode} was drawn already.`, 'ballotDrawnAlready', {
+        round: ballot.round,
+      });
+    }
 
     const byNo = new Map(candidates.map((c) => [c.entryNo, c]));
     const from: EntryStatus[] = ballot.round === 1 ? [ENTRY_STATUSES.submitted] : [ENTRY_STATUSES.notWon];
@@ -351,6 +448,29 @@ export async function drawRound(
       }
     }
     for (const message of messages) await sendOutcome(tx, race, item, zone, message, input.now);
+    if (input.actor) {
+      await appendAudit(
+        tx,
+        input.actor,
+        {
+          action: 'ballot.draw',
+          raceId: input.raceId,
+          target: `${input.itemCode} round ${ballot.round}`,
+          after: {
+            round: ballot.round,
+            beacon,
+            places,
+            entries: entries.length,
+            winners: result.winners.length,
+            waitList: result.waitList.length,
+            orders,
+            refundsOwed,
+            closed,
+          },
+        },
+        input.now,
+      );
+    }
     return {
       ok: true,
       value: {
@@ -536,7 +656,7 @@ export async function waitListOf(
 /** Publishes the seed of a drawn round (default: the latest), checked against its commitment. */
 export async function revealBallot(
   repos: Repositories,
-  input: { raceId: string; itemCode: string; round?: number },
+  input: { raceId: string; itemCode: string; round?: number; now: number; actor?: AuditActor },
 ): Promise<BallotOutcome<{ round: number; seed: string }>> {
   const context = await ballotContext(repos, input.raceId, input.itemCode);
   if (!context.ok) return context;
@@ -544,15 +664,37 @@ export async function revealBallot(
     input.round === undefined
       ? await repos.ballots.latest(input.raceId, input.itemCode)
       : await repos.ballots.find(input.raceId, input.itemCode, input.round);
-  if (!ballot) return refuse(`No commitment for ${input.itemCode}.`);
-  if (ballot.drawnAt === null) return refuse(`Round ${ballot.round} is not drawn yet: reveal after the draw.`);
-  if (ballot.seed !== null) return refuse(`Round ${ballot.round} was revealed already.`);
+  if (!ballot) return refuse(`No commitment for ${input.itemCode}.`, 'ballotNoCommitment');
+  if (ballot.drawnAt === null) {
+    return refuse(`Round ${ballot.round} is not drawn yet: reveal after the draw.`, 'ballotNotDrawn', {
+      round: ballot.round,
+    });
+  }
+  if (ballot.seed !== null) {
+    return refuse(`Round ${ballot.round} was revealed already.`, 'ballotRevealedAlready', { round: ballot.round });
+  }
   const seed = await repos.ballots.secretSeed(input.raceId, input.itemCode, ballot.round);
   if (seed === undefined || !seedMatches(seed, ballot.commitment)) {
-    return refuse('The stored seed cannot be read with this server’s ID-number secret (or does not match).');
+    return refuse(
+      'The stored seed cannot be read with this server’s ID-number secret (or does not match).',
+      'ballotSeedUnreadable',
+    );
   }
   if (!(await repos.ballots.reveal(input.raceId, input.itemCode, ballot.round, seed))) {
-    return refuse(`Round ${ballot.round} was revealed already.`);
+    return refuse(`Round ${ballot.round} was revealed already.`, 'ballotRevealedAlready', { round: ballot.round });
+  }
+  if (input.actor) {
+    await appendAudit(
+      repos,
+      input.actor,
+      {
+        action: 'ballot.reveal',
+        raceId: input.raceId,
+        target: `${input.itemCode} round ${ballot.round}`,
+        after: { round: ballot.round, seed },
+      },
+      input.now,
+    );
   }
   return { ok: true, value: { round: ballot.round, seed } };
 }

@@ -13,6 +13,7 @@ import { formatRaceTime } from '#contract/race-clock';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
+import { runnerMessageKey } from '../../lib/outbox-keys.ts';
 import { maskName } from '../../lib/race-center.ts';
 import { smsContent, type SmsContent } from '../../lib/sms/kinds.ts';
 
@@ -205,7 +206,7 @@ export function runnerMessage(
     ...contact,
     subject,
     body,
-    dedupeKey: `${key}:${race.raceId}`,
+    dedupeKey: runnerMessageKey(key, race.raceId),
     sms: entrySms(name, raceTimeZone(race), event),
   };
 }

@@ -9,6 +9,7 @@
  * it holds the database; every refund is recorded in that transaction first (services/entry/refunds-owed.ts)
  * and kept pending, retried by the job runner, until the provider confirms it. Amounts are integer fen.
  */
+import { promotionNote, type PlaceFreedHow } from '#contract/console-ballot';
 import { ENTRY_STATUSES, type EntryModel, type EntryStatus } from '#contract/entry';
 import type { EntryRecord } from '../../db/entries-repository.ts';
 import { poolOf } from '../../db/entries-repository.ts';
@@ -340,7 +341,7 @@ export async function givePlacesBack(
   tx: Repositories,
   entries: readonly EntryRecord[],
   at: number,
-  how = 'given back',
+  how: PlaceFreedHow = 'givenBack',
 ): Promise<number> {
   // The ballot items whose wait list may take the places: their locks first (as the draw takes them), in one order.
   const ballots = new Map<string, { raceId: string; itemCode: string }>();
@@ -362,7 +363,7 @@ export async function givePlacesBack(
   }
   for (const [key, item] of ballots) {
     const numbers = freed.get(key);
-    if (numbers) await promoteFromWaitList(tx, { ...item, now: at, why: `place of ${numbers.join(', ')} (${how})` });
+    if (numbers) await promoteFromWaitList(tx, { ...item, now: at, why: promotionNote(numbers, how) });
   }
   return given;
 }
@@ -400,7 +401,7 @@ export async function cancelDue(deps: LifecycleDeps, limit = 100): Promise<numbe
           left.push(entry);
         }
       }
-      await givePlacesBack(tx, left, at, 'unpaid at the payment deadline');
+      await givePlacesBack(tx, left, at, 'unpaid');
       const lines = await linesOfOrder(tx, due.id, due.raceId);
       const event = { kind: 'cancelledUnpaid', lines, orderNo: due.orderNo } as const;
       await tellRunner(tx, due.raceId, due.userId, `cancelled:${due.orderNo}`, event, at);

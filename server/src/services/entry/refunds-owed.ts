@@ -16,6 +16,7 @@ import type { OwedRefund, RefundRecord } from '../../db/payments-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { redactLogText } from '../../lib/log-redaction.ts';
 import { providersOf, type ProviderSource } from '../../lib/payment/registry.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 
 const { notWon, cancelled, refundReview, refunded } = ENTRY_STATUSES;
 
@@ -29,6 +30,13 @@ export const REFUND_REASONS = {
   duplicatePayment: 'duplicatePayment',
   /** A refund on the organiser's initiative (the console, CLI entry-refund): once per order and entry. */
   organiser: 'organiser',
+} as const;
+
+/** The audit log's actions of the organiser's refund decisions (console and CLI alike). */
+export const REFUND_AUDIT = {
+  approve: 'refund.approve',
+  reject: 'refund.reject',
+  retry: 'refund.retry',
 } as const;
 
 export interface RefundDeps {
@@ -167,15 +175,22 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
 
 /** The row done with the order and the entry, in one transaction; false when another run settled it first. */
 async function settleRefund(repos: Repositories, refund: RefundRecord, at: number): Promise<boolean> {
-  return repos.transaction(async (tx) => {
-    if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
-    if (refund.reason === REFUND_REASONS.duplicatePayment) return true;
-    if (!(await tx.orders.markRefunded(refund.orderId, refund.amountFen, at))) {
-      throw new Error(`the refund ${refund.refundNo} exceeds what its order was paid`);
-    }
-    if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
-    return true;
-  });
+  return repos.transaction((tx) => settleRefundIn(tx, refund, at));
+}
+
+/**
+ * A pending refund settled inside the caller's transaction: the row done, the order's refunded amount (not for
+ * a double payment) and the entry. Also for money given back by hand (an order paid offline, which no provider
+ * can refund: the organiser's refund is recorded as done at once). False when it was settled before.
+ */
+export async function settleRefundIn(tx: Repositories, refund: RefundRecord, at: number): Promise<boolean> {
+  if (!(await tx.payments.finishRefund(refund.refundNo, 'done', at))) return false;
+  if (refund.reason === REFUND_REASONS.duplicatePayment) return true;
+  if (!(await tx.orders.markRefunded(refund.orderId, refund.amountFen, at))) {
+    throw new Error(`the refund ${refund.refundNo} exceeds what its order was paid`);
+  }
+  if (refund.entryId !== null) await settleEntry(tx, refund.entryId, at);
+  return true;
 }
 
 /** An entry whose money went back: refund under review → refunded; not won and cancelled keep their status. */
@@ -185,6 +200,17 @@ async function settleEntry(tx: Repositories, entryId: number, at: number): Promi
   if (entry && (entry.status === notWon || entry.status === cancelled)) {
     await tx.entries.addEvent(entryId, 'refunded', at);
   }
+}
+
+/**
+ * One pending refund carried out if this call claims it first (its next try due now: a fresh refund, or one
+ * whose backoff is over): of two callers at once (two approvals of one request) one asks the provider, the
+ * other answers 'pending' and leaves it to the first. A refund in its backoff is left to the sweep or a retry.
+ */
+export async function carryOutClaimed(deps: RefundDeps, refund: RefundRecord): Promise<'done' | 'settled' | 'pending'> {
+  const at = deps.now();
+  if (!(await deps.repos.payments.claimDueRefund(refund.refundNo, at, at + REFUND_CLAIM_MS))) return 'pending';
+  return carryOutRefund(deps, refund);
 }
 
 /**
@@ -240,25 +266,55 @@ export async function refundsOwed(repos: Repositories, raceId?: string): Promise
 }
 
 export type RetryOutcome =
-  { ok: true; refund: RefundRecord; result: 'done' | 'settled' | 'pending' } | { ok: false; problem: string };
+  | { ok: true; refund: RefundRecord; result: 'done' | 'settled' | 'pending' }
+  | { ok: false; problem: string; code: 'refundMissing' | 'refundNotOwed'; params: { refundNo: string } };
 
 /**
  * Tries one pending refund now, whatever its next try: the organiser's "retry" (CLI refund-retry, the web
- * console). Without a provider (a command line that does not know the server's) the refund is only made due
- * now, for the server's sweep.
+ * console), in the audit log (refund.retry, with what the provider answered). Claimed first on the next try
+ * it was read with: of two retries at once, one asks the provider. Without a provider (a command line that
+ * does not know the server's) the refund is only made due now, for the server's sweep.
  */
 export async function retryRefund(
-  deps: Omit<RefundDeps, 'provider'> & { provider?: ProviderSource },
+  deps: Omit<RefundDeps, 'provider'> & { provider?: ProviderSource; actor: AuditActor },
   refundNo: string,
 ): Promise<RetryOutcome> {
-  const refund = await deps.repos.payments.findRefund(refundNo);
-  if (!refund) return { ok: false, problem: `No refund ${refundNo}.` };
-  if (refund.status !== 'pending')
-    return { ok: false, problem: `Refund ${refundNo} is ${refund.status}: nothing owed.` };
+  const { repos } = deps;
+  const refund = await repos.payments.findRefund(refundNo);
+  if (!refund) return { ok: false, problem: `No refund ${refundNo}.`, code: 'refundMissing', params: { refundNo } };
+  if (refund.status !== 'pending') {
+    return {
+      ok: false,
+      problem: `Refund ${refundNo} is ${refund.status}: nothing owed.`,
+      code: 'refundNotOwed',
+      params: { refundNo },
+    };
+  }
+  const order = await repos.orders.findById(refund.orderId);
+  const audit = (result: string, after: RefundRecord) =>
+    appendAudit(
+      repos,
+      deps.actor,
+      {
+        action: REFUND_AUDIT.retry,
+        raceId: order?.raceId ?? null,
+        target: refundNo,
+        before: { attempts: refund.attempts, lastError: refund.lastError },
+        after: { result, status: after.status, attempts: after.attempts, lastError: after.lastError },
+      },
+      deps.now(),
+    );
   if (!deps.provider) {
-    await deps.repos.payments.refundDueAt(refundNo, deps.now());
+    await repos.payments.refundDueAt(refundNo, deps.now());
+    await audit('due', refund);
     return { ok: true, refund, result: 'pending' };
   }
-  const result = await carryOutRefund({ ...deps, provider: deps.provider }, refund);
-  return { ok: true, refund: (await deps.repos.payments.findRefund(refundNo)) ?? refund, result };
+  const at = deps.now();
+  let result: 'done' | 'settled' | 'pending' = 'pending';
+  if (await repos.payments.claimRefund(refundNo, refund.nextAt, at + REFUND_CLAIM_MS)) {
+    result = await carryOutRefund({ ...deps, provider: deps.provider }, refund);
+  }
+  const after = (await repos.payments.findRefund(refundNo)) ?? refund;
+  await audit(result, after);
+  return { ok: true, refund: after, result };
 }

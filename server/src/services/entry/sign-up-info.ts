@@ -11,6 +11,7 @@ import {
   type CodeCheckRequest,
   type EntryInfo,
 } from '#contract/entry';
+import { closedChannels, entryRefusalFor } from '#contract/season';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskName } from '../../lib/race-center.ts';
@@ -25,9 +26,11 @@ export async function entryInfo(repos: Repositories, race: RaceInfo, now: number
     const row = places.find((p) => p.itemCode === code && p.pool === pool);
     return Math.max(0, row ? row.capacity - row.taken : capacity);
   };
+  const closures = await repos.season.closures(race.raceId);
   const items: EntryInfo['items'] = [];
   for (const item of settings?.items ?? []) {
     if (item.codeOnly) continue;
+    const closed = closedChannels(closures, item.code);
     const ballot = item.model === 'firstCome' ? undefined : await repos.ballots.latest(race.raceId, item.code);
     items.push({
       code: item.code,
@@ -50,6 +53,7 @@ export async function entryInfo(repos: Repositories, race: RaceInfo, now: number
         : {}),
       ...(item.teams ? { teams: item.teams } : {}),
       ...(ballot ? { ballot: toSummary(ballot) } : {}),
+      ...(closed.length > 0 ? { closedChannels: closed } : {}),
     });
   }
   return {
@@ -65,21 +69,28 @@ export async function entryInfo(repos: Repositories, race: RaceInfo, now: number
   };
 }
 
-/** An invitation code the runner may redeem now, as the sign-up form shows it; undefined when it may not. */
+/**
+ * An invitation code the runner may redeem now, as the sign-up form shows it; else the refusal: a revoked
+ * code (entryCodeRevoked), its item's code channel closed by the organiser (entryChannelClosed), or no such
+ * usable code (redemptionCodeMissing).
+ */
 export async function checkInvitationCode(
   repos: Repositories,
   request: CodeCheckRequest,
   now: number,
-): Promise<CodeCheckAnswer | undefined> {
+): Promise<CodeCheckAnswer | 'redemptionCodeMissing' | 'entryCodeRevoked' | 'entryChannelClosed'> {
   const { raceId, code: sent } = request;
   const code = INVITATION_CODE_PATTERN.test(sent.trim())
     ? await repos.entries.findCode(raceId, normalizeCode(sent))
     : undefined;
   const race = code ? await repos.races.findById(raceId) : undefined;
   const item = itemOf(race?.entry, code?.itemCode ?? '');
-  if (!code || !item || code.used >= code.maxUses || (code.expiresAt !== null && code.expiresAt <= now)) {
-    return undefined;
+  if (code && item && code.revokedAt !== null) return 'entryCodeRevoked';
+  if (!race || !code || !item || code.used >= code.maxUses || (code.expiresAt !== null && code.expiresAt <= now)) {
+    return 'redemptionCodeMissing';
   }
+  const refusal = entryRefusalFor(race, await repos.season.closures(raceId), item.code, 'code', now);
+  if (refusal) return 'entryChannelClosed';
   return {
     code: code.code,
     itemCode: code.itemCode,

@@ -8,7 +8,8 @@ import type { MessageCode } from '#contract/messages';
 import type { TeamRecord } from '../../db/entries-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskName } from '../../lib/race-center.ts';
-import { itemOf, signUpWindow } from './views.ts';
+import { entryRefusalFor } from '#contract/season';
+import { itemOf } from './views.ts';
 
 /** A team as its members see it (names masked), `isCaptain` for `userId`. */
 async function teamInfo(repos: Repositories, team: TeamRecord, userId: number): Promise<TeamInfo> {
@@ -37,8 +38,9 @@ export async function createTeam(
   const item = itemOf(race.entry, itemCode);
   if (!item || item.codeOnly) return { status: 404, code: 'entryItemMissing' };
   if (!item.teams) return { status: 400, code: 'teamNotAllowed' };
-  const state = signUpWindow(race, now());
-  if (state !== 'open') return { status: 400, code: state === 'notYet' ? 'entryNotOpen' : 'entryClosed' };
+  // The one rule (contract/season.ts): the team channel of the item closed, or the race's window.
+  const refusal = entryRefusalFor(race, await repos.season.closures(raceId), item.code, 'team', now());
+  if (refusal) return { status: 400, code: refusal };
   const team = await repos.entries.createTeam({
     raceId,
     itemCode,

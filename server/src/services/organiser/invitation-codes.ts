@@ -15,6 +15,7 @@ import type { InvitationCodeRow, NewInvitationCode } from '../../db/entry-admin-
 import type { Repositories } from '../../db/repositories.ts';
 import { problemTexts, readTable, tableProblem } from '../../lib/csv-table.ts';
 import { normalizeCertNo, normalizeName } from '../../lib/race-center.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 import { findItem, raceContext, unknownItemText, type RaceContext } from './race-items.ts';
 
 /** Invitation codes: 10 letters or digits without look-alikes (0/O, 1/I/L), crypto random (entries' randomText). */
@@ -72,6 +73,8 @@ export interface IssueCodesInput {
   expires?: string;
   note?: string;
   now: number;
+  /** Who issues them: the audit record codes.issue (never the codes) is written with them. */
+  actor?: AuditActor;
 }
 
 export interface IssuedCodes {
@@ -126,6 +129,19 @@ export async function issueCodes(repos: Repositories, input: IssueCodesInput): P
     const n = await tx.entryAdmin.insertCodes(rows);
     // A code drawn meanwhile by another issue: nothing of this one is kept (the organiser runs it again).
     if (n !== rows.length) throw new Error('a code was issued meanwhile; nothing issued, try again');
+    if (input.actor) {
+      await appendAudit(
+        tx,
+        input.actor,
+        {
+          action: 'codes.issue',
+          raceId,
+          target: `${raceId} item ${itemCode}`,
+          after: { item: itemCode, count: n, uses, expiresAt, note, createdAt: now },
+        },
+        now,
+      );
+    }
     return n;
   });
   return { ok: true, race, itemCode, uses, expiresAt, note, codes: codes.slice(0, inserted) };
@@ -161,7 +177,16 @@ export type CodesImportOutcome =
  */
 export async function importNamedCodes(
   repos: Repositories,
-  input: { raceId: string; text: string; source: string; now: number },
+  input: {
+    raceId: string;
+    text: string;
+    source: string;
+    now: number;
+    /** false: check the file and answer what it would import, writing nothing (the console's preview). */
+    write?: boolean;
+    /** Who imports: the audit record codes.import is written with the codes. */
+    actor?: AuditActor;
+  },
 ): Promise<CodesImportOutcome | { ok: false; noRace: true; problems: string[] }> {
   const { raceId, now } = input;
   const race = await raceContext(repos, raceId);
@@ -253,6 +278,19 @@ export async function importNamedCodes(
     } else fresh.push(row);
   }
   if (problems.length > 0) return { ok: false, problems: problemTexts(problems) };
+  if (input.write === false) {
+    // The preview: a blank code is drawn when the file is imported.
+    return {
+      ok: true,
+      imported: fresh.map((row) => ({
+        line: row.line,
+        code: row.code,
+        itemCode: row.itemCode,
+        name: row.namedName ?? '',
+      })),
+      skipped,
+    };
+  }
 
   const generated = await freshCodes(repos, raceId, fresh.filter((row) => row.code === '').length, new Set(fileCodes));
   for (const row of fresh) if (row.code === '') row.code = generated.pop() ?? '';
@@ -262,6 +300,19 @@ export async function importNamedCodes(
     const n = await tx.entryAdmin.insertCodes(fresh);
     // A code made between the check and now: nothing of the file is kept.
     if (n !== fresh.length) throw new Error('a code of the file was created meanwhile; nothing imported, try again');
+    if (input.actor) {
+      await appendAudit(
+        tx,
+        input.actor,
+        {
+          action: 'codes.import',
+          raceId,
+          target: `${raceId} ${input.source}`,
+          after: { file: input.source, imported: n, skipped: skipped.length, createdAt: now },
+        },
+        now,
+      );
+    }
   });
   return {
     ok: true,

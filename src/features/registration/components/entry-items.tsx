@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatFen, type EntryInfo, type EntryItemInfo } from '#contract/entry';
+import { formatFen, type EntryChannel, type EntryInfo, type EntryItemInfo } from '#contract/entry';
 import { parseRaceTime, remainingUntil } from '#contract/race-clock';
 import { raceTimeZone } from '#contract/time-zone';
 import { PATHS } from '@/config/paths';
@@ -95,12 +95,15 @@ export function ItemCards({
   selected,
   selectable,
   onSelect,
+  channel,
 }: {
   items: EntryItemInfo[];
   selected: string | undefined;
   /** Which items may be chosen for the current channel (none: the cards only inform). */
   selectable: (item: EntryItemInfo) => boolean;
   onSelect: (code: string) => void;
+  /** The channel chosen: an item whose channel the organiser closed reads closed. */
+  channel?: EntryChannel;
 }) {
   const { t } = useTranslation();
   const language = useAppStore((s) => s.language);
@@ -112,6 +115,7 @@ export function ItemCards({
         const chosen = selected === item.code;
         const can = selectable(item);
         const full = item.left !== null && item.left <= 0;
+        const closed = channel !== undefined && !!item.closedChannels?.includes(channel);
         return (
           <li
             key={item.code}
@@ -119,7 +123,14 @@ export function ItemCards({
             data-testid={`entry-item-${item.code}`}
           >
             <div className="en-item__head">
-              <h3 className="en-item__name">{localText(language, item.name)}</h3>
+              <h3 className="en-item__name">
+                {localText(language, item.name)}
+                {closed ? (
+                  <Tag className="en-item__closed" color="error" data-testid={`entry-item-closed-${item.code}`}>
+                    {t('entry.signUp.windowStates.closed')}
+                  </Tag>
+                ) : null}
+              </h3>
               <span className="en-item__fee" data-testid="entry-item-fee">
                 {yuan(item.feeFen)}
               </span>

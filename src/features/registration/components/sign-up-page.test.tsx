@@ -121,6 +121,23 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
     );
   });
 
+  it('shows an item closed for the chosen channel by the organiser, with no button to choose it there', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    entryMock.info = {
+      ...entryMock.info,
+      items: entryMock.info.items.map((item) => (item.code === 'H' ? { ...item, closedChannels: ['public'] } : item)),
+    };
+    await open(language);
+    const half = await screen.findByTestId('entry-item-H');
+    expect(within(half).getByTestId('entry-item-closed-H')).toHaveTextContent(t.closed);
+    expect(within(half).queryByRole('button', { name: t.choose })).toBeNull();
+    // Another item is chosen as before; another channel of the item is not closed.
+    expect(within(screen.getByTestId('entry-item-M')).getByRole('button', { name: t.choose })).toBeInTheDocument();
+    expect(within(screen.getByTestId('entry-item-M')).queryByTestId('entry-item-closed-M')).toBeNull();
+    await user.click(screen.getByRole('radio', { name: t.code }));
+    expect(within(half).queryByTestId('entry-item-closed-H')).toBeNull();
+  });
+
   it('links the public ballot page from an item by draw before its commitment, not from a first-come item', async () => {
     const { router } = await open(language);
     const payFirst = await screen.findByTestId('entry-item-5K');

@@ -114,6 +114,8 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
   const [sliderKey, setSliderKey] = useState(0);
 
   const selectable = (item: EntryItemInfo): boolean => {
+    // The organiser closed this item's channel (contract/season.ts entryStateFor).
+    if (item.closedChannels?.includes(channel)) return false;
     if (channel === 'charity') return !!item.charity && item.charity.left > 0;
     if (channel === 'team') return !!item.teams && !team;
     if (channel === 'code') return false;
@@ -209,6 +211,7 @@ function SignUpContent({ data, raceId, reload }: { data: SignUpData; raceId: str
           items={info.items}
           selected={channel === 'code' || channel === 'team' ? itemCode : chosen}
           selectable={(i) => (channel === 'code' || channel === 'team' ? false : selectable(i))}
+          channel={channel}
           onSelect={(code) => {
             setChosen(code);
             setRefusals({});

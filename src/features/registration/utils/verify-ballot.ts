@@ -1,4 +1,4 @@
-import { drawBallot, seedMatches } from '#contract/ballot';
+import { recheckDraw, seedMatches } from '#contract/ballot';
 import type { BallotPublic } from '#contract/entry';
 
 export type Verification =
@@ -6,24 +6,27 @@ export type Verification =
   | { state: 'seedMismatch' }
   | { state: 'drawMismatch'; published: number; computed: number; differing: number; waitListDiffers: boolean };
 
-/** Re-runs the draw on a ballot's published data: the seed against the commitment, then winners and wait list. */
+/**
+ * Re-runs the draw on a ballot's published data (the one re-run, contract/ballot.ts recheckDraw, which the CLI's
+ * ballot-verify and the console use too): the seed against the commitment, then winners and wait list.
+ */
 export function verifyBallot(ballot: BallotPublic): Verification {
   if (!ballot.seed || !seedMatches(ballot.seed, ballot.commitment)) return { state: 'seedMismatch' };
-  const draw = drawBallot(ballot.seed, ballot.beacon ?? '', ballot.entries, ballot.places ?? 0);
-  const published = new Set(ballot.winners);
-  const computed = new Set(draw.winners);
-  const differing =
-    draw.winners.filter((no) => !published.has(no)).length + ballot.winners.filter((no) => !computed.has(no)).length;
-  const sameWinners =
-    draw.winners.length === ballot.winners.length && draw.winners.every((no, i) => ballot.winners[i] === no);
-  const sameWaitList =
-    draw.waitList.length === ballot.waitList.length && draw.waitList.every((no, i) => ballot.waitList[i] === no);
-  if (sameWinners && sameWaitList) return { state: 'ok', winners: draw.winners.length };
+  const check = recheckDraw({
+    seed: ballot.seed,
+    commitment: ballot.commitment,
+    beacon: ballot.beacon ?? '',
+    entries: ballot.entries,
+    places: ballot.places ?? 0,
+    winners: ballot.winners,
+    waitList: ballot.waitList,
+  });
+  if (check.winnersIdentical && check.waitListIdentical) return { state: 'ok', winners: check.redrawn };
   return {
     state: 'drawMismatch',
-    published: ballot.winners.length,
-    computed: draw.winners.length,
-    differing,
-    waitListDiffers: !sameWaitList,
+    published: check.published,
+    computed: check.redrawn,
+    differing: check.differing,
+    waitListDiffers: !check.waitListIdentical,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The checks of a submission that need no person's values, cheapest first (before the form is read): the item
  * and channel (codeOnly items only by code, teams and charity places only where the item has them), the window
- * (race clock, signUpOpenStatus 1; a valid invitation code works while public entry is closed), how many people,
+ * (contract/season.ts entryRefusalFor: the organiser's closed items and channels, then the race clock and
+ * signUpOpenStatus 1; a valid, unrevoked invitation code works while public entry is closed), how many people,
  * the account's limit as read before writing (contract peoplePerAccount; read again under the account's lock by
  * the writer), the team and its room, and a direct-pass application approved for one person.
  */
@@ -13,10 +14,11 @@ import {
   type EntrySettings,
   type EntrySubmitRequest,
 } from '#contract/entry';
+import { entryRefusalFor } from '#contract/season';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { InvitationCodeRecord, TeamRecord } from '../../../db/entries-repository.ts';
 import type { Repositories } from '../../../db/repositories.ts';
-import { itemOf, signUpWindow } from '../views.ts';
+import { itemOf } from '../views.ts';
 import { call, type SubmitRefusal } from './refusals.ts';
 
 /** What the checks found: the item, the code or team the submission enters by, and the account's rule. */
@@ -50,19 +52,19 @@ export async function checkRequest(
   if (channel === 'team' && !item.teams) return refused(call(400, 'teamNotAllowed'));
   if (channel === 'charity' && !item.charity) return refused(call(400, 'charityMissing'));
 
-  // The window: a valid code works while public entry is closed.
+  // The code: a valid one works while public entry is closed; a revoked one is refused as such.
   let code: InvitationCodeRecord | undefined;
   if (channel === 'code') {
     code = request.code ? await repos.entries.findCode(raceId, normalizeCode(request.code)) : undefined;
+    if (code && code.revokedAt !== null) return refused(call(400, 'entryCodeRevoked'));
     if (!code || code.used >= code.maxUses || (code.expiresAt !== null && code.expiresAt <= at)) {
       return refused(call(400, 'redemptionCodeMissing'));
     }
     if (code.itemCode !== item.code) return refused(call(400, 'entryCodeItem'));
-  } else {
-    const state = signUpWindow(race, at);
-    if (state === 'notYet') return refused(call(400, 'entryNotOpen'));
-    if (state !== 'open') return refused(call(400, 'entryClosed'));
   }
+  // The one rule (contract/season.ts): the organiser's closed items and channels, the race's switch and window.
+  const windowRefusal = entryRefusalFor(race, await repos.season.closures(raceId), item.code, channel, at);
+  if (windowRefusal) return refused(call(400, windowRefusal));
 
   const n = participants.length;
   if (n > 1 && !settings.allowMultiple) return refused(call(400, 'noGroupRegistration'));
