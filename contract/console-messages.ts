@@ -155,6 +155,34 @@ export const CONSOLE_MESSAGES = {
     zh: '差异 {{id}} 已被处理',
     en: 'Difference {{id}} was already handled',
   },
+  // The direct-pass review (issue 32 §1; routes/admin/review.ts).
+  directApplicationNotFound: { zh: '该赛事没有此直通申请', en: 'No such direct-pass application in this race' },
+  directDocumentNotFound: { zh: '该申请没有此材料', en: 'This application has no such document' },
+  directRejectReasonRequired: {
+    zh: '请填写驳回原因（1–{{max}} 字），跑者将看到它',
+    en: 'Give the reason for rejecting (1–{{max}} characters): the runner reads it',
+  },
+  directReviewChanged: {
+    zh: '您打开后该申请已被更改，未做任何更改；请刷新后重新审核',
+    en: 'The application changed after you opened it: nothing was changed; reload it and review again',
+  },
+  directReviewApprovedAlready: {
+    zh: '该申请已被审核通过，未做任何更改',
+    en: 'This application has already been approved: nothing was changed',
+  },
+  directReviewNotAwaiting: {
+    zh: '该申请已不在待审核状态，未做任何更改',
+    en: 'This application is no longer awaiting review: nothing was changed',
+  },
+  // Results and photos imports (issue 32 §1; routes/admin/imports.ts).
+  importBadRows: {
+    zh: '文件有问题，未导入任何数据：请按行修正后重新上传',
+    en: 'The file has problems: nothing was imported. Fix the lines shown and upload it again',
+  },
+  importFileUnreadable: {
+    zh: '无法读取文件：请上传 UTF-8 编码的 CSV 文件',
+    en: 'The file cannot be read: upload a CSV file in UTF-8',
+  },
   // Refunds and deferrals, an entry's payments at the provider (issue 32; services/console/refunds.ts).
   refundRaceMissing: { zh: '没有此赛事', en: 'No such race' },
   refundNoRequest: { zh: '此报名没有待审核的退款或延期申请', en: 'This entry has no request under review' },

@@ -237,6 +237,7 @@ describe('the console ballot', () => {
       waitListIdentical: true,
       redrawn: 3,
       published: 3,
+      differing: 0,
     });
     // The link staff are shown is the public record anyone re-runs: the same answer there.
     const record = await app.inject({ method: 'GET', url: round.recordPath });

@@ -119,8 +119,9 @@ export async function directReview(
   const id = applicationId(idText);
   const record = id === undefined ? undefined : await directApplicationById(repos, id);
   if (!record) return refused(`No direct-pass application ${idText}.`);
-  if (!(await reviewApplication(repos, record.id, outcome, now))) {
-    const current = (await directApplicationById(repos, record.id))?.status ?? record.status;
+  const reviewed = await reviewApplication(repos, record.id, outcome, now, { actor: { kind: 'cli' } });
+  if (!reviewed.ok) {
+    const current = reviewed.reason === 'notAwaiting' ? reviewed.status : record.status;
     return refused(
       `Application ${record.id} is not awaiting review (status ${current}: ${DIRECT_STATUS_NAMES[current]}); only a submitted application (status 1) can be approved or rejected.`,
     );

@@ -14,6 +14,7 @@ import type { Repositories } from '../db/repositories.ts';
 import { isPostgresUrl } from '../db/engine.ts';
 import { SECRET_NAMES, storeDatabaseSecret } from '../lib/secrets.ts';
 import { importCsv, type ImportKind } from '../services/race-center-import/import-csv.ts';
+import { runImportFile } from '../services/console/imports.ts';
 import {
   directList,
   directReview,
@@ -446,14 +447,27 @@ async function addRace(io: CliIo, file: string): Promise<void> {
 async function importFile(io: CliIo, kind: ImportKind, raceId: string, file: string): Promise<void> {
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos }) => {
+    const text = bytes.toString('utf8');
     let outcome;
     try {
-      outcome = await importCsv(repos, kind, raceId, bytes.toString('utf8'));
+      // Results and photos: the console's import too, recorded in the audit log by itself (import.<kind>).
+      outcome =
+        kind === 'registrations'
+          ? await importCsv(repos, kind, raceId, text)
+          : await runImportFile(repos, {
+              kind,
+              raceId,
+              text,
+              fileName: path.basename(file),
+              actor: { kind: 'cli' },
+              now: io.now(),
+            });
     } catch (error) {
       throw failure(`Nothing imported: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!outcome.ok) {
-      throw failure(`Nothing imported from ${file}:`, ...outcome.problems.map((p) => `  ${p}`));
+      const texts = outcome.problems.map((p) => (typeof p === 'string' ? p : p.text));
+      throw failure(`Nothing imported from ${file}:`, ...texts.map((p) => `  ${p}`));
     }
     io.stdout(outcome.summary);
   });
@@ -611,12 +625,17 @@ const READ_ONLY_COMMANDS = new Set([
  * Commands that record their own audit record, with what they did (entries-export: filters, rows, whole numbers;
  * the ballot's and bibs-assign: as the console does, through the same service, ballot.commit … bibs.assign;
  * mailing-export, mailing-import, letters-export: mailing.export, mailing.import, letters.export; the pick-up
- * commands: pickup.staffKeyIssue … pickup.export).
+ * commands: pickup.staffKeyIssue … pickup.export; import-results, import-photos: import.results, import.photos;
+ * direct-approve, direct-reject: direct.approve, direct.reject).
  */
 const SELF_AUDITED_COMMANDS = new Set([
   'entries-export',
   'reconcile',
   'reconciliation-handle',
+  'import-results',
+  'import-photos',
+  'direct-approve',
+  'direct-reject',
   'refund-approve',
   'refund-reject',
   'refund-retry',

@@ -451,6 +451,11 @@ export function createRaceCenterRepository(db: Db, certKey: string) {
       if (clashes.length === 0) changed();
       return clashes;
     },
+    /** The bibs the race's results hold (what an import replaces). */
+    resultBibs: async (raceId: string): Promise<Set<string>> =>
+      new Set(
+        (await db.all<{ bib: string }>(sql`SELECT bib FROM results WHERE race_id = ${raceId}`)).map((row) => row.bib),
+      ),
     /** The bibs the race's imported registrations hold. */
     registrationBibs: async (raceId: string): Promise<Set<string>> =>
       new Set(

@@ -36,6 +36,7 @@ import {
 } from '#contract/reconciliation';
 import { DEFAULT_RACE_TIME_ZONE } from '#contract/time-zone';
 import { api } from '../../api/client';
+import { base64Of } from '../../lib/file-base64';
 import { useAction } from '../../lib/use-action';
 import { formatInstant } from '../../time';
 import { useLoaded } from '../../use-loaded';
@@ -53,14 +54,6 @@ interface Filters {
 const money = (fen: number | null) => (fen === null ? '—' : `¥${formatFen(fen)}`);
 /** The day before today in China: the latest bill out. */
 const yesterday = () => dayjs().tz(BILL_ZONE).subtract(1, 'day');
-
-/** A file's bytes as base64 (the import call's body). */
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 export default function ReconciliationPage() {
   const { t } = useTranslation();

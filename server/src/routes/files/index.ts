@@ -67,9 +67,9 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /**
  * Who may read a runner's upload (issue 27): its owner, by the `token` header of the account that uploaded it.
- * The organiser reads uploads with the CLI (direct-pass review), straight from the file store. A staff session
- * of the organiser's web console (issue 32) is added here as another reader: a check of the request and the
- * stored name, true when that reader may see it.
+ * The organiser reads uploads with the CLI, straight from the file store, or in the console's direct-pass review,
+ * through the console's own staff-only route (routes/admin/review.ts), never this public one. A reader is a check
+ * of the request and the stored name, true when that reader may see it.
  */
 export type UploadReader = (app: FastifyInstance, request: FastifyRequest, storedName: string) => Promise<boolean>;
 

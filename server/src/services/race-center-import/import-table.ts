@@ -5,7 +5,14 @@
  * (results.ts, registrations.ts, photos.ts) only turns one row into the row it stores.
  */
 import type { RacesRepository } from '../../db/races-repository.ts';
-import { MAX_SHOWN_PROBLEMS, problemTexts, readTable, shownProblems, type TableRow } from '../../lib/csv-table.ts';
+import {
+  MAX_SHOWN_PROBLEMS,
+  problemTexts,
+  readTable,
+  shownProblems,
+  type TableRead,
+  type TableRow,
+} from '../../lib/csv-table.ts';
 import { itemCatalog, type ItemCatalog } from '../../lib/race-center.ts';
 
 export type ImportKind = 'results' | 'registrations' | 'photos';
@@ -46,13 +53,18 @@ export interface Importer<Row> {
   write(rows: Row[], raceId: string): Promise<void | string[]>;
 }
 
-/** Runs an import: every row is checked first, and the rows are written only when none has a problem. */
-export async function runImport<Row>(
+/** A file read for an import: the race it goes into, and its rows and problems (lib/csv-table.ts). */
+export type ImportRead<Row> =
+  | { ok: true; race: { raceName: string }; target: ImportTarget; table: TableRead<Row> & { ok: true } }
+  | { ok: false; problems: string[] };
+
+/** Reads a file for an import into race `raceId`: every row checked, nothing written (the console's preview too). */
+export async function readImport<Row>(
   races: RacesRepository,
   importer: Importer<Row>,
   raceId: string,
   text: string,
-): Promise<ImportOutcome> {
+): Promise<ImportRead<Row>> {
   const race = await races.findById(raceId);
   if (!race)
     return { ok: false, problems: [`race "${raceId}" does not exist (add it with: site add-race <race.json>)`] };
@@ -64,6 +76,19 @@ export async function runImport<Row>(
   // Other columns are ignored: a results system's export carries more than we read.
   const table = readTable(text, { required: importer.columns.required }, (row) => importer.toRow(row, target));
   if (!table.ok) return table;
+  return { ok: true, race, target, table };
+}
+
+/** Runs an import: every row is checked first, and the rows are written only when none has a problem. */
+export async function runImport<Row>(
+  races: RacesRepository,
+  importer: Importer<Row>,
+  raceId: string,
+  text: string,
+): Promise<ImportOutcome> {
+  const read = await readImport(races, importer, raceId, text);
+  if (!read.ok) return read;
+  const { race, table } = read;
   if (table.problems.length > 0) return { ok: false, problems: shownProblems(problemTexts(table.problems)) };
   const good = table.rows;
   const refused = await importer.write(good, raceId);

@@ -5,7 +5,7 @@
  * is filled; a submission (status 1) whole, and then, under the race's lock, once more against the stock and
  * the certificate numbers already submitted, so parallel submissions never oversell a size nor submit one
  * certificate number twice. Submitted (1) and approved (2) applications are final; a rejected one (3) may be
- * corrected and submitted again. The organiser reviews with the CLI (review()).
+ * corrected and submitted again. The organiser reviews with the CLI or the console (reviewApplication()).
  */
 import {
   cleanSubmission,
@@ -32,6 +32,7 @@ import { tellRunner } from '../entry/entry-messages.ts';
 import { maskPersonalData } from '../../lib/accounts.ts';
 import { maskCertNo, maskMobile, normalizeName } from '../../lib/race-center.ts';
 import { checkRegistrationSubmission } from './check-submission.ts';
+import { appendAudit, type AuditActor } from '../staff/audit.ts';
 import { ownResults } from './own-results.ts';
 
 export interface DirectDeps {
@@ -269,25 +270,56 @@ export function createDirectApplications({ repos, files, now }: DirectDeps) {
 
 export type DirectApplications = ReturnType<typeof createDirectApplications>;
 
+/** Why a review was refused: no such application, not awaiting review (its status now), changed since read. */
+export type ReviewRefusal =
+  { reason: 'missing' } | { reason: 'notAwaiting'; status: DirectStatus } | { reason: 'changed' };
+
 /**
- * The organiser's review of submitted application `id` (the CLI's direct-approve / direct-reject), in one
- * transaction with the runner's message when approved (entry-messages.ts, sent once per application). False
- * when it is not awaiting review (status 1).
+ * The organiser's review of submitted application `id` (the CLI's direct-approve / direct-reject, the console's
+ * review page), in one transaction with the runner's message when approved (entry-messages.ts, sent once per
+ * application) and its audit record (direct.approve / direct.reject). Refused when it is not awaiting review
+ * (status 1), or when `expectedUpdatedAt` is given and the application changed since (the reviewer read an
+ * older one): then nothing is changed.
  */
 export async function reviewApplication(
   repos: Repositories,
   id: number,
   outcome: { status: 2 } | { status: 3; reason: string },
   now: number,
-): Promise<boolean> {
+  by: { actor: AuditActor; expectedUpdatedAt?: number },
+): Promise<{ ok: true; record: DirectApplicationRecord } | ({ ok: false } & ReviewRefusal)> {
+  const found = await repos.directApplications.findById(id);
+  if (!found) return { ok: false, reason: 'missing' };
   return repos.transaction(async (tx) => {
-    if (!(await tx.directApplications.review(id, outcome, now))) return false;
-    const record = await tx.directApplications.findById(id);
-    if (outcome.status === 2 && record) {
+    // The runner's own saves take this lock too: what is read here is what is reviewed.
+    await tx.db.lock(`direct-applications:${found.raceId}`);
+    const current = await tx.directApplications.findById(id);
+    if (!current) return { ok: false as const, reason: 'missing' as const };
+    if (current.status !== 1) return { ok: false as const, reason: 'notAwaiting' as const, status: current.status };
+    if (by.expectedUpdatedAt !== undefined && current.updatedAt !== by.expectedUpdatedAt) {
+      return { ok: false as const, reason: 'changed' as const };
+    }
+    if (!(await tx.directApplications.review(id, outcome, now))) {
+      return { ok: false as const, reason: 'notAwaiting' as const, status: current.status };
+    }
+    const record = (await tx.directApplications.findById(id))!;
+    if (outcome.status === 2) {
       const event = { kind: 'directApproved', name: record.name } as const;
       await tellRunner(tx, record.raceId, record.userId, `direct-approved:${id}`, event, now);
     }
-    return true;
+    await appendAudit(
+      tx,
+      by.actor,
+      {
+        action: outcome.status === 2 ? 'direct.approve' : 'direct.reject',
+        raceId: record.raceId,
+        target: `direct-application ${id}`,
+        before: { status: current.status },
+        after: outcome.status === 2 ? { status: 2 } : { status: 3, reason: outcome.reason },
+      },
+      now,
+    );
+    return { ok: true as const, record };
   });
 }
 
