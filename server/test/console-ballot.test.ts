@@ -122,7 +122,7 @@ async function enter(itemCode: string, status: 0 | 1 = 0) {
 }
 
 beforeAll(async () => {
-  app = await buildTestApp({ dataDir, now: clock.now, env: { ...process.env, RATE_LIMITS: 'off' } });
+  app = await buildTestApp({ dataDir, now: clock.now, env: { ...process.env, RATE_LIMITS: 'off', JOBS: 'off' } });
   const race = (await app.repos.races.findById(FIXTURE_RACE_ID))!;
   const withEntry: RaceInfo = {
     ...race,

@@ -1842,4 +1842,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: 34,
+    name: 'refunds: who holds a refund while the provider is asked',
+    // Issue 32: a sweep and an organiser's retry each claim a pending refund before asking the provider. The
+    // claim was its next try moved ahead, which a second retry reading it afterwards took for a next try and
+    // claimed again (the same refund asked twice). The claim is now its own column, ended by the attempt.
+    sqlite: `ALTER TABLE refunds ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;`,
+    postgres: `ALTER TABLE refunds ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -284,32 +284,33 @@ export function createPaymentsRepository(db: Db) {
     async noteRefundAttempt(refundNo: string, error: string, nextAt: number): Promise<boolean> {
       return (
         (await db.run(sql`
-          UPDATE refunds SET attempts = attempts + 1, last_error = ${error}, next_at = ${nextAt}
+          UPDATE refunds SET attempts = attempts + 1, last_error = ${error}, next_at = ${nextAt}, claimed_until = 0
           WHERE refund_no = ${refundNo} AND status = 'pending'`)) > 0
       );
     },
 
     /**
      * Claims a pending refund due at `now` for one sweep (its next try moved to `until`, the longest a call to
-     * the provider takes): false when it is no longer due (another sweep running in parallel claimed it).
+     * the provider takes): false when it is no longer due, or another sweep or an organiser's retry holds it.
+     * The claim ends at `until`, or when the attempt is noted (noteRefundAttempt) or the refund confirmed.
      */
     async claimDueRefund(refundNo: string, now: number, until: number): Promise<boolean> {
       return (
         (await db.run(sql`
-          UPDATE refunds SET next_at = ${until}
-          WHERE refund_no = ${refundNo} AND status = 'pending' AND next_at <= ${now}`)) > 0
+          UPDATE refunds SET next_at = ${until}, claimed_until = ${until}
+          WHERE refund_no = ${refundNo} AND status = 'pending' AND next_at <= ${now} AND claimed_until <= ${now}`)) > 0
       );
     },
 
     /**
-     * Claims a pending refund for the organiser's retry, whatever its next try, if no one moved that since it
-     * was read (`seenNextAt`): of two retries at once, one claims it. False otherwise.
+     * Claims a pending refund for the organiser's retry, whatever its next try, unless a sweep or another retry
+     * holds it (until `claimed_until`): of two retries at once, one claims it. False otherwise.
      */
-    async claimRefund(refundNo: string, seenNextAt: number, until: number): Promise<boolean> {
+    async claimRefund(refundNo: string, now: number, until: number): Promise<boolean> {
       return (
         (await db.run(sql`
-          UPDATE refunds SET next_at = ${until}
-          WHERE refund_no = ${refundNo} AND status = 'pending' AND next_at = ${seenNextAt}`)) > 0
+          UPDATE refunds SET next_at = ${until}, claimed_until = ${until}
+          WHERE refund_no = ${refundNo} AND status = 'pending' AND claimed_until <= ${now}`)) > 0
       );
     },
 

@@ -311,7 +311,7 @@ export async function retryRefund(
   }
   const at = deps.now();
   let result: 'done' | 'settled' | 'pending' = 'pending';
-  if (await repos.payments.claimRefund(refundNo, refund.nextAt, at + REFUND_CLAIM_MS)) {
+  if (await repos.payments.claimRefund(refundNo, at, at + REFUND_CLAIM_MS)) {
     result = await carryOutRefund({ ...deps, provider: deps.provider }, refund);
   }
   const after = (await repos.payments.findRefund(refundNo)) ?? refund;
