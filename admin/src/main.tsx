@@ -5,6 +5,7 @@ import { ConsoleApp } from './app';
 import { startI18n } from './i18n';
 import { useConsole } from './store';
 import './shell/console.css';
+import './lib/tags.css';
 
 const root = document.getElementById('root');
 if (root) {

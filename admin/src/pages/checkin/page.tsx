@@ -33,7 +33,6 @@ import { useConsole, type ConsoleLanguage } from '../../store';
 import { zoneOfRace } from '../../time';
 import { CameraScan } from './camera-scan';
 import { useHandOverQueue, type QueuedHandOver } from './queue';
-import '../../lib/tags.css';
 import './checkin.css';
 
 type Shown =
@@ -336,17 +335,17 @@ export default function CheckInPage() {
           <Space wrap>
             <span>{t('checkin.queue.title')}</span>
             {waiting.length > 0 && (
-              <Tag className="console-tag console-tag--wait" data-testid="checkin-waiting">
+              <Tag color="orange" data-testid="checkin-waiting">
                 {t('checkin.queue.waiting', { count: waiting.length })}
               </Tag>
             )}
             {conflicts.length > 0 && (
-              <Tag className="console-tag console-tag--bad" data-testid="checkin-conflicts">
+              <Tag color="red" data-testid="checkin-conflicts">
                 {t('checkin.queue.conflicts', { count: conflicts.length })}
               </Tag>
             )}
             {waiting.length === 0 && conflicts.length === 0 && (
-              <Tag className="console-tag console-tag--ok" data-testid="checkin-all-sent">
+              <Tag color="green" data-testid="checkin-all-sent">
                 {t('checkin.queue.allSent')}
               </Tag>
             )}
@@ -391,9 +390,9 @@ export default function CheckInPage() {
                     <Space wrap>
                       <span className="checkin-code">{formatPassCode(item.passCode)}</span>
                       {item.state === 'conflict' ? (
-                        <Tag className="console-tag console-tag--bad">{t('checkin.queue.conflict')}</Tag>
+                        <Tag color="red">{t('checkin.queue.conflict')}</Tag>
                       ) : (
-                        <Tag className="console-tag console-tag--wait">{t('checkin.queue.waitingOne')}</Tag>
+                        <Tag color="orange">{t('checkin.queue.waitingOne')}</Tag>
                       )}
                     </Space>
                   }

@@ -173,7 +173,7 @@ export default function DashboardPage() {
         <h1 className="dashboard__title">
           {figures.raceName[language] || figures.raceName.zh} · {t('dashboard.title')}
         </h1>
-        <Tag className={figures.signUpOpen ? 'dashboard__tag--open' : 'dashboard__tag--closed'}>
+        <Tag color={figures.signUpOpen ? 'green' : undefined}>
           {t(figures.signUpOpen ? 'dashboard.signUpOpen' : 'dashboard.signUpClosed')}
         </Tag>
         <span className="dashboard__updated" data-testid="dashboard-updated">

@@ -5,7 +5,6 @@
  * and requests; the actions the role may take (actions.tsx), each with a reason.
  */
 import { Alert, Button, Descriptions, Empty, Result, Space, Spin, Table, Tabs, Tag, Timeline, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
@@ -28,6 +27,7 @@ import { useCan, useConsole, type ConsoleLanguage } from '../../store';
 import { EntryActions } from './actions';
 import { PaymentQuery } from './payment-query';
 import { yuanText } from './format';
+import { formatInstant, zoneOfRace } from '../../time';
 import './entry.css';
 
 /** The site's own names of statuses, certificate types, channels and timeline steps (src/locales). */
@@ -40,7 +40,6 @@ const pick = (table: object, key: string | number): string =>
 
 const local = (text: LocalText | undefined, language: ConsoleLanguage) =>
   text ? (language === 'en' ? text.en || text.zh : text.zh) : '';
-const time = (at: number | null | undefined) => (at ? dayjs(at).format('YYYY-MM-DD HH:mm:ss') : '—');
 
 function answerText(answer: ConsoleEntryAnswer, language: ConsoleLanguage): string {
   if (answer.shown) {
@@ -59,6 +58,9 @@ export default function EntryPage() {
   const { t } = useTranslation();
   const { raceId = '', entryId = '' } = useParams();
   const language = useConsole((s) => s.language);
+  const races = useConsole((s) => s.races);
+  /** An instant in the race's time zone. */
+  const time = (at: number | null | undefined) => (at ? formatInstant(at, zoneOfRace(raceId, races)) : '—');
   const mayShow = useCan('entries.personal');
   const mayQuery = useCan('money');
   const [detail, setDetail] = useState<ConsoleEntryDetail>();

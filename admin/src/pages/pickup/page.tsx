@@ -38,7 +38,6 @@ import { formatRaceTime } from '#contract/race-clock';
 import { api, apiUrl } from '../../api/client';
 import { useAction } from '../../lib/use-action';
 import { useLoaded } from '../../use-loaded';
-import '../../lib/tags.css';
 import './pickup.css';
 
 /** How often the figures are read again while the page is in view. */
@@ -267,11 +266,7 @@ export default function PickupPage() {
       dataIndex: 'left',
       align: 'right',
       render: (n: number) =>
-        n === 0 ? (
-          <Tag className="console-tag console-tag--bad">{t('pickup.slots.full')}</Tag>
-        ) : (
-          <span className="pickup-number">{n}</span>
-        ),
+        n === 0 ? <Tag color="red">{t('pickup.slots.full')}</Tag> : <span className="pickup-number">{n}</span>,
     },
   ];
 
@@ -328,7 +323,7 @@ export default function PickupPage() {
       {view.error && <Alert type="error" showIcon message={view.error} />}
       {data && (
         <Space wrap size="small" data-testid="pickup-state">
-          <Tag className={`console-tag console-tag--${state === 'open' ? 'ok' : state === 'ended' ? 'wait' : 'none'}`}>
+          <Tag color={state === 'open' ? 'green' : state === 'ended' ? 'orange' : undefined}>
             {t(`pickup.state.${state}`)}
           </Tag>
           {data.deadline && <span>{t('pickup.deadline', { deadline: data.deadline })}</span>}

@@ -44,10 +44,10 @@ import { useConsole } from '../../store';
 import { useLoaded } from '../../use-loaded';
 
 const PAGE_SIZE = 20;
-/** The tags' colours (season.css: darker than antd's presets, for WCAG AA contrast). */
-const STATE_TONES: Record<CodeState, string> = {
+/** The tags' colours (antd's presets, their text darkened for contrast by lib/tags.css). */
+const STATE_TONES: Record<CodeState, string | undefined> = {
   usable: 'green',
-  usedUp: 'grey',
+  usedUp: undefined,
   expired: 'orange',
   revoked: 'red',
 };
@@ -183,7 +183,7 @@ export function CodesTab({ raceId, items, zone }: { raceId: string; items: Seaso
       key: 'state',
       title: t('season.codes.columns.state'),
       render: (_, c) => (
-        <Tag className={`season-tag--${STATE_TONES[c.state]}`} data-testid={`season-code-state-${c.code}`}>
+        <Tag color={STATE_TONES[c.state]} data-testid={`season-code-state-${c.code}`}>
           {t(`season.codes.states.${c.state}`)}
         </Tag>
       ),

@@ -16,18 +16,18 @@ import { useLoaded } from '../../use-loaded';
 import { CodesTab } from './codes';
 import './season.css';
 
-/** The tags' colours: antd's preset colours are below WCAG AA contrast for small text (season.css). */
-const STATE_TONES: Record<SignUpWindowState, string> = {
+/** The tags' colours (antd's presets, their text darkened for contrast by lib/tags.css). */
+const STATE_TONES: Record<SignUpWindowState, string | undefined> = {
   open: 'green',
   closed: 'red',
   notYet: 'blue',
-  ended: 'grey',
+  ended: undefined,
 };
 
 export function StateTag({ state, testId }: { state: SignUpWindowState; testId?: string }) {
   const { t } = useTranslation();
   return (
-    <Tag className={`season-state season-tag--${STATE_TONES[state]}`} data-testid={testId}>
+    <Tag className="season-state" color={STATE_TONES[state]} data-testid={testId}>
       {t(`season.states.${state}`)}
     </Tag>
   );
