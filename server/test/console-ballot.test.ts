@@ -15,21 +15,17 @@ import { CONSOLE_MESSAGES } from '#contract/console-messages';
 import type { BallotPublic, EntrySettings } from '#contract/entry';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { StaffRole } from '#contract/staff';
-import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
 import { cancelDue } from '../src/services/entry/order-transitions.ts';
 import { verifyAuditChain } from '../src/services/staff/audit.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { memberSession, signInMember } from './console-helpers.ts';
 
 /** 2025-06-16 10:00 China time. */
 const T0 = Date.UTC(2025, 5, 16, 2, 0, 0);
 /** signUpEndTime '2025-06-20 20:00:00' (China time). */
 const END = Date.UTC(2025, 5, 20, 12, 0, 0);
 const HOUR = 3_600_000;
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 const ENTRY: EntrySettings = {
   allowMultiple: true,
@@ -55,23 +51,11 @@ const sessions = new Map<StaffRole, { cookie: string; csrf: string; id: number }
 let people = 0;
 
 async function member(email: string, role: StaffRole) {
-  const added = await addStaff(app.repos, { email, role, name: `${role} 员工`, races: null }, { kind: 'cli' }, T0);
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  if (role === 'owner' || role === 'finance') await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  sessions.set(role, await signIn(email, role, added.value.staff.id));
+  sessions.set(role, await memberSession(app, { email, role, now: clock.now }));
 }
 
 async function signIn(email: string, role: StaffRole, id: number) {
-  const twoFactor = role === 'owner' || role === 'finance';
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-  });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-  return { cookie, csrf: res.json().data.csrf as string, id };
+  return { ...(await signInMember(app, email, role, clock.now)), id };
 }
 
 /** The clock moves to `at` (days pass between the window's close and the draw): everyone signs in again. */

@@ -11,11 +11,8 @@ import { ENTRY_REASON_MAX } from '#contract/console-entry';
 import { STAFF_ROLES, type StaffRole } from '#contract/staff';
 import { publishRegistrationForm } from '../src/db/registration-form-publisher.ts';
 import { idCard } from '../src/db/seed-runners.ts';
-import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
 import { verifyAuditChain } from '../src/services/staff/audit.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
@@ -27,9 +24,8 @@ import {
   type TestEntry,
 } from './after-entry-helpers.ts';
 import { removeTempDirs } from './helpers.ts';
+import { memberSession } from './console-helpers.ts';
 
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const name = (zh: string, en = zh) => ({ zh, en });
 const FORM = {
   version: 1,
@@ -65,21 +61,8 @@ const clock = afterEntryClock();
 let app: FastifyInstance;
 const sessions = new Map<StaffRole, { cookie: string; csrf: string; id: number }>();
 
-async function member(email: string, role: StaffRole, races: string[] | null = null) {
-  const added = await addStaff(app.repos, { email, role, name: `${role} 员工`, races }, { kind: 'cli' }, clock.now());
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  const twoFactor = role === 'owner' || role === 'finance';
-  if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-  });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-  return { cookie, csrf: res.json().data.csrf as string, id: added.value.staff.id };
-}
+const member = (email: string, role: StaffRole, races: string[] | null = null) =>
+  memberSession(app, { email, role, races, now: clock.now });
 
 const call = (role: StaffRole, method: 'GET' | 'POST', url: string, payload?: object) => {
   const who = sessions.get(role)!;

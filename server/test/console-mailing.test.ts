@@ -18,12 +18,9 @@ import type {
 import { STAFF_ROLES, type StaffRole } from '#contract/staff';
 import { sql } from '../src/db/engine.ts';
 import { parseCsv } from '../src/lib/csv.ts';
-import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
 import { mailingPage } from '../src/services/after-entry/mailing.ts';
 import { raceById } from '../src/services/races.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
@@ -36,9 +33,8 @@ import {
   type TestRunner,
 } from './after-entry-helpers.ts';
 import { removeTempDirs } from './helpers.ts';
+import { memberSession } from './console-helpers.ts';
 
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const ALLOWED: StaffRole[] = ['owner', 'service'];
 
 const clock = afterEntryClock();
@@ -48,19 +44,7 @@ const sessions = new Map<StaffRole, Session>();
 let otherRace: Session;
 
 async function member(email: string, role: StaffRole, races: string[] | null = null): Promise<Session> {
-  const added = await addStaff(app.repos, { email, role, name: `${role} 员工`, races }, { kind: 'cli' }, clock.now());
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  const twoFactor = role === 'owner' || role === 'finance';
-  if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-  });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-  return { cookie, csrf: res.json().data.csrf as string, id: added.value.staff.id };
+  return memberSession(app, { email, role, races, now: clock.now });
 }
 
 const call = (who: Session, method: 'GET' | 'POST', url: string, payload?: object) =>

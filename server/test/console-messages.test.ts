@@ -13,10 +13,7 @@ import { API_PATHS } from '#contract/api';
 import { letterVersionHash } from '#contract/after-entry';
 import type { DeliveryRow, TemplateView } from '#contract/runner-messages';
 import type { StaffRole } from '#contract/staff';
-import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
@@ -29,9 +26,7 @@ import {
   type TestRunner,
 } from './after-entry-helpers.ts';
 import { removeTempDirs } from './helpers.ts';
-
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+import { memberSession, signInMember } from './console-helpers.ts';
 
 /** A minimal SMTP listener on loopback (as smtp.test.ts): a recipient with "bounce" in it is refused (550). */
 function fakeSmtp(): Promise<{
@@ -87,30 +82,10 @@ let app: FastifyInstance;
 let smtp: Awaited<ReturnType<typeof fakeSmtp>>;
 const sessions = new Map<StaffRole, { cookie: string; csrf: string }>();
 
-async function member(email: string, role: StaffRole) {
-  const added = await addStaff(
-    app.repos,
-    { email, role, name: `${role} 员工`, races: null },
-    { kind: 'cli' },
-    clock.now(),
-  );
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  const twoFactor = role === 'owner' || role === 'finance';
-  if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  return login(email, twoFactor);
-}
+const member = (email: string, role: StaffRole) => memberSession(app, { email, role, now: clock.now });
 
 /** Signs in again (a session ends after 30 minutes unused: the clock moves by hours here). */
-async function login(email: string, twoFactor = false) {
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-  });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  return { cookie: String(res.headers['set-cookie']).split(';')[0]!, csrf: res.json().data.csrf as string };
-}
+const login = (email: string, role: StaffRole) => signInMember(app, email, role, clock.now);
 
 const call = async (method: 'GET' | 'POST', url: string, payload?: object, role: StaffRole = 'service') => {
   const who = sessions.get(role)!;
@@ -343,7 +318,7 @@ describe('messages to entrants', () => {
     expect(await copies(scheduled.data.id)).toHaveLength(0);
     expect(await call('POST', `/${other.data.id}/cancel`)).toMatchObject({ code: 0, data: { state: 'cancelled' } });
     clock.advance(3_600_000);
-    sessions.set('service', await login('service@messages.test'));
+    sessions.set('service', await login('service@messages.test', 'service'));
     expect(await app.delivery.sendDueMessages()).toBe(1);
     expect(await states(scheduled.data.id)).toEqual(['queued']);
     await app.delivery.sendQueued();

@@ -13,11 +13,8 @@ import { letterVersionHash, pickupSlotId, STAFF_KEY_HEADER, type PackPickupSetti
 import { API_PATHS } from '#contract/api';
 import type { StaffRole } from '#contract/staff';
 import { sql } from '../src/db/engine.ts';
-import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
 import { verifyAuditChain } from '../src/services/staff/audit.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import {
   afterEntryClock,
   DEMO_RACE_ID,
@@ -28,9 +25,8 @@ import {
   wonPaidEntry,
 } from './after-entry-helpers.ts';
 import { removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { memberSession } from './console-helpers.ts';
 
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const clock = afterEntryClock();
 const dataDir = tempDir();
 let app: FastifyInstance;
@@ -60,25 +56,13 @@ interface Session {
 const sessions = new Map<string, Session>();
 
 async function member(key: string, role: StaffRole, races: string[] | null = null): Promise<Session> {
-  const email = `${key}@pickup.example.com`;
-  const name = `${key} 志愿者`;
-  const added = await addStaff(app.repos, { email, role, name, races }, { kind: 'cli' }, clock.now());
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  const twoFactor = role === 'owner' || role === 'finance';
-  if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
+  const session = await memberSession(app, {
+    email: `${key}@pickup.example.com`,
+    name: `${key} 志愿者`,
+    role,
+    races,
+    now: clock.now,
   });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  const session = {
-    cookie: String(res.headers['set-cookie']).split(';')[0]!,
-    csrf: res.json().data.csrf as string,
-    id: added.value.staff.id,
-    name,
-  };
   sessions.set(key, session);
   return session;
 }

@@ -17,11 +17,10 @@ import { publishRegistrationForm } from '../src/db/registration-form-publisher.t
 import { idCard } from '../src/db/seed-runners.ts';
 import { parseCsv } from '../src/lib/csv.ts';
 import { hashPassword } from '../src/lib/password-hash.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
 import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
 import { verifyAuditChain } from '../src/services/staff/audit.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, passedSlider, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { memberSession } from './console-helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;
 const OPEN = { signUpStartTime: '2025-06-01 10:00:00', signUpEndTime: '2025-07-01 18:00:00', signUpOpenStatus: 1 };
@@ -53,8 +52,6 @@ const FORM = {
     { key: 'phone', type: 'phone', label: name('手机', 'Phone'), required: true },
   ],
 };
-const PASSWORD = 'Canal-Marathon-2027';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 const clock = fakeClock();
 const dataDir = tempDir();
@@ -64,29 +61,7 @@ let passwordHash: string;
 const sessions = new Map<StaffRole, { cookie: string; csrf: string; id: number }>();
 let seq = 0;
 
-async function member(email: string, role: StaffRole) {
-  const added = await addStaff(
-    app.repos,
-    { email, role, name: `${role} 员工`, races: null },
-    { kind: 'cli' },
-    clock.now(),
-  );
-  if (!added.ok) throw new Error(added.refusal);
-  await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-  const twoFactor = role === 'owner' || role === 'finance';
-  if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-  const res = await app.inject({
-    method: 'POST',
-    url: `${ADMIN_PREFIX}/login`,
-    payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-  });
-  expect(res.json(), email).toMatchObject({ code: 0 });
-  return {
-    cookie: String(res.headers['set-cookie']).split(';')[0]!,
-    csrf: res.json().data.csrf as string,
-    id: added.value.staff.id,
-  };
-}
+const member = (email: string, role: StaffRole) => memberSession(app, { email, role, now: clock.now });
 
 const season = (role: StaffRole, method: 'GET' | 'POST', path: string, payload?: object) => {
   const who = sessions.get(role)!;

@@ -18,11 +18,9 @@ import type { ReconcileAnswer, ReconciliationAnswer } from '#contract/reconcilia
 import type { StaffRole } from '#contract/staff';
 import { poolOf } from '../src/db/entries-repository.ts';
 import { chinaDayRange } from '../src/lib/payment/bill-day.ts';
-import { hashPassword } from '../src/lib/password-hash.ts';
 import { BillNotReadyError, type BillLine, type PaymentProviderFactory } from '../src/lib/payment/provider.ts';
 import { createSandboxProvider, sandboxBillCsv, sandboxNotification } from '../src/lib/payment/sandbox.ts';
-import { totpAt, totpStep } from '../src/lib/totp.ts';
-import { ADMIN_PREFIX, CSRF_HEADER } from '../src/routes/admin/index.ts';
+import { ADMIN_PREFIX } from '../src/routes/admin/index.ts';
 import { RECONCILE_CHECK_EVERY_MS, reconcileRetryMs } from '../src/routes/entry/payment.ts';
 import { refundEntries } from '../src/services/entry/order-transitions.ts';
 import {
@@ -32,8 +30,8 @@ import {
   reconcileFile,
   type ReconciliationDeps,
 } from '../src/services/entry/reconciliation.ts';
-import { addStaff } from '../src/services/staff/staff.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { memberSession, sessionHeaders } from './console-helpers.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -350,28 +348,14 @@ describe('the daily job', () => {
 });
 
 describe('the console and the command line', () => {
-  const PASSWORD = 'Canal-Marathon-2027';
-  const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
   async function member(role: StaffRole, races: string[] | null = null) {
     const email = `${role}-${randomUUID().slice(0, 8)}@example.org`;
-    const added = await addStaff(app.repos, { email, role, name: `${role} 员工`, races }, cli, clock.now());
-    if (!added.ok) throw new Error(added.refusal);
-    await app.repos.staff.setPassword(added.value.staff.id, await hashPassword(PASSWORD), false, clock.now());
-    const twoFactor = role === 'owner' || role === 'finance';
-    if (twoFactor) await app.repos.staff.setTotp(added.value.staff.id, SECRET, 0, 0);
-    const res = await app.inject({
-      method: 'POST',
-      url: `${ADMIN_PREFIX}/login`,
-      payload: { email, password: PASSWORD, ...(twoFactor ? { totp: totpAt(SECRET, totpStep(clock.now())) } : {}) },
-    });
-    expect(res.json(), email).toMatchObject({ code: 0 });
-    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-    const csrf = res.json().data.csrf as string;
+    const session = await memberSession(app, { email, role, races, now: clock.now });
     return (method: 'GET' | 'POST', url: string, payload?: object, query?: Record<string, string>) =>
       app.inject({
         method,
         url: `${ADMIN_PREFIX}/reconciliation${url}`,
-        headers: { cookie, [CSRF_HEADER]: csrf },
+        headers: sessionHeaders(session),
         ...(payload ? { payload } : {}),
         ...(query ? { query } : {}),
       });
