@@ -5,6 +5,7 @@
  */
 import type { EntryChannel, EntryModel, EntryStatus, OrderStatus, TimelineStep } from './entry.ts';
 import type { LocalText } from './registration-form.ts';
+import type { OwedRefundCause } from './console-refunds.ts';
 
 /** A reason is required for every action: 1–ENTRY_REASON_MAX characters (kept in the audit log and the timeline). */
 export const ENTRY_REASON_MAX = 500;
@@ -62,6 +63,8 @@ export interface ConsoleEntryRefund {
   refundNo: string;
   amountFen: number;
   reason: string;
+  /** Why it was made, for the console's words. */
+  cause: OwedRefundCause;
   status: string;
   attempts: number;
   lastError: string | null;

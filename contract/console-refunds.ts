@@ -131,3 +131,30 @@ export interface ConsoleDeferralsIssued {
   /** The next race's time zone (expiresAt is shown in it). */
   zone: string;
 }
+
+/**
+ * Why a refund is still owed, as the server keeps it (refunds.last_error: English, for the command line and the
+ * logs) and as the console reads it back to word it in the member's language. The server writes it with
+ * refundProblemText only.
+ */
+export const REFUND_PROBLEMS = {
+  refused: 'the provider refused it',
+  unconfirmed: 'the provider has not confirmed it yet',
+  noPayment: 'no paid payment of the order to refund',
+} as const;
+export type RefundProblemKind = keyof typeof REFUND_PROBLEMS | 'other';
+
+/** The kept text of a problem: its English words, then the provider's own answer (a code, a message). */
+export function refundProblemText(kind: keyof typeof REFUND_PROBLEMS, detail = ''): string {
+  return detail ? `${REFUND_PROBLEMS[kind]}: ${detail}` : REFUND_PROBLEMS[kind];
+}
+
+/** A kept problem read back: its kind, and the provider's answer or the error (other: the whole text). */
+export function readRefundProblem(text: string): { kind: RefundProblemKind; detail: string } {
+  for (const kind of Object.keys(REFUND_PROBLEMS) as (keyof typeof REFUND_PROBLEMS)[]) {
+    const words = REFUND_PROBLEMS[kind];
+    if (text === words) return { kind, detail: '' };
+    if (text.startsWith(`${words}: `)) return { kind, detail: text.slice(words.length + 2) };
+  }
+  return { kind: 'other', detail: text };
+}

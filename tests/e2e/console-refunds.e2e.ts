@@ -7,6 +7,7 @@
  * serious or critical axe finding.
  */
 import { randomInt } from 'node:crypto';
+import { refundProblemText } from '#contract/console-refunds';
 import type { Page } from 'playwright-core';
 import { API_PATHS } from '#contract/api';
 import type { RefundAnswer } from '#contract/after-entry';
@@ -34,6 +35,7 @@ const TEXT = {
     owedTab: /^待完成退款/,
     double: '重复付款',
     failed: '失败',
+    refusedBy: '渠道拒绝退款：SYSTEM_ERROR',
     filterApproved: /^已批准/,
     ordersTab: '订单与支付',
     paid: '已付款',
@@ -46,6 +48,7 @@ const TEXT = {
     owedTab: /^Refunds owed/,
     double: 'Double payment',
     failed: 'Failed',
+    refusedBy: 'The provider refused it: SYSTEM_ERROR',
     filterApproved: /^Approved/,
     ordersTab: 'Orders and payments',
     paid: 'paid',
@@ -129,7 +132,7 @@ async function paidEntry(double = false): Promise<Paid> {
           now,
         });
         // The provider refused it once; the server's next try is an hour away.
-        await tx.payments.noteRefundAttempt(refundNo, 'the provider refused it: SYSTEM_ERROR', now + 3_600_000);
+        await tx.payments.noteRefundAttempt(refundNo, refundProblemText('refused', 'SYSTEM_ERROR'), now + 3_600_000);
         paid.refundNo = refundNo;
       }
       return paid;
@@ -214,7 +217,8 @@ describe.each([
     await owedRow.waitFor();
     await expect(owedRow.innerText()).resolves.toContain(text.double);
     await expect(page.getByTestId(`owed-state-${owed.refundNo}`).innerText()).resolves.toBe(text.failed);
-    await expect(owedRow.innerText()).resolves.toContain('SYSTEM_ERROR');
+    // The provider's answer in the member's language, its own code as it came.
+    await expect(owedRow.innerText()).resolves.toContain(text.refusedBy);
     await expectAccessible(page, `console refunds owed ${lang} ${device}`);
     await screenshot(page, `console-refunds-owed-${device}-${lang}`);
     await page.getByTestId(`owed-retry-${owed.refundNo}`).click();

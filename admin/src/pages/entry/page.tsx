@@ -15,6 +15,7 @@ import type {
   ConsoleEntryPersonal,
   ConsoleEntryStep,
 } from '#contract/console-entry';
+import { OFFLINE_PROVIDER_PREFIX } from '#contract/console-entry';
 import { entryStatusLabel } from '#contract/entry';
 import { ORDER_STATUS_KEYS } from '#contract/enums';
 import type { LocalText } from '#contract/registration-form';
@@ -23,6 +24,7 @@ import enCommon from '../../../../src/locales/en/common.json';
 import zhCentre from '../../../../src/locales/zh/centre.json';
 import enCentre from '../../../../src/locales/en/centre.json';
 import { api } from '../../api/client';
+import { refundProblemWords } from '../../lib/refund-problem';
 import { useCan, useConsole, type ConsoleLanguage } from '../../store';
 import { EntryActions } from './actions';
 import { PaymentQuery } from './payment-query';
@@ -59,6 +61,11 @@ export default function EntryPage() {
   const { raceId = '', entryId = '' } = useParams();
   const language = useConsole((s) => s.language);
   const races = useConsole((s) => s.races);
+  /** A payment's way: the provider's name, or the offline method. */
+  const providerWords = (provider: string) =>
+    provider.startsWith(OFFLINE_PROVIDER_PREFIX)
+      ? `${t('entry.actions.offline')} · ${t(`entry.actions.methods.${provider.slice(OFFLINE_PROVIDER_PREFIX.length)}`, { defaultValue: provider })}`
+      : t(`reconciliation.providers.${provider}`, { defaultValue: provider });
   /** An instant in the race's time zone. */
   const time = (at: number | null | undefined) => (at ? formatInstant(at, zoneOfRace(raceId, races)) : '—');
   const mayShow = useCan('entries.personal');
@@ -215,9 +222,13 @@ export default function EntryPage() {
               scroll={{ x: true }}
               columns={[
                 { title: t('entry.orders.paymentId'), dataIndex: 'paymentId' },
-                { title: t('entry.orders.provider'), dataIndex: 'provider' },
+                { title: t('entry.orders.provider'), dataIndex: 'provider', render: (p: string) => providerWords(p) },
                 { title: t('entry.orders.amount'), dataIndex: 'amountFen', render: (fen: number) => yuanText(fen) },
-                { title: t('entry.orders.status'), dataIndex: 'status' },
+                {
+                  title: t('entry.orders.status'),
+                  dataIndex: 'status',
+                  render: (status: string) => t(`entry.orders.paymentStatuses.${status}`, { defaultValue: status }),
+                },
                 { title: t('entry.orders.tradeNo'), dataIndex: 'tradeNo', render: (v: string | null) => v ?? '—' },
                 { title: t('entry.orders.createdAt'), dataIndex: 'createdAt', render: (at: number) => time(at) },
                 ...(mayQuery
@@ -244,10 +255,22 @@ export default function EntryPage() {
               columns={[
                 { title: t('entry.orders.refundNo'), dataIndex: 'refundNo' },
                 { title: t('entry.orders.amount'), dataIndex: 'amountFen', render: (fen: number) => yuanText(fen) },
-                { title: t('entry.orders.reason'), dataIndex: 'reason' },
-                { title: t('entry.orders.status'), dataIndex: 'status' },
+                {
+                  title: t('entry.orders.reason'),
+                  dataIndex: 'cause',
+                  render: (cause: string) => t(`refunds.causes.${cause}`),
+                },
+                {
+                  title: t('entry.orders.status'),
+                  dataIndex: 'status',
+                  render: (status: string) => t(`entry.orders.refundStatuses.${status}`, { defaultValue: status }),
+                },
                 { title: t('entry.orders.attempts'), dataIndex: 'attempts' },
-                { title: t('entry.orders.lastError'), dataIndex: 'lastError', render: (v: string | null) => v ?? '—' },
+                {
+                  title: t('entry.orders.lastError'),
+                  dataIndex: 'lastError',
+                  render: (v: string | null) => (v ? refundProblemWords(t, v) : '—'),
+                },
               ]}
             />
           </div>

@@ -39,6 +39,7 @@ import type {
 } from '#contract/console-refunds';
 import { formatFen } from '#contract/entry';
 import { api } from '../../api/client';
+import { refundProblemWords } from '../../lib/refund-problem';
 import { useAction } from '../../lib/use-action';
 import { raceLabel, useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
@@ -119,7 +120,7 @@ export default function RefundsPage() {
           `${base}/refunds-owed/${encodeURIComponent(refund.refundNo)}/retry`,
         );
         if (outcome.result === 'pending') {
-          void message.warning(t('refunds.retryPending', { error: outcome.lastError ?? t('refunds.noAnswer') }));
+          void message.warning(t('refunds.retryPending', { error: refundProblemWords(t, outcome.lastError) }));
         } else void message.success(t('refunds.retryDone', { refundNo: refund.refundNo }));
       })
       .finally(() => {
@@ -269,7 +270,7 @@ export default function RefundsPage() {
     {
       title: t('refunds.columns.lastError'),
       key: 'lastError',
-      render: (_, r) => r.lastError ?? '—',
+      render: (_, r) => (r.lastError ? refundProblemWords(t, r.lastError) : '—'),
     },
     { title: t('refunds.columns.created'), key: 'created', render: (_, r) => at(r.createdAt) },
     { title: t('refunds.columns.next'), key: 'next', render: (_, r) => at(r.nextAt || null) },

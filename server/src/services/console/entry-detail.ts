@@ -16,6 +16,7 @@ import type { TimelineStep } from '#contract/entry';
 import type { FormField, LocalText } from '#contract/registration-form';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { EntryEvent, EntryRecord } from '../../db/entries-repository.ts';
+import { refundCause } from '../entry/refunds-owed.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { maskDestination } from '../../lib/accounts.ts';
 import { maskCertNo, maskMobile } from '../../lib/race-center.ts';
@@ -154,6 +155,7 @@ export async function entryDetail(
           refundNo: r.refundNo,
           amountFen: r.amountFen,
           reason: r.reason,
+          cause: refundCause(r.reason),
           status: r.status,
           attempts: r.attempts,
           lastError: r.lastError,

@@ -18,7 +18,6 @@ import type {
   ConsoleRefundQueue,
   ConsoleRefundRequest,
   ConsoleRetryOutcome,
-  OwedRefundCause,
 } from '#contract/console-refunds';
 import { REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '#contract/after-entry';
 import type { MessageParams } from '#contract/messages';
@@ -38,7 +37,7 @@ import {
 } from '../after-entry/refunds.ts';
 import { newInvitationCode } from '../organiser/invitation-codes.ts';
 import { applyNotification } from '../entry/order-transitions.ts';
-import { REFUND_REASONS, refundsOwed, retryRefund } from '../entry/refunds-owed.ts';
+import { refundCause, refundsOwed, retryRefund } from '../entry/refunds-owed.ts';
 import { itemOf } from '../entry/views.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
 import { findRaceEntry } from './entry-detail.ts';
@@ -193,11 +192,6 @@ export async function issueConsoleDeferrals(
   };
 }
 
-const causeOf = (reason: string): OwedRefundCause => {
-  if (reason.startsWith('request:')) return 'request';
-  return (Object.values(REFUND_REASONS) as string[]).includes(reason) ? (reason as OwedRefundCause) : 'other';
-};
-
 /** The race's refunds not confirmed by the provider yet, oldest first (CLI refunds-owed --race). */
 export async function owedRefundsOf(
   deps: Pick<ConsoleRefundDeps, 'repos'>,
@@ -213,7 +207,7 @@ export async function owedRefundsOf(
       entryNo: r.entryNo,
       itemCode: r.itemCode,
       amountFen: r.amountFen,
-      cause: causeOf(r.reason),
+      cause: refundCause(r.reason),
       state: r.lastError === null ? 'pending' : 'failing',
       attempts: r.attempts,
       lastError: r.lastError,

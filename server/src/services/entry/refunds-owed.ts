@@ -12,6 +12,7 @@
  * Amounts are integer fen.
  */
 import { ENTRY_STATUSES } from '#contract/entry';
+import { refundProblemText, type OwedRefundCause } from '#contract/console-refunds';
 import type { OwedRefund, RefundRecord } from '../../db/payments-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { redactLogText } from '../../lib/log-redaction.ts';
@@ -31,6 +32,12 @@ export const REFUND_REASONS = {
   /** A refund on the organiser's initiative (the console, CLI entry-refund): once per order and entry. */
   organiser: 'organiser',
 } as const;
+
+/** Why a refund was made, for staff (an approved request's reason starts with 'request:'). */
+export function refundCause(reason: string): OwedRefundCause {
+  if (reason.startsWith('request:')) return 'request';
+  return (Object.values(REFUND_REASONS) as string[]).includes(reason) ? (reason as OwedRefundCause) : 'other';
+}
 
 /** The audit log's actions of the organiser's refund decisions (console and CLI alike). */
 export const REFUND_AUDIT = {
@@ -144,7 +151,7 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
         : await repos.payments.paidOf(refund.orderId);
     const taker = payment && providersOf(provider).forPayment(payment.provider);
     if (!payment || payment.status !== 'paid' || !payment.tradeNo || !taker) {
-      problem = 'no paid payment of the order to refund';
+      problem = refundProblemText('noPayment');
     } else if (!taker.ok) {
       problem = taker.problem;
     } else {
@@ -158,8 +165,8 @@ export async function carryOutRefund(deps: RefundDeps, refund: RefundRecord): Pr
       if (answer.status === 'done') return (await settleRefund(repos, refund, now())) ? 'done' : 'settled';
       problem =
         answer.status === 'failed'
-          ? `the provider refused it${answer.reason ? `: ${answer.reason}` : ''}`
-          : 'the provider has not confirmed it yet';
+          ? refundProblemText('refused', answer.reason ?? '')
+          : refundProblemText('unconfirmed');
     }
   } catch (error) {
     problem = problemOf(error);
