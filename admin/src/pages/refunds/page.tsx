@@ -246,6 +246,8 @@ export default function RefundsPage() {
     {
       title: t('refunds.columns.entry'),
       key: 'entry',
+      // An entry number (10 characters) on one line, and the heading with it.
+      width: 120,
       render: (_, r) => (r.entryNo ? <Link to={entryLink(r.entryNo)}>{r.entryNo}</Link> : '—'),
     },
     {
