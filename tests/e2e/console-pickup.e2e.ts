@@ -280,8 +280,15 @@ describe.each([
     await page.getByRole('button', { name: text.done }).click();
     const keyRow = main.getByTestId('pickup-keys').locator('.ant-table-row').filter({ hasText: label });
     await keyRow.getByRole('button', { name: text.revoke }).click();
-    await page.getByRole('dialog').getByRole('button', { name: text.revoke }).click();
-    await expect.poll(() => keyRow.innerText()).toMatch(text.revoked);
+    const confirm = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: text.revoke }) });
+    await confirm.getByRole('button', { name: text.revoke }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    // The answer's message (success, or the refusal's words, which a failure then shows).
+    const said = page.locator('.ant-message-notice').last();
+    await said.waitFor();
+    await expect
+      .poll(async () => `${await keyRow.innerText()} | ${await said.innerText().catch(() => '')}`)
+      .toMatch(text.revoked);
     await context.close();
     expect(errors).toEqual([]);
   });
