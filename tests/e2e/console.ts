@@ -9,8 +9,13 @@ import { totpAt, totpStep } from '../../server/src/lib/totp';
 import { siteCli } from './site-config';
 import { serverPort } from './test-server';
 
-export const TABLET = { viewport: { width: 1024, height: 768 }, hasTouch: true } as const;
-export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
+/*
+ * The console's pages in browser tests ask for reduced motion, which the console honours (no antd animations):
+ * on a busy machine a click on a dialog's button while it was still opening, or on a button a closing list
+ * still covered, was lost.
+ */
+export const TABLET = { viewport: { width: 1024, height: 768 }, hasTouch: true, reducedMotion: 'reduce' } as const;
+export const DESKTOP = { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' } as const;
 
 /** The console's page on the test server, at `hash` (its hash route). */
 export function consoleUrl(hash = '/'): string {
