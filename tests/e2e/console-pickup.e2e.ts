@@ -26,7 +26,12 @@ const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
 /** A slot the other browser tests leave alone. */
 const SLOT = pickupSlotId('2027-04-17', '17:00');
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce' } as const;
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+  reducedMotion: 'reduce',
+} as const;
 
 const TEXT = {
   zh: {
