@@ -4,8 +4,7 @@
  * in the address (back from an entry finds the list as it was), and the export buttons download the list as
  * filtered (.csv, .xlsx; whole numbers and money by the role, decided by the server).
  */
-import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
-import { Alert, Button, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -13,6 +12,7 @@ import { ENTRY_CHANNELS, entryStatusLabel, type EntryChannel, type EntryModel } 
 import { ORDER_STATUS_KEYS, REGISTRATION_STATUS_KEYS } from '#contract/enums';
 import { formatRaceTime } from '#contract/race-clock';
 import { api, apiUrl } from '../../api/client';
+import { ExportButtons } from '../../lib/export-buttons';
 import { useCan, useConsole } from '../../store';
 import './entries.css';
 
@@ -170,18 +170,11 @@ export default function EntriesPage() {
       <div className="console-page-head">
         <h1>{t('entries.title')}</h1>
         <Space wrap>
-          <Button href={exportUrl('csv')} download icon={<DownloadOutlined aria-hidden />} data-testid="entries-csv">
-            {t('entries.exportCsv')}
-          </Button>
-          <Button
-            type="primary"
-            href={exportUrl('xlsx')}
-            download
-            icon={<DownloadOutlined aria-hidden />}
-            data-testid="entries-xlsx"
-          >
-            {t('entries.exportXlsx')}
-          </Button>
+          <ExportButtons
+            url={exportUrl}
+            labels={{ csv: t('entries.exportCsv'), xlsx: t('entries.exportXlsx') }}
+            testId="entries"
+          />
         </Space>
       </div>
       <Typography.Paragraph className="entries-hint">

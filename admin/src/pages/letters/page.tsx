@@ -5,7 +5,6 @@
  * item (pages of 20), its export (.xlsx / .csv, recorded in the audit log), and a link to the messages page
  * with the audience of those who have not signed.
  */
-import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import MessageOutlined from '@ant-design/icons/MessageOutlined';
 import {
   Alert,
@@ -27,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { LETTER_STANDINGS, type LetterRowView, type LettersPageAnswer } from '#contract/console-mailing';
 import { api, apiUrl } from '../../api/client';
+import { ExportButtons } from '../../lib/export-buttons';
 import { useCan, useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
@@ -132,18 +132,11 @@ export default function LettersPage() {
               {t('letters.messageUnsigned')}
             </Button>
           ) : null}
-          <Button href={exportUrl('csv')} download icon={<DownloadOutlined aria-hidden />} data-testid="letters-csv">
-            {t('letters.exportCsv')}
-          </Button>
-          <Button
-            type="primary"
-            href={exportUrl('xlsx')}
-            download
-            icon={<DownloadOutlined aria-hidden />}
-            data-testid="letters-xlsx"
-          >
-            {t('letters.exportXlsx')}
-          </Button>
+          <ExportButtons
+            url={exportUrl}
+            labels={{ csv: t('letters.exportCsv'), xlsx: t('letters.exportXlsx') }}
+            testId="letters"
+          />
         </Space>
       </div>
       <Typography.Paragraph className="after-entry-hint">{t('letters.exportHint')}</Typography.Paragraph>

@@ -6,7 +6,6 @@
  * file is checked first and every bad row shown by its line, nothing written until the organiser imports the
  * good rows (each runner messaged with the carrier and number).
  */
-import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import {
   Alert,
@@ -36,6 +35,7 @@ import {
   type TrackingRowView,
 } from '#contract/console-mailing';
 import { api, apiUrl } from '../../api/client';
+import { ExportButtons } from '../../lib/export-buttons';
 import { useAction } from '../../lib/use-action';
 import { useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
@@ -195,18 +195,11 @@ export default function MailingPage() {
       <div className="console-page-head">
         <h1>{t('mailing.title')}</h1>
         <Space wrap>
-          <Button href={exportUrl('csv')} download icon={<DownloadOutlined aria-hidden />} data-testid="mailing-csv">
-            {t('mailing.exportCsv')}
-          </Button>
-          <Button
-            type="primary"
-            href={exportUrl('xlsx')}
-            download
-            icon={<DownloadOutlined aria-hidden />}
-            data-testid="mailing-xlsx"
-          >
-            {t('mailing.exportXlsx')}
-          </Button>
+          <ExportButtons
+            url={exportUrl}
+            labels={{ csv: t('mailing.exportCsv'), xlsx: t('mailing.exportXlsx') }}
+            testId="mailing"
+          />
         </Space>
       </div>
       <Typography.Paragraph className="after-entry-hint">
