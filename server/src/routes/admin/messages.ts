@@ -51,7 +51,9 @@ const audienceSchema = {
   type: 'object',
   properties: {
     item: { type: 'string', maxLength: 40 },
-    status: { type: ['string', 'integer'], maxLength: 2 },
+    // A status as text (a query) or a number (a body); the service reads either as text. anyOf, not a type list:
+    // Ajv's strict mode warns at every start about a type list.
+    status: { anyOf: [{ type: 'string', maxLength: 2 }, { type: 'integer' }] },
     channel: { type: 'string', maxLength: 20 },
     letter: { type: 'string', maxLength: 20 },
     pickup: { type: 'string', maxLength: 20 },
