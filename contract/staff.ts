@@ -24,6 +24,10 @@ export const isStaffRole = (value: unknown): value is StaffRole =>
  * - review: direct-pass applications and their documents, approved or rejected with a reason;
  * - pickup: pick-up slots and capacities, staff check-in keys, mailing export and tracking import, letters;
  * - messages: messages to runners (templates, audiences, sends, delivery);
+ * - site: the race's website (content, carousel, ads, menus, the JSON document, preview, publish, versions),
+ *   its asset library and its registration forms;
+ * - race: the race itself (race.json: items, fees, capacities, windows, letter, pick-up, refunds), new races and
+ *   the domains bound to them;
  * - checkIn: the pick-up check-in screen;
  * - results: results and photo imports;
  * - staff: add, change and remove staff; read and export the audit log.
@@ -39,6 +43,8 @@ export const STAFF_PERMISSIONS = [
   'review',
   'pickup',
   'messages',
+  'site',
+  'race',
   'checkIn',
   'results',
   'staff',
@@ -48,7 +54,7 @@ export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
   finance: ['figures', 'entries.read', 'money', 'payments.reconcile'],
-  service: ['figures', 'entries.read', 'entries.personal', 'entries.edit', 'review', 'pickup', 'messages'],
+  service: ['figures', 'entries.read', 'entries.personal', 'entries.edit', 'review', 'pickup', 'messages', 'site'],
   checkIn: ['checkIn'],
   results: ['figures', 'results'],
   observer: ['figures'],

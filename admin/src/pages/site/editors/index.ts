@@ -1,0 +1,9 @@
+/**
+ * The site page's form editors, in tab order. Each editor lives in its own file in this folder and is added to
+ * the list below with one line (see ../editor-types.ts).
+ */
+import type { SiteEditor } from '../editor-types';
+
+const editors: SiteEditor[] = [];
+
+export const SITE_EDITORS: readonly SiteEditor[] = editors.sort((a, b) => a.order - b.order);
