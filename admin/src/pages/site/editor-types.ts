@@ -21,8 +21,10 @@ export interface SiteEditorProps {
 }
 
 export interface SiteEditor {
-  /** Its tab key, and the i18n key prefix of its label: site.editors.<key>. */
+  /** Its tab key. */
   key: string;
+  /** Its tab label's i18n key (in the editor's own locale file, e.g. siteDocuments.tab). */
+  labelKey: string;
   /** The top-level keys of the document it edits: problems under them are shown beside it. */
   paths: readonly string[];
   /** Its place among the tabs: lower first. */
