@@ -8,6 +8,7 @@
  * (services/website/site-drafts.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SITE_PREVIEW_PATH } from '#contract/preview';
 import { DOCUMENT_LIMITS } from '#contract/site-config/document-limits';
 import { fail, ok } from '../../lib/envelope.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
@@ -173,7 +174,7 @@ export function siteRoutes(scope: FastifyInstance, app: FastifyInstance, helpers
 
   // The public SPA's preview of a draft (contract/preview.ts): by domain, with the member's session cookie.
   scope.get<{ Querystring: { domain: string } }>(
-    `${prefix}/site-preview`,
+    SITE_PREVIEW_PATH,
     { schema: { querystring: domainQuery } },
     async (request, reply) => {
       noStore(reply);
