@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ConsoleMessageCode } from '#contract/console-messages';
 import type { MessageParams } from '#contract/messages';
 import type { SiteConfigReport } from '#contract/site-config/checks';
+import type { SiteAuthor, SiteDomain, SiteDraftView, SiteVersion } from '#contract/site-drafts';
 import { DOCUMENT_LIMITS } from '#contract/site-config/document-limits';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { Repositories } from '../../db/repositories.ts';
@@ -40,47 +41,9 @@ const refuse = (status: number, code: ConsoleMessageCode, params?: MessageParams
 
 const md5Of = (bytes: Buffer | string) => createHash('md5').update(bytes).digest('hex');
 
-/** Who a publication or a draft is by: a staff member (id, name), or null for the command line and the seed. */
-export type SiteAuthor = { id: number; name: string } | null;
+export type { SiteAuthor, SiteDomain, SiteDraftView, SiteVersion };
 
 const author = (id: number | null, name: string | null): SiteAuthor => (id === null ? null : { id, name: name ?? '' });
-
-/** A domain bound to the race, with its latest publication and whether it has a draft. */
-export interface SiteDomain {
-  domain: string;
-  published: { md5: string; publishedAt: number } | null;
-  draft: { savedAt: number } | null;
-}
-
-/** The draft of a domain as the page shows it. */
-export interface SiteDraftView {
-  domain: string;
-  raceId: string;
-  text: string;
-  /** 'draft': a saved draft; 'published': none saved, the latest publication; 'starter': neither exists. */
-  source: 'draft' | 'published' | 'starter';
-  /** The publication the draft started from (null for a starter document). */
-  baseMd5: string | null;
-  savedAt: number | null;
-  savedBy: SiteAuthor;
-  /** The domain's latest publication. */
-  published: { md5: string; publishedAt: number } | null;
-  /** Whether the text is exactly the latest publication's bytes. */
-  matchesPublished: boolean;
-  /** The validator's report of the text. */
-  report: SiteConfigReport;
-}
-
-/** One publication of a domain. */
-export interface SiteVersion {
-  md5: string;
-  publishedAt: number;
-  /** null: the command line (or the seed). */
-  publishedBy: SiteAuthor;
-  bytes: number;
-  /** The publication the site serves now. */
-  current: boolean;
-}
 
 /** The report of a draft's text: size, JSON syntax (line and column), schema, routes, unknown keys. */
 export const checkSiteDraftText = (text: string): SiteConfigReport => inspectSiteConfigBytes(Buffer.from(text, 'utf8'));
