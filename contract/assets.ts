@@ -33,6 +33,23 @@ export function assetName(fileName: string): string {
     .replace(/^[^a-z0-9]+/, '');
 }
 
+/** A refusal of a file by its name and size alone (the console checks before sending; the server again). */
+export interface AssetFileProblem {
+  code: 'assetNameInvalid' | 'assetTypeInvalid' | 'assetEmpty' | 'assetTooBig';
+  params: Record<string, string | number>;
+}
+
+/** Why a file of this name and size cannot be an asset (name, type, emptiness, size), or null. */
+export function assetFileProblem(name: string, bytes: number): AssetFileProblem | null {
+  if (!ASSET_NAME_PATTERN.test(name)) return { code: 'assetNameInvalid', params: { name: name.slice(0, 120) } };
+  const type = extension(name);
+  if (!isAssetFileType(type)) return { code: 'assetTypeInvalid', params: { name, types: ASSET_FILE_TYPES.join(', ') } };
+  if (bytes === 0) return { code: 'assetEmpty', params: { name } };
+  const limit = isAssetImageType(type) ? ASSET_LIMITS.imageBytes : ASSET_LIMITS.fileBytes;
+  if (bytes > limit) return { code: 'assetTooBig', params: { name, limit: limit / 1024 / 1024 } };
+  return null;
+}
+
 /** The path a site configuration names an asset by (on the file host) and its address on this server. */
 export const assetPath = (raceId: string, name: string) => `assets/${raceId}/${name}`;
 export const assetUrl = (raceId: string, name: string) => `/files/${assetPath(raceId, name)}`;

@@ -13,12 +13,11 @@
 import { createHash } from 'node:crypto';
 import {
   ASSET_FILE_TYPES,
-  ASSET_LIMITS,
   ASSET_NAME_PATTERN,
+  assetFileProblem,
   assetPath,
   assetUrl,
   describeAssetUse,
-  isAssetFileType,
   isAssetImageType,
   siteSlotSize,
   type AssetInfo,
@@ -60,32 +59,23 @@ const refuse = (
 
 const folderKey = (raceId: string) => uploadKey(`assets/${raceId}/`);
 const keyOf = (raceId: string, name: string) => `${folderKey(raceId)}${name}`;
-const megabytes = (bytes: number) => bytes / 1024 / 1024;
 
 /** Why these bytes cannot be an asset of this name (name, type, content, size and dimension checks), or undefined. */
 export function assetRefusal(name: string, bytes: Buffer): AssetRefusal | undefined {
-  if (!ASSET_NAME_PATTERN.test(name)) {
-    return refuse(400, 'assetNameInvalid', `"${name}" is not an asset name (a-z, 0-9, "-", "_", "."; at most 100)`, {
-      name: name.slice(0, 120),
-    });
-  }
   const type = extensionOf(name);
-  if (!isAssetFileType(type)) {
-    return refuse(400, 'assetTypeInvalid', `${name}: the type must be one of ${ASSET_FILE_TYPES.join(', ')}`, {
-      name,
-      types: ASSET_FILE_TYPES.join(', '),
-    });
-  }
   const image = isAssetImageType(type);
-  if (bytes.length === 0) return refuse(400, 'assetEmpty', `${name}: the file is empty`, { name });
-  const limit = image ? ASSET_LIMITS.imageBytes : ASSET_LIMITS.fileBytes;
-  if (bytes.length > limit) {
-    return refuse(
-      413,
-      'assetTooBig',
-      `${name}: ${bytes.length} bytes, more than the ${megabytes(limit)} MB an ${image ? 'image' : 'document'} may have`,
-      { name, limit: megabytes(limit) },
-    );
+  const problem = assetFileProblem(name, bytes.length);
+  if (problem) {
+    const { code, params } = problem;
+    const line =
+      code === 'assetNameInvalid'
+        ? `"${name}" is not an asset name (a-z, 0-9, "-", "_", "."; at most 100)`
+        : code === 'assetTypeInvalid'
+          ? `${name}: the type must be one of ${ASSET_FILE_TYPES.join(', ')}`
+          : code === 'assetEmpty'
+            ? `${name}: the file is empty`
+            : `${name}: ${bytes.length} bytes, more than the ${params.limit} MB an ${image ? 'image' : 'document'} may have`;
+    return refuse(code === 'assetTooBig' ? 413 : 400, code, line, params);
   }
   const notOfType = refuse(400, 'assetContentMismatch', `${name}: the content is not a .${type} file`, { name, type });
   if (type === 'svg') return /<svg[\s>]/i.test(bytes.subarray(0, 4096).toString('utf8')) ? undefined : notOfType;
