@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import FileOutlined from '@ant-design/icons/FileOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
-import { Alert, Button, Empty, Input, Modal, Space, Spin, Upload } from 'antd';
+import { Alert, Button, Empty, Input, Modal, Space, Spin } from 'antd';
 import { ASSET_FILE_TYPES, ASSET_IMAGE_TYPES, assetNameIn, isImageAssetName } from '#contract/assets';
 import { checkImageSize, type ImageSize } from '#contract/rules';
 import {
@@ -25,6 +25,7 @@ import {
   valueAddress,
   type ListedAsset,
 } from './asset-library';
+import { FileButton } from './file-button';
 import { useAction } from './use-action';
 import './asset-library.css';
 
@@ -185,7 +186,6 @@ function AssetChooser({
       const added = await uploadAsset(raceId, file, kind === 'image' ? size : undefined);
       onChoose(added.path);
     });
-    return false;
   };
   const accept = (kind === 'image' ? ASSET_IMAGE_TYPES : ASSET_FILE_TYPES).map((type) => `.${type}`).join(',');
   const error = refusal || uploading.error || loading.error;
@@ -209,11 +209,15 @@ function AssetChooser({
             onChange={(event) => setFilter(event.target.value)}
             style={{ width: 260 }}
           />
-          <Upload accept={accept} multiple={false} showUploadList={false} beforeUpload={upload}>
-            <Button icon={<UploadOutlined />} loading={uploading.busy}>
-              {t('assets.picker.upload')}
-            </Button>
-          </Upload>
+          <FileButton
+            accept={accept}
+            icon={<UploadOutlined />}
+            loading={uploading.busy}
+            inputLabel={t('assets.picker.upload')}
+            onFiles={([file]) => file && upload(file)}
+          >
+            {t('assets.picker.upload')}
+          </FileButton>
         </Space>
         {size && (
           <Alert type="info" showIcon message={t('assets.picker.needs', { width: size.width, height: size.height })} />

@@ -41,6 +41,7 @@ import {
   uploadAsset,
   type ListedAsset,
 } from '../../lib/asset-library';
+import { FileButton } from '../../lib/file-button';
 import { ScrollRegion } from '../../lib/scroll-region';
 import { useAction } from '../../lib/use-action';
 import { useLoaded } from '../../use-loaded';
@@ -99,7 +100,6 @@ export default function AssetsPage() {
       void message.success(t('assets.replaced', { name: asset.name }));
       assets.reload();
     });
-    return false;
   };
   const remove = (asset: ListedAsset) =>
     acting.run(async () => {
@@ -194,20 +194,16 @@ export default function AssetsPage() {
       key: 'actions',
       render: (_, asset) => (
         <Space wrap size={4}>
-          <Upload
+          <FileButton
+            size="small"
             accept={`.${asset.type}`}
-            multiple={false}
-            showUploadList={false}
-            beforeUpload={(file) => replace(asset, file)}
+            icon={<SwapOutlined />}
+            aria-label={t('assets.replaceOf', { name: asset.name, type: asset.type })}
+            inputLabel={t('assets.replaceOf', { name: asset.name, type: asset.type })}
+            onFiles={([file]) => file && replace(asset, file)}
           >
-            <Button
-              size="small"
-              icon={<SwapOutlined />}
-              aria-label={t('assets.replaceOf', { name: asset.name, type: asset.type })}
-            >
-              {t('assets.replace')}
-            </Button>
-          </Upload>
+            {t('assets.replace')}
+          </FileButton>
           <Button
             size="small"
             icon={<DownloadOutlined />}
