@@ -180,9 +180,17 @@ describe('the documents editor', () => {
         message: 'must be text; got a number',
         severity: 'error',
       },
+      {
+        path: '$.contentGroups.newsNotice.raceNews[0].colour',
+        message: 'unknown key "colour": the site ignores it',
+        severity: 'warning',
+      },
     ]);
     await user.click(screen.getByRole('button', { name: /^raceNews/ }));
     expect(await screen.findByText('must be text; got a number')).toBeInTheDocument();
+    // A key the form has no field for: listed above the document's form, with its path.
+    expect(screen.getByText('$.contentGroups.newsNotice.raceNews[0].colour')).toBeInTheDocument();
+    expect(screen.getByText(/unknown key "colour"/)).toBeInTheDocument();
   });
 
   it('renames a sub-group and, when asked, the menu item that points at it', async () => {

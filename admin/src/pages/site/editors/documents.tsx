@@ -48,6 +48,20 @@ type Groups = Record<string, Record<string, Doc[]>>;
 type Problem = SiteEditorProps['problems'][number];
 
 const NAME = /^[A-Za-z][\w-]*$/;
+/** The fields the document form shows its problems beside; the document's other problems are listed above it. */
+const FORM_FIELDS = [
+  'id',
+  'title',
+  'titleEn',
+  'summary',
+  'summaryEn',
+  'time',
+  'recommend',
+  'icon',
+  'jumpUrl',
+  'content',
+  'contentEn',
+];
 /** The two news lists the home page's news block reads (src/features/home). */
 const HOME_NEWS = new Set(['newsNotice.raceNews', 'newsNotice.activityBulletin']);
 
@@ -345,6 +359,7 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
           <Card
+            className="site-documents-nav"
             size="small"
             title={<h3 className="site-documents-heading">{t('siteDocuments.groups.heading')}</h3>}
             extra={
@@ -569,7 +584,13 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
                   zone={zone}
                   doc={docs[docIndex]}
                   problemsOf={(field) => problemsAt([selection.group, selection.sub, docIndex, field])}
-                  otherProblems={problemsAt([selection.group, selection.sub, docIndex])}
+                  otherProblems={problemsAt([selection.group, selection.sub, docIndex], false).filter(
+                    (p) =>
+                      !FORM_FIELDS.some(
+                        (field) =>
+                          p.path === formatJsonPath(['contentGroups', selection.group, selection.sub, docIndex, field]),
+                      ),
+                  )}
                   onChange={(doc) =>
                     writeDocs(
                       selection.group,
