@@ -234,6 +234,21 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
     }
   }, []);
 
+  /** An empty area gets a paragraph to type in, so the first line is a <p> like the others. */
+  const startParagraph = useCallback(() => {
+    const element = area.current;
+    if (!element || element.innerHTML.trim() !== '') return;
+    const paragraph = document.createElement('p');
+    paragraph.append(document.createElement('br'));
+    element.append(paragraph);
+    const range = document.createRange();
+    range.setStart(paragraph, 0);
+    range.collapse(true);
+    const selection = document.getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  }, []);
+
   const run = useCallback(
     (name: string, argument?: string) => {
       restore();
@@ -296,19 +311,19 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
     {
       key: 'paragraph',
       label: t('richText.paragraph'),
-      icon: '¶',
+      icon: <Glyph text="¶" />,
       pressed: active.block === 'p',
     },
     {
       key: 'heading2',
       label: t('richText.heading2'),
-      icon: 'H2',
+      icon: <Glyph text="H2" />,
       pressed: active.block === 'h2',
     },
     {
       key: 'heading3',
       label: t('richText.heading3'),
-      icon: 'H3',
+      icon: <Glyph text="H3" />,
       pressed: active.block === 'h3',
     },
     { key: 'bold', label: t('richText.bold'), icon: <BoldOutlined />, pressed: active.bold },
@@ -339,7 +354,7 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
     {
       key: 'quote',
       label: t('richText.quote'),
-      icon: '❝',
+      icon: <Glyph text="❝" />,
       pressed: active.block === 'blockquote',
     },
     {
@@ -436,6 +451,7 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
         hidden={source !== null}
         onInput={emit}
         onBlur={emit}
+        onFocus={startParagraph}
         onPaste={onPaste}
         onKeyUp={refresh}
         onMouseUp={refresh}
@@ -499,6 +515,14 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
       />
     </div>
   );
+}
+
+/**
+ * A button's letters (H2, ¶), drawn by CSS like an icon: the button's name is its label ("Heading 2"), which the
+ * letters only abbreviate (as text they would have to be part of the name).
+ */
+function Glyph({ text }: { text: string }) {
+  return <span aria-hidden="true" className="rich-text-glyph" data-glyph={text} />;
 }
 
 function ToolbarButton(props: {

@@ -357,7 +357,7 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
       />
       <ProblemList problems={topProblems} />
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={8}>
+        <Col xs={24} xl={8}>
           <Card
             className="site-documents-nav"
             size="small"
@@ -428,7 +428,7 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
                             </span>
                           </Button>
                           {subProblems.length > 0 ? (
-                            <Tag color={subProblems.some((p) => p.severity === 'error') ? 'error' : 'warning'}>
+                            <Tag color={subProblems.some((p) => p.severity === 'error') ? 'red' : 'orange'}>
                               {subProblems.length}
                             </Tag>
                           ) : null}
@@ -474,7 +474,7 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
             })}
           </Card>
         </Col>
-        <Col xs={24} lg={16}>
+        <Col xs={24} xl={16}>
           {selection ? (
             <Space direction="vertical" size={16} style={{ width: '100%' }}>
               <Card
@@ -565,9 +565,9 @@ export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEdito
                           usesOf(`${selection.group}.${selection.sub}`).some((u) => u.component === 'DocumentPage') ? (
                             <Tag color="blue">{t('siteDocuments.documents.first')}</Tag>
                           ) : null}
-                          {editing ? <Tag color="processing">{t('siteDocuments.documents.editing')}</Tag> : null}
+                          {editing ? <Tag color="cyan">{t('siteDocuments.documents.editing')}</Tag> : null}
                           {docProblems.length > 0 ? (
-                            <Tag color={docProblems.some((p) => p.severity === 'error') ? 'error' : 'warning'}>
+                            <Tag color={docProblems.some((p) => p.severity === 'error') ? 'red' : 'orange'}>
                               {t('siteDocuments.form.problems')}: {docProblems.length}
                             </Tag>
                           ) : null}
