@@ -259,7 +259,33 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
     [emit, refresh, restore],
   );
 
-  const insertHtml = (html: string) => run('insertHTML', html);
+  /**
+   * Inserts HTML at the caret. The browser copies the surrounding look into what it inserts (style="…" on a
+   * link, a span): the sanitiser drops it from the value anyway, and it is taken out here so the text shows what
+   * will be stored.
+   */
+  const insertHtml = (html: string) => {
+    run('insertHTML', html);
+    for (const styled of area.current?.querySelectorAll('[style], [class]') ?? []) {
+      styled.removeAttribute('style');
+      styled.removeAttribute('class');
+    }
+    for (const span of area.current?.querySelectorAll('span') ?? []) span.replaceWith(...span.childNodes);
+  };
+
+  /** Writes `text` at the caret and makes it a link (the browser's own commands: one undo step each). */
+  const insertLink = (address: string, text: string) => {
+    run('insertText', text);
+    const selection = document.getSelection();
+    const node = selection?.focusNode;
+    const offset = selection?.focusOffset ?? 0;
+    if (selection && node?.nodeType === Node.TEXT_NODE && offset >= text.length) {
+      selection.setBaseAndExtent(node, offset - text.length, node, offset);
+      saved.current = selection.getRangeAt(0).cloneRange();
+      run('createLink', address);
+      selection.collapseToEnd();
+    }
+  };
 
   const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
     const html = event.clipboardData.getData('text/html');
@@ -490,12 +516,8 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
         onOk={(address, text) => {
           setLinkState(null);
           if (active.link) selectLink(saved.current);
-          if (text) {
-            const anchor = document.createElement('a');
-            anchor.setAttribute('href', address.trim());
-            anchor.textContent = text;
-            insertHtml(anchor.outerHTML);
-          } else run('createLink', address.trim());
+          if (text) insertLink(address.trim(), text);
+          else run('createLink', address.trim());
         }}
       />
       <ImageDialog
