@@ -3,7 +3,8 @@
  * the list below with one line (see ../editor-types.ts).
  */
 import type { SiteEditor } from '../editor-types';
+import { documentsEditor } from './documents';
 
-const editors: SiteEditor[] = [];
+const editors: SiteEditor[] = [documentsEditor];
 
 export const SITE_EDITORS: readonly SiteEditor[] = editors.sort((a, b) => a.order - b.order);
