@@ -2,7 +2,7 @@
  * For the form editors' component tests: renders an editor with the console's texts, either as given (the
  * document each change gives is in `onChange`) or holding the draft as the site page does (`stateful`).
  */
-import { render } from '@testing-library/react';
+import { fireEvent, getByLabelText, render } from '@testing-library/react';
 import { useState, type ComponentType } from 'react';
 import { vi } from 'vitest';
 import { i18n, startI18n } from '../../../i18n';
@@ -35,4 +35,16 @@ export function renderEditor(
   }
   const view = render(options.stateful ? <Stateful /> : <Editor {...props} draft={draft} onChange={onChange} />);
   return { ...view, onChange, last: () => onChange.mock.lastCall?.[0] };
+}
+
+/** Chooses `option` in the antd Select labelled `label` (inside `within`, or the whole page). */
+export function choose(label: string, option: string, container: HTMLElement = document.body) {
+  const input = getByLabelText(container, label);
+  fireEvent.mouseDown(input);
+  const options = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].filter(
+    (element) => element.getAttribute('title') === option || element.textContent === option,
+  );
+  const visible = options[options.length - 1];
+  if (!visible) throw new Error(`no option "${option}" in "${label}"`);
+  fireEvent.click(visible);
 }

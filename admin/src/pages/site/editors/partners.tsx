@@ -62,7 +62,8 @@ function Category({
   onItems: (next: unknown[]) => void;
   unknownCode?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'en' ? 'en' : 'zh';
   const raw = items[index];
   if (!isObj(raw)) return <BrokenPart name={`${KEY}[${index}]`} />;
   const category: Obj = raw;
@@ -84,7 +85,7 @@ function Category({
             <Select
               {...control}
               value={text(category.code)}
-              options={known.map((code) => ({ value: code, label: t(`siteParts.partners.codes.${code}.zh`) }))}
+              options={known.map((code) => ({ value: code, label: t(`siteParts.partners.codes.${code}.${language}`) }))}
               onChange={(code: string) => update(withKey(category, 'code', code))}
             />
           )}
