@@ -84,6 +84,38 @@ describe('the menu editor', () => {
     });
   });
 
+  it('adds a usual group of spec §2 with its items, naming only the lists the draft has', () => {
+    const { onChange } = renderEditor(MenuEditor, draft);
+    choose('Or add a usual group:', 'News (/news-notice)');
+    expect(onChange).toHaveBeenLastCalledWith({
+      ...draft,
+      menuGroups: [
+        group,
+        {
+          name: 'newsNotice',
+          path: '/news-notice',
+          component: 'ParentView',
+          redirect: '/news-notice/race-news',
+          meta: { title: '新闻公告', titleEn: 'News' },
+          children: [
+            {
+              name: 'raceNews',
+              path: 'race-news',
+              component: 'NewsPage',
+              meta: { title: '赛事新闻', titleEn: 'Race News', dataPath: 'newsNotice.raceNews' },
+            },
+            {
+              name: 'activityBulletin',
+              path: 'activity-bulletin',
+              component: 'NewsPage',
+              meta: { title: '赛事公告', titleEn: 'Announcements' },
+            },
+          ],
+        },
+      ],
+    });
+  });
+
   it('explains an empty menu', () => {
     renderEditor(MenuEditor, { version: '1' });
     expect(screen.getByText('No menu groups: the menu shows Home only.')).toBeInTheDocument();

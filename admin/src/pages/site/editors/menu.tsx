@@ -6,6 +6,7 @@
  * contentGroups), or another site.
  */
 import { Col, Row, Select, Switch } from 'antd';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_COMPONENTS, PARENT_VIEW } from '#contract/page-names';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
@@ -50,6 +51,57 @@ export function documentLists(draft: Obj): { value: string; count: number }[] {
       : [],
   );
 }
+
+/** The usual menu groups of spec §2 (as the demo event has them), offered to start a group from. */
+export const MENU_TEMPLATES: Record<string, { path: string; children: [string, string, string, string][] }> = {
+  raceInformation: {
+    path: '/race-information',
+    children: [
+      ['raceRules', 'race-rules', 'DocumentPage', 'raceInformation.raceRules'],
+      [
+        'registrationInstructions',
+        'registration-instructions',
+        'DocumentPage',
+        'raceInformation.registrationInstructions',
+      ],
+      ['raceRoute', 'race-route', 'DocumentPage', 'raceInformation.raceRoute'],
+      ['raceStatement', 'race-statement', 'DocumentPage', 'raceInformation.raceStatement'],
+    ],
+  },
+  newsNotice: {
+    path: '/news-notice',
+    children: [
+      ['raceNews', 'race-news', 'NewsPage', 'newsNotice.raceNews'],
+      ['activityBulletin', 'activity-bulletin', 'NewsPage', 'newsNotice.activityBulletin'],
+    ],
+  },
+  epidemicPreventionInstructions: {
+    path: '/epidemic-prevention-instructions',
+    children: [
+      [
+        'epidemicPreventionNotice',
+        'epidemic-prevention-notice',
+        'DocumentPage',
+        'epidemicPreventionInstructions.notice',
+      ],
+    ],
+  },
+  introduction: {
+    path: '/introduction',
+    children: [
+      ['aboutIndex', 'about-index', 'DocumentPage', 'introduction.about'],
+      ['cuisine', 'cuisine', 'DocumentPage', 'introduction.cuisine'],
+      ['lightOfCanal', 'light-of-canal', 'DocumentPage', 'introduction.canalLight'],
+    ],
+  },
+  aboutUs: {
+    path: '/about-us',
+    children: [
+      ['raceIntroduction', 'race-Introduction', 'DocumentPage', 'aboutUs.raceIntroduction'],
+      ['contactUs', 'contact-us', 'DocumentPage', 'aboutUs.contactUs'],
+    ],
+  },
+};
 
 const joinPath = (parent: string, child: string) =>
   child.startsWith('/') ? child : `${parent.replace(/\/+$/, '')}/${child}`;
@@ -218,12 +270,44 @@ function RouteFields({
   );
 }
 
+/**
+ * A group of MENU_TEMPLATES with its titles in both languages; an item's documents are named only when the draft
+ * has that list (a dataPath that points at nothing would stop the publication).
+ */
+function templateGroup(
+  name: string,
+  lists: { value: string }[],
+  title: (key: string, lng: 'zh' | 'en') => string,
+): Obj {
+  const template = MENU_TEMPLATES[name]!;
+  const titles = (key: string) => ({ title: title(key, 'zh'), titleEn: title(key, 'en') });
+  return {
+    name,
+    path: template.path,
+    component: GROUP,
+    redirect: joinPath(template.path, template.children[0]![1]),
+    meta: titles(`siteParts.menu.templates.${name}`),
+    children: template.children.map(([child, path, component, dataPath]) => ({
+      name: child,
+      path,
+      component,
+      meta: {
+        ...titles(`siteParts.menu.templates.${child}`),
+        ...(lists.some((list) => list.value === dataPath) ? { dataPath } : {}),
+      },
+    })),
+  };
+}
+
 const routeTitle = (route: unknown) => (isObj(route) && isObj(route.meta) ? text(route.meta.title) : '');
 
 export function MenuEditor({ draft, onChange, problems }: SiteEditorProps) {
   const { t } = useTranslation();
   const { items, broken } = listPart(draft, KEY);
   const lists = documentLists(draft);
+  const templateId = useId();
+  const title = (key: string, lng: 'zh' | 'en') => t(key, { lng });
+  const present = new Set(items.map((item) => (isObj(item) ? text(item.path) : '')));
   return (
     <EditorFrame intro={t('siteParts.menu.intro')} testId="site-menu">
       {broken ? (
@@ -238,6 +322,26 @@ export function MenuEditor({ draft, onChange, problems }: SiteEditorProps) {
           onChange={(next) => onChange(withKey(draft, KEY, next))}
           newItem={() => ({ path: '', component: GROUP, meta: { title: '' }, children: [] })}
           addLabel={t('siteParts.menu.addGroup')}
+          extraActions={
+            <span className="site-parts-template">
+              <label htmlFor={templateId}>{t('siteParts.menu.addTemplate')}</label>
+              <Select
+                id={templateId}
+                className="site-parts-template-select"
+                value={null}
+                placeholder={t('siteParts.menu.chooseTemplate')}
+                data-testid="site-menu-template"
+                options={Object.entries(MENU_TEMPLATES).map(([name, template]) => ({
+                  value: name,
+                  label: `${t(`siteParts.menu.templates.${name}`)} (${template.path})`,
+                  disabled: present.has(template.path),
+                }))}
+                onChange={(name: string) =>
+                  onChange(withKey(draft, KEY, [...items, templateGroup(name, lists, title)]))
+                }
+              />
+            </span>
+          }
           emptyText={t('siteParts.menu.noGroups')}
           itemTitle={(group, index) => (
             <span>
