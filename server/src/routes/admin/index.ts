@@ -69,6 +69,7 @@ import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
 import { pickupRoutes } from './pickup.ts';
+import { racesRoutes } from './races.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -269,6 +270,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
+    racesRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
