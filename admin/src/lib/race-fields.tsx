@@ -32,7 +32,7 @@ export function RaceTimeInput({
       id={id}
       value={value ?? ''}
       onChange={(event) => onChange(event.target.value)}
-      placeholder="2027-04-18 07:30:00"
+      placeholder="YYYY-MM-DD HH:mm:ss"
       maxLength={19}
       style={{ width: 200 }}
       data-testid={testId}

@@ -91,6 +91,7 @@ export function ItemsEditor({ items, view, onChange, onErrors }: ItemsProps) {
               aria-describedby={message ? `item-code-error-${item.index}` : undefined}
               disabled={locked}
               maxLength={32}
+              style={{ width: 90 }}
               data-testid={`item-code-${item.index}`}
             />
             {cell(message, `item-code-error-${item.index}`)}
@@ -107,6 +108,7 @@ export function ItemsEditor({ items, view, onChange, onErrors }: ItemsProps) {
           onChange={(e) => change(item.index, { name: { ...item.name, zh: e.target.value } })}
           aria-label={t('race.items.nameZhOf', { code: item.code })}
           maxLength={200}
+          style={{ minWidth: 130 }}
         />
       ),
     },
@@ -119,6 +121,7 @@ export function ItemsEditor({ items, view, onChange, onErrors }: ItemsProps) {
           onChange={(e) => change(item.index, { name: { ...item.name, en: e.target.value } })}
           aria-label={t('race.items.nameEnOf', { code: item.code })}
           maxLength={200}
+          style={{ minWidth: 130 }}
         />
       ),
     },
@@ -175,6 +178,7 @@ export function ItemsEditor({ items, view, onChange, onErrors }: ItemsProps) {
               aria-label={t('race.items.feeOf', { code: item.code })}
               aria-describedby={message ? `item-fee-error-${item.index}` : undefined}
               inputMode="decimal"
+              style={{ width: 120 }}
               data-testid={`item-fee-${item.index}`}
             />
             {cell(message, `item-fee-error-${item.index}`)}
@@ -292,6 +296,7 @@ export function ItemsEditor({ items, view, onChange, onErrors }: ItemsProps) {
           dataSource={items.map((item, index) => ({ ...item, index }))}
           columns={columns}
           pagination={false}
+          scroll={{ x: 'max-content' }}
           locale={{ emptyText: <span className="race-empty">{t('race.items.empty')}</span> }}
           data-testid="race-items"
         />

@@ -37,6 +37,7 @@ import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { useAction } from '../../lib/use-action';
 import { useConsole } from '../../store';
 import { useLoaded } from '../../use-loaded';
+import { FormGuard } from './form-guard';
 import { ItemsEditor } from './items';
 import { JsonEditor } from './json-editor';
 import { PickupEditor } from './pickup';
@@ -396,6 +397,8 @@ export default function RacePage() {
     draft: RaceInfo;
     jsonText: string;
     jsonError: string;
+    /** Changes made in the JSON tab (a form tab that could not show the document tries again after each). */
+    jsonEdits: number;
   } | null>(null);
   if (view.data && edit?.from !== view.data) {
     setEdit({
@@ -403,6 +406,7 @@ export default function RacePage() {
       draft: view.data.race,
       jsonText: JSON.stringify(view.data.race, null, 2),
       jsonError: '',
+      jsonEdits: 0,
     });
   }
   const draft = edit?.draft ?? null;
@@ -410,6 +414,7 @@ export default function RacePage() {
   const version = edit?.from.version ?? 0;
   const jsonText = edit?.jsonText ?? '';
   const jsonError = edit?.jsonError ?? '';
+  const jsonEdits = edit?.jsonEdits ?? 0;
   const [checked, setChecked] = useState<RaceProblem[]>([]);
   const [refused, setRefused] = useState<{ message: string; code?: string; problems: RaceProblem[] } | null>(null);
   const [itemErrors, setItemErrors] = useState<string[]>([]);
@@ -447,7 +452,9 @@ export default function RacePage() {
         return;
       }
       const document = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as RaceInfo) : null;
-      setEdit((e) => (e ? { ...e, jsonText: value, jsonError: '', draft: document ?? e.draft } : e));
+      setEdit((e) =>
+        e ? { ...e, jsonText: value, jsonError: '', draft: document ?? e.draft, jsonEdits: e.jsonEdits + 1 } : e,
+      );
       window.clearTimeout(checkTimer.current);
       checkTimer.current = window.setTimeout(() => {
         api.post<RaceCheckAnswer>(`${base}/check`, { race: parsed }).then(
@@ -499,22 +506,42 @@ export default function RacePage() {
   const onItemErrors = useCallback((errors: string[]) => setItemErrors(errors), []);
   const blocked = jsonError !== '' || itemErrors.length > 0;
 
+  /** A form tab, shown only while the document has a shape it can show (see FormGuard). */
+  const guard = (children: React.ReactNode) => (
+    <FormGuard key={jsonEdits} message={t('race.formBroken')}>
+      {children}
+    </FormGuard>
+  );
   const tabs = useMemo(
     () =>
       draft && view.data
         ? [
-            { key: 'basics', label: t('race.tabs.basics'), children: <BasicsTab race={draft} set={setFromForm} /> },
+            {
+              key: 'basics',
+              label: t('race.tabs.basics'),
+              children: guard(<BasicsTab race={draft} set={setFromForm} />),
+            },
             {
               key: 'items',
               label: t('race.tabs.items'),
-              children: <ItemsEditor items={items} view={view.data} onChange={setItems} onErrors={onItemErrors} />,
+              children: guard(
+                <ItemsEditor items={items} view={view.data} onChange={setItems} onErrors={onItemErrors} />,
+              ),
             },
-            { key: 'signUp', label: t('race.tabs.signUp'), children: <SignUpTab race={draft} set={setFromForm} /> },
-            { key: 'letter', label: t('race.tabs.letter'), children: <LetterTab race={draft} set={setFromForm} /> },
+            {
+              key: 'signUp',
+              label: t('race.tabs.signUp'),
+              children: guard(<SignUpTab race={draft} set={setFromForm} />),
+            },
+            {
+              key: 'letter',
+              label: t('race.tabs.letter'),
+              children: guard(<LetterTab race={draft} set={setFromForm} />),
+            },
             {
               key: 'pickup',
               label: t('race.tabs.pickup'),
-              children: (
+              children: guard(
                 <PickupEditor
                   pickup={draft.packPickup}
                   slots={view.data.slots}
@@ -522,7 +549,7 @@ export default function RacePage() {
                     setFromForm(withField(draft, 'packPickup', packPickup))
                   }
                   fallbackDeadline={draft.startTime ?? ''}
-                />
+                />,
               ),
             },
             {
