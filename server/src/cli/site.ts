@@ -46,7 +46,7 @@ import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes } from '../db/site-config-publisher.ts';
 import { bindDomain, domainsOverview, unbindDomain } from '../services/website/domains.ts';
 import { publishSite } from '../services/website/site-drafts.ts';
-import { saveRace } from '../services/races.ts';
+import { saveRaceDocument } from '../services/races.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
@@ -307,7 +307,8 @@ async function list(io: CliIo): Promise<void> {
 async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    const bound = await bindDomain(repos, domain, raceId, io.now());
+    // The CLI's bind replaces a binding (it prints the race it was bound to); domain.bind in the audit log.
+    const bound = await bindDomain(repos, domain, raceId, io.now(), { actor: { kind: 'cli' }, move: true });
     if (!bound.ok) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
     const { previousRaceId } = bound;
     const was = previousRaceId !== undefined && previousRaceId !== raceId ? ` (was ${previousRaceId})` : '';
@@ -321,7 +322,9 @@ async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void>
 async function unbind(io: CliIo, rawDomain: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    if (!(await unbindDomain(repos, domain))) throw failure(`${domain} is not bound`);
+    if (!(await unbindDomain(repos, domain, io.now(), { actor: { kind: 'cli' } })).ok) {
+      throw failure(`${domain} is not bound`);
+    }
     io.stdout(`unbound ${domain}`);
   });
 }
@@ -433,9 +436,11 @@ async function addRace(io: CliIo, file: string): Promise<void> {
     );
   }
   await withDatabase(io, async ({ repos }) => {
-    // The race and the places of its sign-up items together: a capacity below the places taken refuses both.
-    const outcome = await saveRace(repos, result.race, io.now());
-    if (!outcome.ok) throw failure(`${file}: ${outcome.problem}; nothing saved.`);
+    // The console's save: the race, the places of its items and its slots together, refused when it would break
+    // entries already made (a capacity below the places taken, an item with entries removed); race.add or
+    // race.save in the audit log.
+    const outcome = await saveRaceDocument(repos, { document: result.race, actor: { kind: 'cli' }, now: io.now() });
+    if (!outcome.ok) throw failure(`${file}: ${outcome.refusal.problem}; nothing saved.`);
     io.stdout(
       `${outcome.saved === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`,
     );
@@ -662,6 +667,10 @@ const SELF_AUDITED_COMMANDS = new Set([
   'asset-add',
   'asset-replace',
   'asset-remove',
+  // races and domains: race.add / race.save, domain.bind / domain.unbind, as the console's (services/races.ts, domains.ts)
+  'add-race',
+  'bind',
+  'unbind',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

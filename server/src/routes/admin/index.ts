@@ -71,6 +71,7 @@ import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
 import { pickupRoutes } from './pickup.ts';
 import { assetsRoutes } from './assets.ts';
+import { racesRoutes } from './races.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -272,6 +273,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
     siteRoutes(scope, app, helpers);
+    racesRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
