@@ -401,6 +401,15 @@ export const CONSOLE_MESSAGES = {
     zh: '此发放编号已用于另一个领物凭证',
     en: 'This hand-over’s code was already used for another pass',
   },
+  // The registration-form editor (issue 33 §3; services/registration/form-editor.ts).
+  formProblems: {
+    zh: '报名表有 {{count}} 个问题，请修改后再发布',
+    en: 'The form has {{count}} problem(s): fix them before publishing',
+  },
+  formChannelInvalid: {
+    zh: '报名渠道须为小写字母、数字或“-”，以字母开头',
+    en: 'A channel is lower-case letters, digits or “-”, starting with a letter',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;
