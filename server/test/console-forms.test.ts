@@ -204,8 +204,12 @@ describe('the CLI’s form-publish', () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${tempDir()}/form.json`;
     writeFileSync(file, JSON.stringify(doc));
+    // A console draft of another document is kept by a publication from the CLI.
+    const draftText = JSON.stringify({ ...doc, title: { zh: '草稿', en: 'Draft' } });
+    await owner('POST', '/public/draft', { text: draftText });
     const run = await cli('form-publish', RACE, file);
     expect(run.code, run.err).toBe(0);
+    expect((await owner('GET', '/public/draft')).data).toMatchObject({ source: 'draft', text: draftText });
     expect(run.out).toContain('version 3');
     const versions = (await owner('GET', '/public/versions')).data.versions;
     expect(versions[0]).toMatchObject({ version: 3, publishedBy: null });

@@ -254,7 +254,8 @@ export async function checkFormDraft(
 /**
  * Publishes a document text as the next version of a race and channel (the console and `site form-publish`):
  * refused with every problem (nothing published); the same document as the published one records nothing.
- * A publication is audited as form.publish and drops the channel's draft (it is now the published form).
+ * A publication is audited as form.publish. From the console it drops the channel's draft (the published text
+ * supersedes it); from the CLI only a draft of the same document.
  * `channel` absent (the CLI without --channel): the document's own, else 'public'.
  */
 export async function publishFormText(
@@ -275,7 +276,14 @@ export async function publishFormText(
         source: input.source,
         publishedBy: staffIdOf(actor),
       });
-      await tx.registrationForms.removeDraft(publication.raceId, publication.channel);
+      // The console publishes the text it edits, which supersedes its draft; the CLI publishes a file, and a
+      // console draft that is another document stays (nothing typed is lost).
+      const draft = await tx.registrationForms.draft(publication.raceId, publication.channel);
+      const supersedes =
+        actor.kind === 'staff' ||
+        (draft !== undefined &&
+          (await checkFormText(tx, publication.raceId, publication.channel, draft.text)).md5 === publication.md5);
+      if (draft && supersedes) await tx.registrationForms.removeDraft(publication.raceId, publication.channel);
       if (!publication.unchanged) {
         await appendAudit(
           tx,
