@@ -322,7 +322,7 @@ export function FieldEditor({ field, index, fields, problems, onApply, onClose }
           <Alert
             type="error"
             showIcon
-            message={t('forms.field.problems', { count: problems.length })}
+            title={t('forms.field.problems', { count: problems.length })}
             description={
               <ul className="forms-problem-list">
                 {problems.map((p, i) => (

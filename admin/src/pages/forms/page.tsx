@@ -61,7 +61,7 @@ export default function FormsPage() {
         <h1>{t('forms.title')}</h1>
       </div>
       <Typography.Paragraph className="forms-intro">{t('forms.intro')}</Typography.Paragraph>
-      {error && <Alert type="error" showIcon message={error} role="alert" />}
+      {error && <Alert type="error" showIcon title={error} role="alert" />}
       {!data && !error && <Card loading={loading} aria-busy={loading} />}
       {data && channels.length === 0 && <Empty description={t('forms.noChannels')} />}
       {channel && (
@@ -139,7 +139,7 @@ function ChannelEditor(props: {
     [raceId, summary.channel],
   );
   const { data, error } = useLoaded(load);
-  if (error) return <Alert type="error" showIcon role="alert" message={error} />;
+  if (error) return <Alert type="error" showIcon role="alert" title={error} />;
   if (!data) return <Card loading aria-busy />;
   return <DraftEditor {...props} loaded={data} />;
 }
@@ -287,7 +287,7 @@ function DraftEditor({
         role="alert"
         className="forms-problems"
         data-testid="forms-problems"
-        message={refusal || t('forms.problems', { count: problems.length })}
+        title={refusal || t('forms.problems', { count: problems.length })}
         description={
           <ul className="forms-problem-list">
             {problems.map((p, i) => {
@@ -316,7 +316,7 @@ function DraftEditor({
         }
       />
     ) : (
-      <Alert type="success" showIcon message={t('forms.noProblems')} data-testid="forms-no-problems" />
+      <Alert type="success" showIcon title={t('forms.noProblems')} data-testid="forms-no-problems" />
     );
 
   return (
@@ -337,7 +337,7 @@ function DraftEditor({
         </Button>
       </div>
       {(save.error || publish.error) && (
-        <Alert type="error" showIcon role="alert" message={save.error || publish.error} />
+        <Alert type="error" showIcon role="alert" title={save.error || publish.error} />
       )}
       {problemPanel}
       <Tabs
@@ -350,7 +350,7 @@ function DraftEditor({
             children: doc ? (
               <FieldsList doc={doc} problems={problems} onChange={change} editing={editing} setEditing={setEditing} />
             ) : (
-              <Alert type="warning" showIcon message={t('forms.notJson')} />
+              <Alert type="warning" showIcon title={t('forms.notJson')} />
             ),
           },
           {
@@ -433,7 +433,7 @@ function Preview({
         <Alert
           type="info"
           showIcon
-          message={t('forms.previewUnsaved')}
+          title={t('forms.previewUnsaved')}
           action={
             <Button size="small" onClick={onSave}>
               {t('forms.saveDraft')}
@@ -516,7 +516,7 @@ function Versions({
   type Version = FormVersionsAnswer['versions'][number];
   return (
     <>
-      {error && <Alert type="error" showIcon role="alert" message={error} />}
+      {error && <Alert type="error" showIcon role="alert" title={error} />}
       <Table<Version>
         rowKey="version"
         loading={loading}

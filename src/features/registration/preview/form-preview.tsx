@@ -66,7 +66,7 @@ export function FormPreview({ request }: { request: FormRequest }) {
         showIcon
         className="rs-preview-notice"
         data-testid="preview-notice"
-        message={t('registration.preview.notice')}
+        title={t('registration.preview.notice')}
         description={t('registration.preview.noticeBody')}
         style={{ marginBottom: 24 }}
       />
@@ -79,7 +79,7 @@ export function FormPreview({ request }: { request: FormRequest }) {
                   type="info"
                   role="status"
                   data-testid="preview-not-sent"
-                  message={t('registration.preview.notSent')}
+                  title={t('registration.preview.notSent')}
                   style={{ marginBottom: 16 }}
                 />
               ) : null}
