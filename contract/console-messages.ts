@@ -507,6 +507,15 @@ export const CONSOLE_MESSAGES = {
     en: 'The domain {{domain}} is bound to the race {{race}}: confirm to move it to this race',
   },
   domainNotBound: { zh: '域名 {{domain}} 未绑定任何赛事', en: 'The domain {{domain}} is not bound to a race' },
+  // The registration-form editor (issue 33 §3; services/registration/form-editor.ts).
+  formProblems: {
+    zh: '报名表有 {{count}} 个问题，请修改后再发布',
+    en: 'The form has {{count}} problem(s): fix them before publishing',
+  },
+  formChannelInvalid: {
+    zh: '报名渠道须为小写字母、数字或“-”，以字母开头',
+    en: 'A channel is lower-case letters, digits or “-”, starting with a letter',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

@@ -47,7 +47,8 @@ import { inspectSiteConfigBytes } from '../db/site-config-publisher.ts';
 import { bindDomain, domainsOverview, unbindDomain } from '../services/website/domains.ts';
 import { publishSite } from '../services/website/site-drafts.ts';
 import { saveRaceDocument } from '../services/races.ts';
-import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
+import { inspectFormBytes } from '../db/registration-form-publisher.ts';
+import { publishFormText } from '../services/registration/form-editor.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
@@ -396,23 +397,30 @@ function formValidate(io: CliIo, file: string): void {
 async function formPublish(io: CliIo, raceId: string, file: string, channel: string | undefined): Promise<void> {
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos }) => {
-    try {
-      const result = await publishRegistrationForm({ repos, raceId, channel, bytes, now: io.now(), source: file });
-      io.stdout(
-        result.unchanged
-          ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
-          : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    // The console's publication (services/registration/form-editor.ts), audited as form.publish by the CLI.
+    const outcome = await publishFormText(
+      repos,
+      { kind: 'cli' },
+      { raceId, channel, text: bytes.toString('utf8'), source: file },
+      io.now(),
+    );
+    if (!outcome.ok) {
+      const problems =
+        outcome.reason === 'problems'
+          ? outcome.problems
+          : [{ path: '$', message: `the channel "${channel ?? ''}" must be lower-case letters, digits or "-"` }];
+      throw failure(
+        `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(problems.length, 'problem')}):`,
+        ...problemLines(problems),
       );
-      io.stdout(`md5 ${result.md5}`);
-    } catch (error) {
-      if (error instanceof FormRejectedError) {
-        throw failure(
-          `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(error.problems.length, 'problem')}):`,
-          ...problemLines(error.problems),
-        );
-      }
-      throw error;
     }
+    const result = outcome.value;
+    io.stdout(
+      result.unchanged
+        ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
+        : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    );
+    io.stdout(`md5 ${result.md5}`);
   });
 }
 
@@ -671,6 +679,8 @@ const SELF_AUDITED_COMMANDS = new Set([
   'add-race',
   'bind',
   'unbind',
+  // the console's publication of a registration form (services/registration/form-editor.ts): form.publish
+  'form-publish',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

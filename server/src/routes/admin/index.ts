@@ -62,6 +62,7 @@ import {
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { siteRoutes } from './site.ts';
+import { formsRoutes } from './forms.ts';
 import { reviewRoutes } from './review.ts';
 import { importsRoutes } from './imports.ts';
 import { refundsRoutes } from './refunds.ts';
@@ -274,6 +275,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     reconciliationRoutes(scope, app, helpers);
     siteRoutes(scope, app, helpers);
     racesRoutes(scope, app, helpers);
+    formsRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
