@@ -57,7 +57,9 @@ async function start(language: 'zh' | 'en', answer: object) {
     if (request.method !== 'GET') requests.push(`${request.method} ${new URL(request.url).pathname}`);
   });
   document.body.innerHTML = '<div id="root"></div>';
-  await act(() => startFormPreview({ kind: 'form', raceId: FORM.raceId, channel: 'public', language }));
+  await act(async () => {
+    expect(await startFormPreview(`?preview=form&raceId=${FORM.raceId}&channel=public&lang=${language}`)).toBe(true);
+  });
   return requests;
 }
 
@@ -76,6 +78,10 @@ describe('the form preview', () => {
     // The address's language, the visitor's cookie untouched.
     expect(document.documentElement.lang).toBe('en');
     expect(document.cookie).not.toMatch(/language=/);
+  });
+
+  it('is not started by an address that names no race or channel', async () => {
+    expect(await startFormPreview('?preview=form&channel=public')).toBe(false);
   });
 
   it('asks a visitor without a staff session to sign in to the console (zh)', async () => {

@@ -10,9 +10,13 @@ import { initI18n } from '@/app/i18n';
 import { applyLanguage } from '@/lib/language';
 import { loadTexts } from '@/lib/locale-bundles';
 import { markMobileSite } from '@/lib/mobile-site';
-import { FormPreview, type FormRequest } from '@/features/registration/preview/form-preview';
+import { readPreview } from '#contract/preview';
+import { FormPreview } from '@/features/registration/preview/form-preview';
 
-export async function startFormPreview(request: FormRequest): Promise<void> {
+/** Starts the preview the address asks for (readPreview); false when it names no form preview (the site starts). */
+export async function startFormPreview(search: string): Promise<boolean> {
+  const request = readPreview(search);
+  if (request?.kind !== 'form') return false;
   markMobileSite();
   await initI18n(request.language);
   await applyLanguage(request.language);
@@ -25,4 +29,5 @@ export async function startFormPreview(request: FormRequest): Promise<void> {
       <FormPreview request={request} />
     </StrictMode>,
   );
+  return true;
 }

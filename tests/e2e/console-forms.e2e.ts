@@ -32,6 +32,7 @@ const TEXT = {
     versions: '版本',
     owner: 'E2E owner',
     remove: /^删 ?除$/,
+    leave: '有未保存的修改，确定离开吗？离开后修改将丢失。',
   },
   en: {
     title: 'Registration forms',
@@ -44,6 +45,7 @@ const TEXT = {
     versions: 'Versions',
     owner: 'E2E owner',
     remove: /^Remove$/,
+    leave: 'You have unsaved changes. Leave anyway? They will be lost.',
   },
 } as const;
 
@@ -79,7 +81,7 @@ describe.each([
   ['tablet', TABLET],
 ] as const)('the registration forms page (%s)', (device, options) => {
   it.each(['zh', 'en'] as const)(
-    'an owner adds a field, previews it, is refused on a problem, publishes; the sign-up form shows it (%s)',
+    'an owner adds a field and previews it; on the desktop, refused on a problem, published, on the sign-up form (%s)',
     async (lang) => {
       restoreForm();
       const text = TEXT[lang];
@@ -113,6 +115,19 @@ describe.each([
       await drawer.waitFor({ state: 'detached' });
       await page.getByTestId(`edit-field-${KEY}`).waitFor();
       await page.getByTestId('forms-no-problems').waitFor();
+
+      if (device === 'desktop') {
+        // Unsaved: leaving by the side menu asks first, and staying keeps the page and its changes.
+        const asked = new Promise<string>((resolve) => {
+          page.once('dialog', (dialog) => {
+            resolve(dialog.message());
+            void dialog.dismiss();
+          });
+        });
+        await page.locator('.console-sider a[href*="/entries"]').click();
+        expect(await asked).toBe(text.leave);
+        await page.getByTestId(`edit-field-${KEY}`).waitFor();
+      }
 
       // Saved, the draft shows in the preview, desktop and phone, with the notice that nothing is sent.
       await page.getByTestId('forms-save').click();
