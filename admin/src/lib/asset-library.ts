@@ -16,7 +16,7 @@ import { checkImageSize, type ImageSize } from '#contract/rules';
 import { api, ConsoleApiError } from '../api/client';
 import { consoleMessage } from '../messages';
 import { useConsole } from '../store';
-import { base64Of } from './file-base64';
+import { base64Of, bytesOf } from './file-base64';
 
 export type ListedAsset = AssetInfo & { usedBy: AssetUse[] };
 
@@ -31,7 +31,7 @@ function refusal(code: string, params: Record<string, string | number>): Console
 
 /** An image's width and height read from the file itself (null: not an image, or an SVG). */
 export async function dimensionsOf(file: Blob): Promise<ImageSize | null> {
-  return imageDimensions(new Uint8Array(await file.arrayBuffer()));
+  return imageDimensions(await bytesOf(file));
 }
 
 /**
