@@ -10,8 +10,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { App } from 'antd';
 import type { AssetListing } from '#contract/assets';
+// eslint-disable-next-line no-restricted-imports -- the web test project's one msw server (started by its setup file)
 import { server } from '../../../src/testing/mocks/server';
-import { api } from '../../../src/testing/mocks/base-url';
 import { startI18n } from '../i18n';
 import { useConsole } from '../store';
 import { AssetPicker, type AssetPickerProps } from './asset-picker';
@@ -36,7 +36,7 @@ const LISTING: AssetListing = {
 };
 
 /** The first bytes of a PNG of `width` × `height` (what the size check reads). */
-function pngHead(width: number, height: number): Uint8Array {
+function pngHead(width: number, height: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(33);
   bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], 0);
   bytes.set([0x49, 0x48, 0x44, 0x52], 12);
@@ -44,6 +44,9 @@ function pngHead(width: number, height: number): Uint8Array {
   new DataView(bytes.buffer).setUint32(20, height);
   return bytes;
 }
+
+/** jsdom's origin: the console's relative calls resolve against it. */
+const api = (path: string) => `http://localhost:3000${path}`;
 
 let posted: unknown[] = [];
 beforeAll(async () => {
