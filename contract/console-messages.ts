@@ -401,6 +401,21 @@ export const CONSOLE_MESSAGES = {
     zh: '此发放编号已用于另一个领物凭证',
     en: 'This hand-over’s code was already used for another pass',
   },
+  // The site page (issue 33 §2; services/website/site-drafts.ts).
+  siteDomainNotBound: {
+    zh: '域名 {{domain}} 未绑定到此赛事',
+    en: 'The domain {{domain}} is not bound to this race',
+  },
+  siteDraftTooLarge: {
+    zh: '草稿有 {{bytes}} 字节，最多允许 {{max}} 字节',
+    en: 'The draft is {{bytes}} bytes; at most {{max}} are allowed',
+  },
+  siteDraftMissing: { zh: '没有可发布的草稿', en: 'There is no draft to publish' },
+  siteDraftInvalid: {
+    zh: '发布被拒绝：站点配置有 {{count}} 个错误',
+    en: 'Publishing refused: the site configuration has {{count}} errors',
+  },
+  siteVersionNotFound: { zh: '此域名没有该版本', en: 'No such version of this domain' },
   // The asset library (issue 33 §1; services/organiser/event-assets.ts).
   assetRaceNotFound: { zh: '赛事 {{raceId}} 不存在', en: 'No race {{raceId}}' },
   assetNotFound: { zh: '素材库中没有 {{name}}', en: 'The library has no asset {{name}}' },

@@ -61,6 +61,7 @@ import {
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { siteRoutes } from './site.ts';
 import { reviewRoutes } from './review.ts';
 import { importsRoutes } from './imports.ts';
 import { refundsRoutes } from './refunds.ts';
@@ -270,6 +271,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
+    siteRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
