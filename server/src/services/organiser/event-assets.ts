@@ -118,26 +118,27 @@ export interface AssetDocument {
   document: unknown;
 }
 
-/**
- * More documents that may name a race's assets (the site drafts, once they exist): each source lists them for
- * a race. Kept as a list so a new kind of document is one line, not a change here.
- */
-export type AssetDocumentSource = (repos: Repositories, raceId: string) => Promise<AssetDocument[]>;
-export const EXTRA_ASSET_DOCUMENT_SOURCES: AssetDocumentSource[] = [];
+/** A JSON text's value, or the text itself when it does not parse (its uses are still found in it). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
-/** Every document of the race that may name its assets. */
+/** Every document of the race that may name its assets: the domains' published configurations and drafts, the
+ * published registration forms, the race information. */
 async function documentsOf(repos: Repositories, files: FileStore, raceId: string): Promise<AssetDocument[]> {
   const documents: AssetDocument[] = [];
   for (const binding of await repos.bindings.list()) {
     if (binding.raceId !== raceId) continue;
     const published = await repos.siteConfigs.latestForDomain(binding.domainName);
     const bytes = published ? await files.get(siteConfigKey(published.md5)) : undefined;
-    if (!bytes) continue;
-    try {
-      documents.push({ where: 'site', of: binding.domainName, document: JSON.parse(bytes.toString('utf8')) });
-    } catch {
-      documents.push({ where: 'site', of: binding.domainName, document: bytes.toString('utf8') });
-    }
+    if (bytes) documents.push({ where: 'site', of: binding.domainName, document: parsed(bytes.toString('utf8')) });
+    // The domain's draft (the site page's, services/website/site-drafts.ts): kept as typed, even unparsable.
+    const draft = await repos.siteDrafts.find(binding.domainName);
+    if (draft) documents.push({ where: 'siteDraft', of: binding.domainName, document: parsed(draft.text) });
   }
   for (const form of await repos.registrationForms.listLatest()) {
     if (form.raceId !== raceId) continue;
@@ -146,7 +147,6 @@ async function documentsOf(repos: Repositories, files: FileStore, raceId: string
   }
   const race = await repos.races.findById(raceId);
   if (race) documents.push({ where: 'race', of: raceId, document: race });
-  for (const source of EXTRA_ASSET_DOCUMENT_SOURCES) documents.push(...(await source(repos, raceId)));
   return documents;
 }
 
