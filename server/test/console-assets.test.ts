@@ -88,6 +88,7 @@ describe('the asset library', () => {
       ['rules-2027.pdf', []],
     ]);
     expect(assets[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(assets[0]!.uploaded).toEqual({ at: clock.now(), by: expect.stringContaining('service') });
     const logged = await app.repos.audit.find({ action: 'asset.add', limit: 5 });
     expect(logged.map((r) => [r.target, r.staffId])).toEqual(
       expect.arrayContaining([

@@ -3,14 +3,7 @@
  * name, type and size, then by the server: content and dimensions), a replace, and how an asset is shown (its
  * thumbnail address, its size in words). Used by the AssetPicker and the Assets page.
  */
-import {
-  assetFileProblem,
-  assetName,
-  isImageAssetName,
-  type AssetInfo,
-  type AssetListing,
-  type AssetUse,
-} from '#contract/assets';
+import { assetFileProblem, assetName, isImageAssetName, type AssetInfo, type AssetListing } from '#contract/assets';
 import { imageDimensions } from '#contract/image-dimensions';
 import { checkImageSize, type ImageSize } from '#contract/rules';
 import { api, ConsoleApiError } from '../api/client';
@@ -18,7 +11,7 @@ import { consoleMessage } from '../messages';
 import { useConsole } from '../store';
 import { base64Of, bytesOf } from './file-base64';
 
-export type ListedAsset = AssetInfo & { usedBy: AssetUse[] };
+export type ListedAsset = AssetListing['assets'][number];
 
 export const assetsCall = (raceId: string) => `/races/${encodeURIComponent(raceId)}/assets`;
 

@@ -25,6 +25,7 @@ const asset = (name: string, size: { width: number; height: number } | null, typ
   size,
   sha256: 'a'.repeat(64),
   usedBy: [],
+  uploaded: null,
 });
 const LISTING: AssetListing = {
   assets: [

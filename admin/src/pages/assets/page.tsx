@@ -44,6 +44,8 @@ import {
 import { FileButton } from '../../lib/file-button';
 import { ScrollRegion } from '../../lib/scroll-region';
 import { useAction } from '../../lib/use-action';
+import { useConsole } from '../../store';
+import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 import '../../lib/asset-library.css';
 
@@ -61,6 +63,7 @@ export default function AssetsPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { raceId = '' } = useParams();
+  const zone = useConsole((s) => zoneOfRace(raceId, s.races));
   const load = useCallback(() => listRaceAssets(raceId), [raceId]);
   const assets = useLoaded(load);
   const [kind, setKind] = useState<Kind>('all');
@@ -160,6 +163,23 @@ export default function AssetsPage() {
       key: 'dimensions',
       width: 120,
       render: (_, asset) => dimensions(asset.size),
+    },
+    {
+      title: t('assets.columns.uploaded'),
+      key: 'uploaded',
+      width: 150,
+      render: (_, asset) =>
+        asset.uploaded ? (
+          <>
+            {formatInstant(asset.uploaded.at, zone)}
+            <br />
+            <Typography.Text type="secondary">
+              {asset.uploaded.by.replace(/^cli:/, `${t('assets.cli')} `)}
+            </Typography.Text>
+          </>
+        ) : (
+          '—'
+        ),
     },
     {
       title: t('assets.columns.usedBy'),
