@@ -111,6 +111,8 @@ export default function AssetsPage() {
       assets.reload();
     });
 
+  // The audit log's actor name: "name <e-mail>" of a staff member (the name is enough here), or cli:user@host.
+  const byWhom = (by: string) => by.replace(/\s*<[^>]*>$/, '').replace(/^cli:/, `${t('assets.cli')} `);
   const labelOf = (use: AssetUse) => t(`assets.use.${use.where}`, { of: use.of });
   const shown = useMemo(() => {
     const words = filter.trim().toLowerCase();
@@ -147,7 +149,8 @@ export default function AssetsPage() {
       dataIndex: 'name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
-      render: (name: string) => <span className="asset-card__name">{name}</span>,
+      width: 150,
+      render: (name: string) => <span className="asset-name">{name}</span>,
     },
     { title: t('assets.columns.type'), dataIndex: 'type', key: 'type', width: 72 },
     {
@@ -173,9 +176,7 @@ export default function AssetsPage() {
           <>
             {formatInstant(asset.uploaded.at, zone)}
             <br />
-            <Typography.Text type="secondary">
-              {asset.uploaded.by.replace(/^cli:/, `${t('assets.cli')} `)}
-            </Typography.Text>
+            <Typography.Text type="secondary">{byWhom(asset.uploaded.by)}</Typography.Text>
           </>
         ) : (
           '—'
