@@ -127,7 +127,7 @@ export default function AssetsPage() {
     {
       title: t('assets.columns.preview'),
       key: 'preview',
-      width: 96,
+      width: 88,
       render: (_, asset) =>
         isImageAssetName(asset.name) ? (
           <Button
@@ -149,7 +149,6 @@ export default function AssetsPage() {
       dataIndex: 'name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
-      width: 150,
       render: (name: string) => <span className="asset-name">{name}</span>,
     },
     { title: t('assets.columns.type'), dataIndex: 'type', key: 'type', width: 72 },
@@ -185,6 +184,7 @@ export default function AssetsPage() {
     {
       title: t('assets.columns.usedBy'),
       key: 'usedBy',
+      minWidth: 130,
       render: (_, asset) =>
         asset.usedBy.length === 0 ? (
           <Typography.Text type="secondary">{t('assets.unused')}</Typography.Text>
@@ -201,6 +201,7 @@ export default function AssetsPage() {
     {
       title: t('assets.columns.path'),
       key: 'path',
+      minWidth: 170,
       render: (_, asset) => (
         <Typography.Text
           className="asset-path"
