@@ -8,8 +8,6 @@ import type { OrganiserRace } from '#contract/race-admin';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import { raceTimeZone } from '#contract/time-zone';
 import type { Repositories } from '../../db/repositories.ts';
-import { publishSiteConfig, type PublishResult } from '../../db/site-config-publisher.ts';
-import type { FileStore } from '../../lib/file-store.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
 
 /** One domain as `site list` shows it: its binding (with the race, when it still exists) and its latest publication. */
@@ -155,17 +153,4 @@ export async function organiserRaces(repos: Repositories, allowed: string[] | nu
           publishedAt: published.get(b.domainName) ?? null,
         })),
     }));
-}
-
-/**
- * Checks and publishes a site configuration for `domainName` (db/site-config-publisher.ts; a document with
- * errors throws SiteConfigRejectedError), and says whether the domain is bound to a race.
- */
-export async function publishDomainSiteConfig(
-  repos: Repositories,
-  files: FileStore,
-  input: { domainName: string; bytes: Buffer; now: number; source: string },
-): Promise<PublishResult & { bound: boolean }> {
-  const result = await publishSiteConfig({ siteConfigs: repos.siteConfigs, files, ...input });
-  return { ...result, bound: (await repos.bindings.findByDomain(input.domainName)) !== undefined };
 }
