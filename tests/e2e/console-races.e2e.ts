@@ -19,6 +19,7 @@ import { serverDataDir, serverPort } from './test-server';
 import { unpaidOrders } from './unpaid-orders';
 
 const DEMO_RACE = seed.race.raceId;
+const DEMO_NAME = { zh: seed.race.raceName, en: seed.race.raceNameEn };
 const browser = useBrowser();
 
 const TEXT = {
@@ -150,12 +151,18 @@ describe.each([
         await page.keyboard.type(`{"raceId": "${raceId}", "raceName": "", "timeZone": "Mars/Base"}`);
         const problems = page.getByTestId('race-json-problems');
         await problems.waitFor();
-        await expect(problems.innerText()).resolves.toContain('$.timeZone');
+        await expect.poll(() => problems.innerText()).toContain('$.timeZone');
         await expectAccessible(page, `console race json ${lang} ${device}`);
         await shot(page, `console-race-json-${device}-${lang}`);
         await page.locator('.console-sider').getByRole('link', { name: text.races, exact: true }).click();
         const dialog = page.locator('.ant-modal-confirm');
         await dialog.locator('.ant-modal-confirm-title').filter({ hasText: text.leaveTitle }).waitFor();
+        await dialog.getByRole('button', { name: text.stay }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(page.url()).toContain(`/races/${raceId}/race`);
+        // Another race chosen in the top bar asks too.
+        await page.getByTestId('console-race-picker').click();
+        await page.locator('.ant-select-item-option').filter({ hasText: DEMO_NAME[lang] }).click();
         await dialog.getByRole('button', { name: text.stay }).click();
         await dialog.waitFor({ state: 'hidden' });
         expect(page.url()).toContain(`/races/${raceId}/race`);

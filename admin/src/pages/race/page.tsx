@@ -442,6 +442,7 @@ export default function RacePage() {
 
   // The JSON editor's change: the draft follows when the text is JSON; the server checks it a moment later.
   const checkTimer = useRef<number | undefined>(undefined);
+  const checkSeq = useRef(0);
   const onJson = useCallback(
     (value: string) => {
       let parsed: unknown;
@@ -457,8 +458,11 @@ export default function RacePage() {
       );
       window.clearTimeout(checkTimer.current);
       checkTimer.current = window.setTimeout(() => {
+        // Only the latest check's answer counts (an older one may arrive after it).
+        checkSeq.current += 1;
+        const seq = checkSeq.current;
         api.post<RaceCheckAnswer>(`${base}/check`, { race: parsed }).then(
-          (answer) => setChecked(answer.problems),
+          (answer) => seq === checkSeq.current && setChecked(answer.problems),
           () => undefined,
         );
       }, CHECK_DELAY_MS);
