@@ -302,7 +302,7 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
             <Alert type="warning" showIcon message={t('site.state.stale', { md5: shortMd5(view.published!.md5) })} />
           )}
         </Space>
-        <Space wrap className="site-actions">
+        <Space wrap className="site-actions" style={{ display: 'flex' }}>
           <Button type="primary" onClick={() => void save()} loading={action.busy} data-testid="site-save">
             {t('site.actions.save')}
           </Button>
