@@ -658,6 +658,10 @@ const SELF_AUDITED_COMMANDS = new Set([
   'staff-key-revoke',
   'pickup-checkin',
   'pickup-export',
+  // the asset library: asset.add / asset.replace / asset.remove, as the console's (services/organiser/event-assets.ts)
+  'asset-add',
+  'asset-replace',
+  'asset-remove',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

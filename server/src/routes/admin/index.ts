@@ -70,6 +70,7 @@ import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
 import { pickupRoutes } from './pickup.ts';
+import { assetsRoutes } from './assets.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -279,6 +280,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     mailingRoutes(scope, app, helpers);
     messagesRoutes(scope, app, helpers);
     pickupRoutes(scope, app, helpers);
+    assetsRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());
