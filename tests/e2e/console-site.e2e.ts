@@ -113,9 +113,10 @@ describe.each(DEVICES)('the website page (%s)', (device, options) => {
       await main.getByTestId('site-domain').click();
       await page.locator('.ant-select-item-option').filter({ hasText: domain }).click();
       await expect.poll(async () => main.getByTestId('site-origin').innerText()).toMatch(text.starter);
-      await page.getByTestId('site-json-editor').waitFor();
       await expectAccessible(page, `console site ${lang} ${device}`);
       await shot(page, `console-site-${device}-${lang}`);
+      await main.getByRole('tab', { name: text.jsonTab, exact: true }).click();
+      await page.getByTestId('site-json-editor').waitFor();
 
       // An error in the JSON: listed by its path, underlined in the editor; a click goes to its place.
       await replaceJson(page, doc(123));
@@ -152,7 +153,7 @@ describe.each(DEVICES)('the website page (%s)', (device, options) => {
       await expect.poll(() => publishedTitle(domain)).toBe(first);
 
       // A second version (saved on the way), then the two compared.
-      await main.getByRole('tab', { name: text.jsonTab }).click();
+      await main.getByRole('tab', { name: text.jsonTab, exact: true }).click();
       await replaceJson(page, doc(second));
       await main.getByTestId('site-publish').click();
       await confirm(page, text.publish);
@@ -167,8 +168,7 @@ describe.each(DEVICES)('the website page (%s)', (device, options) => {
       await expect(diff.locator('.site-diff__line--added').filter({ hasText: second }).count()).resolves.toBe(2);
       await expect(diff.locator('.site-diff__line--removed').filter({ hasText: first }).count()).resolves.toBe(2);
       await expectAccessible(page, `console site versions ${lang} ${device}`);
-      await diff.scrollIntoViewIfNeeded();
-      await screenshot(page, `console-site-versions-${device}-${lang}`);
+      await shot(page, `console-site-versions-${device}-${lang}`);
 
       // Roll back to the first: published again as a new version.
       await rows.nth(1).getByRole('button', { name: text.rollback }).click();
