@@ -30,6 +30,7 @@ import type { Repositories } from '../../db/repositories.ts';
 import { siteConfigKey, uploadKey, type FileStore } from '../../lib/file-store.ts';
 import { magicMatches } from '../../lib/upload-files.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
+import { siteDraftAssetDocuments } from '../website/site-drafts.ts';
 
 export {
   ASSET_FILE_TYPES,
@@ -119,11 +120,11 @@ export interface AssetDocument {
 }
 
 /**
- * More documents that may name a race's assets (the site drafts, once they exist): each source lists them for
+ * More documents that may name a race's assets (the site drafts, services/website/site-drafts.ts): each source lists them for
  * a race. Kept as a list so a new kind of document is one line, not a change here.
  */
 export type AssetDocumentSource = (repos: Repositories, raceId: string) => Promise<AssetDocument[]>;
-export const EXTRA_ASSET_DOCUMENT_SOURCES: AssetDocumentSource[] = [];
+export const EXTRA_ASSET_DOCUMENT_SOURCES: AssetDocumentSource[] = [siteDraftAssetDocuments];
 
 /** Every document of the race that may name its assets. */
 async function documentsOf(repos: Repositories, files: FileStore, raceId: string): Promise<AssetDocument[]> {

@@ -20,6 +20,7 @@ import {
   type PublishResult,
 } from '../../db/site-config-publisher.ts';
 import { siteConfigKey, type FileStore } from '../../lib/file-store.ts';
+import type { AssetDocument } from '../organiser/event-assets.ts';
 import { appendAudit, type AuditActor } from '../staff/audit.ts';
 
 export interface SiteDraftDeps {
@@ -337,4 +338,25 @@ export async function rollbackSite(
     action: 'site.rollback',
   });
   return published.ok ? { ok: true, value: published.value } : published;
+}
+
+/**
+ * The saved drafts of the race's domains, as documents that may name its assets (services/organiser/
+ * event-assets.ts): an asset a draft names is not removed under it. A draft that does not parse is its text.
+ */
+export async function siteDraftAssetDocuments(repos: Repositories, raceId: string): Promise<AssetDocument[]> {
+  const documents: AssetDocument[] = [];
+  for (const binding of await repos.bindings.list()) {
+    if (binding.raceId !== raceId) continue;
+    const draft = await repos.siteDrafts.find(binding.domainName);
+    if (!draft) continue;
+    let document: unknown;
+    try {
+      document = JSON.parse(draft.text);
+    } catch {
+      document = draft.text;
+    }
+    documents.push({ where: 'siteDraft', of: binding.domainName, document });
+  }
+  return documents;
 }
