@@ -6,15 +6,16 @@
  * preview's read by domain; the CLI's `publish` recorded as site.publish through the same service. Both engines.
  */
 import type { FastifyInstance } from 'fastify';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { DOCUMENT_LIMITS } from '#contract/site-config/document-limits';
+import { addAsset, removeAsset } from '../src/services/organiser/event-assets.ts';
 import { verifyAuditChain } from '../src/services/staff/audit.ts';
 import { checkSiteDraftText, starterSiteConfig } from '../src/services/website/site-drafts.ts';
 import { consoleMember, type ConsoleCaller } from './console-helpers.ts';
-import { buildTestApp, fakeClock, FIXTURE_RACE_ID, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, FIXTURE_RACE_ID, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 
 const RACE = FIXTURE_RACE_ID;
 const OTHER_RACE = 'site-other-race';
@@ -217,5 +218,35 @@ describe('versions', () => {
     expect(discarded.data).toMatchObject({ source: 'published', matchesPublished: true });
     expect(JSON.parse(discarded.data.text).websiteTitle).toBe('第一版');
     expect(await verifyAuditChain(app.repos)).toMatchObject({ ok: true });
+  });
+});
+
+describe('assets named by a draft', () => {
+  it('an asset only a saved draft names is not removed under it; once the draft no longer names it, it is', async () => {
+    const bytes = readFileSync(path.join(FIXTURES, 'images', '3x2.png'));
+    const actor = { kind: 'cli' } as const;
+    expect(
+      await addAsset(app.repos, app.files, { raceId: RACE, name: 'draft-logo.png', bytes, actor, now: clock.now() }),
+    ).toMatchObject({ ok: true });
+    const logo = `assets/${RACE}/draft-logo.png`;
+    await site(owner, 'POST', '/draft', {
+      domain: DOMAIN,
+      text: JSON.stringify({ version: '1', websiteTitle: 't', logo }),
+    });
+    const refused = await removeAsset(app.repos, app.files, {
+      raceId: RACE,
+      name: 'draft-logo.png',
+      actor,
+      now: clock.now(),
+    });
+    expect(refused).toMatchObject({ ok: false, code: 'assetInUse' });
+    expect(JSON.stringify(refused)).toContain(`the site draft of ${DOMAIN} (logo)`);
+    await site(owner, 'POST', '/draft', {
+      domain: DOMAIN,
+      text: JSON.stringify({ version: '1', websiteTitle: 't', logo: '' }),
+    });
+    expect(
+      await removeAsset(app.repos, app.files, { raceId: RACE, name: 'draft-logo.png', actor, now: clock.now() }),
+    ).toEqual({ ok: true });
   });
 });

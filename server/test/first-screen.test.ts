@@ -226,6 +226,23 @@ describe('the first screen of the desktop home page', () => {
   });
 });
 
+describe('the console’s preview of a draft (contract/preview.ts)', () => {
+  it('is the page as built, desktop and phone: the app draws the draft, never the published first screen', async () => {
+    const app = await buildTestApp({ staticDir: distWithRenderer() });
+    apps.push(app);
+    for (const url of ['/?preview=site&domain=localhost&lang=zh', '/m/?preview=site&domain=localhost&lang=en']) {
+      const res = await app.inject({ method: 'GET', url, headers: { host: 'localhost' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body, url).toContain('<script type="module" crossorigin src="/assets/index-abc123.js">');
+      expect(res.body, url).not.toContain('data-first-screen');
+      expect(res.body, url).not.toContain('first-screen-hero');
+    }
+    // Without a preview the same pages carry the first screens.
+    const home = await app.inject({ method: 'GET', url: '/', headers: { host: 'localhost' } });
+    expect(home.body).toContain('data-first-screen');
+  });
+});
+
 describe('mobileDocument', () => {
   it('escapes what the configuration says and keeps unsafe links out', () => {
     const html = mobileDocument(

@@ -16,9 +16,10 @@ import { useSiteStore } from '@/stores/site-store';
 import { initI18n } from '@/app/i18n';
 import { checkToken } from './check-token';
 import { redirectMobile } from './detect-mobile';
+import type { CloudConfigIndex } from '#contract/site-config/race-types';
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
-import { resolveSite } from './resolve-site';
+import { resolveSite, type ResolvedSite } from './resolve-site';
 import { restoreUser } from './restore-user';
 
 export type BootResult = { status: 'ready' } | { status: 'leaving' };
@@ -27,7 +28,7 @@ export async function runBoot(hostname = window.location.hostname): Promise<Boot
   // The console's preview of a site draft (contract/preview.ts): a start-up of its own, loaded only then.
   if (/[?&]preview=site(?:&|$)/.test(window.location.search)) {
     const preview = await (await import('./site-preview')).runSitePreviewBoot();
-    if (preview) return preview;
+    if (preview) return applySite(preview.cloud, preview.site, preview.domain);
   }
   const env = getEnv();
   const onMobileSite = isOnMobileSite(window.location.pathname, window.location.href, env.mobileSiteUrl);
@@ -59,9 +60,14 @@ export async function runBoot(hostname = window.location.hostname): Promise<Boot
     resolveSite(hostname),
   ]);
 
+  return applySite(cloud, site, hostname);
+}
+
+/** Stores what start-up resolved for `domainName` (this host, or the domain of a draft's preview). */
+function applySite(cloud: CloudConfigIndex | null, site: ResolvedSite, domainName: string): BootResult {
   useAppStore.getState().setRace({
     raceId: site.mode === 'bound' ? site.binding.raceId : null,
-    domainName: hostname,
+    domainName,
     imgDetail: site.mode === 'bound' ? (site.race?.imgDetail ?? null) : null,
   });
   useSiteStore.getState().setSite({

@@ -7,6 +7,7 @@ import { SITE_PREVIEW_PATH } from '#contract/preview';
 import { LANGUAGE_COOKIE } from '@/lib/language';
 import { useAppStore } from '@/stores/app-store';
 import { useSiteStore } from '@/stores/site-store';
+import { runBoot } from './run-boot';
 import { runSitePreviewBoot } from './site-preview';
 
 const draftAnswer = (text: string, report = { errors: [] as object[], warnings: [] as object[] }) =>
@@ -17,6 +18,10 @@ const draftAnswer = (text: string, report = { errors: [] as object[], warnings: 
   });
 
 const ribbon = () => document.querySelector<HTMLElement>('[data-testid="draft-preview-ribbon"]');
+
+afterEach(() => {
+  window.history.replaceState(null, '', '/');
+});
 
 beforeEach(() => {
   document.cookie = `${LANGUAGE_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
@@ -33,9 +38,8 @@ describe('the preview of a site draft', () => {
 
   it('shows the draft (not the published document) for the given domain, in the given language, without the cookie', async () => {
     server.use(draftAnswer(JSON.stringify({ version: '1', websiteTitle: '草稿标题', logo: '' })));
-    await expect(runSitePreviewBoot(`?preview=site&domain=${BOUND_DOMAIN}&lang=en`)).resolves.toEqual({
-      status: 'ready',
-    });
+    window.history.replaceState(null, '', `/?preview=site&domain=${BOUND_DOMAIN}&lang=en#/`);
+    await expect(runBoot('another-host')).resolves.toEqual({ status: 'ready' });
     const site = useSiteStore.getState();
     expect(site.mode).toBe('bound');
     expect(site.config?.websiteTitle).toBe('草稿标题');
@@ -50,7 +54,8 @@ describe('the preview of a site draft', () => {
   it('lists the validator’s problem when the draft does not parse, over the preview configuration', async () => {
     const problem = { path: '$', message: "Expected ',' or '}' after property value at line 3, column 3" };
     server.use(draftAnswer('{\n "websiteTitle": "x"\n "logo": ""}', { errors: [problem], warnings: [] }));
-    await runSitePreviewBoot(`?preview=site&domain=${BOUND_DOMAIN}&lang=zh`);
+    window.history.replaceState(null, '', `/?preview=site&domain=${BOUND_DOMAIN}&lang=zh#/`);
+    await runBoot('another-host');
     expect(useSiteStore.getState()).toMatchObject({ mode: 'preview', previewReason: 'failed' });
     expect(ribbon()?.getAttribute('aria-label')).toBe('草稿预览');
     expect(ribbon()?.textContent).toMatch(/草稿无法显示/);
@@ -59,7 +64,8 @@ describe('the preview of a site draft', () => {
 
   it('says so when the visitor has no console session with the site permission', async () => {
     server.use(http.get(api(SITE_PREVIEW_PATH), () => HttpResponse.json({ code: 401, msg: 'Sign in', data: null })));
-    await runSitePreviewBoot(`?preview=site&domain=${BOUND_DOMAIN}&lang=en`);
+    window.history.replaceState(null, '', `/?preview=site&domain=${BOUND_DOMAIN}&lang=en#/`);
+    await runBoot('another-host');
     expect(useSiteStore.getState().mode).toBe('preview');
     expect(ribbon()?.textContent).toMatch(/Sign in to the race console/);
   });

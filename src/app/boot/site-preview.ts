@@ -9,20 +9,18 @@
  * the home page's code does not grow.
  */
 import { readPreview, SITE_PREVIEW_PATH, type PreviewLanguage } from '#contract/preview';
-import type { ConfigProblem, SiteConfig } from '#contract/site-config/schema';
+import { parseSiteConfigTolerant, type ConfigProblem, type SiteConfig } from '#contract/site-config/schema';
+import type { CloudConfigIndex } from '#contract/site-config/race-types';
 import { getEnv } from '@/config/env';
 import { initI18n } from '@/app/i18n';
 import { applyLanguage } from '@/lib/language';
 import { markMobileSite } from '@/lib/mobile-site';
 import zhTexts from '@/locales/zh/preview/site.json';
 import enTexts from '@/locales/en/preview/site.json';
-import { useAppStore } from '@/stores/app-store';
-import { useSiteStore } from '@/stores/site-store';
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
 import { previewConfig } from './preview-config';
-import { fetchRaceBinding, fetchRaceInfo } from './resolve-site';
-import type { BootResult } from './run-boot';
+import { fetchRaceBinding, fetchRaceInfo, type ResolvedSite } from './resolve-site';
 
 type Texts = typeof zhTexts;
 
@@ -74,7 +72,6 @@ export async function draftConfig(view: DraftView): Promise<DraftConfig> {
     const problems = view.report.errors.length > 0 ? view.report.errors : [{ path: '$', message: 'not JSON' }];
     return { ok: false, problems };
   }
-  const { parseSiteConfigTolerant } = await import('#contract/site-config/schema');
   const parsed = parseSiteConfigTolerant(document);
   if (!parsed.ok) return { ok: false, problems: parsed.problems };
   return { ok: true, config: parsed.config, dropped: parsed.problems };
@@ -141,11 +138,18 @@ export function showRibbon(
   return ribbon;
 }
 
+/** What the preview's start-up resolved: run-boot.ts stores it as it stores a host's site. */
+export interface SitePreviewBoot {
+  cloud: CloudConfigIndex | null;
+  site: ResolvedSite;
+  domain: string;
+}
+
 /**
- * The preview's start-up, or null when the address is not a site preview (the normal start-up then runs).
- * Stores the draft's configuration (or the preview configuration with the problems) like run-boot.ts does.
+ * The preview's start-up, or null when the address is not a site preview (the normal start-up then runs): the
+ * draft's configuration, or the preview configuration with the problems in the ribbon.
  */
-export async function runSitePreviewBoot(search = window.location.search): Promise<BootResult | null> {
+export async function runSitePreviewBoot(search = window.location.search): Promise<SitePreviewBoot | null> {
   const request = readPreview(search);
   if (!request || request.kind !== 'site') return null;
   const { domain, language } = request;
@@ -161,30 +165,25 @@ export async function runSitePreviewBoot(search = window.location.search): Promi
     fetchSiteDraft(domain),
     fetchRaceBinding(domain).catch(() => null),
   ]);
-  const race = binding ? await fetchRaceInfo(binding.raceId).catch(() => null) : null;
   const shown = draft.ok ? await draftConfig(draft.view) : undefined;
-  const config = shown?.ok ? shown.config : previewConfig();
 
-  useAppStore.getState().setRace({
-    raceId: binding?.raceId ?? null,
-    domainName: domain,
-    imgDetail: race?.imgDetail ?? null,
-  });
-  useSiteStore.getState().setSite({
-    mode: shown?.ok ? 'bound' : 'preview',
-    previewReason: shown?.ok ? null : 'failed',
-    config,
-    race,
-    problems: shown?.ok ? shown.dropped : [],
-    cloudType: cloud?.cloudType ?? 'aliyun',
-  });
+  let site: ResolvedSite;
+  if (draft.ok && shown?.ok) {
+    const raceId = binding?.raceId ?? draft.view.raceId;
+    const race = await fetchRaceInfo(raceId).catch(() => null);
+    site = {
+      mode: 'bound',
+      binding: { raceId, domainName: domain },
+      race,
+      config: shown.config,
+      problems: shown.dropped,
+    };
+  } else {
+    site = { mode: 'preview', reason: 'failed', config: previewConfig(), problems: [] };
+  }
 
   if (!draft.ok) {
-    showRibbon(language, {
-      errors: 0,
-      warnings: 0,
-      message: previewText(language, draft.reason, { domain }),
-    });
+    showRibbon(language, { errors: 0, warnings: 0, message: previewText(language, draft.reason, { domain }) });
   } else {
     const { errors, warnings } = draft.view.report;
     showRibbon(language, {
@@ -193,5 +192,5 @@ export async function runSitePreviewBoot(search = window.location.search): Promi
       ...(shown && !shown.ok ? { message: previewText(language, 'unusable'), problems: shown.problems } : {}),
     });
   }
-  return { status: 'ready' };
+  return { cloud, site, domain };
 }

@@ -27,6 +27,23 @@ import './site.css';
 
 const shortMd5 = (md5: string) => md5.slice(0, 8);
 
+function readStash(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null; // site data blocked: nothing kept
+  }
+}
+
+function writeStash(key: string, text: string | null) {
+  try {
+    if (text === null) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, text);
+  } catch {
+    // site data blocked, or the text too large for the session's storage: the page itself still has it
+  }
+}
+
 export default function SitePage() {
   const { t } = useTranslation();
   const { raceId = '' } = useParams();
@@ -103,17 +120,21 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
   const loaded = useLoaded(load);
   // What the page changed since the draft was loaded: the server's latest view and the text being edited.
   const [edit, setEdit] = useState<{ view: SiteDraftView; text: string }>();
+  // Unsaved text kept in this tab's session storage: leaving the page (or a reload) loses nothing.
+  const stashKey = `race-site-console:site-draft:${raceId}:${domain}`;
+  const [stash] = useState(() => readStash(stashKey));
   const view = edit?.view ?? loaded.data;
-  const text = edit?.text ?? view?.text;
+  const text = edit?.text ?? (view ? (stash ?? view.text) : undefined);
   const setView = (next: SiteDraftView) => setEdit((last) => ({ view: next, text: last?.text ?? next.text }));
   const setText = (next: string | ((now: string) => string)) =>
     setEdit((last) => {
-      const base = last ?? (loaded.data ? { view: loaded.data, text: loaded.data.text } : undefined);
+      const base = last ?? (loaded.data ? { view: loaded.data, text: stash ?? loaded.data.text } : undefined);
       if (!base) return last;
       return { view: base.view, text: typeof next === 'function' ? next(base.text) : next };
     });
   const [checked, setServerReport] = useState<{ report: SiteConfigReport; refused: boolean; text: string }>();
-  const [tab, setTab] = useState('json');
+  // The forms first (the parts organisers change most), the JSON when there are none.
+  const [tab, setTab] = useState(SITE_EDITORS[0] ? `editor-${SITE_EDITORS[0].key}` : 'json');
   const [versionsKey, setVersionsKey] = useState(0);
   const [previewKey, setPreviewKey] = useState(0);
   const editor = useRef<JsonEditorHandle>(null);
@@ -125,6 +146,24 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
   useEffect(() => {
     dirtyRef.current = unsaved;
   }, [unsaved, dirtyRef]);
+  useEffect(() => writeStash(stashKey, unsaved ? (text ?? null) : null), [stashKey, unsaved, text]);
+
+  // Leaving by the console's own menu, links or race picker with unsaved changes asks first (the text stays
+  // in the stash whatever the answer).
+  useEffect(() => {
+    if (!unsaved) return undefined;
+    const guard = (event: MouseEvent) => {
+      const target = event.target instanceof Element ? event.target : null;
+      const leaving = target?.closest('a[href], [role="menuitem"], .ant-select');
+      if (!leaving || leaving.closest('.site-page') || leaving.closest('.ant-select-dropdown')) return;
+      if (!window.confirm(t('site.leaveWarning'))) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
+    document.addEventListener('click', guard, true);
+    return () => document.removeEventListener('click', guard, true);
+  }, [unsaved, t]);
 
   useEffect(() => {
     if (!unsaved) return undefined;
@@ -302,7 +341,7 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
             <Alert type="warning" showIcon message={t('site.state.stale', { md5: shortMd5(view.published!.md5) })} />
           )}
         </Space>
-        <Space wrap className="site-actions">
+        <Space wrap className="site-actions" style={{ display: 'flex' }}>
           <Button type="primary" onClick={() => void save()} loading={action.busy} data-testid="site-save">
             {t('site.actions.save')}
           </Button>
@@ -324,6 +363,9 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
           </div>
         )}
       </Card>
+      {stash !== null && edit === undefined && stash !== view.text && (
+        <Alert type="info" showIcon message={t('site.restored')} className="site-alert" data-testid="site-restored" />
+      )}
       {!report.parsed && SITE_EDITORS.length > 0 && (
         <Alert type="info" showIcon message={t('site.editorsNeedJson')} className="site-alert" />
       )}

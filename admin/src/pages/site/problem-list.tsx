@@ -35,7 +35,7 @@ export function ProblemList({
                 type="button"
                 className="site-problem__jump"
                 onClick={() => onJump(problem.path)}
-                aria-label={`${t(`site.problems.${problem.severity}`)} ${problem.path}: ${problem.message}. ${t('site.problems.jump', { path: problem.path })}`}
+                title={t('site.problems.jump', { path: problem.path })}
                 data-testid="site-problem"
               >
                 <span className="site-problem__severity">{t(`site.problems.${problem.severity}`)}</span>
