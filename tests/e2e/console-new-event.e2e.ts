@@ -121,7 +121,7 @@ it('an owner makes a new event from nothing in the console, and its site shows n
   await expect.poll(() => page.getByTestId('site-unsaved').count()).toBe(0);
   await expectAccessible(page, 'console new event site');
   await screenshot(page, 'console-new-event-site');
-  await confirmed(page, 'site-publish', /^确 ?定$/);
+  await confirmed(page, 'site-publish', /^发 ?布$/);
   await expect
     .poll(async () => (await (await api(`${API_PATHS.siteConfigLookup}?domainName=${domain}`)).json()).code)
     .toBe(0);

@@ -108,6 +108,8 @@ export function AssetPicker({
           <Button
             type="primary"
             ghost
+            // Its name starts with its visible text: antd's space between two Chinese characters (选 择) would not.
+            autoInsertSpace={false}
             onClick={() => setOpen(true)}
             aria-label={ariaLabel ? t('assets.picker.chooseFor', { field: ariaLabel }) : undefined}
           >
