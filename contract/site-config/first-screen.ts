@@ -17,7 +17,10 @@ export function pickText(language: SiteLanguage, zh: string | undefined, en: str
   return zh ?? en ?? '';
 }
 
-/** Site title: the race year plus the event name (spec §1). */
+/**
+ * Site title: the race year plus the event name (spec §1); a name that already starts with the year (a race named
+ * "2028 Harbour 10K", as a new event's starter site takes it) keeps it once.
+ */
 export function siteTitle(
   race: Pick<RaceInfo, 'startTime' | 'raceName' | 'raceNameEn'> | null,
   config: Pick<SiteConfig, 'websiteTitle' | 'websiteTitleEn'>,
@@ -28,7 +31,7 @@ export function siteTitle(
     language === 'en'
       ? config.websiteTitleEn || race?.raceNameEn || config.websiteTitle
       : config.websiteTitle || race?.raceName || '';
-  if (!year || !/^\d{4}$/.test(year)) return name;
+  if (!year || !/^\d{4}$/.test(year) || name.startsWith(year)) return name;
   return language === 'en' ? `${year} ${name}` : `${year}${name}`;
 }
 

@@ -186,5 +186,9 @@ describe('site resolution', () => {
     expect(siteTitle(testRace, testConfig(), 'zh')).toBe('2027测试城市马拉松');
     expect(siteTitle(testRace, testConfig(), 'en')).toBe('2027 Test City Marathon');
     expect(siteTitle(null, testConfig(), 'en')).toBe('Test City Marathon');
+    // A name that starts with the year already keeps it once.
+    const named = { ...testConfig(), websiteTitle: '2027 测试城市马拉松', websiteTitleEn: '2027 Test City Marathon' };
+    expect(siteTitle(testRace, named, 'zh')).toBe('2027 测试城市马拉松');
+    expect(siteTitle(testRace, named, 'en')).toBe('2027 Test City Marathon');
   });
 });
