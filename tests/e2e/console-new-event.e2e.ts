@@ -148,10 +148,10 @@ it('an owner makes a new event from nothing in the console, and its site shows n
     .toEqual([['10K', 12000]]);
 
   // The public site of the new domain, in both languages: the new event, nothing of the demo.
-  const visitor = await context.newPage();
   const origin = `http://${domain}:${serverPort()}`;
   for (const lang of ['zh', 'en'] as const) {
     await context.addCookies([{ name: 'language', value: lang, url: origin }]);
+    const visitor = await context.newPage();
     await visitor.goto(`${origin}/#/home`);
     await visitor.getByTestId('site-menu').waitFor();
     await appDrawn(visitor);
@@ -161,6 +161,7 @@ it('an owner makes a new event from nothing in the console, and its site shows n
     const text = await visitor.evaluate(() => `${document.title}\n${document.body.innerText}`);
     for (const mark of DEMO_RACE_MARKS) expect([lang, mark, text.includes(mark)]).toEqual([lang, mark, false]);
     await screenshot(visitor, `console-new-event-public-${lang}`);
+    await visitor.close();
   }
 
   // Every step in the audit log, under the console's action names.
