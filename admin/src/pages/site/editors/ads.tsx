@@ -3,7 +3,7 @@
  * each ad with its image, its link for the Chinese and the English site, its description, and whether it is
  * shown only while sign-up is open; add, remove, move up and down.
  */
-import { Card, Switch } from 'antd';
+import { Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -11,6 +11,7 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  PartSection,
   ImageField,
   PartField,
   TextField,
@@ -31,13 +32,12 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
       {AD_LISTS.map((key) => {
         const { items, broken } = listPart(draft, key);
         return (
-          <Card
+          <PartSection
             key={key}
-            className="site-parts-section"
-            title={<h2 className="site-parts-section-title">{t(`siteParts.ads.lists.${key}`)}</h2>}
-            data-testid={`site-ads-${key}`}
+            title={t(`siteParts.ads.lists.${key}`)}
+            hint={t(`siteParts.ads.where.${key}`)}
+            testId={`site-ads-${key}`}
           >
-            <p className="site-parts-section-hint">{t(`siteParts.ads.where.${key}`)}</p>
             {broken ? (
               <BrokenPart name={key} />
             ) : (
@@ -120,7 +120,7 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
                 })}
               />
             )}
-          </Card>
+          </PartSection>
         );
       })}
     </EditorFrame>

@@ -3,14 +3,13 @@
  * desktop and the phone site, and the home page's route map (image, title, summary, where "full route" goes).
  * The first tab: a new event's draft starts with the race's names as its title and no logo.
  */
-import { Card } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
   BilingualFields,
   BrokenPart,
   EditorFrame,
+  PartSection,
   ImageField,
   PartProblems,
   TextField,
@@ -29,58 +28,49 @@ export function BasicsEditor({ raceId, draft, onChange, problems }: SiteEditorPr
   const route: Obj = isObj(routeValue) ? routeValue : {};
   const updateRoute = (next: Obj) =>
     onChange(withKey(draft, ROUTE_MAP, Object.keys(next).length > 0 ? next : undefined));
-  const section = (title: string, hint: string, children: ReactNode, testId: string) => (
-    <Card
-      className="site-parts-section"
-      data-testid={testId}
-      title={<h2 className="site-parts-section-title">{title}</h2>}
-    >
-      <p className="site-parts-section-hint">{hint}</p>
-      {children}
-    </Card>
-  );
 
   return (
     <EditorFrame intro={t('siteBasics.intro')} testId="site-basics">
-      {section(
-        t('siteBasics.identityTitle'),
-        t('siteBasics.identityHint'),
-        <>
-          <BilingualFields
-            label={t('siteBasics.websiteTitle')}
-            object={draft}
-            path={[]}
-            field="websiteTitle"
-            required
-            problems={problems}
-            onChange={onChange}
-          />
-          <ImageField
-            label={t('siteBasics.logo')}
-            hint={t('siteBasics.logoHint')}
-            path={['logo']}
-            problems={problems}
-            raceId={raceId}
-            value={draft.logo}
-            required
-            onChange={(value) => onChange(withKey(draft, 'logo', value ?? ''))}
-          />
-          <ImageField
-            label={t('siteBasics.logoH5')}
-            hint={t('siteBasics.logoH5Hint')}
-            path={['logoH5']}
-            problems={problems}
-            raceId={raceId}
-            value={draft.logoH5}
-            onChange={(value) => onChange(withKey(draft, 'logoH5', value))}
-          />
-        </>,
-        'site-basics-identity',
-      )}
-      {section(
-        t('siteBasics.routeTitle'),
-        t('siteBasics.routeHint'),
-        routeValue !== undefined && !isObj(routeValue) ? (
+      <PartSection
+        title={t('siteBasics.identityTitle')}
+        hint={t('siteBasics.identityHint')}
+        testId="site-basics-identity"
+      >
+        {
+          <>
+            <BilingualFields
+              label={t('siteBasics.websiteTitle')}
+              object={draft}
+              path={[]}
+              field="websiteTitle"
+              required
+              problems={problems}
+              onChange={onChange}
+            />
+            <ImageField
+              label={t('siteBasics.logo')}
+              hint={t('siteBasics.logoHint')}
+              path={['logo']}
+              problems={problems}
+              raceId={raceId}
+              value={draft.logo}
+              required
+              onChange={(value) => onChange(withKey(draft, 'logo', value ?? ''))}
+            />
+            <ImageField
+              label={t('siteBasics.logoH5')}
+              hint={t('siteBasics.logoH5Hint')}
+              path={['logoH5']}
+              problems={problems}
+              raceId={raceId}
+              value={draft.logoH5}
+              onChange={(value) => onChange(withKey(draft, 'logoH5', value))}
+            />
+          </>
+        }
+      </PartSection>
+      <PartSection title={t('siteBasics.routeTitle')} hint={t('siteBasics.routeHint')} testId="site-basics-route">
+        {routeValue !== undefined && !isObj(routeValue) ? (
           <BrokenPart name={ROUTE_MAP} />
         ) : (
           <>
@@ -120,9 +110,8 @@ export function BasicsEditor({ raceId, draft, onChange, problems }: SiteEditorPr
               onChange={(value) => updateRoute(withKey(route, 'jumpUrl', value))}
             />
           </>
-        ),
-        'site-basics-route',
-      )}
+        )}
+      </PartSection>
     </EditorFrame>
   );
 }

@@ -4,8 +4,7 @@
  * slogan, organisers, hotline and its hours, e-mail) and the QR codes (qrCodeList "follow us", appQrCode in
  * the login drawer).
  */
-import { Button, Card } from 'antd';
-import type { ReactNode } from 'react';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -13,6 +12,7 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  PartSection,
   ImageField,
   PartProblems,
   TextField,
@@ -46,23 +46,15 @@ export function FooterEditor({ raceId, draft, onChange, problems }: SiteEditorPr
   const event: Obj = isObj(eventValue) ? eventValue : {};
   const updateEvent = (next: Obj) => onChange(withKey(draft, EVENT, next));
   const organizers = listPart(event, 'organizers');
-  const section = (title: string, hint: string, children: ReactNode, testId: string) => (
-    <Card
-      className="site-parts-section"
-      data-testid={testId}
-      title={<h2 className="site-parts-section-title">{title}</h2>}
-    >
-      <p className="site-parts-section-hint">{hint}</p>
-      {children}
-    </Card>
-  );
 
   return (
     <EditorFrame intro={t('siteParts.footer.intro')} testId="site-footer">
-      {section(
-        t('siteParts.footer.filingsTitle'),
-        t('siteParts.footer.filingsHint'),
-        filings.broken ? (
+      <PartSection
+        title={t('siteParts.footer.filingsTitle')}
+        hint={t('siteParts.footer.filingsHint')}
+        testId="site-footer-filings-section"
+      >
+        {filings.broken ? (
           <BrokenPart name={FILINGS} />
         ) : (
           <CardList
@@ -118,13 +110,14 @@ export function FooterEditor({ raceId, draft, onChange, problems }: SiteEditorPr
               </>
             ))}
           />
-        ),
-        'site-footer-filings-section',
-      )}
-      {section(
-        t('siteParts.footer.copyrightTitle'),
-        t('siteParts.footer.copyrightHint'),
-        COPYRIGHT.map((key) => (
+        )}
+      </PartSection>
+      <PartSection
+        title={t('siteParts.footer.copyrightTitle')}
+        hint={t('siteParts.footer.copyrightHint')}
+        testId="site-footer-copyright"
+      >
+        {COPYRIGHT.map((key) => (
           <ImageField
             key={key}
             label={t(`siteParts.footer.copyright.${key}`)}
@@ -134,13 +127,14 @@ export function FooterEditor({ raceId, draft, onChange, problems }: SiteEditorPr
             value={draft[key]}
             onChange={(value) => onChange(withKey(draft, key, value))}
           />
-        )),
-        'site-footer-copyright',
-      )}
-      {section(
-        t('siteParts.footer.eventTitle'),
-        t('siteParts.footer.eventHint'),
-        eventValue !== undefined && !isObj(eventValue) ? (
+        ))}
+      </PartSection>
+      <PartSection
+        title={t('siteParts.footer.eventTitle')}
+        hint={t('siteParts.footer.eventHint')}
+        testId="site-footer-event"
+      >
+        {eventValue !== undefined && !isObj(eventValue) ? (
           <BrokenPart name={EVENT} />
         ) : (
           <>
@@ -221,72 +215,74 @@ export function FooterEditor({ raceId, draft, onChange, problems }: SiteEditorPr
               onChange={(value) => updateEvent(withKey(event, 'email', value))}
             />
           </>
-        ),
-        'site-footer-event',
-      )}
-      {section(
-        t('siteParts.footer.qrTitle'),
-        t('siteParts.footer.qrHint'),
-        <>
-          {qrCodes.broken ? (
-            <BrokenPart name={QR_CODES} />
-          ) : (
-            <CardList
-              testId="site-footer-qr"
-              items={qrCodes.items}
-              itemFields={QR_FIELDS}
-              path={[QR_CODES]}
-              problems={problems}
-              onChange={(next) => onChange(withKey(draft, QR_CODES, next))}
-              newItem={() => ({ id: nextId(qrCodes.items), label: '', src: '' })}
-              addLabel={t('siteParts.footer.addQr')}
-              emptyText={t('siteParts.footer.noQr')}
-              itemTitle={(item, index) => {
-                const qr = isObj(item) ? item : {};
-                const name = text(qr.label) || t('siteParts.footer.qrUntitled', { n: index + 1 });
-                return (
+        )}
+      </PartSection>
+      <PartSection
+        title={t('siteParts.footer.qrTitle')}
+        hint={t('siteParts.footer.qrHint')}
+        testId="site-footer-qr-section"
+      >
+        {
+          <>
+            {qrCodes.broken ? (
+              <BrokenPart name={QR_CODES} />
+            ) : (
+              <CardList
+                testId="site-footer-qr"
+                items={qrCodes.items}
+                itemFields={QR_FIELDS}
+                path={[QR_CODES]}
+                problems={problems}
+                onChange={(next) => onChange(withKey(draft, QR_CODES, next))}
+                newItem={() => ({ id: nextId(qrCodes.items), label: '', src: '' })}
+                addLabel={t('siteParts.footer.addQr')}
+                emptyText={t('siteParts.footer.noQr')}
+                itemTitle={(item, index) => {
+                  const qr = isObj(item) ? item : {};
+                  const name = text(qr.label) || t('siteParts.footer.qrUntitled', { n: index + 1 });
+                  return (
+                    <>
+                      <Thumbnail src={qr.src} alt={t('siteParts.footer.qrOf', { name })} />
+                      <span>{name}</span>
+                    </>
+                  );
+                }}
+                renderItem={objectItems((qr, index, update) => (
                   <>
-                    <Thumbnail src={qr.src} alt={t('siteParts.footer.qrOf', { name })} />
-                    <span>{name}</span>
+                    <BilingualFields
+                      label={t('siteParts.footer.qrLabel')}
+                      object={qr}
+                      path={[QR_CODES, index]}
+                      field="label"
+                      required
+                      problems={problems}
+                      onChange={update}
+                    />
+                    <ImageField
+                      label={t('siteParts.footer.qrImage')}
+                      path={[QR_CODES, index, 'src']}
+                      problems={problems}
+                      raceId={raceId}
+                      value={qr.src}
+                      required
+                      onChange={(value) => update(withKey(qr, 'src', value))}
+                    />
                   </>
-                );
-              }}
-              renderItem={objectItems((qr, index, update) => (
-                <>
-                  <BilingualFields
-                    label={t('siteParts.footer.qrLabel')}
-                    object={qr}
-                    path={[QR_CODES, index]}
-                    field="label"
-                    required
-                    problems={problems}
-                    onChange={update}
-                  />
-                  <ImageField
-                    label={t('siteParts.footer.qrImage')}
-                    path={[QR_CODES, index, 'src']}
-                    problems={problems}
-                    raceId={raceId}
-                    value={qr.src}
-                    required
-                    onChange={(value) => update(withKey(qr, 'src', value))}
-                  />
-                </>
-              ))}
+                ))}
+              />
+            )}
+            <ImageField
+              label={t('siteParts.footer.appQrCode')}
+              hint={t('siteParts.footer.appQrCodeHint')}
+              path={['appQrCode']}
+              problems={problems}
+              raceId={raceId}
+              value={draft.appQrCode}
+              onChange={(value) => onChange(withKey(draft, 'appQrCode', value))}
             />
-          )}
-          <ImageField
-            label={t('siteParts.footer.appQrCode')}
-            hint={t('siteParts.footer.appQrCodeHint')}
-            path={['appQrCode']}
-            problems={problems}
-            raceId={raceId}
-            value={draft.appQrCode}
-            onChange={(value) => onChange(withKey(draft, 'appQrCode', value))}
-          />
-        </>,
-        'site-footer-qr-section',
-      )}
+          </>
+        }
+      </PartSection>
     </EditorFrame>
   );
 }

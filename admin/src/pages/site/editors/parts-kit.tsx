@@ -482,6 +482,37 @@ export function BrokenPart({ name }: { name: string }) {
   return <Alert type="warning" showIcon message={t('siteParts.common.broken', { part: name })} />;
 }
 
+/** A titled section of an editor (a card): its heading, an optional hint under it, then its fields. */
+export function PartSection({
+  title,
+  hint,
+  testId,
+  level = 2,
+  small,
+  children,
+}: {
+  title: ReactNode;
+  hint?: ReactNode;
+  testId?: string;
+  /** h2 for an editor's sections, h3 for a section inside one. */
+  level?: 2 | 3;
+  small?: boolean;
+  children: ReactNode;
+}) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <Card
+      size={small ? 'small' : undefined}
+      className="site-parts-section"
+      data-testid={testId}
+      title={<Heading className="site-parts-section-title">{title}</Heading>}
+    >
+      {hint !== undefined && <p className="site-parts-section-hint">{hint}</p>}
+      {children}
+    </Card>
+  );
+}
+
 /** An editor's frame: its intro, then its sections, in a vertical form. */
 export function EditorFrame({ intro, children, testId }: { intro: ReactNode; children: ReactNode; testId: string }) {
   return (

@@ -4,7 +4,7 @@
  * page's buttons: sign up, registration search, score search, photo search. Every number of the document
  * (moduleType, openStatus, jumpType) is a choice said in words.
  */
-import { Card, Select, Switch } from 'antd';
+import { Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -12,6 +12,7 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  PartSection,
   PartField,
   PartProblems,
   TextField,
@@ -151,13 +152,13 @@ function SearchSwitch({
   const update = (next: Obj) => onChange(withKey(draft, name, next));
   const state = value === undefined ? 'none' : value.openStatus === 0 ? 'closed' : 'open';
   return (
-    <Card
-      size="small"
-      className="site-parts-section"
-      title={<h3 className="site-parts-section-title">{t(`siteParts.search.switches.${name}`)}</h3>}
-      data-testid={`site-search-${name}`}
+    <PartSection
+      small
+      level={3}
+      title={t(`siteParts.search.switches.${name}`)}
+      hint={t(`siteParts.search.switchWhat.${name}`)}
+      testId={`site-search-${name}`}
     >
-      <p className="site-parts-section-hint">{t(`siteParts.search.switchWhat.${name}`)}</p>
       <PartProblems problems={value ? problemsBeside(problems, path, SWITCH_FIELDS) : []} />
       <PartField
         label={t('siteParts.search.pageState')}
@@ -216,7 +217,7 @@ function SearchSwitch({
           )}
         </>
       )}
-    </Card>
+    </PartSection>
   );
 }
 
@@ -329,11 +330,7 @@ export function SearchEditor({ draft, onChange, problems }: SiteEditorProps) {
   const { items, broken } = listPart(draft, MODULES);
   return (
     <EditorFrame intro={t('siteParts.search.intro')} testId="site-search">
-      <Card
-        className="site-parts-section"
-        title={<h2 className="site-parts-section-title">{t('siteParts.search.modulesTitle')}</h2>}
-      >
-        <p className="site-parts-section-hint">{t('siteParts.search.modulesHint')}</p>
+      <PartSection title={t('siteParts.search.modulesTitle')} hint={t('siteParts.search.modulesHint')}>
         {broken ? (
           <BrokenPart name={MODULES} />
         ) : (
@@ -374,16 +371,12 @@ export function SearchEditor({ draft, onChange, problems }: SiteEditorProps) {
             ))}
           />
         )}
-      </Card>
-      <Card
-        className="site-parts-section"
-        title={<h2 className="site-parts-section-title">{t('siteParts.search.switchesTitle')}</h2>}
-      >
-        <p className="site-parts-section-hint">{t('siteParts.search.switchesHint')}</p>
+      </PartSection>
+      <PartSection title={t('siteParts.search.switchesTitle')} hint={t('siteParts.search.switchesHint')}>
         {SEARCH_SWITCHES.map((name) => (
           <SearchSwitch key={name} name={name} draft={draft} onChange={onChange} problems={problems} />
         ))}
-      </Card>
+      </PartSection>
     </EditorFrame>
   );
 }
