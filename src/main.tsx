@@ -1,4 +1,5 @@
 /** Boot: awaits the start-up pipeline, then renders (docs/architecture.md "The SPA's start-up and data flow"). */
+import { readPreview } from '#contract/preview';
 import { EnvError } from '@/config/env-schema';
 import { readLanguageCookie } from '@/lib/language';
 import { loadTextsFor } from '@/lib/locale-bundles';
@@ -11,6 +12,13 @@ import { pageRegistry } from '@/app/routes/page-registry';
 import '@/styles/global.css';
 
 async function main() {
+  // The console's preview of a registration-form draft: its own small page, loaded only then (issue 33 §3).
+  const preview = readPreview(window.location.search);
+  if (preview?.kind === 'form') {
+    const { startFormPreview } = await import('@/app/form-preview');
+    await startFormPreview(preview);
+    return;
+  }
   // A visit landing on home fetches the home chunk during start-up and its LCP image before the first render;
   // '' and '/' become '/home' now, so the first render is the home page, not a redirect with an empty main.
   const landsOnHome = isHomeRoute();

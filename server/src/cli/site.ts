@@ -43,10 +43,12 @@ import {
   type MailingCommand,
 } from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
-import { inspectSiteConfigBytes, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
-import { bindDomain, domainsOverview, publishDomainSiteConfig, unbindDomain } from '../services/website/domains.ts';
-import { saveRace } from '../services/races.ts';
-import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
+import { inspectSiteConfigBytes } from '../db/site-config-publisher.ts';
+import { bindDomain, domainsOverview, unbindDomain } from '../services/website/domains.ts';
+import { publishSite } from '../services/website/site-drafts.ts';
+import { saveRaceDocument } from '../services/races.ts';
+import { inspectFormBytes } from '../db/registration-form-publisher.ts';
+import { publishFormText } from '../services/registration/form-editor.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
@@ -306,7 +308,8 @@ async function list(io: CliIo): Promise<void> {
 async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    const bound = await bindDomain(repos, domain, raceId, io.now());
+    // The CLI's bind replaces a binding (it prints the race it was bound to); domain.bind in the audit log.
+    const bound = await bindDomain(repos, domain, raceId, io.now(), { actor: { kind: 'cli' }, move: true });
     if (!bound.ok) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
     const { previousRaceId } = bound;
     const was = previousRaceId !== undefined && previousRaceId !== raceId ? ` (was ${previousRaceId})` : '';
@@ -320,7 +323,9 @@ async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void>
 async function unbind(io: CliIo, rawDomain: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    if (!(await unbindDomain(repos, domain))) throw failure(`${domain} is not bound`);
+    if (!(await unbindDomain(repos, domain, io.now(), { actor: { kind: 'cli' } })).ok) {
+      throw failure(`${domain} is not bound`);
+    }
     io.stdout(`unbound ${domain}`);
   });
 }
@@ -354,28 +359,25 @@ async function publish(io: CliIo, rawDomain: string, file: string): Promise<void
   const domain = domainArg(rawDomain);
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos, files }) => {
-    try {
-      const result = await publishDomainSiteConfig(repos, files, {
-        domainName: domain,
-        bytes,
-        now: io.now(),
-        source: file,
-      });
-      io.stdout(`published ${domain}`);
-      io.stdout(`md5 ${result.md5}`);
-      io.stdout(`uri ${result.uri}`);
-      printWarnings(io, result.warnings);
-      if (!result.bound) {
-        io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
-      }
-    } catch (error) {
-      if (error instanceof SiteConfigRejectedError) {
-        throw failure(
-          `Refused to publish: ${file} is not a valid site configuration (${plural(error.problems.length, 'problem')}):`,
-          ...problemLines(error.problems),
-        );
-      }
-      throw error;
+    // The console's publish (services/website/site-drafts.ts): the same checks, recorded as site.publish.
+    const outcome = await publishSite(
+      { repos, files, now: io.now },
+      { domain, bytes, actor: { kind: 'cli' }, source: file },
+    );
+    if (!outcome.ok) {
+      const errors = outcome.report?.errors ?? [];
+      throw failure(
+        `Refused to publish: ${file} is not a valid site configuration (${plural(errors.length, 'problem')}):`,
+        ...problemLines(errors),
+      );
+    }
+    const result = outcome.value;
+    io.stdout(`published ${domain}`);
+    io.stdout(`md5 ${result.md5}`);
+    io.stdout(`uri ${result.uri}`);
+    printWarnings(io, result.warnings);
+    if (!result.bound) {
+      io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
     }
   });
 }
@@ -395,23 +397,30 @@ function formValidate(io: CliIo, file: string): void {
 async function formPublish(io: CliIo, raceId: string, file: string, channel: string | undefined): Promise<void> {
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos }) => {
-    try {
-      const result = await publishRegistrationForm({ repos, raceId, channel, bytes, now: io.now(), source: file });
-      io.stdout(
-        result.unchanged
-          ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
-          : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    // The console's publication (services/registration/form-editor.ts), audited as form.publish by the CLI.
+    const outcome = await publishFormText(
+      repos,
+      { kind: 'cli' },
+      { raceId, channel, text: bytes.toString('utf8'), source: file },
+      io.now(),
+    );
+    if (!outcome.ok) {
+      const problems =
+        outcome.reason === 'problems'
+          ? outcome.problems
+          : [{ path: '$', message: `the channel "${channel ?? ''}" must be lower-case letters, digits or "-"` }];
+      throw failure(
+        `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(problems.length, 'problem')}):`,
+        ...problemLines(problems),
       );
-      io.stdout(`md5 ${result.md5}`);
-    } catch (error) {
-      if (error instanceof FormRejectedError) {
-        throw failure(
-          `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(error.problems.length, 'problem')}):`,
-          ...problemLines(error.problems),
-        );
-      }
-      throw error;
     }
+    const result = outcome.value;
+    io.stdout(
+      result.unchanged
+        ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
+        : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    );
+    io.stdout(`md5 ${result.md5}`);
   });
 }
 
@@ -435,9 +444,11 @@ async function addRace(io: CliIo, file: string): Promise<void> {
     );
   }
   await withDatabase(io, async ({ repos }) => {
-    // The race and the places of its sign-up items together: a capacity below the places taken refuses both.
-    const outcome = await saveRace(repos, result.race, io.now());
-    if (!outcome.ok) throw failure(`${file}: ${outcome.problem}; nothing saved.`);
+    // The console's save: the race, the places of its items and its slots together, refused when it would break
+    // entries already made (a capacity below the places taken, an item with entries removed); race.add or
+    // race.save in the audit log.
+    const outcome = await saveRaceDocument(repos, { document: result.race, actor: { kind: 'cli' }, now: io.now() });
+    if (!outcome.ok) throw failure(`${file}: ${outcome.refusal.problem}; nothing saved.`);
     io.stdout(
       `${outcome.saved === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`,
     );
@@ -629,6 +640,8 @@ const READ_ONLY_COMMANDS = new Set([
  * direct-approve, direct-reject: direct.approve, direct.reject).
  */
 const SELF_AUDITED_COMMANDS = new Set([
+  // site.publish, as the console's publish (services/website/site-drafts.ts)
+  'publish',
   'entries-export',
   'reconcile',
   'reconciliation-handle',
@@ -658,6 +671,16 @@ const SELF_AUDITED_COMMANDS = new Set([
   'staff-key-revoke',
   'pickup-checkin',
   'pickup-export',
+  // the asset library: asset.add / asset.replace / asset.remove, as the console's (services/organiser/event-assets.ts)
+  'asset-add',
+  'asset-replace',
+  'asset-remove',
+  // races and domains: race.add / race.save, domain.bind / domain.unbind, as the console's (services/races.ts, domains.ts)
+  'add-race',
+  'bind',
+  'unbind',
+  // the console's publication of a registration form (services/registration/form-editor.ts): form.publish
+  'form-publish',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

@@ -1851,4 +1851,61 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE refunds ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;`,
     postgres: `ALTER TABLE refunds ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
   },
+  {
+    id: 35,
+    name: 'site drafts: the draft of each domain, and who published each site configuration',
+    // Issue 33: the console edits a domain's site configuration as a draft before publishing it. The draft is
+    // kept as typed (its text, even when it does not parse, so nothing is lost), with the publication it started
+    // from and who saved it. A publication records its publisher (a staff member; null for the CLI and the seed).
+    sqlite: `
+      CREATE TABLE site_drafts (
+        domain_name TEXT PRIMARY KEY,
+        text        TEXT NOT NULL,
+        base_md5    TEXT,
+        saved_by    INTEGER,
+        saved_at    INTEGER NOT NULL
+      ) STRICT;
+      ALTER TABLE site_configs ADD COLUMN published_by INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE site_drafts (
+        domain_name TEXT PRIMARY KEY,
+        text        TEXT NOT NULL,
+        base_md5    TEXT,
+        saved_by    BIGINT,
+        saved_at    BIGINT NOT NULL
+      );
+      ALTER TABLE site_configs ADD COLUMN published_by BIGINT;
+    `,
+  },
+  {
+    id: 36,
+    name: 'registration forms: the console draft per race and channel, and who published each version',
+    // Issue 33 §3: the console edits a race's registration form per entry channel as a draft, kept as typed
+    // (even when it does not pass the checks yet, so nothing typed is lost) with who saved it and when, and
+    // publishes it as the next version. A version records the staff member who published it (null: the CLI
+    // or the demo seed).
+    sqlite: `
+      CREATE TABLE registration_form_drafts (
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        channel       TEXT NOT NULL,
+        document_text TEXT NOT NULL,
+        saved_by      INTEGER,
+        saved_at      INTEGER NOT NULL,
+        PRIMARY KEY (race_id, channel)
+      ) STRICT;
+      ALTER TABLE registration_forms ADD COLUMN published_by INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE registration_form_drafts (
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        channel       TEXT NOT NULL,
+        document_text TEXT NOT NULL,
+        saved_by      BIGINT,
+        saved_at      BIGINT NOT NULL,
+        PRIMARY KEY (race_id, channel)
+      );
+      ALTER TABLE registration_forms ADD COLUMN published_by BIGINT;
+    `,
+  },
 ];

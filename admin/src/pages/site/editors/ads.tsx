@@ -1,0 +1,136 @@
+/**
+ * The ads (bannerAdList in the top banner, adListTop above the news, adListBottom below the route map) as forms:
+ * each ad with its image, its link for the Chinese and the English site, its description, and whether it is
+ * shown only while sign-up is open; add, remove, move up and down.
+ */
+import { Card, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { SiteEditor, SiteEditorProps } from '../editor-types';
+import {
+  BilingualFields,
+  BrokenPart,
+  CardList,
+  EditorFrame,
+  ImageField,
+  PartField,
+  TextField,
+  Thumbnail,
+  listPart,
+  objectItems,
+  text,
+  withKey,
+} from './parts-kit';
+
+export const AD_LISTS = ['bannerAdList', 'adListTop', 'adListBottom'] as const;
+const FIELDS = ['surfacePlotUrl', 'jumpUrl', 'jumpUrlEn', 'title', 'titleEn', 'whileSignUpOpen'];
+
+export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps) {
+  const { t } = useTranslation();
+  return (
+    <EditorFrame intro={t('siteParts.ads.intro')} testId="site-ads">
+      {AD_LISTS.map((key) => {
+        const { items, broken } = listPart(draft, key);
+        return (
+          <Card
+            key={key}
+            className="site-parts-section"
+            title={<h2 className="site-parts-section-title">{t(`siteParts.ads.lists.${key}`)}</h2>}
+            data-testid={`site-ads-${key}`}
+          >
+            <p className="site-parts-section-hint">{t(`siteParts.ads.where.${key}`)}</p>
+            {broken ? (
+              <BrokenPart name={key} />
+            ) : (
+              <CardList
+                testId={`site-ads-${key}-list`}
+                items={items}
+                itemFields={FIELDS}
+                path={[key]}
+                problems={problems}
+                onChange={(next) => onChange(withKey(draft, key, next))}
+                newItem={() => ({ surfacePlotUrl: '' })}
+                addLabel={t('siteParts.ads.add')}
+                emptyText={t('siteParts.ads.empty')}
+                itemTitle={(item, index) => {
+                  const ad = (item ?? {}) as Record<string, unknown>;
+                  const name = text(ad.title) || t('siteParts.ads.untitled', { n: index + 1 });
+                  return (
+                    <>
+                      <Thumbnail src={ad.surfacePlotUrl} alt={t('siteParts.ads.thumbnailOf', { name })} />
+                      <span>{name}</span>
+                    </>
+                  );
+                }}
+                renderItem={objectItems((ad, index, update) => {
+                  const path = [key, index];
+                  return (
+                    <>
+                      <ImageField
+                        label={t('siteParts.ads.image')}
+                        path={[...path, 'surfacePlotUrl']}
+                        problems={problems}
+                        raceId={raceId}
+                        value={ad.surfacePlotUrl}
+                        required
+                        onChange={(value) => update(withKey(ad, 'surfacePlotUrl', value))}
+                      />
+                      <TextField
+                        label={t('siteParts.ads.linkZh')}
+                        hint={t('siteParts.ads.linkHint')}
+                        placeholder="https://"
+                        path={[...path, 'jumpUrl']}
+                        problems={problems}
+                        value={ad.jumpUrl}
+                        onChange={(value) => update(withKey(ad, 'jumpUrl', value))}
+                      />
+                      <TextField
+                        label={t('siteParts.ads.linkEn')}
+                        placeholder={t('siteParts.ads.linkEnFallback')}
+                        path={[...path, 'jumpUrlEn']}
+                        problems={problems}
+                        value={ad.jumpUrlEn}
+                        onChange={(value) => update(withKey(ad, 'jumpUrlEn', value))}
+                      />
+                      <BilingualFields
+                        label={t('siteParts.ads.description')}
+                        object={ad}
+                        path={path}
+                        field="title"
+                        problems={problems}
+                        onChange={update}
+                      />
+                      <PartField
+                        label={t('siteParts.ads.whileSignUpOpen')}
+                        hint={t('siteParts.ads.whileSignUpOpenHint')}
+                        path={[...path, 'whileSignUpOpen']}
+                        problems={problems}
+                      >
+                        {(control) => (
+                          <Switch
+                            {...control}
+                            checked={ad.whileSignUpOpen === true}
+                            checkedChildren={t('siteParts.common.yes')}
+                            unCheckedChildren={t('siteParts.common.no')}
+                            onChange={(on) => update(withKey(ad, 'whileSignUpOpen', on ? true : undefined))}
+                          />
+                        )}
+                      </PartField>
+                    </>
+                  );
+                })}
+              />
+            )}
+          </Card>
+        );
+      })}
+    </EditorFrame>
+  );
+}
+
+export const adsEditor: SiteEditor = {
+  key: 'ads',
+  labelKey: 'siteParts.ads.tab',
+  paths: AD_LISTS,
+  order: 30,
+  Component: AdsEditor,
+};

@@ -1,0 +1,98 @@
+/**
+ * The home page's carousel (carouselList) as a form: each slide with its image (and a thumbnail of it), where
+ * a click goes, and its title in Chinese and English; add, remove, move up and down.
+ */
+import { useTranslation } from 'react-i18next';
+import type { SiteEditor, SiteEditorProps } from '../editor-types';
+import {
+  BilingualFields,
+  BrokenPart,
+  CardList,
+  EditorFrame,
+  ImageField,
+  TextField,
+  Thumbnail,
+  listPart,
+  objectItems,
+  text,
+  withKey,
+} from './parts-kit';
+
+const KEY = 'carouselList';
+const FIELDS = ['surfacePlotUrl', 'jumpUrl', 'title', 'titleEn'];
+
+export function CarouselEditor({ raceId, draft, onChange, problems }: SiteEditorProps) {
+  const { t } = useTranslation();
+  const { items, broken } = listPart(draft, KEY);
+  return (
+    <EditorFrame intro={t('siteParts.carousel.intro')} testId="site-carousel">
+      {broken ? (
+        <BrokenPart name={KEY} />
+      ) : (
+        <CardList
+          testId="site-carousel-slides"
+          items={items}
+          itemFields={FIELDS}
+          path={[KEY]}
+          problems={problems}
+          onChange={(next) => onChange(withKey(draft, KEY, next))}
+          newItem={() => ({ surfacePlotUrl: '' })}
+          addLabel={t('siteParts.carousel.add')}
+          emptyText={t('siteParts.carousel.empty')}
+          itemTitle={(item, index) => {
+            const slide = (item ?? {}) as Record<string, unknown>;
+            const name = text(slide.title) || t('siteParts.carousel.untitled', { n: index + 1 });
+            return (
+              <>
+                <Thumbnail src={slide.surfacePlotUrl} alt={t('siteParts.carousel.thumbnailOf', { name })} />
+                <span>{name}</span>
+              </>
+            );
+          }}
+          renderItem={objectItems((slide, index, update) => {
+            const path = [KEY, index];
+            return (
+              <>
+                <ImageField
+                  label={t('siteParts.carousel.image')}
+                  hint={t('siteParts.carousel.imageHint')}
+                  path={[...path, 'surfacePlotUrl']}
+                  problems={problems}
+                  raceId={raceId}
+                  value={slide.surfacePlotUrl}
+                  required
+                  onChange={(value) => update(withKey(slide, 'surfacePlotUrl', value))}
+                />
+                <TextField
+                  label={t('siteParts.carousel.link')}
+                  hint={t('siteParts.common.linkHint')}
+                  placeholder="/race-information/race-rules"
+                  path={[...path, 'jumpUrl']}
+                  problems={problems}
+                  value={slide.jumpUrl}
+                  onChange={(value) => update(withKey(slide, 'jumpUrl', value))}
+                />
+                <BilingualFields
+                  label={t('siteParts.carousel.title')}
+                  object={slide}
+                  path={path}
+                  field="title"
+                  problems={problems}
+                  onChange={update}
+                />
+              </>
+            );
+          })}
+        />
+      )}
+    </EditorFrame>
+  );
+}
+
+export const carouselEditor: SiteEditor = {
+  key: 'carousel',
+  labelKey: 'siteParts.carousel.tab',
+  paths: [KEY],
+  order: 20,
+  Component: CarouselEditor,
+};

@@ -1,0 +1,28 @@
+/**
+ * The page as the console's preview of a registration-form draft (issue 33 §3; contract/preview.ts
+ * `?preview=form`), instead of the site: main.tsx imports this module dynamically, only in that mode, so the
+ * home page's first paint never carries it. The language of the address is applied without writing the
+ * visitor's language cookie (the staff member's own visits keep theirs); the phone preview is under /m/.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { initI18n } from '@/app/i18n';
+import { applyLanguage } from '@/lib/language';
+import { loadTexts } from '@/lib/locale-bundles';
+import { markMobileSite } from '@/lib/mobile-site';
+import { FormPreview, type FormRequest } from '@/features/registration/preview/form-preview';
+
+export async function startFormPreview(request: FormRequest): Promise<void> {
+  markMobileSite();
+  await initI18n(request.language);
+  await applyLanguage(request.language);
+  await loadTexts('registration');
+  document.title = request.language === 'en' ? 'Registration form preview' : '报名表预览';
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root is missing from index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <FormPreview request={request} />
+    </StrictMode>,
+  );
+}
