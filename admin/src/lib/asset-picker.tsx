@@ -108,6 +108,9 @@ export function AssetPicker({
           <Button
             type="primary"
             ghost
+            // "选择" as written: antd's space between two Chinese characters would leave the visible text out of the
+            // button's name ("选择：图标"), which axe reports (label-content-name-mismatch).
+            autoInsertSpace={false}
             onClick={() => setOpen(true)}
             aria-label={ariaLabel ? t('assets.picker.chooseFor', { field: ariaLabel }) : undefined}
           >
