@@ -221,21 +221,29 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
   const restore = useCallback(() => {
     const element = area.current;
     if (!element) return;
-    element.focus();
     const selection = document.getSelection();
+    const inside =
+      document.activeElement === element &&
+      selection !== null &&
+      selection.rangeCount > 0 &&
+      element.contains(selection.getRangeAt(0).commonAncestorContainer);
+    // A mouse click on the toolbar leaves the text focused and its selection as it was (with the browser's
+    // pending bold or italic for the next letters, which setting the selection again would drop).
+    if (inside) return;
+    element.focus();
     if (saved.current && selection && element.contains(saved.current.commonAncestorContainer)) {
       selection.removeAllRanges();
       selection.addRange(saved.current);
-    }
-    try {
-      command('defaultParagraphSeparator', 'p');
-    } catch {
-      // Not every engine knows it; a new line is then a div, which the site shows the same.
     }
   }, []);
 
   /** An empty area gets a paragraph to type in, so the first line is a <p> like the others. */
   const startParagraph = useCallback(() => {
+    try {
+      command('defaultParagraphSeparator', 'p');
+    } catch {
+      // Not every engine knows it; a new line is then a div, which the site shows the same.
+    }
     const element = area.current;
     if (!element || element.innerHTML.trim() !== '') return;
     const paragraph = document.createElement('p');

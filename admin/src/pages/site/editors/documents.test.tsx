@@ -229,6 +229,49 @@ describe('the documents editor', () => {
   });
 });
 
+/** A page that hands the editor its changes back late (as the site page does, parsing its JSON in the background). */
+function LatePage({ initial }: { initial: SiteDraft }) {
+  const [shown, setShown] = useState(initial);
+  return (
+    <AntdApp>
+      <button type="button" onClick={() => setShown(latest)}>
+        catch up
+      </button>
+      <button type="button" onClick={() => setShown({ ...initial, contentGroups: { other: { list: [] } } })}>
+        replace
+      </button>
+      <DocumentsEditor
+        raceId="qc-2027"
+        domain="localhost"
+        draft={shown}
+        problems={[]}
+        onChange={(next) => {
+          latest = next;
+        }}
+      />
+    </AntdApp>
+  );
+}
+
+describe('the documents editor on a page that hands its changes back late', () => {
+  it('keeps a document just added while the next edit is made, and takes a draft changed elsewhere', async () => {
+    const user = userEvent.setup();
+    latest = makeDraft();
+    render(<LatePage initial={makeDraft()} />);
+    await user.click(screen.getByRole('button', { name: /^raceNews/ }));
+    await user.click(screen.getByRole('button', { name: /Add document/ }));
+    await user.type(screen.getByLabelText('Title (Chinese)'), '新');
+    expect(groups().newsNotice!.raceNews).toHaveLength(2);
+    expect(groups().newsNotice!.raceNews![1]).toMatchObject({ title: '新' });
+    expect(groups().newsNotice!.raceNews![0]).toMatchObject({ title: '开跑' });
+    await user.click(screen.getByRole('button', { name: 'catch up' }));
+    expect(screen.getByLabelText('Title (Chinese)')).toHaveValue('新');
+    await user.click(screen.getByRole('button', { name: 'replace' }));
+    expect(await screen.findByRole('button', { name: /^list/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^raceNews/ })).toBeNull();
+  });
+});
+
 describe('the rich-text editor helpers', () => {
   it('cleans a paste from Word: styles, classes, Office tags and empty paragraphs go, the text and its marks stay', () => {
     const word =

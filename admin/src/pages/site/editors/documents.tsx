@@ -193,7 +193,33 @@ type NameDialog =
   | { kind: 'renameGroup'; group: string }
   | { kind: 'renameSub'; group: string; sub: string };
 
-export function DocumentsEditor({ raceId, draft, onChange, problems }: SiteEditorProps) {
+/**
+ * The draft as this editor last changed it, until the page hands that version back. The page may render the
+ * editor again with the draft it had before (it parses the JSON text it keeps in the background): an edit made
+ * in between would be applied to that older draft and undo the one before it (a document just added, the letter
+ * just typed). A draft the page hands over that is none of this editor's recent versions (the JSON tab, Discard)
+ * is taken as it is.
+ */
+export function useLatestDraft(draft: SiteDraft, onChange: (next: SiteDraft) => void) {
+  const [pending, setPending] = useState<{ next: SiteDraft; history: readonly string[] } | null>(null);
+  const seen = useMemo(() => (pending ? JSON.stringify(draft) : ''), [draft, pending]);
+  const last = pending?.history[pending.history.length - 1];
+  const behind = pending !== null && seen !== last && pending.history.includes(seen);
+  if (pending && !behind) setPending(null);
+  const current = pending && behind ? pending.next : draft;
+  const change = (next: SiteDraft) => {
+    const json = JSON.stringify(next);
+    setPending((before) => ({
+      next,
+      history: [...(before ? before.history.slice(-50) : [JSON.stringify(current)]), json],
+    }));
+    onChange(next);
+  };
+  return [current, change] as const;
+}
+
+export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems }: SiteEditorProps) {
+  const [draft, onChange] = useLatestDraft(given, hand);
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const races = useConsole((state) => state.races);
