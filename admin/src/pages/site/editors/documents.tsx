@@ -367,7 +367,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
   const topProblems = problemsAt([]);
 
   return (
-    <div className="site-documents">
+    <div className="site-documents" data-testid="site-documents">
       <Alert
         type="info"
         showIcon
