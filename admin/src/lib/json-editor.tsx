@@ -10,8 +10,8 @@
 import { autocompletion, type CompletionSource } from '@codemirror/autocomplete';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
-import { forceLinting, lintGutter, linter, type Diagnostic } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { lintGutter, linter, type Diagnostic } from '@codemirror/lint';
+import { EditorState, StateEffect } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef } from 'react';
@@ -69,6 +69,11 @@ export function problemDiagnostics(state: EditorState, problems: readonly JsonPr
 
 const NO_PROBLEMS: readonly JsonProblem[] = [];
 
+/** The page's problems changed (its checks answered): the linter runs again at once. */
+const problemsChanged = StateEffect.define<null>();
+const refreshOnProblems = (update: { transactions: readonly { effects: readonly StateEffect<unknown>[] }[] }) =>
+  update.transactions.some((tr) => tr.effects.some((effect) => effect.is(problemsChanged)));
+
 const theme = EditorView.theme({
   '&': { fontSize: '13px', border: '1px solid #d9d9d9', borderRadius: '6px', background: '#fff' },
   '&.cm-focused': { outline: '2px solid #1677ff', outlineOffset: '1px' },
@@ -102,7 +107,7 @@ export const JsonEditor = forwardRef<JsonEditorHandle, JsonEditorProps>(function
               const errors = syntax(v);
               return errors.length > 0 ? errors : problemDiagnostics(v.state, latest.current.problems);
             },
-            { delay: 300 },
+            { delay: 300, needsRefresh: refreshOnProblems },
           ),
           lintGutter(),
           ...(completion ? [autocompletion({ override: [completion] })] : []),
@@ -137,9 +142,9 @@ export const JsonEditor = forwardRef<JsonEditorHandle, JsonEditorProps>(function
     }
   }, [value]);
 
-  // New problems from the page's checks: mark them now.
+  // New problems from the page's checks (which may answer after the linter ran): mark them.
   useEffect(() => {
-    if (view.current) forceLinting(view.current);
+    view.current?.dispatch({ effects: problemsChanged.of(null) });
   }, [problems]);
 
   useImperativeHandle(
