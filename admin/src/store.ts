@@ -20,7 +20,7 @@ interface ConsoleState {
   checked: boolean;
   races: ConsoleRace[];
   language: ConsoleLanguage;
-  /** A page with unsaved changes asks before the shell leaves it (lib/unsaved-changes.ts); null: leave at once. */
+  /** A page with unsaved changes asks before the shell leaves it (race picker, sign-out): lib/unsaved-changes.ts. */
   leaveGuard: ((leave: () => void) => void) | null;
   setLeaveGuard: (guard: ((leave: () => void) => void) | null) => void;
   setMe: (me: ConsoleMe | null) => void;

@@ -32,7 +32,8 @@ const TEXT = {
     versions: '版本',
     owner: 'E2E owner',
     remove: /^删 ?除$/,
-    leave: '有未保存的修改，确定离开吗？离开后修改将丢失。',
+    leaveTitle: '离开此页？',
+    stay: '留在此页',
   },
   en: {
     title: 'Registration forms',
@@ -45,7 +46,8 @@ const TEXT = {
     versions: 'Versions',
     owner: 'E2E owner',
     remove: /^Remove$/,
-    leave: 'You have unsaved changes. Leave anyway? They will be lost.',
+    leaveTitle: 'Leave this page?',
+    stay: 'Stay',
   },
 } as const;
 
@@ -118,14 +120,12 @@ describe.each([
 
       if (device === 'desktop') {
         // Unsaved: leaving by the side menu asks first, and staying keeps the page and its changes.
-        const asked = new Promise<string>((resolve) => {
-          page.once('dialog', (dialog) => {
-            resolve(dialog.message());
-            void dialog.dismiss();
-          });
-        });
         await page.locator('.console-sider a[href*="/entries"]').click();
-        expect(await asked).toBe(text.leave);
+        const dialog = page.locator('.ant-modal-confirm');
+        await dialog.locator('.ant-modal-confirm-title').filter({ hasText: text.leaveTitle }).waitFor();
+        await dialog.getByRole('button', { name: text.stay }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(page.url()).toContain(`/races/${RACE_ID}/forms`);
         await page.getByTestId(`edit-field-${KEY}`).waitFor();
       }
 

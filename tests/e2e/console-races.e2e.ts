@@ -152,6 +152,10 @@ describe.each([
         const problems = page.getByTestId('race-json-problems');
         await problems.waitFor();
         await expect.poll(() => problems.innerText()).toContain('$.timeZone');
+        // The server's problems (answered after the editor's own lint ran) are underlined in the editor too.
+        await expect
+          .poll(() => page.getByTestId('race-json-editor').locator('.cm-lintRange-error').count())
+          .toBeGreaterThan(0);
         await expectAccessible(page, `console race json ${lang} ${device}`);
         await shot(page, `console-race-json-${device}-${lang}`);
         await page.locator('.console-sider').getByRole('link', { name: text.races, exact: true }).click();

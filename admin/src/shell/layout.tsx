@@ -64,10 +64,15 @@ export function ConsoleLayout({ areas, children }: { areas: ConsoleArea[]; child
     else leave();
   };
 
-  const signOut = async () => {
-    await api.post('/logout').catch(() => undefined);
-    setMe(null);
-    navigate('/');
+  const signOut = () => {
+    const leave = async () => {
+      await api.post('/logout').catch(() => undefined);
+      setMe(null);
+      navigate('/');
+    };
+    const guard = useConsole.getState().leaveGuard;
+    if (guard) guard(() => void leave());
+    else void leave();
   };
 
   if (!me) return null;
@@ -130,7 +135,7 @@ export function ConsoleLayout({ areas, children }: { areas: ConsoleArea[]; child
             <span className="console-header__name">{me.staff.name || me.staff.email}</span>
             <span className="console-header__role">{t(`shell.roles.${me.staff.role}`)}</span>
           </Link>
-          <Button onClick={() => void signOut()} data-testid="console-sign-out">
+          <Button onClick={signOut} data-testid="console-sign-out">
             {t('shell.topBar.signOut')}
           </Button>
         </Layout.Header>

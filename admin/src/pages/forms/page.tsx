@@ -1,6 +1,6 @@
 /**
  * The registration forms (issue 33 §3; 'site'): the race's entry channels, each with its published version and
- * its draft; for the chosen channel the form as a list of fields (fields-list.tsx) and as JSON (json-editor.tsx),
+ * its draft; for the chosen channel the form as a list of fields (fields-list.tsx) and as JSON (lib/json-editor.tsx),
  * the problems of the form checks (the same as `site form-publish`, each by JSON path) as you type, the preview
  * as the runner will see it (desktop and phone, zh or en: the SPA's `?preview=form`, which shows the saved
  * draft), Save draft, Publish (after a confirmation; refused on problems) and the versions published with when
@@ -23,14 +23,14 @@ import {
 import { previewUrl, type PreviewLanguage } from '#contract/preview';
 import type { ConfigProblem } from '#contract/site-config/document-limits';
 import { api, ConsoleApiError } from '../../api/client';
-import { useLeaveGuard } from '../../lib/leave-guard';
+import { JsonEditor } from '../../lib/json-editor';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { useAction } from '../../lib/use-action';
 import { useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 import { documentOf, documentText, type EditedDocument } from './field-model';
 import { FieldsList } from './fields-list';
-import { JsonEditor } from './json-editor';
 import './forms.css';
 
 /** The checks run this long after the last keystroke. */
@@ -43,20 +43,20 @@ export default function FormsPage() {
   const { data, error, reload, loading } = useLoaded(load);
   const [chosen, setChosen] = useState<string>();
   const [dirty, setDirty] = useState(false);
-  const area = useRef<HTMLDivElement>(null);
-  useLeaveGuard(dirty, t('forms.leave'), area);
+  const confirmLeave = useUnsavedChanges(dirty);
   const channels = data?.raceId === raceId ? data.channels : [];
   const channel = channels.find((c) => c.channel === chosen) ?? channels[0];
 
   const choose = (next: string) => {
     if (next === channel?.channel) return;
-    if (dirty && !window.confirm(t('forms.leave'))) return;
-    setDirty(false);
-    setChosen(next);
+    confirmLeave(() => {
+      setDirty(false);
+      setChosen(next);
+    });
   };
 
   return (
-    <div className="forms-page" data-testid="forms-page" ref={area}>
+    <div className="forms-page" data-testid="forms-page">
       <div className="console-page-head">
         <h1>{t('forms.title')}</h1>
       </div>
@@ -358,13 +358,15 @@ function DraftEditor({
             label: t('forms.tabs.json'),
             children: (
               <JsonEditor
-                text={text}
+                value={text}
                 problems={problems}
                 onChange={(next) => {
                   setRefusal('');
                   setText(next);
                 }}
                 label={t('forms.jsonLabel')}
+                className="forms-json"
+                testId="forms-json"
               />
             ),
           },

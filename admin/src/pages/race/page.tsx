@@ -32,6 +32,7 @@ import type { RaceCheckAnswer, RaceProblem, RaceSettingsView } from '#contract/r
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { ConsoleRace } from '#contract/staff';
 import { api, ConsoleApiError } from '../../api/client';
+import { JsonEditor } from '../../lib/json-editor';
 import { RaceTimeInput, TimeZoneSelect, useRaceTimeError } from '../../lib/race-fields';
 import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { useAction } from '../../lib/use-action';
@@ -39,7 +40,6 @@ import { useConsole } from '../../store';
 import { useLoaded } from '../../use-loaded';
 import { FormGuard } from './form-guard';
 import { ItemsEditor } from './items';
-import { JsonEditor } from './json-editor';
 import { PickupEditor } from './pickup';
 import './race.css';
 
@@ -385,7 +385,7 @@ function Problems({ problems }: { problems: RaceProblem[] }) {
 
 export default function RacePage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const { raceId = '' } = useParams();
   const setRaces = useConsole((s) => s.setRaces);
   const base = `/races/${encodeURIComponent(raceId)}/settings`;
@@ -422,19 +422,7 @@ export default function RacePage() {
   const save = useAction();
 
   const dirty = draft !== null && savedRace !== null && JSON.stringify(draft) !== JSON.stringify(savedRace);
-  const confirmLeave = useCallback(
-    (leave: () => void) =>
-      modal.confirm({
-        title: t('race.unsaved.title'),
-        content: t('race.unsaved.content'),
-        okText: t('race.unsaved.leave'),
-        okButtonProps: { danger: true },
-        cancelText: t('race.unsaved.stay'),
-        onOk: leave,
-      }),
-    [modal, t],
-  );
-  useUnsavedChanges(dirty, confirmLeave);
+  useUnsavedChanges(dirty);
 
   /** A form's change: the draft and the JSON text follow. */
   const setFromForm = (race: RaceInfo) =>
@@ -562,7 +550,14 @@ export default function RacePage() {
               children: (
                 <Space direction="vertical" style={{ width: '100%' }}>
                   <Typography.Paragraph type="secondary">{t('race.json.help')}</Typography.Paragraph>
-                  <JsonEditor value={jsonText} onChange={onJson} label={t('race.json.label')} />
+                  <JsonEditor
+                    value={jsonText}
+                    onChange={onJson}
+                    label={t('race.json.label')}
+                    problems={checked}
+                    className="race-json"
+                    testId="race-json-editor"
+                  />
                   {jsonError && <Alert type="error" showIcon message={t('race.json.syntax', { error: jsonError })} />}
                   {checked.length > 0 && (
                     <Alert

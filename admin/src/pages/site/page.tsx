@@ -3,7 +3,8 @@
  * (started from the published version, or a starter document for a new domain), with Save, Check, Publish
  * (refused on errors, listing them) and Discard. Tabs: the form editors (./editors, each a part of the document),
  * the JSON editor with the validator's problems as you type, the preview (desktop and phone, zh and en) and the
- * versions (compare, roll back). Leaving with unsaved changes asks first. The server:
+ * versions (compare, roll back). Leaving with unsaved changes asks first (lib/unsaved-changes.ts); the unsaved
+ * text is also kept in the tab's session storage and restored on return. The server:
  * server/src/routes/admin/site.ts; the same actions on the command line: `site validate`, `site publish`.
  */
 import { Alert, App, Button, Card, Empty, Select, Space, Tabs, Tag, Typography } from 'antd';
@@ -13,15 +14,17 @@ import { useParams } from 'react-router-dom';
 import type { SiteConfigReport } from '#contract/site-config/checks';
 import type { SiteDomain, SiteDraftView, SitePublished } from '#contract/site-drafts';
 import { api, ConsoleApiError } from '../../api/client';
+import { JsonEditor, type JsonEditorHandle } from '../../lib/json-editor';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { useAction } from '../../lib/use-action';
 import { useCan, useConsole } from '../../store';
 import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 import { draftReport, problemsUnder, type DraftProblem } from './draft-report';
 import { SITE_EDITORS } from './editors';
-import { JsonEditor, type JsonEditorHandle } from './json-editor';
 import { PreviewTab } from './preview-tab';
 import { ProblemList } from './problem-list';
+import { siteConfigCompletion } from './schema-completion';
 import { VersionsTab } from './versions-tab';
 import './site.css';
 
@@ -54,21 +57,13 @@ export default function SitePage() {
   );
   const { data, error, loading } = useLoaded(load);
   const [domain, setDomain] = useState<string>();
-  const dirtyRef = useRef(false);
-  const { modal } = App.useApp();
+  // Unsaved text (kept in the session's stash besides): leaving the page or the domain asks first.
+  const [unsaved, setUnsaved] = useState(false);
+  const confirmLeave = useUnsavedChanges(unsaved);
   const domains = data?.domains ?? [];
   const current = domain && domains.some((d) => d.domain === domain) ? domain : domains[0]?.domain;
 
-  const pick = (next: string) => {
-    if (!dirtyRef.current) return setDomain(next);
-    modal.confirm({
-      title: t('site.switchConfirmTitle'),
-      content: t('site.switchConfirmText'),
-      okText: t('site.confirm'),
-      cancelText: t('site.cancel'),
-      onOk: () => setDomain(next),
-    });
-  };
+  const pick = (next: string) => confirmLeave(() => setDomain(next));
 
   return (
     <div className="site-page" data-testid="site-page">
@@ -103,14 +98,22 @@ export default function SitePage() {
               data-testid="site-domain"
             />
           </Space>
-          <DraftEditor key={current} raceId={raceId} domain={current} dirtyRef={dirtyRef} />
+          <DraftEditor key={current} raceId={raceId} domain={current} onUnsaved={setUnsaved} />
         </>
       )}
     </div>
   );
 }
 
-function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: string; dirtyRef: { current: boolean } }) {
+function DraftEditor({
+  raceId,
+  domain,
+  onUnsaved,
+}: {
+  raceId: string;
+  domain: string;
+  onUnsaved: (unsaved: boolean) => void;
+}) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const races = useConsole((s) => s.races);
@@ -143,38 +146,8 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
   const current = text ?? '';
   const dirty = view !== undefined && text !== undefined && (text !== view.text || view.source !== 'draft');
   const unsaved = view !== undefined && text !== undefined && text !== view.text;
-  useEffect(() => {
-    dirtyRef.current = unsaved;
-  }, [unsaved, dirtyRef]);
+  useEffect(() => onUnsaved(unsaved), [unsaved, onUnsaved]);
   useEffect(() => writeStash(stashKey, unsaved ? (text ?? null) : null), [stashKey, unsaved, text]);
-
-  // Leaving by the console's own menu, links or race picker with unsaved changes asks first (the text stays
-  // in the stash whatever the answer).
-  useEffect(() => {
-    if (!unsaved) return undefined;
-    const guard = (event: MouseEvent) => {
-      const target = event.target instanceof Element ? event.target : null;
-      const leaving = target?.closest('a[href], [role="menuitem"], .ant-select');
-      if (!leaving || leaving.closest('.site-page') || leaving.closest('.ant-select-dropdown')) return;
-      if (!window.confirm(t('site.leaveWarning'))) {
-        event.preventDefault();
-        event.stopPropagation();
-      }
-    };
-    document.addEventListener('click', guard, true);
-    return () => document.removeEventListener('click', guard, true);
-  }, [unsaved, t]);
-
-  useEffect(() => {
-    if (!unsaved) return undefined;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = t('site.leaveWarning');
-      return t('site.leaveWarning');
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved, t]);
 
   const deferred = useDeferredValue(current);
   const report = useMemo(() => draftReport(deferred), [deferred]);
@@ -390,6 +363,10 @@ function DraftEditor({ raceId, domain, dirtyRef }: { raceId: string; domain: str
                     onChange={setText}
                     label={t('site.json.label')}
                     describedBy="site-json-hint"
+                    problems={report.problems}
+                    completion={siteConfigCompletion}
+                    className="site-json-editor"
+                    contentTestId="site-json-editor"
                   />
                 </div>
                 <aside className="site-json__problems" aria-label={t('site.problems.title')}>

@@ -6,7 +6,7 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { syntaxTree } from '@codemirror/language';
 import siteConfigJsonSchema from '../../../../docs/site-config.schema.json';
-import { containerAt, type PathSegment } from './json-paths';
+import { containerAt, type PathSegment } from '../../lib/json-paths';
 
 /** The parts of a JSON Schema node the completion reads. */
 export interface SchemaNode {

@@ -1,9 +1,9 @@
 /**
- * Where a JSON path of the validator ($.carouselList[2].jumpUrl, contract/site-config/document-limits.ts
- * formatJsonPath) is in the draft's text, found with lang-json's syntax tree (lezer): the JSON editor underlines
- * a problem there and the problem list jumps there. A path to a key that is not in the text (a required key
- * missing) points at the nearest object that is; a text that does not parse still maps the parts that do.
- * Also the path of a place in the text (the completion's object), the other way round.
+ * Where a JSON path of the checks ($.carouselList[2].jumpUrl, $.fields[3].key: contract/site-config/document-limits.ts
+ * formatJsonPath) is in a document's text, found with lang-json's syntax tree (lezer): the console's JSON editor
+ * (json-editor.tsx) underlines a problem there and a problem list jumps there. A path to a key that is not in the
+ * text (a required key missing) points at the nearest object that is; a text that does not parse still maps the
+ * parts that do. Also the path of a place in the text (the site page's completion), the other way round.
  */
 import type { syntaxTree } from '@codemirror/language';
 

@@ -1,8 +1,8 @@
-import { jsonLanguage } from '@codemirror/lang-json';
+import { json, jsonLanguage } from '@codemirror/lang-json';
+import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
+import { problemDiagnostics } from './json-editor';
 import { containerAt, parseJsonPath, rangeOfPath } from './json-paths';
-import { allowedValues, propertyNames } from './schema-completion';
-import { lineDiff } from './line-diff';
 
 const TEXT = `{
   "version": "1",
@@ -59,30 +59,29 @@ describe('a validator path in the text', () => {
   });
 });
 
-describe('completion from docs/site-config.schema.json', () => {
-  it('proposes the keys of the object at a path and the values of an enumerated key', () => {
-    const top = propertyNames([]).map((p) => p.name);
-    expect(top).toEqual(expect.arrayContaining(['websiteTitle', 'carouselList', 'menuGroups']));
-    expect(propertyNames([]).find((p) => p.name === 'websiteTitle')).toMatchObject({ required: true });
-    expect(propertyNames(['carouselList', 0]).map((p) => p.name)).toContain('surfacePlotUrl');
-    expect(allowedValues(['searchConfigList', 0, 'jumpType'])).toEqual([1, 2]);
-    expect(allowedValues(['searchConfigList', 0, 'moduleType'])).toEqual([1, 2, 3, 4]);
-    // Through the routeItem definition ($ref), nested children too.
-    expect(propertyNames(['menuGroups', 0, 'children', 0]).map((p) => p.name)).toContain('component');
-  });
-});
+describe('a registration form problem in the editor', () => {
+  const label = { zh: '新字段', en: 'New field' };
+  const doc = { version: 1, raceId: 'r', fields: [{ key: 'a', type: 'input', label, requred: true }] };
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
 
-describe('line diff', () => {
-  it('marks added and removed lines and keeps the rest, with line numbers', () => {
-    const diff = lineDiff('a\nb\nc\nd', 'a\nc\nx\nd');
-    expect(diff.map((l) => `${l.kind[0]}${l.text}`)).toEqual(['sa', 'rb', 'sc', 'ax', 'sd']);
-    expect(diff.find((l) => l.text === 'x')).toMatchObject({ newLine: 3 });
-    expect(diff.find((l) => l.text === 'b')).toMatchObject({ oldLine: 2 });
-    expect(lineDiff('same', 'same')).toEqual([{ kind: 'same', text: 'same', oldLine: 1, newLine: 1 }]);
-    expect(
-      lineDiff('', 'a')
-        .filter((l) => l.kind !== 'same')
-        .map((l) => l.kind),
-    ).toEqual(['removed', 'added']);
+  it('is the member its path names, or the nearest one there for a missing key', () => {
+    expect(mapped(text, '$.fields[0].requred').text).toBe('"requred": true');
+    expect(mapped(text, '$.fields[0].label.zh').text).toBe('"zh": "新字段"');
+    const missing = mapped(text, '$.fields[0].options');
+    expect(missing.exact).toBe(false);
+    expect(text.slice(missing.from, missing.from + 1)).toBe('{');
+    expect(missing.from).toBe(text.indexOf('{', text.indexOf('"fields"')));
+  });
+
+  it('is marked with its path and message, a problem of the whole document on its first character', () => {
+    const state = EditorState.create({ doc: text, extensions: [json()] });
+    const marks = problemDiagnostics(state, [
+      { path: '$.fields[0].requred', message: 'unknown key' },
+      { path: '$', message: 'whole' },
+      { path: '$.fields', message: 'short', severity: 'warning' },
+    ]);
+    expect(marks.map((m) => text.slice(m.from, m.to))).toEqual(['"requred": true', '{', '"fields"']);
+    expect(marks.map((m) => m.severity)).toEqual(['error', 'error', 'warning']);
+    expect(marks[0]!.message).toBe('$.fields[0].requred: unknown key');
   });
 });
