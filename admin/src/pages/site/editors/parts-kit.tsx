@@ -360,21 +360,38 @@ export function CardList<T>({
 }) {
   const { t } = useTranslation();
   const listId = useId();
-  // After a move the page re-renders the list with the new order: then the focus goes to the moved item.
-  const pendingFocus = useRef<{ index: number; action: 'up' | 'down' } | null>(null);
+  // After a change the page re-renders the list: then the focus goes where the keyboard left off (the moved
+  // item's button, the item after a removed one, the first field of an added one).
+  const pendingFocus = useRef<(() => HTMLElement | null | undefined) | null>(null);
   useEffect(() => {
-    const focus = pendingFocus.current;
-    if (!focus) return;
+    const target = pendingFocus.current;
+    if (!target) return;
     pendingFocus.current = null;
-    const button = (action: string) =>
-      document.getElementById(`${listId}-${focus.index}-${action}`) as HTMLButtonElement | null;
-    const wanted = button(focus.action);
-    (wanted && !wanted.disabled ? wanted : button(focus.action === 'up' ? 'down' : 'up'))?.focus();
+    target()?.focus();
   });
+  const button = (index: number, action: 'up' | 'down' | 'remove') => {
+    const element = document.getElementById(`${listId}-${index}-${action}`) as HTMLButtonElement | null;
+    return element && !element.disabled ? element : null;
+  };
 
   const move = (index: number, step: -1 | 1) => {
-    pendingFocus.current = { index: index + step, action: step < 0 ? 'up' : 'down' };
+    const to = index + step;
+    const action = step < 0 ? 'up' : 'down';
+    pendingFocus.current = () => button(to, action) ?? button(to, action === 'up' ? 'down' : 'up');
     onChange(moved(items, index, step));
+  };
+  const remove = (index: number) => {
+    pendingFocus.current = () =>
+      button(index, 'remove') ?? button(index - 1, 'remove') ?? document.getElementById(`${listId}-add`);
+    onChange(items.filter((_, i) => i !== index));
+  };
+  const add = () => {
+    const index = items.length;
+    pendingFocus.current = () =>
+      document
+        .querySelector(`[data-testid="${testId}-${index}"]`)
+        ?.querySelector<HTMLElement>('.ant-card-body input, .ant-card-body textarea, .ant-card-body button');
+    onChange([...items, newItem()]);
   };
   const update = (index: number) => (next: T) => onChange(items.map((item, i) => (i === index ? next : item)));
 
@@ -426,7 +443,8 @@ export function CardList<T>({
                       icon={<DeleteOutlined aria-hidden />}
                       aria-label={t('siteParts.common.remove', { item: name })}
                       title={t('siteParts.common.remove', { item: name })}
-                      onClick={() => onChange(items.filter((_, i) => i !== index))}
+                      id={`${listId}-${index}-remove`}
+                      onClick={() => remove(index)}
                     />
                   </Space>
                 }
@@ -439,11 +457,7 @@ export function CardList<T>({
         </Space>
       )}
       <Space wrap className="site-parts-add">
-        <Button
-          icon={<PlusOutlined aria-hidden />}
-          onClick={() => onChange([...items, newItem()])}
-          data-testid={`${testId}-add`}
-        >
+        <Button id={`${listId}-add`} icon={<PlusOutlined aria-hidden />} onClick={add} data-testid={`${testId}-add`}>
           {addLabel}
         </Button>
         {extraActions}
