@@ -95,7 +95,7 @@ export function ProblemList({ problems, id }: { problems: readonly Problem[]; id
         <li
           key={index}
           className={`site-parts-problem site-parts-problem--${problem.severity}`}
-          data-path={problem.path}
+          data-problem-path={problem.path}
         >
           <Tag color={problem.severity === 'error' ? 'red' : 'gold'}>
             {t(problem.severity === 'error' ? 'siteParts.common.error' : 'siteParts.common.warning')}
