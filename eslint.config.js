@@ -159,6 +159,23 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  {
+    // The rich-text sanitiser needs a browser's DOM: on the server DOMPurify would hand its input back as it came.
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^#contract|(^|/)contract)/rich-text(\\.ts)?$',
+              message: 'The server never sanitises rich text: contract/rich-text.ts runs in a browser only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The server's layers (docs/architecture-layers.md): routes → services → repositories (db/) → engine;
   // cli → services like a route; plugins wire things together; lib depends on no layer above it.
   ...serverLayers(),

@@ -401,6 +401,57 @@ export const CONSOLE_MESSAGES = {
     zh: '此发放编号已用于另一个领物凭证',
     en: 'This hand-over’s code was already used for another pass',
   },
+  // The site page (issue 33 §2; services/website/site-drafts.ts).
+  siteDomainNotBound: {
+    zh: '域名 {{domain}} 未绑定到此赛事',
+    en: 'The domain {{domain}} is not bound to this race',
+  },
+  siteDraftTooLarge: {
+    zh: '草稿有 {{bytes}} 字节，最多允许 {{max}} 字节',
+    en: 'The draft is {{bytes}} bytes; at most {{max}} are allowed',
+  },
+  siteDraftMissing: { zh: '没有可发布的草稿', en: 'There is no draft to publish' },
+  siteDraftInvalid: {
+    zh: '发布被拒绝：站点配置有 {{count}} 个错误',
+    en: 'Publishing refused: the site configuration has {{count}} errors',
+  },
+  siteVersionNotFound: { zh: '此域名没有该版本', en: 'No such version of this domain' },
+  // The asset library (issue 33 §1; services/organiser/event-assets.ts).
+  assetRaceNotFound: { zh: '赛事 {{raceId}} 不存在', en: 'No race {{raceId}}' },
+  assetNotFound: { zh: '素材库中没有 {{name}}', en: 'The library has no asset {{name}}' },
+  assetNameInvalid: {
+    zh: '“{{name}}”不是有效的文件名：只能使用小写字母、数字、“-”“_”“.”，最多 100 个字符',
+    en: '“{{name}}” is not a valid name: lower-case letters, digits, “-”, “_” and “.”, at most 100 characters',
+  },
+  assetTypeInvalid: {
+    zh: '{{name}}：文件格式不正确，只能上传 {{types}}',
+    en: '{{name}}: this type of file is not accepted; accepted: {{types}}',
+  },
+  assetEmpty: { zh: '{{name}}：文件是空的', en: '{{name}}: the file is empty' },
+  assetTooBig: {
+    zh: '{{name}}：文件太大，请上传小于 {{limit}} MB 的文件',
+    en: '{{name}}: the file is too big; the limit is {{limit}} MB',
+  },
+  assetContentMismatch: {
+    zh: '{{name}}：文件内容不是 .{{type}} 格式',
+    en: '{{name}}: the content is not a .{{type}} file',
+  },
+  assetImageUnreadable: {
+    zh: '{{name}}：无法读取图片的宽高，文件可能已损坏',
+    en: '{{name}}: the image’s width and height cannot be read; the file may be damaged',
+  },
+  assetNameTaken: {
+    zh: '素材库中已有 {{name}}：请使用“替换”，或换一个文件名',
+    en: 'The library already has {{name}}: replace it, or use another name',
+  },
+  assetInUse: {
+    zh: '{{name}} 正在使用中，不能删除：{{where}}。请先去掉这些引用',
+    en: '{{name}} is in use and cannot be deleted: {{where}}. Take it out of these first',
+  },
+  assetSlotSize: {
+    zh: '图片尺寸不符合要求：{{where}} 需要 {{width}} × {{height}} px，此图片为 {{actualWidth}} × {{actualHeight}} px',
+    en: 'The image size does not meet the standard: {{where}} needs {{width}} × {{height}} px, this image is {{actualWidth}} × {{actualHeight}} px',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

@@ -13,8 +13,16 @@ export function encryptPassword(plain: string, key: string): string {
   return AES.encrypt(plain, key).toString();
 }
 
-/** The plain password, or null when the ciphertext is not valid for this key. */
+/** What every ciphertext of encryptPassword starts with: base64 of OpenSSL's "Salted__" header. */
+const SALTED = 'U2FsdGVkX1';
+
+/**
+ * The plain password, or null when the ciphertext is not valid for this key. Anything without the salted header
+ * is refused first: crypto-js would otherwise derive a key from a RANDOM salt and, now and then (about 1 in
+ * 200), turn clear text into some other "password".
+ */
 export function decryptPassword(cipher: string, key: string): string | null {
+  if (!cipher.startsWith(SALTED)) return null;
   try {
     const plain = AES.decrypt(cipher, key).toString(Utf8);
     return plain === '' ? null : plain;

@@ -48,3 +48,6 @@ export function previewUrl(request: PreviewRequest, options: { phone: boolean; r
   params.set('lang', request.language);
   return `${options.phone ? '/m/' : '/'}?${params.toString()}#${options.route ?? '/'}`;
 }
+
+/** Where the SPA reads a site draft for its preview (the console's API, same origin, the staff session's cookie). */
+export const SITE_PREVIEW_PATH = '/api/admin/site-preview';

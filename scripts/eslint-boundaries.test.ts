@@ -73,4 +73,16 @@ describe('ESLint boundaries', () => {
     ]);
     expect(restricted[0].message).toContain('The contract imports only the contract');
   }, 60_000);
+
+  it('keeps the browser-only rich-text sanitiser out of the server', async () => {
+    const file = path.join(root, 'server/src/lib', `lint-probe-${process.pid}.ts`);
+    writeFileSync(file, "export { sanitizeRichText } from '#contract/rich-text';\n");
+    try {
+      const restricted = (await problems(file)).filter((p) => p.rule === 'no-restricted-imports');
+      expect(restricted.map((p) => p.message.split("'")[1])).toEqual(['#contract/rich-text']);
+      expect(restricted[0].message).toContain('runs in a browser only');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 60_000);
 });

@@ -59,6 +59,15 @@ function storeContract(name: string, open: () => Promise<{ store: FileStore; clo
       expect((await store.get(key))?.toString()).toBe('first');
     });
 
+    it('replaces the bytes of a key only when asked to (an asset replaced under its name), listed once', async () => {
+      const key = 'uploads/assets/race-x/logo.png';
+      await store.replace(key, Buffer.from('new key'));
+      expect((await store.get(key))?.toString()).toBe('new key');
+      await store.replace(key, Buffer.from('replaced'));
+      expect((await store.get(key))?.toString()).toBe('replaced');
+      expect(await store.list('uploads/assets/race-x/')).toEqual([key]);
+    });
+
     it('stores an empty file', async () => {
       await store.put('uploads/empty.txt', Buffer.alloc(0));
       expect((await store.get('uploads/empty.txt'))?.length).toBe(0);

@@ -43,8 +43,9 @@ import {
   type MailingCommand,
 } from './mailing-commands.ts';
 import { validateRaceInfo } from '../db/race-schema.ts';
-import { inspectSiteConfigBytes, SiteConfigRejectedError } from '../db/site-config-publisher.ts';
-import { bindDomain, domainsOverview, publishDomainSiteConfig, unbindDomain } from '../services/website/domains.ts';
+import { inspectSiteConfigBytes } from '../db/site-config-publisher.ts';
+import { bindDomain, domainsOverview, unbindDomain } from '../services/website/domains.ts';
+import { publishSite } from '../services/website/site-drafts.ts';
 import { saveRace } from '../services/races.ts';
 import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
 import { toBindableDomain } from '../lib/domain.ts';
@@ -354,28 +355,25 @@ async function publish(io: CliIo, rawDomain: string, file: string): Promise<void
   const domain = domainArg(rawDomain);
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos, files }) => {
-    try {
-      const result = await publishDomainSiteConfig(repos, files, {
-        domainName: domain,
-        bytes,
-        now: io.now(),
-        source: file,
-      });
-      io.stdout(`published ${domain}`);
-      io.stdout(`md5 ${result.md5}`);
-      io.stdout(`uri ${result.uri}`);
-      printWarnings(io, result.warnings);
-      if (!result.bound) {
-        io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
-      }
-    } catch (error) {
-      if (error instanceof SiteConfigRejectedError) {
-        throw failure(
-          `Refused to publish: ${file} is not a valid site configuration (${plural(error.problems.length, 'problem')}):`,
-          ...problemLines(error.problems),
-        );
-      }
-      throw error;
+    // The console's publish (services/website/site-drafts.ts): the same checks, recorded as site.publish.
+    const outcome = await publishSite(
+      { repos, files, now: io.now },
+      { domain, bytes, actor: { kind: 'cli' }, source: file },
+    );
+    if (!outcome.ok) {
+      const errors = outcome.report?.errors ?? [];
+      throw failure(
+        `Refused to publish: ${file} is not a valid site configuration (${plural(errors.length, 'problem')}):`,
+        ...problemLines(errors),
+      );
+    }
+    const result = outcome.value;
+    io.stdout(`published ${domain}`);
+    io.stdout(`md5 ${result.md5}`);
+    io.stdout(`uri ${result.uri}`);
+    printWarnings(io, result.warnings);
+    if (!result.bound) {
+      io.stdout(`note: ${domain} is not bound to a race; bind it with: site bind ${domain} <raceId>`);
     }
   });
 }
@@ -629,6 +627,8 @@ const READ_ONLY_COMMANDS = new Set([
  * direct-approve, direct-reject: direct.approve, direct.reject).
  */
 const SELF_AUDITED_COMMANDS = new Set([
+  // site.publish, as the console's publish (services/website/site-drafts.ts)
+  'publish',
   'entries-export',
   'reconcile',
   'reconciliation-handle',
@@ -658,6 +658,10 @@ const SELF_AUDITED_COMMANDS = new Set([
   'staff-key-revoke',
   'pickup-checkin',
   'pickup-export',
+  // the asset library: asset.add / asset.replace / asset.remove, as the console's (services/organiser/event-assets.ts)
+  'asset-add',
+  'asset-replace',
+  'asset-remove',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

@@ -60,6 +60,7 @@ export const COPIED_TABLES = [
   'entry_closures',
   'message_templates',
   'message_campaigns',
+  'site_drafts',
 ] as const;
 
 /** Tables whose `id` is an identity column on PostgreSQL. */

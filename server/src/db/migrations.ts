@@ -1851,4 +1851,31 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE refunds ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;`,
     postgres: `ALTER TABLE refunds ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
   },
+  {
+    id: 35,
+    name: 'site drafts: the draft of each domain, and who published each site configuration',
+    // Issue 33: the console edits a domain's site configuration as a draft before publishing it. The draft is
+    // kept as typed (its text, even when it does not parse, so nothing is lost), with the publication it started
+    // from and who saved it. A publication records its publisher (a staff member; null for the CLI and the seed).
+    sqlite: `
+      CREATE TABLE site_drafts (
+        domain_name TEXT PRIMARY KEY,
+        text        TEXT NOT NULL,
+        base_md5    TEXT,
+        saved_by    INTEGER,
+        saved_at    INTEGER NOT NULL
+      ) STRICT;
+      ALTER TABLE site_configs ADD COLUMN published_by INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE site_drafts (
+        domain_name TEXT PRIMARY KEY,
+        text        TEXT NOT NULL,
+        base_md5    TEXT,
+        saved_by    BIGINT,
+        saved_at    BIGINT NOT NULL
+      );
+      ALTER TABLE site_configs ADD COLUMN published_by BIGINT;
+    `,
+  },
 ];

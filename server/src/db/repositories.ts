@@ -27,6 +27,7 @@ import { createRefundsRepository } from './refunds-repository.ts';
 import { createRegistrationFormsRepository } from './registration-forms-repository.ts';
 import { createRunnerChoicesRepository } from './runner-choices-repository.ts';
 import { createSiteConfigsRepository } from './site-configs-repository.ts';
+import { createSiteDraftsRepository } from './site-drafts-repository.ts';
 import { createStaffRepository } from './staff-repository.ts';
 import { createTokensRepository } from './tokens-repository.ts';
 import { createUploadsRepository } from './uploads-repository.ts';
@@ -44,6 +45,7 @@ function repositoriesOn(db: Db, keys: RepositoryKeys) {
     races: createRacesRepository(db),
     bindings: createBindingsRepository(db),
     siteConfigs: createSiteConfigsRepository(db),
+    siteDrafts: createSiteDraftsRepository(db),
     users: createUsersRepository(db),
     tokens: createTokensRepository(db),
     codes: createCodesRepository(db, keys.code),

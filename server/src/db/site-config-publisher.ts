@@ -69,6 +69,8 @@ interface StoreInput {
   domainName: string;
   bytes: Buffer;
   now: number;
+  /** The staff member who publishes (the console); absent for the command line and the seed. */
+  publishedBy?: number | null;
 }
 
 /** Validates and publishes; throws SiteConfigRejectedError listing every problem with its JSON path. */
@@ -87,7 +89,13 @@ export async function publishSiteConfig(
  */
 export async function storeSiteConfig(input: StoreInput): Promise<Omit<PublishResult, 'warnings'>> {
   const { md5, byteLength } = await putSiteConfigBytes(input.files, input.bytes);
-  await input.siteConfigs.record({ domainName: input.domainName, md5, byteLength, publishedAt: input.now });
+  await input.siteConfigs.record({
+    domainName: input.domainName,
+    md5,
+    byteLength,
+    publishedAt: input.now,
+    publishedBy: input.publishedBy ?? null,
+  });
   return { domainName: input.domainName, md5, uri: siteConfigUri(md5), publishedAt: input.now };
 }
 

@@ -12,6 +12,15 @@ export interface PublishedSiteConfig {
   md5: string;
   byteLength: number;
   publishedAt: number;
+  /** The staff member who published it (the console); absent or null for the command line and the seed. */
+  publishedBy?: number | null;
+}
+
+/** One publication of a domain, with its publisher's name (null: the command line or the seed). */
+export interface SiteConfigVersion extends PublishedSiteConfig {
+  id: number;
+  publishedBy: number | null;
+  publishedByName: string | null;
 }
 
 const toRecord = (row: SiteConfigRow): PublishedSiteConfig => ({
@@ -50,9 +59,26 @@ export function createSiteConfigsRepository(db: Db) {
 
     async record(entry: PublishedSiteConfig): Promise<void> {
       await db.run(sql`
-        INSERT INTO site_configs (domain_name, md5, byte_length, published_at)
-        VALUES (${entry.domainName}, ${entry.md5}, ${entry.byteLength}, ${entry.publishedAt})
+        INSERT INTO site_configs (domain_name, md5, byte_length, published_at, published_by)
+        VALUES (${entry.domainName}, ${entry.md5}, ${entry.byteLength}, ${entry.publishedAt}, ${entry.publishedBy ?? null})
       `);
+    },
+
+    /** Every publication of a domain, newest first, with who published it. */
+    async listForDomain(domainName: string): Promise<SiteConfigVersion[]> {
+      const rows = await db.all<
+        SiteConfigRow & { id: number; published_by: number | null; published_by_name: string | null }
+      >(sql`
+        SELECT c.id, c.domain_name, c.md5, c.byte_length, c.published_at, c.published_by, s.name AS published_by_name
+        FROM site_configs AS c LEFT JOIN staff AS s ON s.id = c.published_by
+        WHERE c.domain_name = ${domainName} ORDER BY c.published_at DESC, c.id DESC
+      `);
+      return rows.map((row) => ({
+        ...toRecord(row),
+        id: Number(row.id),
+        publishedBy: row.published_by === null ? null : Number(row.published_by),
+        publishedByName: row.published_by_name,
+      }));
     },
   };
 }

@@ -15,6 +15,15 @@ export function createStoredFilesRepository(db: Db) {
         ON CONFLICT (file_key) DO NOTHING
       `);
     },
+    /** Stores the bytes under a key in place of any stored there (an asset replaced under its name). */
+    async replace(key: string, bytes: Buffer, now: number): Promise<void> {
+      await db.run(sql`
+        INSERT INTO stored_files (file_key, bytes, byte_length, created_at)
+        VALUES (${key}, ${bytes}, ${bytes.length}, ${now})
+        ON CONFLICT (file_key) DO UPDATE SET bytes = excluded.bytes, byte_length = excluded.byte_length,
+          created_at = excluded.created_at
+      `);
+    },
     async get(key: string): Promise<Buffer | undefined> {
       const row = await db.get<{ bytes: Uint8Array }>(sql`SELECT bytes FROM stored_files WHERE file_key = ${key}`);
       if (row === undefined) return undefined;

@@ -6,7 +6,8 @@
  *   uploads/<subdir>/<name>                  an uploaded file, served at /files/<subdir>/<name>
  * In a folder a key is the file's path under the root, the layout data folders have always had.
  *
- * A stored key never changes: `put` of a key that is already stored leaves it as it is.
+ * A stored key never changes: `put` of a key that is already stored leaves it as it is. Only `replace` changes
+ * a key's bytes, for the event's assets (a name the organiser replaces, services/organiser/event-assets.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
@@ -23,6 +24,8 @@ export interface FileStore {
   /** The bytes of `key`, or undefined when nothing is stored under it. */
   get(key: string): Promise<Buffer | undefined>;
   has(key: string): Promise<boolean>;
+  /** Stores the bytes under `key` in place of any stored there; a reader sees the old bytes or the new, whole. */
+  replace(key: string, bytes: Buffer): Promise<void>;
   /** Forgets `key`; nothing happens when it is not stored. */
   remove(key: string): Promise<void>;
   /** The stored keys under the folder `prefix` (ending in '/'), at any depth, sorted. */
@@ -78,21 +81,28 @@ export function folderFileStore(root: string): FileStore {
       throw error;
     }
   };
+  /** Writes a temporary file and renames it over `file` (atomic: a reader never sees half a file). */
+  const write = async (file: string, bytes: Buffer) => {
+    // Owner-only (issue 27): uploads are ID photos and medical certificates.
+    await ownerOnlyDir(path.dirname(file));
+    const temp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, bytes, { flag: 'wx', mode: OWNER_FILE_MODE });
+      await rename(temp, file);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  };
   return {
     kind: 'folder',
     async put(key, bytes) {
       const file = fileOf(key);
       if (await isFile(file)) return;
-      // Owner-only (issue 27): uploads are ID photos and medical certificates.
-      await ownerOnlyDir(path.dirname(file));
-      const temp = `${file}.${randomUUID()}.tmp`;
-      try {
-        await writeFile(temp, bytes, { flag: 'wx', mode: OWNER_FILE_MODE });
-        await rename(temp, file);
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        throw error;
-      }
+      await write(file, bytes);
+    },
+    async replace(key, bytes) {
+      await write(fileOf(key), bytes);
     },
     async get(key) {
       try {
@@ -140,6 +150,7 @@ export function databaseFileStore(db: Db, now: () => number = Date.now): FileSto
     put: async (key, bytes) => files.put(checkedKey(key), bytes, now()),
     get: async (key) => files.get(checkedKey(key)),
     has: async (key) => files.has(checkedKey(key)),
+    replace: async (key, bytes) => files.replace(checkedKey(key), bytes, now()),
     remove: async (key) => files.remove(checkedKey(key)),
     list: async (prefix) => files.keys(checkedKey(prefix.replace(/\/$/, '')) + '/'),
   };

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIXES } from '#contract/api';
 import { SITE_PATHS } from '#contract/entry';
+import { readPreview } from '#contract/preview';
 import { siteTitle, type FirstScreen } from '#contract/site-config/first-screen';
 import {
   canCarryFirstScreen,
@@ -111,15 +112,18 @@ export async function spaFallback(
   } catch {
     return false;
   }
-  const html = inConsole
-    ? index.html
-    : isMobileSitePath(pathname)
-      ? firstScreens.mobile
-        ? await withFirstScreen(index, request, firstScreens.mobile)
-        : index.html
-      : pathname === '/' && firstScreens.home
-        ? await withHomeFirstScreen(index, request, firstScreens.home)
-        : index.html;
+  // The console's preview of a draft (contract/preview.ts) is drawn by the app alone, never the published site.
+  const preview = readPreview(request.url.split('?')[1]?.split('#')[0] ?? '') !== null;
+  const html =
+    inConsole || preview
+      ? index.html
+      : isMobileSitePath(pathname)
+        ? firstScreens.mobile
+          ? await withFirstScreen(index, request, firstScreens.mobile)
+          : index.html
+        : pathname === '/' && firstScreens.home
+          ? await withHomeFirstScreen(index, request, firstScreens.home)
+          : index.html;
   // Revalidated on every load (no-cache): an unchanged page is a 304, as the static files answer.
   const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
   if (request.headers['if-none-match'] === etag) {

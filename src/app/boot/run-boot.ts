@@ -1,7 +1,8 @@
 /**
  * The start-up pipeline (spec §1, §4, §7), in order: mobile redirect; language; token check; restore
  * user data; then cloud config, translations and the site for this host (fetched together, applied in
- * that order). Each step is a small function of its own (./*.ts) with its own test.
+ * that order). Each step is a small function of its own (./*.ts) with its own test. The console's preview of
+ * a site draft has its own start-up (./site-preview.ts, a chunk loaded only then).
  */
 import i18n from 'i18next';
 import { getEnv } from '@/config/env';
@@ -23,6 +24,11 @@ import { restoreUser } from './restore-user';
 export type BootResult = { status: 'ready' } | { status: 'leaving' };
 
 export async function runBoot(hostname = window.location.hostname): Promise<BootResult> {
+  // The console's preview of a site draft (contract/preview.ts): a start-up of its own, loaded only then.
+  if (/[?&]preview=site(?:&|$)/.test(window.location.search)) {
+    const preview = await (await import('./site-preview')).runSitePreviewBoot();
+    if (preview) return preview;
+  }
   const env = getEnv();
   const onMobileSite = isOnMobileSite(window.location.pathname, window.location.href, env.mobileSiteUrl);
   if (

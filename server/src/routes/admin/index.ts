@@ -61,6 +61,7 @@ import {
 } from '../../services/staff/staff.ts';
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { siteRoutes } from './site.ts';
 import { reviewRoutes } from './review.ts';
 import { importsRoutes } from './imports.ts';
 import { refundsRoutes } from './refunds.ts';
@@ -69,6 +70,7 @@ import { ballotRoutes } from './ballot.ts';
 import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
 import { pickupRoutes } from './pickup.ts';
+import { assetsRoutes } from './assets.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -269,6 +271,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     /** What an area's routes file gets (routes/admin/scope.ts): register each area below with one line. */
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
+    siteRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);
@@ -277,6 +280,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     mailingRoutes(scope, app, helpers);
     messagesRoutes(scope, app, helpers);
     pickupRoutes(scope, app, helpers);
+    assetsRoutes(scope, app, helpers);
 
     scope.post(`${ADMIN_PREFIX}/logout`, async (request, reply) => {
       await staffLogout(app.repos, request.staff, source(request), now());

@@ -64,6 +64,8 @@ const servable = (rest: string) => isFileKey(rest) && !rest.split('/').some((seg
 
 /** A runner's upload, when it may be read: by nobody but its readers, and kept by no cache. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+/** An event's asset (/files/assets/<raceId>/<name>): public, revalidated on every load by its ETag. */
+export const ASSET_CACHE_CONTROL = 'public, no-cache';
 
 /**
  * Who may read a runner's upload (issue 27): its owner, by the `token` header of the account that uploaded it.
@@ -112,7 +114,9 @@ export default async function filesRoutes(app: FastifyInstance) {
     }
     const bytes = await app.files.get(uploadKey(rest));
     if (bytes === undefined) return reply.callNotFound();
-    safeFileHeaders(reply, 'public, max-age=86400');
+    // An event's asset can be replaced under its name (services/organiser/event-assets.ts): every load asks
+    // again (a 304 by its ETag while unchanged), so the new bytes show at once.
+    safeFileHeaders(reply, rest.startsWith('assets/') ? ASSET_CACHE_CONTROL : 'public, max-age=86400');
     const etag = `"${createHash('md5').update(bytes).digest('hex')}"`;
     void reply.header('etag', etag);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();

@@ -1,13 +1,11 @@
 /**
- * The organiser's domains (the CLI's `site list`, `bind`, `unbind`, `publish`): which race each domain is
+ * The organiser's domains (the CLI's `site list`, `bind`, `unbind`; `publish`: site-drafts.ts): which race each domain is
  * bound to, its published site configuration, and the published registration forms. What the public site
  * answers from them is in site-configs.ts.
  */
 import type { PublishedForm } from '#contract/registration-form';
 import type { RaceInfo } from '#contract/site-config/race-types';
 import type { Repositories } from '../../db/repositories.ts';
-import { publishSiteConfig, type PublishResult } from '../../db/site-config-publisher.ts';
-import type { FileStore } from '../../lib/file-store.ts';
 
 /** One domain as `site list` shows it: its binding (with the race, when it still exists) and its latest publication. */
 export interface DomainOverview {
@@ -57,16 +55,3 @@ export async function bindDomain(
 /** Removes the binding of `domainName`; false when it had none. */
 export const unbindDomain = (repos: Repositories, domainName: string): Promise<boolean> =>
   repos.bindings.unbind(domainName);
-
-/**
- * Checks and publishes a site configuration for `domainName` (db/site-config-publisher.ts; a document with
- * errors throws SiteConfigRejectedError), and says whether the domain is bound to a race.
- */
-export async function publishDomainSiteConfig(
-  repos: Repositories,
-  files: FileStore,
-  input: { domainName: string; bytes: Buffer; now: number; source: string },
-): Promise<PublishResult & { bound: boolean }> {
-  const result = await publishSiteConfig({ siteConfigs: repos.siteConfigs, files, ...input });
-  return { ...result, bound: (await repos.bindings.findByDomain(input.domainName)) !== undefined };
-}

@@ -5,11 +5,20 @@
 import type { SiteEditor } from '../editor-types';
 import { adsEditor } from './ads';
 import { carouselEditor } from './carousel';
+import { documentsEditor } from './documents';
 import { footerEditor } from './footer';
 import { menuEditor } from './menu';
 import { partnersEditor } from './partners';
 import { searchEditor } from './search';
 
-const editors: SiteEditor[] = [carouselEditor, adsEditor, searchEditor, partnersEditor, footerEditor, menuEditor];
+const editors: SiteEditor[] = [
+  documentsEditor,
+  carouselEditor,
+  adsEditor,
+  searchEditor,
+  partnersEditor,
+  footerEditor,
+  menuEditor,
+];
 
 export const SITE_EDITORS: readonly SiteEditor[] = editors.sort((a, b) => a.order - b.order);
