@@ -11,6 +11,7 @@ import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { Alert, Button, Card, Col, Empty, Form, Input, Row, Space, Tag } from 'antd';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { siteSlotSize } from '#contract/assets';
 import { formatJsonPath } from '#contract/site-config/document-limits';
 import { AssetPicker, type AssetPickerProps } from '../../../lib/asset-picker';
 import type { SiteEditorProps } from '../editor-types';
@@ -264,7 +265,10 @@ export function BilingualFields({
   );
 }
 
-/** An image (or file) of the race's assets, through the asset picker. */
+/**
+ * An image (or file) of the race's assets, through the asset picker; an image slot's exact size, where the site
+ * fixes one (contract/assets.ts SITE_IMAGE_SLOTS), goes to the picker, which refuses images of another size.
+ */
 export function ImageField({
   label,
   path,
@@ -274,7 +278,6 @@ export function ImageField({
   onChange,
   required,
   hint,
-  size,
   kind,
 }: {
   label: string;
@@ -285,9 +288,9 @@ export function ImageField({
   onChange: (value: string | undefined) => void;
   required?: boolean;
   hint?: ReactNode;
-  size?: AssetPickerProps['size'];
   kind?: AssetPickerProps['kind'];
 }) {
+  const size = kind === 'file' ? undefined : siteSlotSize(formatJsonPath(path).replace(/^\$\.?/, ''));
   return (
     <PartField label={label} path={path} problems={problems} hint={hint}>
       {(control) => (
