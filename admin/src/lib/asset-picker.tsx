@@ -105,9 +105,11 @@ export function AssetPicker({
               onClick={() => onChange('')}
             />
           )}
+          {/* No space inserted between two Chinese characters: the visible text must stay part of the aria-label. */}
           <Button
             type="primary"
             ghost
+            autoInsertSpace={false}
             onClick={() => setOpen(true)}
             aria-label={ariaLabel ? t('assets.picker.chooseFor', { field: ariaLabel }) : undefined}
           >
