@@ -86,8 +86,14 @@ export interface AssetInfo {
   sha256: string;
 }
 
+/** When the asset's current bytes were stored and by whom (from the audit log; null when it has no record). */
+export interface AssetUpload {
+  at: number;
+  by: string;
+}
+
 export interface AssetListing {
-  assets: (AssetInfo & { usedBy: AssetUse[] })[];
+  assets: (AssetInfo & { usedBy: AssetUse[]; uploaded: AssetUpload | null })[];
 }
 
 /** A use as one line, the same in both languages: `localhost · logo`, `form public · fields[2].hint`. */

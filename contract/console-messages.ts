@@ -452,6 +452,70 @@ export const CONSOLE_MESSAGES = {
     zh: '图片尺寸不符合要求：{{where}} 需要 {{width}} × {{height}} px，此图片为 {{actualWidth}} × {{actualHeight}} px',
     en: 'The image size does not meet the standard: {{where}} needs {{width}} × {{height}} px, this image is {{actualWidth}} × {{actualHeight}} px',
   },
+  // Races, race settings and domains (issue 33 §3; services/races.ts, services/website/domains.ts).
+  raceIdInvalid: {
+    zh: '赛事编号须为 1–64 个字母、数字或“-”，以字母或数字开头',
+    en: 'A race id is 1–64 letters, digits or "-", starting with a letter or digit',
+  },
+  raceIdTaken: { zh: '赛事编号 {{race}} 已被使用', en: 'The race id {{race}} is already taken' },
+  raceCreateLimited: {
+    zh: '您只能管理指定的赛事，不能新建赛事；请联系可管理全部赛事的所有者',
+    en: 'You are limited to some races and cannot create one: ask an owner of every race',
+  },
+  raceInvalid: {
+    zh: '赛事设置有 {{count}} 处问题，未保存',
+    en: 'The race settings have {{count}} problem(s): nothing saved',
+  },
+  raceIdMismatch: {
+    zh: '文档中的 raceId（{{got}}）与本赛事（{{race}}）不同；赛事编号不能修改',
+    en: 'The document’s raceId ({{got}}) is not this race ({{race}}): a race id cannot change',
+  },
+  raceChangedMeanwhile: {
+    zh: '此赛事设置刚被他人（或命令行）修改，未保存；请重新加载后再改',
+    en: 'Someone (or the command line) changed this race meanwhile: nothing saved. Reload, then change it again',
+  },
+  raceCapacityBelowTaken: {
+    zh: '项目 {{item}} 已有 {{taken}} 个名额被占用，名额不能改为 {{capacity}}，未保存',
+    en: 'Item {{item}} already has {{taken}} places taken: its capacity cannot be {{capacity}}. Nothing saved',
+  },
+  raceCharityBelowTaken: {
+    zh: '项目 {{item}} 已有 {{taken}} 个公益名额被占用，公益名额不能改为 {{capacity}}，未保存',
+    en: 'Item {{item}} already has {{taken}} charity places taken: its charity capacity cannot be {{capacity}}. Nothing saved',
+  },
+  raceItemHasEntries: {
+    zh: '项目 {{item}} 已有 {{count}} 条报名，不能删除或修改其代码，未保存',
+    en: 'Item {{item}} already has {{count}} entries: it cannot be removed or its code changed. Nothing saved',
+  },
+  raceCharityHasEntries: {
+    zh: '项目 {{item}} 的公益名额已有 {{count}} 条报名，不能取消公益名额，未保存',
+    en: 'Item {{item}} already has {{count}} charity entries: its charity places cannot be removed. Nothing saved',
+  },
+  raceModelHasEntries: {
+    zh: '项目 {{item}} 已有 {{count}} 条报名，报名方式不能由 {{from}} 改为 {{to}}，未保存',
+    en: 'Item {{item}} already has {{count}} entries: its entry model cannot change from {{from}} to {{to}}. Nothing saved',
+  },
+  raceSlotRemovedBooked: {
+    zh: '领物时段 {{slot}} 已有 {{booked}} 个预约，不能删除，未保存',
+    en: 'Pick-up slot {{slot}} already has {{booked}} bookings: it cannot be removed. Nothing saved',
+  },
+  domainInvalid: {
+    zh: '“{{domain}}”不是有效的域名（字母、数字、“-”和“.”，不能是 IP 地址）',
+    en: '“{{domain}}” is not a host name (letters, digits, "-" and "."; not an IP address)',
+  },
+  domainBoundElsewhere: {
+    zh: '域名 {{domain}} 已绑定到赛事 {{race}}；确认后可改绑到本赛事',
+    en: 'The domain {{domain}} is bound to the race {{race}}: confirm to move it to this race',
+  },
+  domainNotBound: { zh: '域名 {{domain}} 未绑定任何赛事', en: 'The domain {{domain}} is not bound to a race' },
+  // The registration-form editor (issue 33 §3; services/registration/form-editor.ts).
+  formProblems: {
+    zh: '报名表有 {{count}} 个问题，请修改后再发布',
+    en: 'The form has {{count}} problem(s): fix them before publishing',
+  },
+  formChannelInvalid: {
+    zh: '报名渠道须为小写字母、数字或“-”，以字母开头',
+    en: 'A channel is lower-case letters, digits or “-”, starting with a letter',
+  },
 } as const;
 
 export type ConsoleMessageCode = keyof typeof CONSOLE_MESSAGES;

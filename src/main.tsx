@@ -11,6 +11,12 @@ import { pageRegistry } from '@/app/routes/page-registry';
 import '@/styles/global.css';
 
 async function main() {
+  // The console's preview of a registration-form draft (issue 33 §3): its own page, whose code (and the
+  // address's reading, contract/preview.ts) loads only then.
+  if (new URLSearchParams(window.location.search).get('preview') === 'form') {
+    const { startFormPreview } = await import('@/app/form-preview');
+    if (await startFormPreview(window.location.search)) return;
+  }
   // A visit landing on home fetches the home chunk during start-up and its LCP image before the first render;
   // '' and '/' become '/home' now, so the first render is the home page, not a redirect with an empty main.
   const landsOnHome = isHomeRoute();

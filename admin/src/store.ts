@@ -20,6 +20,9 @@ interface ConsoleState {
   checked: boolean;
   races: ConsoleRace[];
   language: ConsoleLanguage;
+  /** A page with unsaved changes asks before the shell leaves it (lib/unsaved-changes.ts); null: leave at once. */
+  leaveGuard: ((leave: () => void) => void) | null;
+  setLeaveGuard: (guard: ((leave: () => void) => void) | null) => void;
   setMe: (me: ConsoleMe | null) => void;
   setRaces: (races: ConsoleRace[]) => void;
   setLanguage: (language: ConsoleLanguage) => void;
@@ -30,6 +33,8 @@ export const useConsole = create<ConsoleState>((set) => ({
   checked: false,
   races: [],
   language: storedLanguage(),
+  leaveGuard: null,
+  setLeaveGuard: (leaveGuard) => set({ leaveGuard }),
   setMe: (me) => set({ me, checked: true }),
   setRaces: (races) => set({ races }),
   setLanguage: (language) => {

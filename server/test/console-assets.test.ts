@@ -88,6 +88,7 @@ describe('the asset library', () => {
       ['rules-2027.pdf', []],
     ]);
     expect(assets[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(assets[0]!.uploaded).toEqual({ at: clock.now(), by: expect.stringContaining('service') });
     const logged = await app.repos.audit.find({ action: 'asset.add', limit: 5 });
     expect(logged.map((r) => [r.target, r.staffId])).toEqual(
       expect.arrayContaining([
@@ -206,6 +207,29 @@ describe('the asset library', () => {
     });
     expect(slotKey('carouselList[1].surfacePlotUrl')).toBe('carouselList[].surfacePlotUrl');
     expect(Object.hasOwn(SITE_IMAGE_SLOTS, slotKey('cooperativePartnerList[0].children[3].src'))).toBe(true);
+  });
+
+  it("counts a site draft's uses too: an asset only the draft names is not removed", async () => {
+    const added = await service('POST', url, { content: b64(pngOf(4, 4)), fileName: 'draft-only.png' });
+    expect(added.json()).toMatchObject({ code: 0 });
+    const config = JSON.parse(readFileSync(path.join(FIXTURES, 'valid-site-config.json'), 'utf8'));
+    const text = JSON.stringify({ ...config, logoH5: `assets/${FIXTURE_RACE_ID}/draft-only.png` }, null, 2);
+    const saved = await service('POST', `/races/${FIXTURE_RACE_ID}/site/draft`, { domain: 'localhost', text });
+    expect(saved.json()).toMatchObject({ code: 0 });
+    expect((await list()).find((a) => a.name === 'draft-only.png')!.usedBy).toEqual([
+      { where: 'siteDraft', of: 'localhost', field: 'logoH5' },
+    ]);
+    const refused = await service('POST', `${url}/draft-only.png/remove`);
+    expect(refused.json()).toMatchObject({ msgCode: 'assetInUse', msgParams: { where: 'localhost (draft) · logoH5' } });
+    // A draft that does not parse still counts (its text is searched).
+    const broken = await service('POST', `/races/${FIXTURE_RACE_ID}/site/draft`, {
+      domain: 'localhost',
+      text: `{ "logo": "assets/${FIXTURE_RACE_ID}/draft-only.png", `,
+    });
+    expect(broken.json()).toMatchObject({ code: 0 });
+    expect((await service('POST', `${url}/draft-only.png/remove`)).json()).toMatchObject({ msgCode: 'assetInUse' });
+    await service('POST', `/races/${FIXTURE_RACE_ID}/site/discard`, { domain: 'localhost' });
+    expect((await list()).find((a) => a.name === 'draft-only.png')!.usedBy).toEqual([]);
   });
 
   it('the CLI adds, replaces and removes through the same service, audited with the same actions', async () => {

@@ -332,6 +332,9 @@ describe('slots from race.json', () => {
     expect(refused).toEqual({
       ok: false,
       problem: `pick-up slot ${SMALL}: capacity 2 is below the 3 places already booked`,
+      slotId: SMALL,
+      capacity: 2,
+      booked: 3,
     });
     const removed = await app.repos.pickup.syncSlots(DEMO_RACE_ID, { ...lower, days: lower.days.slice(1) });
     expect(removed).toMatchObject({

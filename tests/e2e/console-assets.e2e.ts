@@ -6,11 +6,11 @@
  * through the CLI, its imgDetail naming the route map). No serious or critical axe finding.
  */
 import { randomBytes } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { imageDimensions } from '#contract/image-dimensions';
 import { newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
+import { pngOf } from './images';
 import { addRace } from './site-config';
 import { serverPort } from './test-server';
 
@@ -45,29 +45,6 @@ const TEXT = {
   },
 } as const;
 
-/** A real PNG of `width` × `height` pixels of one colour. */
-function pngOf(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const pixel = Buffer.from(rgb);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: width }, () => pixel)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 describe.each([

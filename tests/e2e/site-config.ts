@@ -132,3 +132,6 @@ export function menuPageText(config: SiteConfig, page: MenuPage, lang: 'zh' | 'e
   const doc = component === 'NewsPage' ? (docs.find((d) => d.recommend) ?? docs[0]) : docs[0];
   return inLang(lang, doc?.title, doc?.titleEn);
 }
+
+/** What the demo race (qc-marathon-2027) shows: another event's site must show none of it. */
+export const DEMO_RACE_MARKS = ['青川', 'Qingchuan', '运河', 'Canal', '400-820-2027', 'qcmarathon', '2027-04-18'];

@@ -3,22 +3,15 @@
  * name, type and size, then by the server: content and dimensions), a replace, and how an asset is shown (its
  * thumbnail address, its size in words). Used by the AssetPicker and the Assets page.
  */
-import {
-  assetFileProblem,
-  assetName,
-  isImageAssetName,
-  type AssetInfo,
-  type AssetListing,
-  type AssetUse,
-} from '#contract/assets';
+import { assetFileProblem, assetName, isImageAssetName, type AssetInfo, type AssetListing } from '#contract/assets';
 import { imageDimensions } from '#contract/image-dimensions';
 import { checkImageSize, type ImageSize } from '#contract/rules';
 import { api, ConsoleApiError } from '../api/client';
 import { consoleMessage } from '../messages';
 import { useConsole } from '../store';
-import { base64Of } from './file-base64';
+import { base64Of, bytesOf } from './file-base64';
 
-export type ListedAsset = AssetInfo & { usedBy: AssetUse[] };
+export type ListedAsset = AssetListing['assets'][number];
 
 export const assetsCall = (raceId: string) => `/races/${encodeURIComponent(raceId)}/assets`;
 
@@ -31,7 +24,7 @@ function refusal(code: string, params: Record<string, string | number>): Console
 
 /** An image's width and height read from the file itself (null: not an image, or an SVG). */
 export async function dimensionsOf(file: Blob): Promise<ImageSize | null> {
-  return imageDimensions(new Uint8Array(await file.arrayBuffer()));
+  return imageDimensions(await bytesOf(file));
 }
 
 /**

@@ -222,7 +222,12 @@ function AssetChooser({
           </FileButton>
         </Space>
         {size && (
-          <Alert type="info" showIcon message={t('assets.picker.needs', { width: size.width, height: size.height })} />
+          <Alert
+            type="info"
+            role="note"
+            showIcon
+            message={t('assets.picker.needs', { width: size.width, height: size.height })}
+          />
         )}
         {error && <Alert type="error" showIcon message={error} role="alert" />}
         {assets === null ? (

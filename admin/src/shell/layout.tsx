@@ -58,7 +58,10 @@ export function ConsoleLayout({ areas, children }: { areas: ConsoleArea[]; child
   const changeRace = (next: string) => {
     const inRace = /^\/races\/[^/]+\/([^/]+)/.exec(location.pathname)?.[1];
     const first = areas.find((a) => a.raceScoped && a.path === inRace) ?? areas.find((a) => a.raceScoped);
-    navigate(first ? areaPath(first, next) : '/');
+    const leave = () => navigate(first ? areaPath(first, next) : '/');
+    const guard = useConsole.getState().leaveGuard;
+    if (guard) guard(leave);
+    else leave();
   };
 
   const signOut = async () => {

@@ -46,8 +46,9 @@ import { validateRaceInfo } from '../db/race-schema.ts';
 import { inspectSiteConfigBytes } from '../db/site-config-publisher.ts';
 import { bindDomain, domainsOverview, unbindDomain } from '../services/website/domains.ts';
 import { publishSite } from '../services/website/site-drafts.ts';
-import { saveRace } from '../services/races.ts';
-import { FormRejectedError, inspectFormBytes, publishRegistrationForm } from '../db/registration-form-publisher.ts';
+import { saveRaceDocument } from '../services/races.ts';
+import { inspectFormBytes } from '../db/registration-form-publisher.ts';
+import { publishFormText } from '../services/registration/form-editor.ts';
 import { toBindableDomain } from '../lib/domain.ts';
 import { parseServerEnv } from '../lib/env.ts';
 import { parseJsonText } from '../lib/json-text.ts';
@@ -307,7 +308,8 @@ async function list(io: CliIo): Promise<void> {
 async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    const bound = await bindDomain(repos, domain, raceId, io.now());
+    // The CLI's bind replaces a binding (it prints the race it was bound to); domain.bind in the audit log.
+    const bound = await bindDomain(repos, domain, raceId, io.now(), { actor: { kind: 'cli' }, move: true });
     if (!bound.ok) throw failure(`No race "${raceId}". Add it first with: site add-race <race.json>`);
     const { previousRaceId } = bound;
     const was = previousRaceId !== undefined && previousRaceId !== raceId ? ` (was ${previousRaceId})` : '';
@@ -321,7 +323,9 @@ async function bind(io: CliIo, rawDomain: string, raceId: string): Promise<void>
 async function unbind(io: CliIo, rawDomain: string): Promise<void> {
   const domain = domainArg(rawDomain);
   await withDatabase(io, async ({ repos }) => {
-    if (!(await unbindDomain(repos, domain))) throw failure(`${domain} is not bound`);
+    if (!(await unbindDomain(repos, domain, io.now(), { actor: { kind: 'cli' } })).ok) {
+      throw failure(`${domain} is not bound`);
+    }
     io.stdout(`unbound ${domain}`);
   });
 }
@@ -393,23 +397,30 @@ function formValidate(io: CliIo, file: string): void {
 async function formPublish(io: CliIo, raceId: string, file: string, channel: string | undefined): Promise<void> {
   const { bytes } = readText(io, file);
   await withDatabase(io, async ({ repos }) => {
-    try {
-      const result = await publishRegistrationForm({ repos, raceId, channel, bytes, now: io.now(), source: file });
-      io.stdout(
-        result.unchanged
-          ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
-          : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    // The console's publication (services/registration/form-editor.ts), audited as form.publish by the CLI.
+    const outcome = await publishFormText(
+      repos,
+      { kind: 'cli' },
+      { raceId, channel, text: bytes.toString('utf8'), source: file },
+      io.now(),
+    );
+    if (!outcome.ok) {
+      const problems =
+        outcome.reason === 'problems'
+          ? outcome.problems
+          : [{ path: '$', message: `the channel "${channel ?? ''}" must be lower-case letters, digits or "-"` }];
+      throw failure(
+        `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(problems.length, 'problem')}):`,
+        ...problemLines(problems),
       );
-      io.stdout(`md5 ${result.md5}`);
-    } catch (error) {
-      if (error instanceof FormRejectedError) {
-        throw failure(
-          `Refused to publish: ${file} is not a valid registration form for ${raceId} (${plural(error.problems.length, 'problem')}):`,
-          ...problemLines(error.problems),
-        );
-      }
-      throw error;
     }
+    const result = outcome.value;
+    io.stdout(
+      result.unchanged
+        ? `unchanged: this form is already published for ${result.raceId}, channel ${result.channel} (version ${result.version})`
+        : `published the registration form of ${result.raceId}, channel ${result.channel}: version ${result.version}`,
+    );
+    io.stdout(`md5 ${result.md5}`);
   });
 }
 
@@ -433,9 +444,11 @@ async function addRace(io: CliIo, file: string): Promise<void> {
     );
   }
   await withDatabase(io, async ({ repos }) => {
-    // The race and the places of its sign-up items together: a capacity below the places taken refuses both.
-    const outcome = await saveRace(repos, result.race, io.now());
-    if (!outcome.ok) throw failure(`${file}: ${outcome.problem}; nothing saved.`);
+    // The console's save: the race, the places of its items and its slots together, refused when it would break
+    // entries already made (a capacity below the places taken, an item with entries removed); race.add or
+    // race.save in the audit log.
+    const outcome = await saveRaceDocument(repos, { document: result.race, actor: { kind: 'cli' }, now: io.now() });
+    if (!outcome.ok) throw failure(`${file}: ${outcome.refusal.problem}; nothing saved.`);
     io.stdout(
       `${outcome.saved === 'inserted' ? 'added' : 'updated'} race ${result.race.raceId} (${result.race.raceName})`,
     );
@@ -662,6 +675,12 @@ const SELF_AUDITED_COMMANDS = new Set([
   'asset-add',
   'asset-replace',
   'asset-remove',
+  // races and domains: race.add / race.save, domain.bind / domain.unbind, as the console's (services/races.ts, domains.ts)
+  'add-race',
+  'bind',
+  'unbind',
+  // the console's publication of a registration form (services/registration/form-editor.ts): form.publish
+  'form-publish',
 ]);
 const auditedByCli = (command: string) =>
   !READ_ONLY_COMMANDS.has(command) &&

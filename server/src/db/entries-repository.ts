@@ -349,6 +349,14 @@ const toCode = (row: CodeRow): InvitationCodeRecord => ({
 });
 
 /** The pools an item's settings define, with their capacities. */
+/** Why syncPlaces refused: the pool, and its capacity in the settings (null: the pool is no longer there). */
+export interface PlacesRefusal {
+  itemCode: string;
+  pool: PlacePool;
+  capacity: number | null;
+  taken: number;
+}
+
 function poolsOf(settings: EntrySettings | undefined): PlaceRow[] {
   const rows: PlaceRow[] = [];
   for (const item of settings?.items ?? []) {
@@ -639,8 +647,9 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
     async syncPlaces(
       raceId: string,
       settings: EntrySettings | undefined,
-    ): Promise<{ ok: true } | { ok: false; problem: string }> {
-      for (const pool of poolsOf(settings)) {
+    ): Promise<{ ok: true } | ({ ok: false; problem: string } & PlacesRefusal)> {
+      const wanted = poolsOf(settings);
+      for (const pool of wanted) {
         await db.run(sql`
           INSERT INTO entry_places (race_id, item_code, pool, capacity, taken)
           VALUES (${raceId}, ${pool.itemCode}, ${pool.pool}, ${pool.capacity}, 0)
@@ -651,11 +660,37 @@ export function createEntriesRepository(db: Db, idNumberKey: string) {
         if (changed === 0) {
           const row = await db.get<{ taken: number }>(sql`
             SELECT taken FROM entry_places WHERE race_id = ${raceId} AND item_code = ${pool.itemCode} AND pool = ${pool.pool}`);
+          const taken = Number(row?.taken ?? 0);
           return {
             ok: false,
             problem:
               `entry item ${pool.itemCode}${pool.pool === 'charity' ? ' (charity places)' : ''}: capacity ` +
-              `${pool.capacity} is below the ${Number(row?.taken ?? 0)} places already taken`,
+              `${pool.capacity} is below the ${taken} places already taken`,
+            itemCode: pool.itemCode,
+            pool: pool.pool,
+            capacity: pool.capacity,
+            taken,
+          };
+        }
+      }
+      // A pool no longer in the settings (an item removed, its charity places dropped) goes when nobody holds
+      // a place in it: a sign-up taking one meanwhile makes this refuse rather than leave a place nowhere.
+      const keep = new Set(wanted.map((p) => `${p.itemCode}\u0000${p.pool}`));
+      const rows = await db.all<{ item_code: string; pool: PlacePool; taken: number }>(sql`
+        SELECT item_code, pool, taken FROM entry_places WHERE race_id = ${raceId} ORDER BY item_code, pool`);
+      for (const row of rows) {
+        if (keep.has(`${row.item_code}\u0000${row.pool}`)) continue;
+        const deleted = await db.run(sql`
+          DELETE FROM entry_places WHERE race_id = ${raceId} AND item_code = ${row.item_code} AND pool = ${row.pool}
+            AND taken = 0`);
+        if (deleted === 0) {
+          return {
+            ok: false,
+            problem: `entry item ${row.item_code}${row.pool === 'charity' ? ' (charity places)' : ''} is no longer in the race but ${Number(row.taken)} places are taken in it`,
+            itemCode: row.item_code,
+            pool: row.pool,
+            capacity: null,
+            taken: Number(row.taken),
           };
         }
       }

@@ -1878,4 +1878,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE site_configs ADD COLUMN published_by BIGINT;
     `,
   },
+  {
+    id: 36,
+    name: 'registration forms: the console draft per race and channel, and who published each version',
+    // Issue 33 §3: the console edits a race's registration form per entry channel as a draft, kept as typed
+    // (even when it does not pass the checks yet, so nothing typed is lost) with who saved it and when, and
+    // publishes it as the next version. A version records the staff member who published it (null: the CLI
+    // or the demo seed).
+    sqlite: `
+      CREATE TABLE registration_form_drafts (
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        channel       TEXT NOT NULL,
+        document_text TEXT NOT NULL,
+        saved_by      INTEGER,
+        saved_at      INTEGER NOT NULL,
+        PRIMARY KEY (race_id, channel)
+      ) STRICT;
+      ALTER TABLE registration_forms ADD COLUMN published_by INTEGER;
+    `,
+    postgres: `
+      CREATE TABLE registration_form_drafts (
+        race_id       TEXT NOT NULL REFERENCES races (race_id) ON DELETE CASCADE,
+        channel       TEXT NOT NULL,
+        document_text TEXT NOT NULL,
+        saved_by      BIGINT,
+        saved_at      BIGINT NOT NULL,
+        PRIMARY KEY (race_id, channel)
+      );
+      ALTER TABLE registration_forms ADD COLUMN published_by BIGINT;
+    `,
+  },
 ];

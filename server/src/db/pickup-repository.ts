@@ -113,7 +113,7 @@ export function createPickupRepository(db: Db) {
     async syncSlots(
       raceId: string,
       settings: PackPickupSettings | undefined,
-    ): Promise<{ ok: true } | { ok: false; problem: string }> {
+    ): Promise<{ ok: true } | { ok: false; problem: string; slotId: string; capacity: number | null; booked: number }> {
       const wanted = slotsOf(settings);
       await insertMissing(raceId, wanted);
       for (const slot of wanted) {
@@ -123,9 +123,13 @@ export function createPickupRepository(db: Db) {
         if (changed === 0) {
           const row = await db.get<{ booked: number }>(sql`
             SELECT booked FROM pickup_slots WHERE race_id = ${raceId} AND slot_id = ${slot.slotId}`);
+          const booked = Number(row?.booked ?? 0);
           return {
             ok: false,
-            problem: `pick-up slot ${slot.slotId}: capacity ${slot.capacity} is below the ${Number(row?.booked ?? 0)} places already booked`,
+            problem: `pick-up slot ${slot.slotId}: capacity ${slot.capacity} is below the ${booked} places already booked`,
+            slotId: slot.slotId,
+            capacity: slot.capacity,
+            booked,
           };
         }
       }
@@ -140,6 +144,9 @@ export function createPickupRepository(db: Db) {
           return {
             ok: false,
             problem: `pick-up slot ${row.slot_id} is no longer in packPickup but ${Number(row.booked)} places are booked in it`,
+            slotId: row.slot_id,
+            capacity: null,
+            booked: Number(row.booked),
           };
         }
       }

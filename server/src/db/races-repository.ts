@@ -26,6 +26,21 @@ export function createRacesRepository(db: Db) {
       return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM races`))?.n ?? 0;
     },
 
+    /** The race's version (raised by every save), or undefined when there is no such race. */
+    async version(raceId: string): Promise<number | undefined> {
+      const row = await db.get<{ version: number }>(sql`SELECT version FROM races WHERE race_id = ${raceId}`);
+      return row ? Number(row.version) : undefined;
+    },
+
+    /** Inserts a new race; false (nothing changed) when its id is taken. */
+    async insertNew(race: RaceInfo, now: number): Promise<boolean> {
+      const inserted = await db.run(sql`
+        INSERT INTO races (race_id, race_name, info_json, created_at, updated_at)
+        VALUES (${race.raceId}, ${race.raceName}, ${JSON.stringify(race)}, ${now}, ${now})
+        ON CONFLICT (race_id) DO NOTHING`);
+      return inserted > 0;
+    },
+
     /** Inserts the race or replaces its information. */
     async save(race: RaceInfo, now: number): Promise<'inserted' | 'updated'> {
       const existed = (await byId(race.raceId)) !== undefined;

@@ -53,22 +53,18 @@ export interface FormPublication {
 }
 
 /**
- * Checks a document for a race (and channel: the argument, else the document's, else 'public') and publishes
- * it. Throws FormRejectedError with every problem: the document's own, a raceId or channel that differs from
- * the arguments, a race that does not exist.
+ * Every problem of a document for a race and channel (the argument, else the document's, else 'public'): the
+ * document's own (size, JSON syntax, its rules, each with its JSON path), then a raceId or channel that
+ * differs from the arguments, a race that does not exist. The checks of `form-publish` and the console's.
  */
-export async function publishRegistrationForm(input: {
-  repos: Pick<Repositories, 'races' | 'registrationForms'>;
+export async function checkFormForRace(input: {
+  repos: Pick<Repositories, 'races'>;
   raceId: string;
   channel?: string;
   bytes: Buffer;
-  now: number;
-  /** Names the document in error messages (a file path). */
-  source?: string;
-}): Promise<FormPublication> {
-  const source = input.source ?? 'The document';
+}): Promise<{ form?: RegistrationForm; problems: ConfigProblem[] }> {
   const { form, problems } = inspectFormBytes(input.bytes);
-  if (!form) throw new FormRejectedError(problems, source);
+  if (!form) return { problems };
   const refused: ConfigProblem[] = [];
   if (form.raceId !== input.raceId) {
     refused.push({
@@ -90,18 +86,43 @@ export async function publishRegistrationForm(input: {
       message: `no race "${input.raceId}"; add it first with: site add-race <race.json>`,
     });
   }
-  if (refused.length > 0) throw new FormRejectedError(refused, source);
+  return refused.length > 0 ? { problems: refused } : { form, problems: [] };
+}
+
+/** The document as stored and served: the checked document with its channel spelled out, and its md5. */
+export function storedForm(form: RegistrationForm, channel: string): { documentJson: string; md5: string } {
+  const documentJson = JSON.stringify({ ...form, channel });
+  return { documentJson, md5: createHash('md5').update(documentJson).digest('hex') };
+}
+
+/**
+ * Checks a document for a race (and channel: the argument, else the document's, else 'public') and publishes
+ * it. Throws FormRejectedError with every problem (checkFormForRace).
+ */
+export async function publishRegistrationForm(input: {
+  repos: Pick<Repositories, 'races' | 'registrationForms'>;
+  raceId: string;
+  channel?: string;
+  bytes: Buffer;
+  now: number;
+  /** Names the document in error messages (a file path). */
+  source?: string;
+  /** The staff member publishing from the console (absent: the CLI, the seed). */
+  publishedBy?: number | null;
+}): Promise<FormPublication> {
+  const source = input.source ?? 'The document';
+  const { form, problems } = await checkFormForRace(input);
+  if (!form) throw new FormRejectedError(problems, source);
 
   const channel = input.channel ?? formChannel(form);
-  // Stored and served as the checked document with its channel spelled out.
-  const documentJson = JSON.stringify({ ...form, channel });
-  const md5 = createHash('md5').update(documentJson).digest('hex');
+  const { documentJson, md5 } = storedForm(form, channel);
   const { version, unchanged } = await input.repos.registrationForms.publish({
     raceId: input.raceId,
     channel,
     documentJson,
     md5,
     now: input.now,
+    publishedBy: input.publishedBy ?? null,
   });
   return { raceId: input.raceId, channel, version, md5, unchanged };
 }

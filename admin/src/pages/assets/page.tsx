@@ -44,6 +44,8 @@ import {
 import { FileButton } from '../../lib/file-button';
 import { ScrollRegion } from '../../lib/scroll-region';
 import { useAction } from '../../lib/use-action';
+import { useConsole } from '../../store';
+import { formatInstant, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
 import '../../lib/asset-library.css';
 
@@ -61,6 +63,7 @@ export default function AssetsPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { raceId = '' } = useParams();
+  const zone = useConsole((s) => zoneOfRace(raceId, s.races));
   const load = useCallback(() => listRaceAssets(raceId), [raceId]);
   const assets = useLoaded(load);
   const [kind, setKind] = useState<Kind>('all');
@@ -108,6 +111,8 @@ export default function AssetsPage() {
       assets.reload();
     });
 
+  // The audit log's actor name: "name <e-mail>" of a staff member (the name is enough here), or cli:user@host.
+  const byWhom = (by: string) => by.replace(/\s*<[^>]*>$/, '').replace(/^cli:/, `${t('assets.cli')} `);
   const labelOf = (use: AssetUse) => t(`assets.use.${use.where}`, { of: use.of });
   const shown = useMemo(() => {
     const words = filter.trim().toLowerCase();
@@ -122,7 +127,7 @@ export default function AssetsPage() {
     {
       title: t('assets.columns.preview'),
       key: 'preview',
-      width: 96,
+      width: 88,
       render: (_, asset) =>
         isImageAssetName(asset.name) ? (
           <Button
@@ -144,7 +149,7 @@ export default function AssetsPage() {
       dataIndex: 'name',
       key: 'name',
       sorter: (a, b) => a.name.localeCompare(b.name),
-      render: (name: string) => <span className="asset-card__name">{name}</span>,
+      render: (name: string) => <span className="asset-name">{name}</span>,
     },
     { title: t('assets.columns.type'), dataIndex: 'type', key: 'type', width: 72 },
     {
@@ -162,8 +167,24 @@ export default function AssetsPage() {
       render: (_, asset) => dimensions(asset.size),
     },
     {
+      title: t('assets.columns.uploaded'),
+      key: 'uploaded',
+      width: 150,
+      render: (_, asset) =>
+        asset.uploaded ? (
+          <>
+            {formatInstant(asset.uploaded.at, zone)}
+            <br />
+            <Typography.Text type="secondary">{byWhom(asset.uploaded.by)}</Typography.Text>
+          </>
+        ) : (
+          '—'
+        ),
+    },
+    {
       title: t('assets.columns.usedBy'),
       key: 'usedBy',
+      minWidth: 130,
       render: (_, asset) =>
         asset.usedBy.length === 0 ? (
           <Typography.Text type="secondary">{t('assets.unused')}</Typography.Text>
@@ -180,6 +201,7 @@ export default function AssetsPage() {
     {
       title: t('assets.columns.path'),
       key: 'path',
+      minWidth: 170,
       render: (_, asset) => (
         <Typography.Text
           className="asset-path"

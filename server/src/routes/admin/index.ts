@@ -62,6 +62,7 @@ import {
 import { consoleRaces } from '../../services/console/races.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { siteRoutes } from './site.ts';
+import { formsRoutes } from './forms.ts';
 import { reviewRoutes } from './review.ts';
 import { importsRoutes } from './imports.ts';
 import { refundsRoutes } from './refunds.ts';
@@ -71,6 +72,7 @@ import { mailingRoutes } from './mailing.ts';
 import { messagesRoutes } from './messages.ts';
 import { pickupRoutes } from './pickup.ts';
 import { assetsRoutes } from './assets.ts';
+import { racesRoutes } from './races.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
 export const ADMIN_PREFIX = '/api/admin';
@@ -272,6 +274,8 @@ export default async function adminRoutes(app: FastifyInstance) {
     const helpers: ConsoleRouteHelpers = { prefix: ADMIN_PREFIX, refused, actor };
     reconciliationRoutes(scope, app, helpers);
     siteRoutes(scope, app, helpers);
+    racesRoutes(scope, app, helpers);
+    formsRoutes(scope, app, helpers);
     reviewRoutes(scope, app, helpers);
     importsRoutes(scope, app, helpers);
     refundsRoutes(scope, app, helpers);

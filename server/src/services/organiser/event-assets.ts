@@ -21,6 +21,7 @@ import {
   isAssetImageType,
   siteSlotSize,
   type AssetInfo,
+  type AssetUpload,
   type AssetUse,
 } from '#contract/assets';
 import type { ConsoleMessageCode } from '#contract/console-messages';
@@ -29,7 +30,7 @@ import { checkImageSize, extensionOf, type ImageSize } from '#contract/rules';
 import type { Repositories } from '../../db/repositories.ts';
 import { siteConfigKey, uploadKey, type FileStore } from '../../lib/file-store.ts';
 import { magicMatches } from '../../lib/upload-files.ts';
-import { appendAudit, type AuditActor } from '../staff/audit.ts';
+import { appendAudit, auditPage, type AuditActor } from '../staff/audit.ts';
 
 export {
   ASSET_FILE_TYPES,
@@ -118,26 +119,27 @@ export interface AssetDocument {
   document: unknown;
 }
 
-/**
- * More documents that may name a race's assets (the site drafts, once they exist): each source lists them for
- * a race. Kept as a list so a new kind of document is one line, not a change here.
- */
-export type AssetDocumentSource = (repos: Repositories, raceId: string) => Promise<AssetDocument[]>;
-export const EXTRA_ASSET_DOCUMENT_SOURCES: AssetDocumentSource[] = [];
+/** A JSON text's value, or the text itself when it does not parse (its uses are still found in it). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
-/** Every document of the race that may name its assets. */
+/** Every document of the race that may name its assets: the domains' published configurations and drafts, the
+ * published registration forms, the race information. */
 async function documentsOf(repos: Repositories, files: FileStore, raceId: string): Promise<AssetDocument[]> {
   const documents: AssetDocument[] = [];
   for (const binding of await repos.bindings.list()) {
     if (binding.raceId !== raceId) continue;
     const published = await repos.siteConfigs.latestForDomain(binding.domainName);
     const bytes = published ? await files.get(siteConfigKey(published.md5)) : undefined;
-    if (!bytes) continue;
-    try {
-      documents.push({ where: 'site', of: binding.domainName, document: JSON.parse(bytes.toString('utf8')) });
-    } catch {
-      documents.push({ where: 'site', of: binding.domainName, document: bytes.toString('utf8') });
-    }
+    if (bytes) documents.push({ where: 'site', of: binding.domainName, document: parsed(bytes.toString('utf8')) });
+    // The domain's draft (the site page's, services/website/site-drafts.ts): kept as typed, even unparsable.
+    const draft = await repos.siteDrafts.find(binding.domainName);
+    if (draft) documents.push({ where: 'siteDraft', of: binding.domainName, document: parsed(draft.text) });
   }
   for (const form of await repos.registrationForms.listLatest()) {
     if (form.raceId !== raceId) continue;
@@ -146,7 +148,6 @@ async function documentsOf(repos: Repositories, files: FileStore, raceId: string
   }
   const race = await repos.races.findById(raceId);
   if (race) documents.push({ where: 'race', of: raceId, document: race });
-  for (const source of EXTRA_ASSET_DOCUMENT_SOURCES) documents.push(...(await source(repos, raceId)));
   return documents;
 }
 
@@ -289,20 +290,42 @@ export async function replaceAsset(
   return { ok: true, asset };
 }
 
-/** The race's assets, by name, with every place that uses each. */
+/** When each asset path of the race got its current bytes and by whom: its latest asset.add or asset.replace. */
+async function uploadsOf(repos: Repositories, raceId: string): Promise<Map<string, AssetUpload>> {
+  const uploads = new Map<string, AssetUpload>();
+  for (const action of ['asset.add', 'asset.replace']) {
+    let beforeSeq: number | undefined;
+    do {
+      const page = await auditPage(repos, { action, raceId, limit: 200, ...(beforeSeq ? { beforeSeq } : {}) });
+      for (const record of page.records) {
+        const known = uploads.get(record.target);
+        if (!known || known.at < record.at) uploads.set(record.target, { at: record.at, by: record.actorName });
+      }
+      beforeSeq = page.next ?? undefined;
+    } while (beforeSeq !== undefined);
+  }
+  return uploads;
+}
+
+export type ListedAsset = AssetInfo & { usedBy: AssetUse[]; uploaded: AssetUpload | null };
+
+/** The race's assets, by name, with every place that uses each and when and by whom it was uploaded. */
 export async function listAssets(
   repos: Repositories,
   files: FileStore,
   raceId: string,
-): Promise<{ ok: true; assets: (AssetInfo & { usedBy: AssetUse[] })[] } | AssetRefusal> {
+): Promise<{ ok: true; assets: ListedAsset[] } | AssetRefusal> {
   if (!(await repos.races.findById(raceId))) return noRace(raceId);
   const uses = await usesOf(repos, files, raceId);
-  const assets: (AssetInfo & { usedBy: AssetUse[] })[] = [];
+  const uploads = await uploadsOf(repos, raceId);
+  const assets: ListedAsset[] = [];
   const folder = folderKey(raceId);
   for (const key of await files.list(folder)) {
     const name = key.slice(folder.length);
     const bytes = await files.get(key);
-    if (bytes) assets.push({ ...info(raceId, name, bytes), usedBy: uses.get(name) ?? [] });
+    if (!bytes) continue;
+    const asset = info(raceId, name, bytes);
+    assets.push({ ...asset, usedBy: uses.get(name) ?? [], uploaded: uploads.get(asset.path) ?? null });
   }
   return { ok: true, assets };
 }

@@ -4,6 +4,7 @@
  */
 import type { SiteEditor } from '../editor-types';
 import { adsEditor } from './ads';
+import { basicsEditor } from './basics';
 import { carouselEditor } from './carousel';
 import { documentsEditor } from './documents';
 import { footerEditor } from './footer';
@@ -12,6 +13,7 @@ import { partnersEditor } from './partners';
 import { searchEditor } from './search';
 
 const editors: SiteEditor[] = [
+  basicsEditor,
   documentsEditor,
   carouselEditor,
   adsEditor,
