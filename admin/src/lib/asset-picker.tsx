@@ -105,6 +105,7 @@ export function AssetPicker({
               onClick={() => onChange('')}
             />
           )}
+          {/* No space inserted between two Chinese characters: the visible text must stay part of the aria-label. */}
           <Button
             type="primary"
             ghost

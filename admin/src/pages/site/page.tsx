@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import type { SiteConfigReport } from '#contract/site-config/checks';
 import type { SiteDomain, SiteDraftView, SitePublished } from '#contract/site-drafts';
+import type { SiteDraft } from './editor-types';
 import { api, ConsoleApiError } from '../../api/client';
 import { JsonEditor, type JsonEditorHandle } from '../../lib/json-editor';
 import { useUnsavedChanges } from '../../lib/unsaved-changes';
@@ -151,6 +152,10 @@ function DraftEditor({
 
   const deferred = useDeferredValue(current);
   const report = useMemo(() => draftReport(deferred), [deferred]);
+  // The form editors read the text as it is now, not the deferred one the checks run on: each change of a form
+  // starts from the document the one before it made (from a deferred document a quick second change, the next
+  // key typed, undid the first).
+  const formDraft = useMemo(() => parsedObject(current), [current]);
 
   if (!view || text === undefined) {
     return loaded.error ? (
@@ -258,12 +263,12 @@ function DraftEditor({
     return {
       key: `editor-${siteEditor.key}`,
       label: t(siteEditor.labelKey),
-      disabled: !report.parsed,
-      children: report.parsed ? (
+      disabled: !formDraft,
+      children: formDraft ? (
         <Editor
           raceId={raceId}
           domain={domain}
-          draft={report.parsed}
+          draft={formDraft}
           onChange={(next) => setText(`${JSON.stringify(next, null, 2)}\n`)}
           problems={problemsUnder(report.problems, siteEditor.paths)}
         />
@@ -339,7 +344,7 @@ function DraftEditor({
       {stash !== null && edit === undefined && stash !== view.text && (
         <Alert type="info" showIcon message={t('site.restored')} className="site-alert" data-testid="site-restored" />
       )}
-      {!report.parsed && SITE_EDITORS.length > 0 && (
+      {!formDraft && SITE_EDITORS.length > 0 && (
         <Alert type="info" showIcon message={t('site.editorsNeedJson')} className="site-alert" />
       )}
       <Tabs
@@ -415,4 +420,14 @@ function DraftEditor({
       />
     </div>
   );
+}
+
+/** The text's document when it parses to an object, else undefined. */
+function parsedObject(text: string): SiteDraft | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SiteDraft) : undefined;
+  } catch {
+    return undefined;
+  }
 }

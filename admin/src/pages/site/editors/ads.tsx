@@ -3,7 +3,7 @@
  * each ad with its image, its link for the Chinese and the English site, its description, and whether it is
  * shown only while sign-up is open; add, remove, move up and down.
  */
-import { Switch } from 'antd';
+import { Col, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -74,23 +74,29 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
                         required
                         onChange={(value) => update(withKey(ad, 'surfacePlotUrl', value))}
                       />
-                      <TextField
-                        label={t('siteParts.ads.linkZh')}
-                        hint={t('siteParts.ads.linkHint')}
-                        placeholder="https://"
-                        path={[...path, 'jumpUrl']}
-                        problems={problems}
-                        value={ad.jumpUrl}
-                        onChange={(value) => update(withKey(ad, 'jumpUrl', value))}
-                      />
-                      <TextField
-                        label={t('siteParts.ads.linkEn')}
-                        placeholder={t('siteParts.ads.linkEnFallback')}
-                        path={[...path, 'jumpUrlEn']}
-                        problems={problems}
-                        value={ad.jumpUrlEn}
-                        onChange={(value) => update(withKey(ad, 'jumpUrlEn', value))}
-                      />
+                      <Row gutter={16}>
+                        <Col xs={24} md={12}>
+                          <TextField
+                            label={t('siteParts.ads.linkZh')}
+                            hint={t('siteParts.ads.linkHint')}
+                            placeholder="https://"
+                            path={[...path, 'jumpUrl']}
+                            problems={problems}
+                            value={ad.jumpUrl}
+                            onChange={(value) => update(withKey(ad, 'jumpUrl', value))}
+                          />
+                        </Col>
+                        <Col xs={24} md={12}>
+                          <TextField
+                            label={t('siteParts.ads.linkEn')}
+                            placeholder={t('siteParts.ads.linkEnFallback')}
+                            path={[...path, 'jumpUrlEn']}
+                            problems={problems}
+                            value={ad.jumpUrlEn}
+                            onChange={(value) => update(withKey(ad, 'jumpUrlEn', value))}
+                          />
+                        </Col>
+                      </Row>
                       <BilingualFields
                         label={t('siteParts.ads.description')}
                         object={ad}
@@ -109,8 +115,6 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
                           <Switch
                             {...control}
                             checked={ad.whileSignUpOpen === true}
-                            checkedChildren={t('siteParts.common.yes')}
-                            unCheckedChildren={t('siteParts.common.no')}
                             onChange={(on) => update(withKey(ad, 'whileSignUpOpen', on ? true : undefined))}
                           />
                         )}

@@ -69,6 +69,15 @@ describe('the carousel editor', () => {
     expect(screen.getByTestId('site-carousel-slides-2')).toHaveTextContent('起跑');
   });
 
+  it('puts the focus on the next slide after a removal, and in the new slide after an addition', () => {
+    renderEditor(CarouselEditor, draft, { stateful: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove item 1' }));
+    expect(screen.getByTestId('site-carousel-slides-0')).toHaveTextContent('终点');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove item 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add a slide' }));
+    expect(document.activeElement).toBe(within(screen.getByTestId('site-carousel-slides-1')).getByLabelText('Image'));
+  });
+
   it('shows a thumbnail of each slide', () => {
     renderEditor(CarouselEditor, draft);
     expect(screen.getByRole('img', { name: 'Thumbnail of 起跑' })).toHaveAttribute('src', '/files/demo/carousel-1.svg');

@@ -2,6 +2,7 @@
  * The home page's carousel (carouselList) as a form: each slide with its image (and a thumbnail of it), where
  * a click goes, and its title in Chinese and English; add, remove, move up and down.
  */
+import { Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -53,25 +54,31 @@ export function CarouselEditor({ raceId, draft, onChange, problems }: SiteEditor
             const path = [KEY, index];
             return (
               <>
-                <ImageField
-                  label={t('siteParts.carousel.image')}
-                  hint={t('siteParts.carousel.imageHint')}
-                  path={[...path, 'surfacePlotUrl']}
-                  problems={problems}
-                  raceId={raceId}
-                  value={slide.surfacePlotUrl}
-                  required
-                  onChange={(value) => update(withKey(slide, 'surfacePlotUrl', value))}
-                />
-                <TextField
-                  label={t('siteParts.carousel.link')}
-                  hint={t('siteParts.common.linkHint')}
-                  placeholder="/race-information/race-rules"
-                  path={[...path, 'jumpUrl']}
-                  problems={problems}
-                  value={slide.jumpUrl}
-                  onChange={(value) => update(withKey(slide, 'jumpUrl', value))}
-                />
+                <Row gutter={16}>
+                  <Col xs={24} md={12}>
+                    <ImageField
+                      label={t('siteParts.carousel.image')}
+                      hint={t('siteParts.carousel.imageHint')}
+                      path={[...path, 'surfacePlotUrl']}
+                      problems={problems}
+                      raceId={raceId}
+                      value={slide.surfacePlotUrl}
+                      required
+                      onChange={(value) => update(withKey(slide, 'surfacePlotUrl', value))}
+                    />
+                  </Col>
+                  <Col xs={24} md={12}>
+                    <TextField
+                      label={t('siteParts.carousel.link')}
+                      hint={t('siteParts.common.linkHint')}
+                      placeholder="/race-information/race-rules"
+                      path={[...path, 'jumpUrl']}
+                      problems={problems}
+                      value={slide.jumpUrl}
+                      onChange={(value) => update(withKey(slide, 'jumpUrl', value))}
+                    />
+                  </Col>
+                </Row>
                 <BilingualFields
                   label={t('siteParts.carousel.title')}
                   object={slide}

@@ -178,12 +178,7 @@ function RouteFields({
           />
         </Col>
       </Row>
-      <PartField
-        label={t('siteParts.menu.opens')}
-        hint={component ? t(`siteParts.menu.pages.${component}`, { defaultValue: component }) : undefined}
-        path={[...path, 'component']}
-        problems={problems}
-      >
+      <PartField label={t('siteParts.menu.opens')} path={[...path, 'component']} problems={problems}>
         {(control) => (
           <Select
             {...control}
@@ -260,8 +255,6 @@ function RouteFields({
           <Switch
             {...control}
             checked={route.hidden === true}
-            checkedChildren={t('siteParts.common.yes')}
-            unCheckedChildren={t('siteParts.common.no')}
             onChange={(on) => update(withKey(route, 'hidden', on ? true : undefined))}
           />
         )}

@@ -4,7 +4,7 @@
  * a category is added in its place and removed whole; partners are added, removed and moved up and down.
  * A category with a code the site does not know is shown last, with a choice of the known ones.
  */
-import { Button, Card, Empty, Popconfirm, Select, Space } from 'antd';
+import { Button, Card, Col, Empty, Popconfirm, Row, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PARTNER_CATEGORY_ORDER } from '#contract/site-config/schema';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
@@ -127,24 +127,30 @@ function Category({
             const partnerPath = [...path, 'children', i];
             return (
               <>
-                <ImageField
-                  label={t('siteParts.partners.logo')}
-                  path={[...partnerPath, 'src']}
-                  problems={problems}
-                  raceId={raceId}
-                  value={partner.src}
-                  required
-                  onChange={(value) => updatePartner(withKey(partner, 'src', value))}
-                />
-                <TextField
-                  label={t('siteParts.partners.href')}
-                  hint={t('siteParts.partners.hrefHint')}
-                  placeholder="https://"
-                  path={[...partnerPath, 'href']}
-                  problems={problems}
-                  value={partner.href}
-                  onChange={(value) => updatePartner(withKey(partner, 'href', value))}
-                />
+                <Row gutter={16}>
+                  <Col xs={24} md={12}>
+                    <ImageField
+                      label={t('siteParts.partners.logo')}
+                      path={[...partnerPath, 'src']}
+                      problems={problems}
+                      raceId={raceId}
+                      value={partner.src}
+                      required
+                      onChange={(value) => updatePartner(withKey(partner, 'src', value))}
+                    />
+                  </Col>
+                  <Col xs={24} md={12}>
+                    <TextField
+                      label={t('siteParts.partners.href')}
+                      hint={t('siteParts.partners.hrefHint')}
+                      placeholder="https://"
+                      path={[...partnerPath, 'href']}
+                      problems={problems}
+                      value={partner.href}
+                      onChange={(value) => updatePartner(withKey(partner, 'href', value))}
+                    />
+                  </Col>
+                </Row>
                 <BilingualFields
                   label={t('siteParts.partners.name')}
                   object={partner}

@@ -11,6 +11,7 @@ import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { Alert, Button, Card, Col, Empty, Form, Input, Row, Space, Tag } from 'antd';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { siteSlotSize } from '#contract/assets';
 import { formatJsonPath } from '#contract/site-config/document-limits';
 import { AssetPicker, type AssetPickerProps } from '../../../lib/asset-picker';
 import type { SiteEditorProps } from '../editor-types';
@@ -95,7 +96,7 @@ export function ProblemList({ problems, id }: { problems: readonly Problem[]; id
         <li
           key={index}
           className={`site-parts-problem site-parts-problem--${problem.severity}`}
-          data-path={problem.path}
+          data-problem-path={problem.path}
         >
           <Tag color={problem.severity === 'error' ? 'red' : 'gold'}>
             {t(problem.severity === 'error' ? 'siteParts.common.error' : 'siteParts.common.warning')}
@@ -264,7 +265,10 @@ export function BilingualFields({
   );
 }
 
-/** An image (or file) of the race's assets, through the asset picker. */
+/**
+ * An image (or file) of the race's assets, through the asset picker; an image slot's exact size, where the site
+ * fixes one (contract/assets.ts SITE_IMAGE_SLOTS), goes to the picker, which refuses images of another size.
+ */
 export function ImageField({
   label,
   path,
@@ -274,7 +278,6 @@ export function ImageField({
   onChange,
   required,
   hint,
-  size,
   kind,
 }: {
   label: string;
@@ -285,9 +288,9 @@ export function ImageField({
   onChange: (value: string | undefined) => void;
   required?: boolean;
   hint?: ReactNode;
-  size?: AssetPickerProps['size'];
   kind?: AssetPickerProps['kind'];
 }) {
+  const size = kind === 'file' ? undefined : siteSlotSize(formatJsonPath(path).replace(/^\$\.?/, ''));
   return (
     <PartField label={label} path={path} problems={problems} hint={hint}>
       {(control) => (
@@ -360,21 +363,38 @@ export function CardList<T>({
 }) {
   const { t } = useTranslation();
   const listId = useId();
-  // After a move the page re-renders the list with the new order: then the focus goes to the moved item.
-  const pendingFocus = useRef<{ index: number; action: 'up' | 'down' } | null>(null);
+  // After a change the page re-renders the list: then the focus goes where the keyboard left off (the moved
+  // item's button, the item after a removed one, the first field of an added one).
+  const pendingFocus = useRef<(() => HTMLElement | null | undefined) | null>(null);
   useEffect(() => {
-    const focus = pendingFocus.current;
-    if (!focus) return;
+    const target = pendingFocus.current;
+    if (!target) return;
     pendingFocus.current = null;
-    const button = (action: string) =>
-      document.getElementById(`${listId}-${focus.index}-${action}`) as HTMLButtonElement | null;
-    const wanted = button(focus.action);
-    (wanted && !wanted.disabled ? wanted : button(focus.action === 'up' ? 'down' : 'up'))?.focus();
+    target()?.focus();
   });
+  const button = (index: number, action: 'up' | 'down' | 'remove') => {
+    const element = document.getElementById(`${listId}-${index}-${action}`) as HTMLButtonElement | null;
+    return element && !element.disabled ? element : null;
+  };
 
   const move = (index: number, step: -1 | 1) => {
-    pendingFocus.current = { index: index + step, action: step < 0 ? 'up' : 'down' };
+    const to = index + step;
+    const action = step < 0 ? 'up' : 'down';
+    pendingFocus.current = () => button(to, action) ?? button(to, action === 'up' ? 'down' : 'up');
     onChange(moved(items, index, step));
+  };
+  const remove = (index: number) => {
+    pendingFocus.current = () =>
+      button(index, 'remove') ?? button(index - 1, 'remove') ?? document.getElementById(`${listId}-add`);
+    onChange(items.filter((_, i) => i !== index));
+  };
+  const add = () => {
+    const index = items.length;
+    pendingFocus.current = () =>
+      document
+        .querySelector(`[data-testid="${testId}-${index}"]`)
+        ?.querySelector<HTMLElement>('.ant-card-body input, .ant-card-body textarea, .ant-card-body button');
+    onChange([...items, newItem()]);
   };
   const update = (index: number) => (next: T) => onChange(items.map((item, i) => (i === index ? next : item)));
 
@@ -426,7 +446,8 @@ export function CardList<T>({
                       icon={<DeleteOutlined aria-hidden />}
                       aria-label={t('siteParts.common.remove', { item: name })}
                       title={t('siteParts.common.remove', { item: name })}
-                      onClick={() => onChange(items.filter((_, i) => i !== index))}
+                      id={`${listId}-${index}-remove`}
+                      onClick={() => remove(index)}
                     />
                   </Space>
                 }
@@ -439,11 +460,7 @@ export function CardList<T>({
         </Space>
       )}
       <Space wrap className="site-parts-add">
-        <Button
-          icon={<PlusOutlined aria-hidden />}
-          onClick={() => onChange([...items, newItem()])}
-          data-testid={`${testId}-add`}
-        >
+        <Button id={`${listId}-add`} icon={<PlusOutlined aria-hidden />} onClick={add} data-testid={`${testId}-add`}>
           {addLabel}
         </Button>
         {extraActions}

@@ -208,8 +208,6 @@ function SearchSwitch({
                 <Switch
                   {...control}
                   checked={value.useMultipleSearch === true}
-                  checkedChildren={t('siteParts.common.yes')}
-                  unCheckedChildren={t('siteParts.common.no')}
                   onChange={(on) => update(withKey(value, 'useMultipleSearch', on ? true : undefined))}
                 />
               )}
