@@ -10,12 +10,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc32, deflateSync } from 'node:zlib';
 import { SITE_IMAGE_SLOTS, slotKey, type AssetInfo, type AssetListing } from '#contract/assets';
 import { CONSOLE_MESSAGES } from '#contract/console-messages';
 import { assetUses } from '../src/services/organiser/event-assets.ts';
 import { consoleMember, type ConsoleCaller } from './console-helpers.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, FIXTURES, removeTempDirs, siteCli, tempDir } from './helpers.ts';
+import { pngOf } from './png.ts';
 
 const clock = fakeClock();
 const dataDir = tempDir();
@@ -27,28 +27,6 @@ let otherRace: ConsoleCaller;
 const PNG = readFileSync(path.join(FIXTURES, 'images', '3x2.png'));
 const GIF = readFileSync(path.join(FIXTURES, 'images', '4x3.gif'));
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-/** A real PNG of `width` × `height` white pixels. */
-function pngOf(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 const url = `/races/${FIXTURE_RACE_ID}/assets`;
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const list = async () => ((await service('GET', url)).json().data as AssetListing).assets;

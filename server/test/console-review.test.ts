@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
@@ -19,6 +18,7 @@ import { publishRegistrationForm } from '../src/db/registration-form-publisher.t
 import { storeRunnerUpload } from '../src/services/uploads/runner-uploads.ts';
 import { consoleMember } from './console-helpers.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, multipart, removeTempDirs, tempDir } from './helpers.ts';
+import { pngOf } from './png.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIRECT_FORM = JSON.parse(
@@ -28,28 +28,6 @@ const WINDOW: DirectApplicationSettings = { startTime: '2025-06-01 10:00:00', en
 const HOUR = 3_600_000;
 const CERT = '110101199001011234';
 
-/** A real 2×2 PNG. */
-function png(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(2, 0);
-  ihdr.writeUInt32BE(2, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(6, 0xff)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat([row, row]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 const pdf = Buffer.from('%PDF-1.7\n% a report\n', 'latin1');
 
 const clock = fakeClock();
@@ -91,7 +69,7 @@ async function runner(): Promise<Runner> {
   return {
     id,
     token,
-    photo: await upload(token, API_PATHS.uploadImage, 'photo.png', png()),
+    photo: await upload(token, API_PATHS.uploadImage, 'photo.png', pngOf(2, 2)),
     report: await upload(token, API_PATHS.uploadFile, 'report.pdf', pdf),
     disguised: await disguisedUpload(id),
   };
@@ -242,7 +220,7 @@ describe('the review queue and one application', () => {
       'x-content-type-options': 'nosniff',
     });
     expect(String(image.headers['content-disposition'])).toMatch(/^inline; filename="[\w.-]+"$/);
-    expect(image.rawPayload.equals(png())).toBe(true);
+    expect(image.rawPayload.equals(pngOf(2, 2))).toBe(true);
 
     const report = await service('GET', url('healthCertificate'));
     expect(report.headers['content-type']).toBe('application/pdf');

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { deflateSync, crc32 } from 'node:zlib';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
@@ -28,35 +27,13 @@ import { serverSubmissionContext } from '../src/services/registration/check-subm
 import { DEMO, passwordLogin, sliderFields } from './account-helpers.ts';
 import { buildTestApp, fakeClock, FIXTURE_RACE_ID, multipart, removeTempDirs, siteCli, tempDir } from './helpers.ts';
 import { oneFinisherResult, PAST_RACE_ID, seedRaceCenterFixture, ZHANG } from './race-center-fixture.ts';
+import { pngOf } from './png.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIRECT_FORM = JSON.parse(
   readFileSync(path.join(REPO, 'server/seed/registration-forms/qc-marathon-2027.direct.json'), 'utf8'),
 ) as RegistrationForm;
 
-/** A real PNG of the given size (RGB, white). */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 const pdf = (bytes: number) => Buffer.concat([Buffer.from('%PDF-1.7\n', 'latin1'), Buffer.alloc(bytes, 0x20)]);
 
 // The race's settings in the tests: the app's clock stands at 2025-06-16 10:00 China time.
@@ -124,7 +101,7 @@ async function newRunner(phone: string): Promise<Runner> {
   return {
     id,
     token,
-    photo: await upload(who, API_PATHS.uploadImage, 'photo.png', png(358, 441)),
+    photo: await upload(who, API_PATHS.uploadImage, 'photo.png', pngOf(358, 441)),
     report: await upload(who, API_PATHS.uploadFile, 'report.pdf', pdf(2000)),
   };
 }

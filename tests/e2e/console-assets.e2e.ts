@@ -10,7 +10,7 @@ import { imageDimensions } from '#contract/image-dimensions';
 import { newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
-import { pngOf } from './images';
+import { pngOf } from '../../server/test/png';
 import { addRace } from './site-config';
 import { serverPort } from './test-server';
 

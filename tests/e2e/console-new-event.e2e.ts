@@ -13,7 +13,7 @@ import { API_PATHS } from '#contract/api';
 import { appDrawn, newPage, screenshot, useBrowser } from './browser';
 import { consoleUrl, DESKTOP, signInToConsole } from './console';
 import { expectAccessible } from './demo-form';
-import { pngOf } from './images';
+import { pngOf } from '../../server/test/png';
 import { DEMO_RACE_MARKS, siteCli } from './site-config';
 import { serverPort } from './test-server';
 

@@ -6,7 +6,6 @@
  * application then carries. No serious or critical axe finding.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { storeRunnerUpload } from '../../server/src/services/uploads/runner-uploads';
@@ -15,34 +14,10 @@ import { consoleUrl, DESKTOP, signInToConsole, TABLET } from './console';
 import { expectAccessible } from './demo-form';
 import { repoRoot } from './server-process';
 import { serverDataDir } from './test-server';
+import { pngOf } from '../../server/test/png';
 
 const browser = useBrowser();
 const RACE_ID = seed.race.raceId;
-
-/** A PNG of 240×160 in one colour. */
-function png(rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const [width, height] = [240, 160];
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const pixel = Buffer.from(rgb);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: width }, () => pixel)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 let seq = randomInt(1000);
 
@@ -77,7 +52,7 @@ async function submittedApplication(name: string): Promise<number> {
         name,
         certificateNumber: certNo,
         phone: '13811112222',
-        photo: await stored('png', png([30, 110, 200])),
+        photo: await stored('png', pngOf(240, 160, [30, 110, 200])),
         healthCertificate: await stored('pdf', Buffer.from('%PDF-1.4\n% health report\n', 'latin1')),
       },
       sizes: {},

@@ -1,8 +1,8 @@
-/** Real image bytes for browser tests that upload pictures (the server reads their type and size from the bytes). */
+/** Real image bytes for tests that upload pictures (the server reads their type and size from the bytes): server and browser tests. */
 import { crc32, deflateSync } from 'node:zlib';
 
-/** A real PNG of `width` × `height` pixels of one colour. */
-export function pngOf(width: number, height: number, rgb: [number, number, number]): Buffer {
+/** A real PNG of `width` × `height` pixels of one colour (white unless given). */
+export function pngOf(width: number, height: number, rgb: [number, number, number] = [255, 255, 255]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(data.length);
