@@ -11,14 +11,13 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  ImageItemTitle,
   PartSection,
   ImageField,
   PartField,
   TextField,
-  Thumbnail,
   listPart,
   objectItems,
-  text,
   withKey,
 } from './parts-kit';
 
@@ -51,16 +50,7 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
                 newItem={() => ({ surfacePlotUrl: '' })}
                 addLabel={t('siteParts.ads.add')}
                 emptyText={t('siteParts.ads.empty')}
-                itemTitle={(item, index) => {
-                  const ad = (item ?? {}) as Record<string, unknown>;
-                  const name = text(ad.title) || t('siteParts.ads.untitled', { n: index + 1 });
-                  return (
-                    <>
-                      <Thumbnail src={ad.surfacePlotUrl} alt={t('siteParts.ads.thumbnailOf', { name })} />
-                      <span>{name}</span>
-                    </>
-                  );
-                }}
+                itemTitle={(item, index) => <ImageItemTitle item={item} index={index} texts="siteParts.ads" />}
                 renderItem={objectItems((ad, index, update) => {
                   const path = [key, index];
                   return (

@@ -10,12 +10,11 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  ImageItemTitle,
   ImageField,
   TextField,
-  Thumbnail,
   listPart,
   objectItems,
-  text,
   withKey,
 } from './parts-kit';
 
@@ -40,16 +39,7 @@ export function CarouselEditor({ raceId, draft, onChange, problems }: SiteEditor
           newItem={() => ({ surfacePlotUrl: '' })}
           addLabel={t('siteParts.carousel.add')}
           emptyText={t('siteParts.carousel.empty')}
-          itemTitle={(item, index) => {
-            const slide = (item ?? {}) as Record<string, unknown>;
-            const name = text(slide.title) || t('siteParts.carousel.untitled', { n: index + 1 });
-            return (
-              <>
-                <Thumbnail src={slide.surfacePlotUrl} alt={t('siteParts.carousel.thumbnailOf', { name })} />
-                <span>{name}</span>
-              </>
-            );
-          }}
+          itemTitle={(item, index) => <ImageItemTitle item={item} index={index} texts="siteParts.carousel" />}
           renderItem={objectItems((slide, index, update) => {
             const path = [KEY, index];
             return (

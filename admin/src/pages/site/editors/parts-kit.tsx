@@ -499,6 +499,22 @@ export function BrokenPart({ name }: { name: string }) {
   return <Alert type="warning" showIcon message={t('siteParts.common.broken', { part: name })} />;
 }
 
+/**
+ * A picture item's title in its card (a slide, an ad): the thumbnail of its image and its title, or "<untitled> n".
+ * `texts` is the editor's key prefix: its `untitled` ({{n}}) and `thumbnailOf` ({{name}}) texts.
+ */
+export function ImageItemTitle({ item, index, texts }: { item: unknown; index: number; texts: string }) {
+  const { t } = useTranslation();
+  const picture = isObj(item) ? item : {};
+  const name = text(picture.title) || t(`${texts}.untitled`, { n: index + 1 });
+  return (
+    <>
+      <Thumbnail src={picture.surfacePlotUrl} alt={t(`${texts}.thumbnailOf`, { name })} />
+      <span>{name}</span>
+    </>
+  );
+}
+
 /** A titled section of an editor (a card): its heading, an optional hint under it, then its fields. */
 export function PartSection({
   title,
