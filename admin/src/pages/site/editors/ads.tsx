@@ -3,7 +3,7 @@
  * each ad with its image, its link for the Chinese and the English site, its description, and whether it is
  * shown only while sign-up is open; add, remove, move up and down.
  */
-import { Col, Row, Switch } from 'antd';
+import { Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -11,10 +11,10 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  FlagField,
   ImageItemTitle,
   PartSection,
   ImageField,
-  PartField,
   TextField,
   listPart,
   objectItems,
@@ -95,20 +95,15 @@ export function AdsEditor({ raceId, draft, onChange, problems }: SiteEditorProps
                         problems={problems}
                         onChange={update}
                       />
-                      <PartField
+                      <FlagField
                         label={t('siteParts.ads.whileSignUpOpen')}
                         hint={t('siteParts.ads.whileSignUpOpenHint')}
-                        path={[...path, 'whileSignUpOpen']}
+                        path={path}
                         problems={problems}
-                      >
-                        {(control) => (
-                          <Switch
-                            {...control}
-                            checked={ad.whileSignUpOpen === true}
-                            onChange={(on) => update(withKey(ad, 'whileSignUpOpen', on ? true : undefined))}
-                          />
-                        )}
-                      </PartField>
+                        object={ad}
+                        field="whileSignUpOpen"
+                        onChange={update}
+                      />
                     </>
                   );
                 })}

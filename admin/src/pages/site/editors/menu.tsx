@@ -5,7 +5,7 @@
  * for document, news and partner pages the list of documents it shows (a choice among the draft's
  * contentGroups), or another site.
  */
-import { Col, Row, Select, Switch } from 'antd';
+import { Col, Row, Select } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_COMPONENTS, PARENT_VIEW } from '#contract/page-names';
@@ -15,6 +15,7 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  FlagField,
   PartField,
   PartProblems,
   TextField,
@@ -245,20 +246,15 @@ function RouteFields({
           onChange={(value) => updateMeta(withKey(meta, 'link', value))}
         />
       )}
-      <PartField
+      <FlagField
         label={t('siteParts.menu.hidden')}
         hint={t('siteParts.menu.hiddenHint')}
-        path={[...path, 'hidden']}
+        path={path}
         problems={problems}
-      >
-        {(control) => (
-          <Switch
-            {...control}
-            checked={route.hidden === true}
-            onChange={(on) => update(withKey(route, 'hidden', on ? true : undefined))}
-          />
-        )}
-      </PartField>
+        object={route}
+        field="hidden"
+        onChange={update}
+      />
     </>
   );
 }

@@ -8,7 +8,7 @@ import ArrowDownOutlined from '@ant-design/icons/ArrowDownOutlined';
 import ArrowUpOutlined from '@ant-design/icons/ArrowUpOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { Alert, Button, Card, Col, Empty, Form, Input, Row, Space, Tag } from 'antd';
+import { Alert, Button, Card, Col, Empty, Form, Input, Row, Space, Switch, Tag } from 'antd';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteSlotSize } from '#contract/assets';
@@ -208,6 +208,37 @@ export function TextField({
           />
         )
       }
+    </PartField>
+  );
+}
+
+/** A yes/no key of `object` as a switch: on writes `true`, off leaves the key out (the site's default). */
+export function FlagField({
+  label,
+  hint,
+  path,
+  problems,
+  object,
+  field,
+  onChange,
+}: {
+  label: ReactNode;
+  hint?: ReactNode;
+  path: Path;
+  problems: readonly Problem[];
+  object: Obj;
+  field: string;
+  onChange: (next: Obj) => void;
+}) {
+  return (
+    <PartField label={label} hint={hint} path={[...path, field]} problems={problems}>
+      {(control) => (
+        <Switch
+          {...control}
+          checked={object[field] === true}
+          onChange={(on) => onChange(withKey(object, field, on ? true : undefined))}
+        />
+      )}
     </PartField>
   );
 }

@@ -4,7 +4,7 @@
  * page's buttons: sign up, registration search, score search, photo search. Every number of the document
  * (moduleType, openStatus, jumpType) is a choice said in words.
  */
-import { Select, Switch } from 'antd';
+import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SiteEditor, SiteEditorProps } from '../editor-types';
 import {
@@ -12,6 +12,7 @@ import {
   BrokenPart,
   CardList,
   EditorFrame,
+  FlagField,
   PartSection,
   PartField,
   PartProblems,
@@ -198,20 +199,15 @@ function SearchSwitch({
           />
           <JumpFields object={value} path={path} problems={problems} update={update} />
           {name === 'scoreSearch' && (
-            <PartField
+            <FlagField
               label={t('siteParts.search.useMultipleSearch')}
               hint={t('siteParts.search.useMultipleSearchHint')}
-              path={[...path, 'useMultipleSearch']}
+              path={path}
               problems={problems}
-            >
-              {(control) => (
-                <Switch
-                  {...control}
-                  checked={value.useMultipleSearch === true}
-                  onChange={(on) => update(withKey(value, 'useMultipleSearch', on ? true : undefined))}
-                />
-              )}
-            </PartField>
+              object={value}
+              field="useMultipleSearch"
+              onChange={update}
+            />
           )}
         </>
       )}
