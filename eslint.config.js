@@ -160,6 +160,17 @@ export default tseslint.config(
     },
   },
   {
+    // The browser tests are steps on a page, a server and the CLI, each awaited: one left un-awaited runs beside
+    // the next step (or after the test) instead of before it.
+    files: ['tests/**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // The rich-text sanitiser needs a browser's DOM: on the server DOMPurify would hand its input back as it came.
     files: ['server/**/*.ts'],
     rules: {

@@ -4,6 +4,10 @@
  * refuse). Staff accounts are separate from runner accounts.
  */
 
+/** Where the console's calls live, and the header that carries the session's CSRF token on a changing call. */
+export const ADMIN_API_PREFIX = '/api/admin';
+export const CSRF_HEADER = 'x-csrf-token';
+
 /** The roles, in the order the console lists them. */
 export const STAFF_ROLES = ['owner', 'finance', 'service', 'checkIn', 'results', 'observer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];

@@ -201,10 +201,20 @@ async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
   }
 }
 
-/** CREATE DATABASE (a random `test_…` name unless given one) on the admin URL's server; returns its URL. */
-export async function createDatabase(adminUrl: string, name = `test_${randomBytes(6).toString('hex')}`) {
-  if (!SAFE_NAME.test(name)) throw new Error(`pg-cluster: unsafe database name ${JSON.stringify(name)}`);
-  await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+/**
+ * CREATE DATABASE (a random `test_…` name unless given one) on the admin URL's server; returns its URL. With
+ * `template`, a copy of that database (which nobody may be connected to).
+ */
+export async function createDatabase(
+  adminUrl: string,
+  name = `test_${randomBytes(6).toString('hex')}`,
+  template?: string,
+) {
+  for (const given of [name, template ?? name]) {
+    if (!SAFE_NAME.test(given)) throw new Error(`pg-cluster: unsafe database name ${JSON.stringify(given)}`);
+  }
+  const copying = template === undefined ? '' : ` TEMPLATE "${template}"`;
+  await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${copying}`));
   return withDatabase(adminUrl, name);
 }
 

@@ -51,12 +51,14 @@ const databases = new Map<string, Promise<string | undefined>>();
 
 /**
  * The database that goes with a data folder in this test file: on PostgreSQL one fresh database per folder
- * (so an app and the CLI on the same folder share it), undefined on SQLite (the folder holds it).
+ * (so an app and the CLI on the same folder share it), undefined on SQLite (the folder holds it). `empty`: on
+ * PostgreSQL a database without the migrations, when the folder's first use is a test migrating from an older
+ * state (testDatabaseUrl).
  */
-export function databaseFor(dataDir: string): Promise<string | undefined> {
+export function databaseFor(dataDir: string, { empty = false }: { empty?: boolean } = {}): Promise<string | undefined> {
   let url = databases.get(dataDir);
   if (url === undefined) {
-    url = testDatabaseUrl();
+    url = testDatabaseUrl({ empty });
     databases.set(dataDir, url);
   }
   return url;

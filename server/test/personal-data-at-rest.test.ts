@@ -101,7 +101,7 @@ const RUNNERS = [
 describe('personal numbers at rest', () => {
   it('keeps no masked number beside a birthday after migration 17, and the answers mask as before', async () => {
     const dataDir = tempDir();
-    const env = await testEnv({ ID_NUMBER_SECRET: TEST_ID_NUMBER_SECRET }, await databaseFor(dataDir));
+    const env = await testEnv({ ID_NUMBER_SECRET: TEST_ID_NUMBER_SECRET }, await databaseFor(dataDir, { empty: true }));
     const key = TEST_ID_NUMBER_SECRET;
     // The database as a server before migration 17 left it, with registrations as it imported them.
     const older = openEngine(databaseTarget(dataDir, env));

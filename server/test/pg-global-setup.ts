@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startThrowawayCluster } from '../../scripts/pg-cluster.ts';
+import { createDatabase, startThrowawayCluster } from '../../scripts/pg-cluster.ts';
+import { migrate } from '../src/db/database.ts';
+import { openEngine } from '../src/db/engine.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +16,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     /** The name prefix of this run's databases, e.g. test_1a2b3c_. */
     pgDatabasePrefix: string;
+    /** This run's database with every migration applied and nothing else, which test databases copy. */
+    pgTemplateDatabase: string;
   }
 }
 
@@ -39,9 +43,23 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const given = process.env.DATABASE_URL;
   if (given) {
     project.provide('pgAdminUrl', given);
+    project.provide('pgTemplateDatabase', await migratedTemplate(given, prefix));
     return () => dropRunDatabases(given, prefix);
   }
   const cluster = await startThrowawayCluster();
   project.provide('pgAdminUrl', cluster.adminUrl);
+  project.provide('pgTemplateDatabase', await migratedTemplate(cluster.adminUrl, prefix));
   return () => cluster.stop(); // its databases go with it
+}
+
+/** A database of this run with every migration applied (the server's own migrate) and no data: its name. */
+async function migratedTemplate(adminUrl: string, prefix: string): Promise<string> {
+  const name = `${prefix}template`;
+  const { db } = openEngine({ engine: 'postgres', url: await createDatabase(adminUrl, name), poolSize: 1 });
+  try {
+    await migrate(db, Date.now());
+  } finally {
+    await db.close();
+  }
+  return name;
 }

@@ -46,7 +46,7 @@ const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // Sign-up open now and the letter open until later, whatever today's date (the seed's windows are fixed dates).
-  addRace({
+  await addRace({
     ...seed.race,
     signUpStartTime: fromNow(-2),
     signUpEndTime: fromNow(30),
@@ -192,7 +192,7 @@ describe('the commitment letter', () => {
     expect(await rawKeysOn(page)).toEqual([]);
     await shot(page, 'h1-letter-signed-en');
     await expectAccessible(page, 'letter signed (en)');
-    expect(siteCli('letters-status', '--race', RACE_ID)).toContain('signed the current version');
+    expect(await siteCli('letters-status', '--race', RACE_ID)).toContain('signed the current version');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -54,7 +54,7 @@ describe.each([
   it.each(['zh', 'en'] as const)('uploads, refuses, replaces, keeps a used asset, deletes (%s)', async (lang) => {
     const text = TEXT[lang];
     const raceId = `e2e-assets-${randomBytes(3).toString('hex')}`;
-    addRace({
+    await addRace({
       raceId,
       raceName: '2019 素材测试马拉松',
       raceNameEn: '2019 Assets Test Marathon',

@@ -157,7 +157,7 @@ describe.each([
     await screenshot(page, `console-ballot-committed-${device}-${lang}`);
 
     // The organiser closes entry (the CLI's entry-close): the draw may go ahead.
-    siteCli('entry-close', raceId);
+    await siteCli('entry-close', raceId);
     await expect
       .poll(async () => {
         await page.reload();

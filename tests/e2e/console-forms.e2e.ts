@@ -85,7 +85,7 @@ describe.each([
   it.each(['zh', 'en'] as const)(
     'an owner adds a field and previews it; on the desktop, refused on a problem, published, on the sign-up form (%s)',
     async (lang) => {
-      restoreForm();
+      await restoreForm();
       const text = TEXT[lang];
       const { page, context, errors } = await newPage(browser(), options);
       await signInToConsole(page, { role: 'owner', language: lang });

@@ -44,8 +44,8 @@ async function publicScore(bib: string): Promise<{ chipTime: string; name: strin
   return ((await response.json()) as { data: { chipTime: string; name: string }[] }).data ?? [];
 }
 
-beforeAll(() => {
-  addRace({
+beforeAll(async () => {
+  await addRace({
     raceId: RACE_ID,
     raceName: '2019 导入测试马拉松',
     raceNameEn: '2019 Import Test Marathon',

@@ -165,7 +165,7 @@ it('an owner makes a new event from nothing in the console, and its site shows n
   }
 
   // Every step in the audit log, under the console's action names.
-  const audit = siteCli('audit-list', '--race', raceId, '--limit', '200');
+  const audit = await siteCli('audit-list', '--race', raceId, '--limit', '200');
   for (const action of ['race.add', 'race.save', 'domain.bind', 'asset.add', 'site.publish', 'form.publish']) {
     expect([action, audit.includes(action)]).toEqual([action, true]);
   }

@@ -209,7 +209,7 @@ describe.each([
     await lookUp(page, lang, online!.pass);
     await page.getByTestId('checkin-sent-here').waitFor();
     await expect(page.getByTestId('checkin-hand-over').count()).resolves.toBe(0);
-    siteCli('pickup-checkin', '--race', RACE_ID, '--pass', contested!.pass);
+    await siteCli('pickup-checkin', '--race', RACE_ID, '--pass', contested!.pass);
 
     // The device is back on a network but the server is still out of reach; the page is reloaded: the
     // hand-overs are still there, waiting.

@@ -55,9 +55,9 @@ const TEXT = {
   },
 } as const;
 
-beforeAll(() => {
+beforeAll(async () => {
   // Refunds open now, whatever today's date (the seed's window is a fixed date).
-  addRace({
+  await addRace({
     ...seed.race,
     entry: { ...seed.race.entry, refunds: { ...seed.race.entry.refunds, until: fromNow(20) } },
   });

@@ -52,8 +52,8 @@ const TEXT = {
 } as const;
 
 // The test files share one server: whatever this file closed is opened again.
-afterAll(() => {
-  siteCli('entry-open', RACE_ID, '--item', ITEM, '--channel', 'public');
+afterAll(async () => {
+  await siteCli('entry-open', RACE_ID, '--item', ITEM, '--channel', 'public');
 });
 
 /** The public sign-up information's closed channels of the item (the API the sign-up page reads). */

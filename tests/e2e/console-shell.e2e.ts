@@ -5,7 +5,7 @@
  * public site's page carries none of the console's code.
  */
 import { newPage, screenshot, useBrowser } from './browser';
-import { addStaffMember, consoleUrl, DESKTOP, openConsole, signIn, signInToConsole, TABLET } from './console';
+import { addStaffMember, consoleUrl, DESKTOP, firstSignInOnPages, openConsole, signIn, TABLET } from './console';
 import { expectAccessible } from './demo-form';
 import { serverPort } from './test-server';
 import { totpAt, totpStep } from '../../server/src/lib/totp';
@@ -58,7 +58,7 @@ describe.each([
       await page.getByTestId('console-sign-in').waitFor();
       await expectAccessible(page, `console sign-in ${lang} ${device}`);
       await screenshot(page, `console-sign-in-${device}-${lang}`);
-      const { email, password } = addStaffMember('service', lang === 'zh' ? '客服小王' : 'Service Sam');
+      const { email, password } = await addStaffMember('service', lang === 'zh' ? '客服小王' : 'Service Sam');
       await signIn(page, lang, email, `${password}x`);
       await page
         .getByRole('alert')
@@ -75,7 +75,7 @@ describe.each([
 
   it.each(['zh', 'en'] as const)('takes a new owner through the password and the authenticator (%s)', async (lang) => {
     const { context, page, errors } = await newPage(browser(), options);
-    const member = await signInToConsole(page, { role: 'owner', language: lang });
+    const member = await firstSignInOnPages(page, { role: 'owner', language: lang });
     expect(member.secret).toMatch(/^[A-Z2-7]{32}$/);
     const who = page.getByTestId('console-who');
     await expect.poll(() => who.innerText()).toContain(lang === 'zh' ? '所有者' : 'Owner');

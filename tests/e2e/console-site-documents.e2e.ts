@@ -68,7 +68,7 @@ const domainOf = (lang: string, device: string) => `docs-${lang}-${device}.local
 beforeAll(async () => {
   const demo = await fetchSiteConfig();
   for (const lang of ['zh', 'en']) {
-    for (const device of ['desktop', 'tablet']) publishForDomain(domainOf(lang, device), RACE, demo);
+    for (const device of ['desktop', 'tablet']) await publishForDomain(domainOf(lang, device), RACE, demo);
   }
 });
 

@@ -61,11 +61,11 @@ const TEXT = {
   },
 } as const;
 
-beforeAll(() => {
+beforeAll(async () => {
   const demo = JSON.parse(
     readFileSync(path.resolve(import.meta.dirname, '../../server/seed/site-configs/localhost.json'), 'utf8'),
   ) as SiteConfig;
-  publishForDomain(DOMAIN, RACE_ID, demo);
+  await publishForDomain(DOMAIN, RACE_ID, demo);
 });
 
 /** A screenshot from the top of the page (the console's bar stays at the top of the picture). */

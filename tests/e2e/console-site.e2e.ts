@@ -55,11 +55,12 @@ const DEVICES = [
 ] as const;
 const domainOf = (device: string, lang: string) => `e2e-site-${device}-${lang}.example.org`;
 
-beforeAll(() => {
-  for (const [device] of DEVICES) for (const lang of ['zh', 'en']) siteCli('bind', domainOf(device, lang), RACE_ID);
+beforeAll(async () => {
+  for (const [device] of DEVICES)
+    for (const lang of ['zh', 'en']) await siteCli('bind', domainOf(device, lang), RACE_ID);
 });
-afterAll(() => {
-  for (const [device] of DEVICES) for (const lang of ['zh', 'en']) siteCli('unbind', domainOf(device, lang));
+afterAll(async () => {
+  for (const [device] of DEVICES) for (const lang of ['zh', 'en']) await siteCli('unbind', domainOf(device, lang));
 });
 
 /** The title of the document the public site serves for `domain`. */

@@ -28,7 +28,7 @@ const NEXT = { zh: '我已阅读，下一步', en: 'I have read it, next' } as c
 const phoneOf = (n: number) => `1772${stamp}${String(n).padStart(4, '0')}`;
 
 beforeAll(async () => {
-  addRace({ ...seed.race, directApplication: { startTime: fromNow(-1), endTime: fromNow(60) } });
+  await addRace({ ...seed.race, directApplication: { startTime: fromNow(-1), endTime: fromNow(60) } });
   const { db, repos } = await openDatabase({
     dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,

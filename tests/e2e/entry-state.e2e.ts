@@ -36,12 +36,12 @@ let published: SiteConfig;
 beforeAll(async () => {
   published = await fetchSiteConfig();
   // The demo race with its window around now, entry open.
-  addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
+  await addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
 });
 // The test files share one server: the demo race and its configuration go back to what they were.
-afterAll(() => {
-  addRace(seed.race);
-  publishForDomain('localhost', RACE_ID, published);
+afterAll(async () => {
+  await addRace(seed.race);
+  await publishForDomain('localhost', RACE_ID, published);
 });
 
 /** A page on the site in a language, kept open across the organiser's changes. */
@@ -92,7 +92,7 @@ describe('entry open or closed on the home page', () => {
     }
     for (const view of views) await expectHome(view, 'open');
 
-    expect(siteCli('entry-close', RACE_ID)).toContain('is now closed');
+    expect(await siteCli('entry-close', RACE_ID)).toContain('is now closed');
     for (const view of views) await expectHome(view, 'closed', `entry-closed-home-${view.site}-${view.lang}`);
 
     // The module's notice says entry has closed (not "not open yet").
@@ -101,7 +101,7 @@ describe('entry open or closed on the home page', () => {
     expect(await desktopEn.page.getByTestId('search-dialog-text').textContent()).toContain('Registration is closed');
     await shotOf(desktopEn.page, 'entry-closed-notice-desktop-en');
 
-    expect(siteCli('entry-open', RACE_ID)).toContain('is now open');
+    expect(await siteCli('entry-open', RACE_ID)).toContain('is now open');
     for (const view of views) await expectHome(view, 'open');
     for (const view of views) {
       expect(view.errors).toEqual([]);
@@ -116,7 +116,7 @@ describe('entry open or closed on the home page', () => {
         m.moduleType === 1 ? { ...m, openStatus: 0 } : m,
       ),
     };
-    publishForDomain('localhost', RACE_ID, config);
+    await publishForDomain('localhost', RACE_ID, config);
     for (const [site, lang] of [
       ['desktop', 'zh'],
       ['mobile', 'en'],
@@ -126,6 +126,6 @@ describe('entry open or closed on the home page', () => {
       expect(view.errors).toEqual([]);
       await view.context.close();
     }
-    publishForDomain('localhost', RACE_ID, published);
+    await publishForDomain('localhost', RACE_ID, published);
   });
 });

@@ -41,9 +41,9 @@ const LAYOUTS = {
 } as const;
 type Layout = keyof typeof LAYOUTS;
 
-beforeAll(() => {
+beforeAll(async () => {
   // Sign-up, the letter, pick-up booking and refunds open now, whatever today's date.
-  addRace({
+  await addRace({
     ...seed.race,
     signUpStartTime: fromNow(-2),
     signUpEndTime: fromNow(30),

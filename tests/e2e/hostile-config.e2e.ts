@@ -52,7 +52,7 @@ function uncheckedText(base: SiteConfig): string {
 const browser = useBrowser();
 beforeAll(async () => {
   const demo = await fetchSiteConfig();
-  publishForDomain(ACCEPTED, RACE, acceptedConfig(demo));
+  await publishForDomain(ACCEPTED, RACE, acceptedConfig(demo));
   await storeForDomainWithoutChecks(UNCHECKED, RACE, uncheckedText(demo));
 });
 

@@ -156,7 +156,7 @@ describe('search forms', () => {
     const domain = 'photos-click.localhost';
     const config = structuredClone(await fetchSiteConfig());
     config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
-    publishForDomain(domain, PAST_RACE, config);
+    await publishForDomain(domain, PAST_RACE, config);
     const { page, context, errors } = await newPage(browser());
     await page.goto(`http://${domain}:${serverPort()}/#/image-search`);
     const submit = page.locator('form button[type="submit"]');

@@ -161,7 +161,7 @@ describe('runner lookups', () => {
 
   it('finds the photos of a bib on a site of the past race, loads them, opens the viewer and reports a bib without photos', async () => {
     // A domain bound to the past race (it has the photos), its config publishing the photo search open.
-    publishForDomain(PHOTO_DOMAIN, RUNNER.pastRace, withPhotoSearchOpen(await fetchSiteConfig()));
+    await publishForDomain(PHOTO_DOMAIN, RUNNER.pastRace, withPhotoSearchOpen(await fetchSiteConfig()));
 
     // What the server holds for this bib, and a bib it has no photos of.
     const photos = await api<{ url: string; takenAt: string }[] | null>(API_PATHS.searchPhotos, {

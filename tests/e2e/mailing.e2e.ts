@@ -123,14 +123,14 @@ describe('race-pack mailing', () => {
     // The organiser: the list, then the courier's tracking numbers back.
     const folder = mkdtempSync(path.join(tmpdir(), 'mailing-e2e-'));
     const list = path.join(folder, 'mailing.csv');
-    expect(siteCli('mailing-export', '--race', RACE_ID, '--out', list)).toContain('who chose mailing');
+    expect(await siteCli('mailing-export', '--race', RACE_ID, '--out', list)).toContain('who chose mailing');
     const rows = parseCsv(readFileSync(list, 'utf8')).map((r) => r.fields);
     const row = rows.find((r) => r[0] === String(runner.userId))!;
     expect(row.slice(1, 7)).toEqual(['邮寄跑者', PHONE, '北京市', '北京市', '海淀区', '中关村大街8号']);
     expect(row[7]).toContain(runner.entryNo);
     const tracking = path.join(folder, 'tracking.csv');
     writeFileSync(tracking, `key,carrier,trackingNo\n${runner.userId},顺丰速运,${TRACKING}\n`);
-    expect(siteCli('mailing-import', '--race', RACE_ID, '--file', tracking)).toContain('1 parcel marked shipped');
+    expect(await siteCli('mailing-import', '--race', RACE_ID, '--file', tracking)).toContain('1 parcel marked shipped');
 
     // The runner: shipped, with the number to copy; no more changes; the notice stays.
     await page.reload();

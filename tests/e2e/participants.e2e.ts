@@ -55,7 +55,7 @@ async function shot(page: Page, name: string) {
 
 beforeAll(async () => {
   // The demo race open for sign-up (the test files share one server: restored afterwards).
-  addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
+  await addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
     dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,

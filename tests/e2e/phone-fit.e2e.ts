@@ -26,7 +26,7 @@ const PHONE_UA =
 const mobile = (hash: string) => `http://localhost:${serverPort()}/m/#${hash}`;
 
 beforeAll(async () => {
-  addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
+  await addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const now = Date.now();
   const { db, repos } = await openDatabase({ dataDir: serverDataDir(), seedDir: `${repoRoot}/server/seed`, now });
   try {

@@ -77,7 +77,7 @@ const runnerPhone = (n: number) => `1775${stamp}${String(n).padStart(3, '0')}`;
 
 beforeAll(async () => {
   // The demo race open for sign-up (the test files share one server: restored afterwards).
-  addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
+  await addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
     dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,

@@ -26,7 +26,7 @@ const browser = useBrowser();
 beforeAll(async () => {
   const config = structuredClone(await fetchSiteConfig());
   config.pictureSearch = { ...config.pictureSearch, openStatus: 1 };
-  publishForDomain(DOMAIN, BOUND_RACE, config);
+  await publishForDomain(DOMAIN, BOUND_RACE, config);
 });
 
 describe('photo search race picker', () => {

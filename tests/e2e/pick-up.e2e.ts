@@ -206,7 +206,7 @@ describe('pack pick-up', () => {
     await page.goto(regArea(`/my/pickup?entryNo=${runner.entryNo}`));
 
     // Staff: the key from the CLI, then the pass typed as a scanner types it.
-    const issued = siteCli('staff-key-issue', '--race', RACE_ID, '--label', `e2e-desk-${stamp}`);
+    const issued = await siteCli('staff-key-issue', '--race', RACE_ID, '--label', `e2e-desk-${stamp}`);
     const key = issued.trim().split('\n').at(-1)!.trim();
     const staff = await newPage(browser(), { viewport: { width: 1280, height: 900 } });
     await staff.page.goto(siteUrl('localhost', '/pickup-check-in'));

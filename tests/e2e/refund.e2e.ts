@@ -31,7 +31,7 @@ const regArea = (hash: string) => `http://localhost:${serverPort()}/reg/#${hash}
 
 beforeAll(async () => {
   // Sign-up open now and refunds until later, whatever today's date (the seed's windows are fixed dates).
-  addRace({
+  await addRace({
     ...seed.race,
     signUpStartTime: fromNow(-2),
     signUpEndTime: fromNow(30),
@@ -125,8 +125,10 @@ describe('a refund', () => {
     await expect(card.getByTestId('entry-status').textContent()).resolves.toBe('退款审核中');
 
     // The organiser approves: the share is refunded through the sandbox provider.
-    expect(siteCli('refunds-list', '--race', RACE_ID, '--status', 'review')).toContain(entryNo);
-    expect(siteCli('refund-approve', '--race', RACE_ID, '--entry', entryNo)).toContain('refunded now: 64.00 yuan');
+    expect(await siteCli('refunds-list', '--race', RACE_ID, '--status', 'review')).toContain(entryNo);
+    expect(await siteCli('refund-approve', '--race', RACE_ID, '--entry', entryNo)).toContain(
+      'refunded now: 64.00 yuan',
+    );
 
     // The runner: refunded in the centre, on the refund page and on the order.
     await page.reload();

@@ -39,14 +39,14 @@ const item = (page: Page, key: string) =>
 
 // The demo race's windows are dates of its own season; the test opens them around today, as the organiser
 // would with `site add-race`, so it does not depend on the day it runs.
-beforeAll(() => {
+beforeAll(async () => {
   const race = {
     ...seed.race,
     directApplication: { startTime: fromNow(-1), endTime: fromNow(60) },
     packMailing: { ...seed.race.packMailing, deadline: fromNow(60) },
     documentUpload: { ...seed.race.documentUpload, deadline: fromNow(60) },
   };
-  addRace(race);
+  await addRace(race);
 });
 
 describe('the registration screens', () => {
@@ -125,10 +125,10 @@ describe('the registration screens', () => {
     await screenshot(page, 'registration-direct-submitted-zh');
 
     // The organiser approves it with the CLI.
-    const listed = siteCli('direct-list', RACE_ID, '--status', '1');
+    const listed = await siteCli('direct-list', RACE_ID, '--status', '1');
     const id = /^\s+(\d+)\s+1\b/m.exec(listed)?.[1];
     expect(id, listed).toBeDefined();
-    siteCli('direct-approve', id!);
+    await siteCli('direct-approve', id!);
     await page.reload();
     await status.waitFor();
     await expect(status.getByTestId('direct-status-label').textContent()).resolves.toBe('审核通过');

@@ -104,13 +104,13 @@ beforeAll(async () => {
   published = await fetchSiteConfig();
   await createRunner();
   // Another event on its own domain: its language page must name it, not the demo event.
-  addRace({
+  await addRace({
     raceId: 'other-2028',
     raceName: '2028 江湾半程马拉松',
     raceNameEn: '2028 Riverbend Half Marathon',
     startTime: '2028-03-12 07:30:00',
   });
-  publishForDomain(OTHER_DOMAIN, 'other-2028', {
+  await publishForDomain(OTHER_DOMAIN, 'other-2028', {
     ...published,
     websiteTitle: '江湾半程马拉松',
     websiteTitleEn: 'Riverbend Half Marathon',

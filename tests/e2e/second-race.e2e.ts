@@ -135,8 +135,8 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'logo.svg'), svg('Egret Lake', 240, 64, '#2f6f5e'));
   writeFileSync(path.join(dir, 'copyright.svg'), svg('© Egret Lake Half Marathon', 1200, 90, '#1d3b34'));
   writeFileSync(path.join(dir, 'qr.svg'), svg('QR', 120, 120, '#333'));
-  addRace(LAKESIDE_RACE);
-  publishForDomain(DOMAIN, RACE_ID, lakesideConfig);
+  await addRace(LAKESIDE_RACE);
+  await publishForDomain(DOMAIN, RACE_ID, lakesideConfig);
 });
 
 const origin = (domain: string) => `http://${domain}:${serverPort()}`;
@@ -210,9 +210,9 @@ describe('a second race on the same server', () => {
 
   it('says a bound domain has no published configuration yet, with the command that publishes one', async () => {
     const { context, page } = await newPage(browser());
-    addRace({ ...LAKESIDE_RACE, raceId: 'lakeside-unpublished' });
+    await addRace({ ...LAKESIDE_RACE, raceId: 'lakeside-unpublished' });
     // Bound through the CLI, never published.
-    bindDomain(UNPUBLISHED, 'lakeside-unpublished');
+    await bindDomain(UNPUBLISHED, 'lakeside-unpublished');
     await page.goto(`${origin(UNPUBLISHED)}/#/home`);
     const screen = page.getByTestId('preview-screen');
     await screen.waitFor();

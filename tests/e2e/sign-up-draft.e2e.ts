@@ -21,7 +21,7 @@ const FORM_PHONE = `1390${stamp}0021`;
 const browser = useBrowser();
 
 beforeAll(async () => {
-  addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
+  await addRace({ ...seed.race, signUpStartTime: fromNow(-2), signUpEndTime: fromNow(30), signUpOpenStatus: 1 });
   const { db, repos } = await openDatabase({
     dataDir: serverDataDir(),
     seedDir: `${repoRoot}/server/seed`,

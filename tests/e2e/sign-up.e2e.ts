@@ -65,7 +65,7 @@ const E = runner('E', 15, '郑五');
 const F = runner('F', 16, '王六');
 
 /** The demo race with its sign-up window and the marathon's payment window set, through `site add-race`. */
-function saveRace(window: { start: number; end: number }) {
+async function saveRace(window: { start: number; end: number }) {
   const race = {
     ...seed.race,
     signUpStartTime: fromNow(window.start),
@@ -78,7 +78,7 @@ function saveRace(window: { start: number; end: number }) {
       items: seed.race.entry.items.map((i) => (i.code === 'M' ? { ...i, paymentMinutes: 1 } : i)),
     },
   };
-  addRace(race);
+  await addRace(race);
 }
 
 /** The runners' accounts, put into the database as registration leaves them. */
@@ -94,7 +94,7 @@ async function createAccounts(runners: Runner[]) {
 }
 
 beforeAll(async () => {
-  saveRace({ start: -2, end: 30 });
+  await saveRace({ start: -2, end: 30 });
   await createAccounts([A, B, C, D, E, F]);
 });
 // The test files share one server: the demo race goes back to its seeded settings for the files after this one.
@@ -150,7 +150,7 @@ let runnerB: { context: BrowserContext; page: Page; errors: string[] } | undefin
 
 describe('sign-up end to end', () => {
   it('commits the marathon ballot; runners A and B enter it on the public form and see their entry numbers', async () => {
-    const committed = siteCli('ballot-commit', RACE_ID, 'M');
+    const committed = await siteCli('ballot-commit', RACE_ID, 'M');
     expect(committed).toMatch(/[0-9a-f]{64}/);
 
     const { context, page, errors } = await signUpPage(A);
@@ -261,7 +261,7 @@ describe('sign-up end to end', () => {
   });
 
   it('a single-use invitation code gives runner E an order; runner F is told the code does not exist', async () => {
-    const issued = siteCli('codes-issue', RACE_ID, '10K', '--count', '1');
+    const issued = await siteCli('codes-issue', RACE_ID, '10K', '--count', '1');
     expect(issued).toContain('single-use');
     made.code = /^\s+([A-Z0-9-]{6,})\s*$/m.exec(issued)?.[1] ?? '';
     expect(made.code, issued).not.toBe('');
@@ -305,16 +305,16 @@ describe('sign-up end to end', () => {
   });
 
   it('after the window the CLI draws and reveals; A pays in the sandbox and is registered, the order paid', async () => {
-    saveRace({ start: -3, end: -1 });
+    await saveRace({ start: -3, end: -1 });
     process.env.PAYMENT_MINUTE_SECONDS = String(PAYMENT_MINUTE_SECONDS);
     let drawn: string;
     try {
-      drawn = siteCli('ballot-draw', RACE_ID, 'M');
+      drawn = await siteCli('ballot-draw', RACE_ID, 'M');
     } finally {
       delete process.env.PAYMENT_MINUTE_SECONDS;
     }
     drawnAt = Date.now();
-    siteCli('ballot-reveal', RACE_ID, 'M');
+    await siteCli('ballot-reveal', RACE_ID, 'M');
     expect(drawn).not.toBe('');
 
     const { context, page, errors } = await newPage(browser(), { viewport: { width: 1366, height: 900 } });

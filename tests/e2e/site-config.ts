@@ -1,5 +1,4 @@
 /** Reads the demo event's published site configuration through the real API, as the SPA does. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import type { DocumentPage, RouteItem, SiteConfig } from '#contract/site-config/
 import { allRoutes } from '../../src/lib/content';
 import { openDatabase } from '../../server/src/db/database';
 import { storeSiteConfig } from '../../server/src/db/site-config-publisher';
+import { runSiteCli } from '../../server/src/cli/site';
 import { serverDataDir, serverPort } from './test-server';
 
 export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteConfig> {
@@ -23,9 +23,9 @@ export async function fetchSiteConfig(domainName = 'localhost'): Promise<SiteCon
  * Binds a domain (a *.localhost name, which Chromium resolves to this machine) to a race and publishes a
  * site configuration for it, through the organiser CLI on the test server's data folder.
  */
-export function publishForDomain(domainName: string, raceId: string, config: SiteConfig): void {
-  bindDomain(domainName, raceId);
-  siteCli('publish', domainName, tempJson(`${domainName}.json`, config));
+export async function publishForDomain(domainName: string, raceId: string, config: SiteConfig): Promise<void> {
+  await bindDomain(domainName, raceId);
+  await siteCli('publish', domainName, tempJson(`${domainName}.json`, config));
 }
 
 /**
@@ -38,7 +38,7 @@ export async function storeForDomainWithoutChecks(
   raceId: string,
   config: SiteConfig | string,
 ): Promise<void> {
-  bindDomain(domainName, raceId);
+  await bindDomain(domainName, raceId);
   const repo = path.resolve(import.meta.dirname, '../..');
   const opened = await openDatabase({
     dataDir: serverDataDir(),
@@ -60,13 +60,13 @@ export async function storeForDomainWithoutChecks(
 }
 
 /** Binds a domain to a race through the organiser CLI, without publishing a configuration. */
-export function bindDomain(domainName: string, raceId: string): void {
-  siteCli('bind', domainName, raceId);
+export async function bindDomain(domainName: string, raceId: string): Promise<void> {
+  await siteCli('bind', domainName, raceId);
 }
 
 /** Adds (or updates) a race from RaceInfo fields through the organiser CLI. */
-export function addRace(race: Record<string, unknown>): void {
-  siteCli('add-race', tempJson(`${String(race.raceId)}.json`, race));
+export async function addRace(race: Record<string, unknown>): Promise<void> {
+  await siteCli('add-race', tempJson(`${String(race.raceId)}.json`, race));
 }
 
 function tempJson(name: string, value: unknown): string {
@@ -75,15 +75,23 @@ function tempJson(name: string, value: unknown): string {
   return file;
 }
 
-/** Runs the organiser CLI on the test server's data folder; the command must succeed. Answers what it printed. */
-export function siteCli(...args: string[]): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/site.ts', ...args], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
+/**
+ * Runs the organiser CLI on the test server's data folder; the command must succeed. Answers what it printed.
+ * It runs in this test's process, as `npm run site` runs it in its own (runSiteCli, on the same environment and
+ * data folder): a process of its own per command spent more than a second of CPU loading the server's modules.
+ */
+export async function siteCli(...args: string[]): Promise<string> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSiteCli(args, {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
     env: { ...process.env, DATA_DIR: serverDataDir() },
-    encoding: 'utf8',
+    cwd: path.resolve(import.meta.dirname, '../..'),
   });
-  expect(result.status, result.stderr + result.stdout).toBe(0);
-  return result.stdout;
+  const printed = out.map((line) => `${line}\n`).join('');
+  expect(code, err.join('\n') + printed).toBe(0);
+  return printed;
 }
 
 export interface MenuPage {

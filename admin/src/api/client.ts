@@ -6,11 +6,9 @@
  */
 import axios, { type AxiosResponse } from 'axios';
 import type { Envelope } from '#contract/api';
+import { ADMIN_API_PREFIX, CSRF_HEADER } from '#contract/staff';
 import { consoleMessage } from '../messages';
 import { useConsole } from '../store';
-
-export const ADMIN_API = '/api/admin';
-export const CSRF_HEADER = 'x-csrf-token';
 
 export class ConsoleApiError extends Error {
   constructor(
@@ -25,7 +23,7 @@ export class ConsoleApiError extends Error {
   }
 }
 
-const http = axios.create({ baseURL: ADMIN_API, timeout: 30_000, withCredentials: true });
+const http = axios.create({ baseURL: ADMIN_API_PREFIX, timeout: 30_000, withCredentials: true });
 
 http.interceptors.request.use((config) => {
   const method = (config.method ?? 'get').toLowerCase();
@@ -84,5 +82,5 @@ export function apiUrl(path: string, params?: Params): string {
     if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
   }
   const query = search.toString();
-  return `${ADMIN_API}${path}${query ? `?${query}` : ''}`;
+  return `${ADMIN_API_PREFIX}${path}${query ? `?${query}` : ''}`;
 }

@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { roleCan, rolePermissions, type StaffPermission } from '#contract/staff';
+import { ADMIN_API_PREFIX, CSRF_HEADER, roleCan, rolePermissions, type StaffPermission } from '#contract/staff';
 import { fail, ok } from '../../lib/envelope.ts';
 import { LIMITS } from '../../plugins/rate-limit.ts';
 import { requireSession } from '../../plugins/sessions.ts';
@@ -75,9 +75,9 @@ import { assetsRoutes } from './assets.ts';
 import { racesRoutes } from './races.ts';
 import type { ConsoleRouteHelpers } from './scope.ts';
 
-export const ADMIN_PREFIX = '/api/admin';
+export const ADMIN_PREFIX = ADMIN_API_PREFIX;
+export { CSRF_HEADER };
 export const STAFF_COOKIE = 'race_site_staff';
-export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session cookie's value in a request, or ''. */
 function sessionToken(request: FastifyRequest): string {
