@@ -8,6 +8,12 @@ import { serverPort } from './test-server';
 
 export { launchBrowser } from './browser-launch';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+/**
+ * Whether the browser tests take their pictures of each screen (SCREENSHOTS=1, `npm run screenshots`): for a
+ * person to look at, never compared by a test; encoding them was about a sixth of the browser's time in
+ * `npm test`, which takes none.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
 /** The demo account the server creates on first start (DEMO_ACCOUNT in server/src/plugins/accounts.ts). */
 export const DEMO = { phone: '13800138000', email: 'runner@example.com', password: 'Runner2027' } as const;
@@ -89,12 +95,24 @@ export async function appDrawn(page: Page): Promise<void> {
   await page.locator('#root:not([data-first-screen])').waitFor({ state: 'attached' });
 }
 
+/** A full-page picture of `page` as test-results/screenshots/<name>.png, when pictures are taken (SCREENSHOTS). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Sections far down render when a visitor scrolls near them (content-visibility: auto); a full-page
   // picture shows them all, as a visitor who scrolled through would have seen them.
   await page.addStyleTag({ content: '* { content-visibility: visible !important; }' });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A picture of a page or one element as it is (no style added) into `file`, when pictures are taken
+ * (SCREENSHOTS); `fullPage` for the whole of a page.
+ */
+export async function saveScreenshot(target: Page | Locator, file: string, options: { fullPage?: boolean } = {}) {
+  if (!SCREENSHOTS) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  await target.screenshot({ path: file, ...options });
 }
 
 /** Drags the slider handle onto its target, slowly enough to pass the server's human check. */

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { SiteConfig } from '#contract/site-config/schema';
 import seed from '../../server/seed/race.json';
-import { newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
+import { newPage, SCREENSHOT_DIR, screenshot, useBrowser, saveScreenshot } from './browser';
 import { fromNow } from './demo-form';
 import { addRace, fetchSiteConfig, publishForDomain, siteCli } from './site-config';
 import { serverPort } from './test-server';
@@ -80,8 +80,8 @@ async function expectHome(view: Awaited<ReturnType<typeof openHome>>, state: 'op
 async function shotOf(page: Page, name: string) {
   await page.getByTestId('register-now').scrollIntoViewIfNeeded();
   await screenshot(page, name);
-  await page.getByTestId('search-modules').screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-modules.png`) });
-  await page.getByTestId('register-now').screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-card.png`) });
+  await saveScreenshot(page.getByTestId('search-modules'), path.join(SCREENSHOT_DIR, `${name}-modules.png`));
+  await saveScreenshot(page.getByTestId('register-now'), path.join(SCREENSHOT_DIR, `${name}-card.png`));
 }
 
 describe('entry open or closed on the home page', () => {

@@ -10,10 +10,10 @@
  *   (the boxes of its parts, and a cumulative layout shift below 0.1 from PerformanceObserver);
  * - a deep link never shows the home page.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { newPage, SCREENSHOT_DIR, useBrowser } from './browser';
+import { newPage, SCREENSHOT_DIR, useBrowser, saveScreenshot } from './browser';
 import { serverPort } from './test-server';
 import { staticDir } from './server-process';
 
@@ -67,8 +67,7 @@ describe.each([1440, 1280])('the desktop home page’s first screen at %i px', (
       await expect(page.locator('.boot-splash').isVisible()).resolves.toBe(false);
       await expect(page.locator('script[type="module"]').count()).resolves.toBe(0);
       // (screenshot() styles the page by script, which this page does not run.)
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `home-first-screen-${width}-${lang}-no-js.png`) });
+      await saveScreenshot(page, path.join(SCREENSHOT_DIR, `home-first-screen-${width}-${lang}-no-js.png`));
       await context.close();
     },
   );

@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import path from 'node:path';
-import { newPage, SCREENSHOT_DIR, useBrowser } from './browser';
+import { newPage, SCREENSHOT_DIR, useBrowser, saveScreenshot } from './browser';
 import { serverPort } from './test-server';
 
 const PHONE_UA =
@@ -72,7 +72,7 @@ async function settled(target: Locator): Promise<void> {
  * element on top there must be the control itself (or inside it).
  */
 /** What the visitor sees (the sheet over the page): the viewport, not the full page. */
-const snap = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+const snap = (page: Page, name: string) => saveScreenshot(page, path.join(SCREENSHOT_DIR, `${name}.png`));
 
 async function tapAtCentre(page: Page, target: Locator, what: string): Promise<void> {
   const box = await target.boundingBox();

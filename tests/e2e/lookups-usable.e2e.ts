@@ -26,7 +26,6 @@ async function open(language: 'zh' | 'en', hash: string) {
 /** Also kept as /tmp/lookups-<name>.png, next to the test-results screenshots. */
 async function keep(page: Page, name: string): Promise<void> {
   await screenshot(page, `lookups-${name}`);
-  await page.screenshot({ path: `/tmp/lookups-${name}.png`, fullPage: true });
 }
 
 /** Words (Latin words of 3+ letters, and the demo's item names) whose letters sit on two lines. */

@@ -6,9 +6,10 @@
  * with the sheet closed or open. The redirect from the desktop address (VITE_MOBILE_SITE_URL=/m/) is
  * mobile-redirect.e2e.ts's.
  */
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { axeFindings, blocking } from './axe';
-import { newPage, screenshot, useBrowser } from './browser';
+import { newPage, SCREENSHOT_DIR, screenshot, useBrowser, saveScreenshot } from './browser';
 import { serverPort } from './test-server';
 
 const PHONE_UA =
@@ -103,7 +104,7 @@ describe('the mobile shell on /m/', () => {
       const sheetBox = (await drawer.boundingBox())!;
       expect(Math.round(sheetBox.y + sheetBox.height)).toBeGreaterThanOrEqual(PHONES[lang].height - 1);
       await expectNoSidewaysScroll(page, `login-${lang}`);
-      await page.screenshot({ path: `test-results/screenshots/mobile-shell-login-${lang}.png` });
+      await saveScreenshot(page, path.join(SCREENSHOT_DIR, `mobile-shell-login-${lang}.png`));
       await page.keyboard.press('Escape');
       await drawer.waitFor({ state: 'hidden' });
 

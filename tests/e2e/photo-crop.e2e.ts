@@ -18,7 +18,16 @@ import { uploadKey } from '../../server/src/lib/file-store';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { axeFindings, blocking } from './axe';
 import path from 'node:path';
-import { loginInDrawer, newPage, passEntrySlider, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser } from './browser';
+import {
+  loginInDrawer,
+  newPage,
+  passEntrySlider,
+  screenshot,
+  SCREENSHOT_DIR,
+  siteUrl,
+  useBrowser,
+  saveScreenshot,
+} from './browser';
 import { fillDemoPerson, fromNow, personItem, switchLanguage, type UploadFile } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -202,7 +211,7 @@ async function drag(
 /** The screen as the runner sees it with the dialog open (the viewport, without the toasts above it). */
 async function dialogShot(page: Page, name: string) {
   const style = await page.addStyleTag({ content: '.ant-message { visibility: hidden !important; }' });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  await saveScreenshot(page, path.join(SCREENSHOT_DIR, `${name}.png`));
   await style.evaluate((node) => (node as HTMLElement).remove());
 }
 

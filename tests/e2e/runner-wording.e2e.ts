@@ -14,7 +14,7 @@ import type { SiteConfig } from '#contract/site-config/schema';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { appDrawn, loginInDrawer, newPage, SCREENSHOT_DIR, screenshot, useBrowser } from './browser';
+import { appDrawn, loginInDrawer, newPage, SCREENSHOT_DIR, screenshot, useBrowser, saveScreenshot } from './browser';
 import { repoRoot } from './server-process';
 import { addRace, fetchSiteConfig, publishForDomain } from './site-config';
 import { serverDataDir, serverPort } from './test-server';
@@ -125,10 +125,7 @@ async function open(site: Site, lang: Lang, host = 'localhost') {
 }
 
 const closeUp = (page: Page, testId: string, name: string) =>
-  page
-    .getByTestId(testId)
-    .first()
-    .screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  saveScreenshot(page.getByTestId(testId).first(), path.join(SCREENSHOT_DIR, `${name}.png`));
 
 const WORDS = {
   zh: { placed: '已提交，待支付', draw: '已提交，等待抽签', ballot: '查看抽签公示', race: '2027 青川运河马拉松' },
@@ -167,11 +164,11 @@ describe('what the site says to a runner', () => {
         await page.waitForURL(/\/pay\/sandbox\/cashier/);
         expect(await page.locator('dd').first().textContent()).toBe(WORDS.zh.race);
         // The cashier's CSP allows no injected style: a plain screenshot.
-        await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'wording-cashier-zh.png'), fullPage: true });
+        await saveScreenshot(page, path.join(SCREENSHOT_DIR, 'wording-cashier-zh.png'), { fullPage: true });
         await page.locator('a.lang').click();
         await page.waitForURL(/lang=en/);
         expect(await page.locator('dd').first().textContent()).toBe(WORDS.en.race);
-        await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'wording-cashier-en.png'), fullPage: true });
+        await saveScreenshot(page, path.join(SCREENSHOT_DIR, 'wording-cashier-en.png'), { fullPage: true });
       }
       expect(errors).toEqual([]);
       await context.close();
@@ -203,9 +200,10 @@ describe('what the site says to a runner', () => {
       if (site === 'mobile') await page.getByTestId('mobile-menu-button').click();
       else {
         await appDrawn(page);
-        await page
-          .locator('.banner__actions')
-          .screenshot({ path: path.join(SCREENSHOT_DIR, `wording-i18n-toggle-${lang}.png`) });
+        await saveScreenshot(
+          page.locator('.banner__actions'),
+          path.join(SCREENSHOT_DIR, `wording-i18n-toggle-${lang}.png`),
+        );
       }
       await page.getByTestId('language-page-link').click();
       const sample = page.getByTestId('sample-text');

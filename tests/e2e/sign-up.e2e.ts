@@ -14,7 +14,16 @@ import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
 import { maskCertNo, maskMobile, maskName } from '../../server/src/lib/race-center';
-import { SCREENSHOT_DIR, loginInDrawer, newPage, screenshot, siteUrl, useBrowser, passEntrySlider } from './browser';
+import {
+  SCREENSHOT_DIR,
+  loginInDrawer,
+  newPage,
+  screenshot,
+  siteUrl,
+  useBrowser,
+  passEntrySlider,
+  saveScreenshot,
+} from './browser';
 import { expectAccessible, fillDemoPerson, fromNow, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -329,7 +338,7 @@ describe('sign-up end to end', () => {
     await entry.getByTestId('order-pay').click();
     await page.waitForURL(/\/pay\/sandbox\/cashier/);
     // The cashier's own page allows no injected style (its CSP): a plain picture of it.
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'sign-up-cashier-zh.png'), fullPage: true });
+    await saveScreenshot(page, path.join(SCREENSHOT_DIR, 'sign-up-cashier-zh.png'), { fullPage: true });
     await page.locator('button.pay').click();
     await page.waitForURL(/\/reg\/#\/my\/order\/.*\?paid=1/);
     const success = page.getByTestId('payment-success');
