@@ -29,6 +29,19 @@ function restrictImports(files, patterns, ignores = ['src/**/*.test.{ts,tsx}']) 
   return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns: all }] } };
 }
 
+/** Type-aware promise rules for `files`, typed by the TypeScript project `project`: every promise awaited. */
+function awaitedPromises(files, project) {
+  return {
+    files,
+    languageOptions: { parserOptions: { project, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  };
+}
+
 const safeHtmlOnly = {
   selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
   message: 'Render rich text through the SafeHtml component only.',
@@ -148,28 +161,12 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs}', 'tests/**/*.ts', '*.config.{ts,js}'],
     languageOptions: { globals: { ...globals.node, ...globals.vitest } },
   },
-  {
-    // The server's data layer is async on both engines: a promise left un-awaited (or tested as if it were
-    // its value) is a lost write or a wrong answer, so type-aware rules check every server file.
-    files: ['server/**/*.ts'],
-    languageOptions: { parserOptions: { project: './server/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
-      '@typescript-eslint/await-thenable': 'error',
-    },
-  },
-  {
-    // The browser tests are steps on a page, a server and the CLI, each awaited: one left un-awaited runs beside
-    // the next step (or after the test) instead of before it.
-    files: ['tests/**/*.ts'],
-    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
-      '@typescript-eslint/await-thenable': 'error',
-    },
-  },
+  // The server's data layer is async on both engines: a promise left un-awaited (or tested as if it were its
+  // value) is a lost write or a wrong answer, so type-aware rules check every server file.
+  awaitedPromises(['server/**/*.ts'], './server/tsconfig.json'),
+  // The browser tests are steps on a page, a server and the CLI, each awaited: one left un-awaited runs beside
+  // the next step (or after the test) instead of before it.
+  awaitedPromises(['tests/**/*.ts'], './tsconfig.json'),
   {
     // The rich-text sanitiser needs a browser's DOM: on the server DOMPurify would hand its input back as it came.
     files: ['server/**/*.ts'],

@@ -20,5 +20,9 @@ export default defineConfig({
     // is no failure. A poll that is met returns at once; one that never is still fails.
     expect: { poll: { timeout: 30_000 } },
     maxWorkers: laneCount(),
+    // A lane's files run one after another in one worker that keeps the modules it loaded (the organiser CLI
+    // and the server's data layer, which the set-ups use in process: over a second of loading per file). No
+    // browser test mocks a module; each launches its own browser and leaves its server as it found it.
+    isolate: false,
   },
 });

@@ -5,7 +5,7 @@
  * awaiting payment (put into the database as a submission leaves it: the demo form's birthday field takes
  * adults only), pays it in the sandbox cashier and signs: the guardian's fields are there, signing without
  * them shows the refusals beside them, with them the letter is signed with the guardian (phone masked).
- * Chinese and English, screenshots (also in /tmp/shots15) and axe.
+ * Chinese and English, screenshots and axe.
  */
 import type { Page } from 'playwright-core';
 import seed from '../../server/seed/race.json';

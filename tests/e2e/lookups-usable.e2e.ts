@@ -23,7 +23,7 @@ async function open(language: 'zh' | 'en', hash: string) {
   return opened;
 }
 
-/** Also kept as /tmp/lookups-<name>.png, next to the test-results screenshots. */
+/** A screenshot named lookups-<name>. */
 async function keep(page: Page, name: string): Promise<void> {
   await screenshot(page, `lookups-${name}`);
 }

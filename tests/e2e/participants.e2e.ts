@@ -6,14 +6,12 @@
  * personal centre then lists the entry under the participant's name with the certificate masked, and the entry
  * keeps the full number. Seen in Chinese and English with screenshots and axe.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import seed from '../../server/seed/race.json';
 import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { loginInDrawer, newPage, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser, passEntrySlider } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser, passEntrySlider } from './browser';
 import { expectAccessible, fromNow, PHOTO, pickMainlandChina, pickRegion, switchLanguage, upload } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -44,13 +42,11 @@ function idNumber(body17: string): string {
   return body17 + '10X98765432'[sum % 11];
 }
 
-/** The screenshots of this file, copied where the issue's closing note collects them. */
+/** A screenshot of the page from its top, without the passing toasts. */
 async function shot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.addStyleTag({ content: '.ant-message { display: none !important; }' });
   await screenshot(page, `participants-${name}`);
-  mkdirSync('/tmp/shots15', { recursive: true });
-  copyFileSync(path.join(SCREENSHOT_DIR, `participants-${name}.png`), path.join('/tmp/shots15', `h3-${name}.png`));
 }
 
 beforeAll(async () => {

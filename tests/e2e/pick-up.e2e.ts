@@ -8,15 +8,13 @@
  * shown once; the second time the screen says it was already collected, and the runner's pass reads collected.
  * Screenshots and axe on both screens.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { letterVersionHash, type CommitmentLetterSettings } from '../../contract/after-entry';
 import { API_PATHS } from '../../contract/api';
 import seed from '../../server/seed/race.json';
 import { openDatabase } from '../../server/src/db/database';
 import { hashPassword } from '../../server/src/lib/password-hash';
-import { loginInDrawer, newPage, screenshot, SCREENSHOT_DIR, siteUrl, useBrowser } from './browser';
+import { loginInDrawer, newPage, screenshot, siteUrl, useBrowser } from './browser';
 import { expectAccessible, switchLanguage } from './demo-form';
 import { rawKeysOn } from './raw-keys';
 import { repoRoot } from './server-process';
@@ -38,9 +36,6 @@ async function shot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.addStyleTag({ content: '.ant-message { display: none !important; }' });
   await screenshot(page, `pick-up-${name}`);
-  const dir = '/tmp/shots15';
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(path.join(SCREENSHOT_DIR, `pick-up-${name}.png`), path.join(dir, `h2-${name}.png`));
 }
 
 /** A new account with a 10 km entry awaiting payment (its place taken, its order open for 30 minutes). */
