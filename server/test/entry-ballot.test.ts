@@ -368,22 +368,25 @@ describe('the verifiable ballot', () => {
     for (let i = 0; i < 4; i += 1) {
       const entry = await enter('P');
       paid.push(entry.entryNo);
+      // Made and paid at the app's now, its deadline ahead: an order made with a deadline already past could be
+      // closed by the app's payment sweep (a real 30 s timer) before it is paid, on a busy machine.
+      const now = clock.now();
       const order = await app.repos.orders.create({
         raceId: FIXTURE_RACE_ID,
         userId: entry.userId,
         amountFen: 10_000,
-        deadlineAt: T0 + HOUR,
-        createdAt: T0,
+        deadlineAt: now + HOUR,
+        createdAt: now,
         lines: [{ entryId: entry.id, amountFen: 10_000 }],
       });
       const payment = await app.repos.payments.create({
         orderId: order.id,
         provider: 'sandbox',
         amountFen: 10_000,
-        now: T0,
+        now,
       });
-      await app.repos.payments.markPaid(payment.paymentId, `TRADE${i}`, T0);
-      await app.repos.orders.markPaid(order.id, { paidFen: 10_000, paidAt: T0, serialNo: `TRADE${i}` });
+      await app.repos.payments.markPaid(payment.paymentId, `TRADE${i}`, now);
+      await app.repos.orders.markPaid(order.id, { paidFen: 10_000, paidAt: now, serialNo: `TRADE${i}` });
     }
     const unpaid = await enter('P');
     expect((await cli(T0, 'ballot-commit', FIXTURE_RACE_ID, 'P')).code).toBe(0);
