@@ -3,35 +3,11 @@
  * language switch, the axe check, and filling the fields of the demo race's forms (uploads with the
  * authenticity question, the region picker, the country list).
  */
-import { deflateSync, crc32 } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import publicForm from '../../server/seed/registration-forms/qc-marathon-2027.json';
+import { pngOf } from '../../server/test/png';
 import { axeFindings, blocking } from './axe';
-
-/** A white PNG of exactly width × height px (the ID photo wants 358 × 441). */
-export function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xff)]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 export interface UploadFile {
   name: string;
@@ -39,8 +15,8 @@ export interface UploadFile {
   buffer: Buffer;
 }
 
-/** An ID photo of the size the demo forms ask for. */
-export const PHOTO: UploadFile = { name: 'photo.png', mimeType: 'image/png', buffer: png(358, 441) };
+/** An ID photo of the size the demo forms ask for (358 × 441 px). */
+export const PHOTO: UploadFile = { name: 'photo.png', mimeType: 'image/png', buffer: pngOf(358, 441) };
 
 /** A small PDF (a health certificate, a document). */
 export const PDF: UploadFile = {

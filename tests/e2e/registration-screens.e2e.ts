@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
 import seed from '../../server/seed/race.json';
 import directForm from '../../server/seed/registration-forms/qc-marathon-2027.direct.json';
+import { pngOf } from '../../server/test/png';
 import { loginInDrawer, newPage, screenshot, siteUrl, solveSlider, useBrowser } from './browser';
 import {
   PDF,
@@ -18,7 +19,6 @@ import {
   fromNow,
   pickMainlandChina,
   pickRegion,
-  png,
   switchLanguage,
   upload,
 } from './demo-form';
@@ -105,7 +105,7 @@ describe('the registration screens', () => {
     await raceDate.click();
     await raceDate.fill('2026-03-29');
     await raceDate.press('Enter');
-    await upload(page, score, { name: 'certificate.png', mimeType: 'image/png', buffer: png(40, 30) }, false);
+    await upload(page, score, { name: 'certificate.png', mimeType: 'image/png', buffer: pngOf(40, 30) }, false);
     await score.getByTestId('score-pending-note').waitFor();
     await item(page, 'verificationFee').getByTestId('fee-state').getByText('未支付').waitFor();
     await upload(page, item(page, 'photo'), PHOTO);

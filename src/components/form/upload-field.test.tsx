@@ -14,7 +14,7 @@ import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
 import { fetchedUploads, receivedUploads } from '@/testing/mocks/handlers/uploads';
 import { server } from '@/testing/mocks/server';
 import { useAppStore, type Language } from '@/stores/app-store';
-import { png } from '../../../tests/e2e/demo-form';
+import { pngOf } from '../../../server/test/png';
 import { AUTHENTICITY_DELAY_MS, UploadField, type UploadFieldProps } from './upload-field';
 
 /** Real tiny images (server/test/fixtures/images): each name starts with its width x height. */
@@ -154,7 +154,7 @@ function decodeLikeABrowser() {
 }
 
 /** A 1200 × 900 picture, as a phone takes it (the ID photo wants 358 × 441). */
-const landscape = () => new File([new Uint8Array(png(1200, 900))], 'IMG_2027.png', { type: 'image/png' });
+const landscape = () => new File([new Uint8Array(pngOf(1200, 900))], 'IMG_2027.png', { type: 'image/png' });
 const cropOf = () => screen.getByRole('application').getAttribute('data-crop')!.split(',').map(Number);
 
 describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
