@@ -134,9 +134,11 @@ describe('lookups and the personal centre on the mobile site', () => {
       // Score by bib: the race picker starts on the latest race with results (2026).
       await page.goto(mobileUrl('/score-search'));
       await expect(page.evaluate(() => document.documentElement.dataset.site)).resolves.toBe('mobile');
-      await page.waitForFunction(
-        () => document.querySelector<HTMLSelectElement>('[data-testid="score-race"]')?.value !== '',
-      );
+      // The picker shows once the list has come (until then a search would ask the bound 2027 race, which has
+      // no results yet).
+      const picker = page.getByTestId('score-race');
+      await picker.waitFor();
+      await expect.poll(() => picker.inputValue()).toBe(RUNNER.pastRace);
       await page.getByPlaceholder(t.bib).fill(RUNNER.bib);
       await page.locator('form button[type="submit"]').click();
       const card = page.getByTestId('score-result').first();
