@@ -44,16 +44,25 @@ export async function loginInDrawer(
 }
 
 /**
- * One Chromium for the test file: launched before its tests, closed after them. Call it at the top of the
- * file; the function it returns gives the browser inside the tests.
+ * The lane's Chromium: a lane's files run one after another in one worker that keeps its modules
+ * (vitest.e2e.config.ts), so the first file launches it and the others use it (a launch is about half a
+ * CPU-second and a second of waiting); Playwright ends it with the worker.
+ */
+let laneBrowser: Promise<Browser> | undefined;
+
+/**
+ * The browser for the test file's tests. Call it at the top of the file; the function it returns gives the
+ * browser inside the tests. A file leaves the browser as it found it: a context a test left open (it failed
+ * before closing it) is closed after the file.
  */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await (laneBrowser ??= launchBrowser());
+    if (!browser.isConnected()) browser = await (laneBrowser = launchBrowser());
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
   });
   return () => {
     if (!browser) throw new Error('The browser starts in beforeAll: call browser() inside a test.');
