@@ -358,7 +358,10 @@ describe.each(['desktop', 'phone'] as const)('focus and keyboard on the %s site'
 
     await card.getByTestId('participant-delete').click();
     await page.getByTestId('participants-delete-ok').click();
-    await centre.getByTestId('participants-empty').waitFor();
+    // The list empties; a refused delete keeps the card and says why in a toast, which the failure then names.
+    const refused = page.locator('.ant-message-error');
+    await centre.getByTestId('participants-empty').or(refused).first().waitFor();
+    expect(await refused.count(), `the delete was refused: ${await refused.allTextContents()}`).toBe(0);
     await expectFocusOn(page, centre.getByTestId('participants-add'), 'after the delete dialog closed');
     expect(errors).toEqual([]);
     await context.close();
