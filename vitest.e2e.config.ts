@@ -22,7 +22,8 @@ export default defineConfig({
     maxWorkers: laneCount(),
     // A lane's files run one after another in one worker that keeps the modules it loaded (the organiser CLI
     // and the server's data layer, which the set-ups use in process: over a second of loading per file). No
-    // browser test mocks a module; each launches its own browser and leaves its server as it found it.
+    // browser test mocks a module; the lane's files share its Chromium (tests/e2e/browser.ts useBrowser), and each
+    // leaves the browser and the server as it found them.
     isolate: false,
   },
 });
