@@ -9,6 +9,7 @@ import { API_PREFIXES } from '#contract/api';
 import { earlyFetchPlan, earlyFetchScript } from './src/app/boot/early-fetch.ts';
 import { firstScreenLoaderScript, firstScreenPreloadScript } from './src/app/boot/first-screen-loader.ts';
 import { earlyMobileRedirectScript } from './src/lib/mobile-redirect.ts';
+import { devJsonImports } from './scripts/vite-dev-json-imports.ts';
 
 /**
  * Every built script, stylesheet and SVG of 1 KB or more also as .br (brotli 11) and .gz (gzip 9), made once
@@ -150,7 +151,7 @@ export default defineConfig(({ mode, isSsrBuild }) => {
     };
   }
   return {
-    plugins: [react(), earlyFetchPlugin(env), firstScreenPlugin(env, mode), precompressPlugin()],
+    plugins: [react(), devJsonImports(), earlyFetchPlugin(env), firstScreenPlugin(env, mode), precompressPlugin()],
     resolve: { alias },
     server: {
       port: Number(process.env.PORT ?? 5173),
