@@ -18,12 +18,11 @@ const versionsOf = (reading: string) =>
 
 /**
  * Calls `changed` after every write of results, photos or registrations through this instance (at once), and
- * when a reading of the races' data versions from the database (every `pollMs`) holds a
- * version newer than any seen, or no longer holds a race: writes by another instance or by the CLI. Versions
- * only grow, so a reading that is not newer (one taken before this instance's own write, answered after it)
- * changes nothing, and this instance's own writes are folded into what has been seen as soon as they are read
- * back: a poll does not drop the cache a second time for a write that has already dropped it. Answers the
- * function that stops watching (call it when the app closes).
+ * when a reading of the races' data versions from the database (every `pollMs`, and once after each own write)
+ * holds a version newer than any seen, or no longer holds a race: writes by another instance or by the CLI.
+ * Versions only grow, so a reading that is not newer (one taken before this instance's own write, answered
+ * after it) changes nothing; the reading after an own write drops the cache a second time (it holds that write's
+ * new version, and may hold another's). Answers the function that stops watching (call it when the app closes).
  */
 export async function watchDataVersions(repos: Repositories, pollMs: number, changed: () => void): Promise<() => void> {
   const raceCenter = repos.raceCenter;
@@ -49,9 +48,14 @@ export async function watchDataVersions(repos: Repositories, pollMs: number, cha
   };
   // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
   const read = (then: (reading: string) => void) => raceCenter.dataVersions().then(then, () => undefined);
+  // The reading after this instance's own write may be answered after another instance's write too (the two
+  // queries need not run in the order they were asked): anything newer in it drops the cache again, else that
+  // other write would be folded in unseen and its change kept out of the lookups until the answers expire.
   const unsubscribe = raceCenter.onChange(() => {
     changed();
-    void read(fold);
+    void read((reading) => {
+      if (fold(reading)) changed();
+    });
   });
   fold(await raceCenter.dataVersions());
   const poll = setInterval(() => {
