@@ -46,23 +46,24 @@ export async function watchDataVersions(repos: Repositories, pollMs: number, cha
     }
     return newer;
   };
-  // The database is away for a moment: the next poll asks again (/readyz reports it meanwhile).
-  const read = (then: (reading: string) => void) => raceCenter.dataVersions().then(then, () => undefined);
+  // A reading with anything newer drops the cache. The database is away for a moment: the next poll asks again
+  // (/readyz reports it meanwhile).
+  const check = () =>
+    raceCenter.dataVersions().then(
+      (reading) => {
+        if (fold(reading)) changed();
+      },
+      () => undefined,
+    );
   // The reading after this instance's own write may be answered after another instance's write too (the two
   // queries need not run in the order they were asked): anything newer in it drops the cache again, else that
   // other write would be folded in unseen and its change kept out of the lookups until the answers expire.
   const unsubscribe = raceCenter.onChange(() => {
     changed();
-    void read((reading) => {
-      if (fold(reading)) changed();
-    });
+    void check();
   });
   fold(await raceCenter.dataVersions());
-  const poll = setInterval(() => {
-    void read((reading) => {
-      if (fold(reading)) changed();
-    });
-  }, pollMs);
+  const poll = setInterval(() => void check(), pollMs);
   poll.unref();
   return () => {
     clearInterval(poll);
