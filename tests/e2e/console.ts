@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { Envelope } from '#contract/api';
-import { ADMIN_API_PREFIX, CSRF_HEADER, type StaffRole } from '#contract/staff';
+import { ADMIN_API_PREFIX, CSRF_HEADER, roleNeedsSecondFactor, type StaffRole } from '#contract/staff';
 import { totpAt, totpStep } from '../../server/src/lib/totp';
 import { siteCli } from './site-config';
 import { serverPort } from './test-server';
@@ -79,7 +79,7 @@ export async function firstSignInOnPages(
   await step.getByLabel(zh ? '再次输入新密码' : 'New password again').fill(password);
   await step.getByRole('button', { name: zh ? '保存新密码' : 'Save the new password' }).click();
   let secret: string | undefined;
-  if (role === 'owner' || role === 'finance') {
+  if (roleNeedsSecondFactor(role)) {
     const totp = page.getByTestId('console-setup-totp');
     secret = (await totp.getByTestId('console-totp-secret').innerText()).trim();
     await totp.getByLabel(zh ? '动态码' : 'Code').fill(totpAt(secret, totpStep(Date.now())));
@@ -115,7 +115,7 @@ export async function signInToConsole(
   const password = ownPassword();
   await call('/password', { oldPassword: made.password, newPassword: password }, csrf);
   let secret: string | undefined;
-  if (role === 'owner' || role === 'finance') {
+  if (roleNeedsSecondFactor(role)) {
     ({ secret } = await call<{ secret: string }>('/totp/propose', {}, csrf));
     await call('/totp/confirm', { secret, code: totpAt(secret, totpStep(Date.now())) }, csrf);
   }

@@ -8,7 +8,7 @@
  * - `audit-export <file.csv> [the same filters]`: every matching record to an owner-only CSV file.
  * Every change is in the audit log as the command line's (cli:<user>@<host>).
  */
-import { STAFF_ROLES } from '#contract/staff';
+import { roleNeedsSecondFactor, STAFF_ROLES } from '#contract/staff';
 import type { OpenedDatabase } from '../db/database.ts';
 import type { AuditFilter } from '../db/audit-repository.ts';
 import { exportAudit, findAudit, verifyAuditChain } from '../services/staff/audit.ts';
@@ -167,9 +167,7 @@ export async function runStaffCommand(command: StaffCommand, argv: readonly stri
             `One-time password: ${password}`,
             'Give it to them in person or by phone, not in the same message as the address. They sign in at',
             '<your domain>/admin/ and must choose their own password at once' +
-              (staff.role === 'owner' || staff.role === 'finance'
-                ? ', then set up an authenticator app (second factor).'
-                : '.'),
+              (roleNeedsSecondFactor(staff.role) ? ', then set up an authenticator app (second factor).' : '.'),
           ],
         };
       }
