@@ -51,6 +51,18 @@ const pageTabsOnly = {
   message: "Use PageTabs (src/components/ui/page-tabs.tsx): antd's Tabs names its overflow button in English.",
 };
 
+/**
+ * An antd icon names itself in English (`aria-label="plus"`), and that name joins the accessible name of the
+ * button or link around it ("plus 新增"). Each icon says which it is: `aria-hidden` beside a text or a
+ * labelled control (nearly always), or an `aria-label` from the texts when the icon alone carries meaning.
+ */
+const iconsLabelled = {
+  selector:
+    'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
+  message:
+    'An antd icon names itself in English: give it aria-hidden (beside a text or a labelled control) or an aria-label from the texts.',
+};
+
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'coverage', 'test-results', 'tmp-shots'] },
   js.configs.recommended,
@@ -62,10 +74,13 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      'no-restricted-syntax': ['error', safeHtmlOnly, pageTabsOnly],
+      'no-restricted-syntax': ['error', safeHtmlOnly, pageTabsOnly, iconsLabelled],
     },
   },
-  { files: ['src/components/ui/page-tabs.tsx'], rules: { 'no-restricted-syntax': ['error', safeHtmlOnly] } },
+  {
+    files: ['src/components/ui/page-tabs.tsx'],
+    rules: { 'no-restricted-syntax': ['error', safeHtmlOnly, iconsLabelled] },
+  },
   {
     // The organiser console (admin/): its own app, the same React rules.
     files: ['admin/**/*.{ts,tsx}'],
@@ -74,7 +89,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      'no-restricted-syntax': ['error', safeHtmlOnly],
+      'no-restricted-syntax': ['error', safeHtmlOnly, iconsLabelled],
     },
   },
   // The console shares the contract, never the public site's code (only its message texts, src/locales);

@@ -1,7 +1,8 @@
 /**
  * The boundaries ESLint keeps (eslint.config.js): a feature never imports another feature, by alias or by
- * a relative path, and the contract imports neither the SPA nor the server. Real files in throw-away folders
- * (inside src/features/home and contract/), linted with the project's own configuration.
+ * a relative path, and the contract imports neither the SPA nor the server; and every antd icon says whether
+ * it is hidden or what it names, in the site and in the console. Real files in throw-away folders (inside
+ * src/features/home, contract/ and admin/src/lib), linted with the project's own configuration.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,20 +20,23 @@ function write(name: string, text: string, folder = probe): string {
 }
 
 /**
- * The import rules' findings in a file, with the project's configuration. Only no-restricted-imports runs, on an
- * untyped parse: a typed one (the project service) took a minute on a busy machine, and a probe file made after
- * the service had started was not in its project, which made the parse fail and the rule find nothing.
+ * One rule's findings in a file (the import rule unless told), with the project's configuration. Only that rule
+ * runs, on an untyped parse: a typed one (the project service) took a minute on a busy machine, and a probe file
+ * made after the service had started was not in its project, which made the parse fail and the rule find nothing.
  */
-async function problems(file: string): Promise<{ rule: string | null; message: string }[]> {
+async function problems(
+  file: string,
+  rule = 'no-restricted-imports',
+): Promise<{ rule: string | null; message: string; line: number }[]> {
   const eslint = new ESLint({
     cwd: root,
-    ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
+    ruleFilter: ({ ruleId }) => ruleId === rule,
     overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
   });
   const [result] = await eslint.lintFiles([file]);
   const fatal = result.messages.filter((m) => m.fatal);
   if (fatal.length > 0) throw new Error(`ESLint could not parse ${file}: ${fatal.map((m) => m.message).join('; ')}`);
-  return result.messages.map((m) => ({ rule: m.ruleId, message: m.message }));
+  return result.messages.map((m) => ({ rule: m.ruleId, message: m.message, line: m.line }));
 }
 
 beforeAll(() => {
@@ -95,6 +99,29 @@ describe('ESLint boundaries', () => {
       expect(restricted[0].message).toContain('runs in a browser only');
     } finally {
       rmSync(file, { force: true });
+    }
+  }, 60_000);
+
+  it('refuses an antd icon that names itself in English, in the site and in the console', async () => {
+    const icons = [
+      "import PlusOutlined from '@ant-design/icons/PlusOutlined';",
+      "import CloseCircleFilled from '@ant-design/icons/CloseCircleFilled';",
+      'export const plain = <PlusOutlined />;',
+      'export const inButton = <button type="button">{<CloseCircleFilled className="x" />}Add</button>;',
+      'export const hidden = <PlusOutlined aria-hidden />;',
+      'export const named = <CloseCircleFilled aria-label={String(1)} />;',
+      '',
+    ].join('\n');
+    const consoleFile = path.join(root, 'admin/src/lib', `lint-probe-${process.pid}.tsx`);
+    writeFileSync(consoleFile, icons);
+    try {
+      for (const file of [write('icons.tsx', icons), consoleFile]) {
+        const found = (await problems(file, 'no-restricted-syntax')).filter((p) => p.rule === 'no-restricted-syntax');
+        expect(found.map((p) => p.line)).toEqual([3, 4]);
+        expect(found[0]!.message).toContain('names itself in English');
+      }
+    } finally {
+      rmSync(consoleFile, { force: true });
     }
   }, 60_000);
 });

@@ -84,7 +84,7 @@ export function AssetPicker({
             <img className="asset-picker__thumb" src={valueAddress(value)} alt="" />
           ) : (
             <span className="asset-picker__thumb asset-picker__thumb--file" aria-hidden="true">
-              <FileOutlined />
+              <FileOutlined aria-hidden />
             </span>
           )
         ) : null}
@@ -99,7 +99,7 @@ export function AssetPicker({
           />
           {value && (
             <Button
-              icon={<CloseOutlined />}
+              icon={<CloseOutlined aria-hidden />}
               aria-label={t('assets.picker.clear')}
               title={t('assets.picker.clear')}
               onClick={() => onChange('')}
@@ -214,7 +214,7 @@ function AssetChooser({
           />
           <FileButton
             accept={accept}
-            icon={<UploadOutlined />}
+            icon={<UploadOutlined aria-hidden />}
             loading={uploading.busy}
             inputLabel={t('assets.picker.upload')}
             onFiles={([file]) => file && upload(file)}

@@ -360,29 +360,29 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
       icon: <Glyph text="H3" />,
       pressed: active.block === 'h3',
     },
-    { key: 'bold', label: t('richText.bold'), icon: <BoldOutlined />, pressed: active.bold },
+    { key: 'bold', label: t('richText.bold'), icon: <BoldOutlined aria-hidden />, pressed: active.bold },
     {
       key: 'italic',
       label: t('richText.italic'),
-      icon: <ItalicOutlined />,
+      icon: <ItalicOutlined aria-hidden />,
       pressed: active.italic,
     },
     {
       key: 'underline',
       label: t('richText.underline'),
-      icon: <UnderlineOutlined />,
+      icon: <UnderlineOutlined aria-hidden />,
       pressed: active.underline,
     },
     {
       key: 'bulletList',
       label: t('richText.bulletList'),
-      icon: <UnorderedListOutlined />,
+      icon: <UnorderedListOutlined aria-hidden />,
       pressed: active.ul,
     },
     {
       key: 'numberedList',
       label: t('richText.numberedList'),
-      icon: <OrderedListOutlined />,
+      icon: <OrderedListOutlined aria-hidden />,
       pressed: active.ol,
     },
     {
@@ -394,18 +394,18 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
     {
       key: 'link',
       label: t('richText.link'),
-      icon: <LinkOutlined />,
+      icon: <LinkOutlined aria-hidden />,
       pressed: active.link,
     },
-    { key: 'image', label: t('richText.image'), icon: <PictureOutlined /> },
-    { key: 'rule', label: t('richText.rule'), icon: <MinusOutlined /> },
+    { key: 'image', label: t('richText.image'), icon: <PictureOutlined aria-hidden /> },
+    { key: 'rule', label: t('richText.rule'), icon: <MinusOutlined aria-hidden /> },
     {
       key: 'clear',
       label: t('richText.clear'),
-      icon: <ClearOutlined />,
+      icon: <ClearOutlined aria-hidden />,
     },
-    { key: 'undo', label: t('richText.undo'), icon: <UndoOutlined /> },
-    { key: 'redo', label: t('richText.redo'), icon: <RedoOutlined /> },
+    { key: 'undo', label: t('richText.undo'), icon: <UndoOutlined aria-hidden /> },
+    { key: 'redo', label: t('richText.redo'), icon: <RedoOutlined aria-hidden /> },
   ];
   const sourceIndex = tools.length;
 
@@ -463,7 +463,7 @@ export function RichTextEditor({ raceId, value, onChange, id, 'aria-label': labe
           tool={{
             key: 'source',
             label: t('richText.source'),
-            icon: <CodeOutlined />,
+            icon: <CodeOutlined aria-hidden />,
             pressed: source !== null,
           }}
           onRun={toggleSource}

@@ -140,7 +140,7 @@ export default function AssetsPage() {
           </Button>
         ) : (
           <span className="asset-table-thumb asset-table-thumb--file" aria-hidden="true">
-            <FileOutlined />
+            <FileOutlined aria-hidden />
           </span>
         ),
     },
@@ -219,7 +219,7 @@ export default function AssetsPage() {
           <FileButton
             size="small"
             accept={`.${asset.type}`}
-            icon={<SwapOutlined />}
+            icon={<SwapOutlined aria-hidden />}
             aria-label={t('assets.replaceOf', { name: asset.name, type: asset.type })}
             inputLabel={t('assets.replaceOf', { name: asset.name, type: asset.type })}
             onFiles={([file]) => file && replace(asset, file)}
@@ -228,7 +228,7 @@ export default function AssetsPage() {
           </FileButton>
           <Button
             size="small"
-            icon={<DownloadOutlined />}
+            icon={<DownloadOutlined aria-hidden />}
             href={asset.url}
             download={asset.name}
             aria-label={t('assets.downloadOf', { name: asset.name })}
@@ -240,7 +240,7 @@ export default function AssetsPage() {
               <Button
                 size="small"
                 danger
-                icon={<DeleteOutlined />}
+                icon={<DeleteOutlined aria-hidden />}
                 disabled
                 aria-label={`${t('assets.deleteOf', { name: asset.name })}: ${t('assets.inUse')}`}
               >
@@ -258,7 +258,7 @@ export default function AssetsPage() {
               <Button
                 size="small"
                 danger
-                icon={<DeleteOutlined />}
+                icon={<DeleteOutlined aria-hidden />}
                 aria-label={t('assets.deleteOf', { name: asset.name })}
               >
                 {t('assets.delete')}
@@ -286,7 +286,7 @@ export default function AssetsPage() {
         beforeUpload={upload}
       >
         <p className="ant-upload-drag-icon">
-          <InboxOutlined />
+          <InboxOutlined aria-hidden />
         </p>
         <p className="ant-upload-text">{t('assets.upload')}</p>
         <p className="ant-upload-hint">{t('assets.uploadHint')}</p>

@@ -188,7 +188,7 @@ export default function CheckInPage() {
           <Alert
             type={shown.queued ? 'warning' : 'success'}
             showIcon
-            icon={shown.queued ? <CloudUploadOutlined /> : <CheckCircleFilled />}
+            icon={shown.queued ? <CloudUploadOutlined aria-hidden /> : <CheckCircleFilled aria-hidden />}
             message={shown.name ? t('checkin.handed', { name: shown.name }) : t('checkin.handedCode', { code })}
             description={shown.queued ? t('checkin.handedQueued') : undefined}
             data-testid="checkin-handed"

@@ -110,7 +110,7 @@ function OptionsInput({ value, onChange, label }: { value: unknown; onChange: (r
               data-testid={`option-${i}-en`}
             />
             <Button
-              icon={<DeleteOutlined />}
+              icon={<DeleteOutlined aria-hidden />}
               aria-label={t('forms.field.removeOption', { n: i + 1 })}
               onClick={() => onChange(rows.filter((_, j) => j !== i))}
             />
@@ -118,7 +118,7 @@ function OptionsInput({ value, onChange, label }: { value: unknown; onChange: (r
         );
       })}
       <Button
-        icon={<PlusOutlined />}
+        icon={<PlusOutlined aria-hidden />}
         onClick={() => onChange([...rows, { value: '', label: { zh: '', en: '' } }])}
         data-testid="add-option"
       >
@@ -173,14 +173,17 @@ function SizesInput({ value, onChange }: { value: unknown; onChange: (rows: Row[
             {number(i, row, 'length')}
             {number(i, row, 'stock')}
             <Button
-              icon={<DeleteOutlined />}
+              icon={<DeleteOutlined aria-hidden />}
               aria-label={t('forms.field.removeOption', { n: i + 1 })}
               onClick={() => onChange(rows.filter((_, j) => j !== i))}
             />
           </Space.Compact>
         );
       })}
-      <Button icon={<PlusOutlined />} onClick={() => onChange([...rows, { code: '', label: { zh: '', en: '' } }])}>
+      <Button
+        icon={<PlusOutlined aria-hidden />}
+        onClick={() => onChange([...rows, { code: '', label: { zh: '', en: '' } }])}
+      >
         {t('forms.field.addSize')}
       </Button>
     </fieldset>
@@ -246,7 +249,7 @@ function RulesInput({
               onChange={(e) => set(i, withKey(row, 'message', e.target.value || undefined))}
             />
             <Button
-              icon={<DeleteOutlined />}
+              icon={<DeleteOutlined aria-hidden />}
               aria-label={t('forms.field.removeRule', { n: i + 1 })}
               onClick={() => {
                 const next = rows.filter((_, j) => j !== i);
@@ -257,7 +260,7 @@ function RulesInput({
         );
       })}
       <Button
-        icon={<PlusOutlined />}
+        icon={<PlusOutlined aria-hidden />}
         onClick={() =>
           onChange([
             ...rows,

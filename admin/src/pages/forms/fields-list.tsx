@@ -138,14 +138,14 @@ export function FieldsList({
           <Space wrap size={4}>
             <Button
               size="small"
-              icon={<ArrowUpOutlined />}
+              icon={<ArrowUpOutlined aria-hidden />}
               disabled={row.index === 0}
               aria-label={t('forms.list.up', { name })}
               onClick={() => setFields(moved(fields, row.index, row.index - 1))}
             />
             <Button
               size="small"
-              icon={<ArrowDownOutlined />}
+              icon={<ArrowDownOutlined aria-hidden />}
               disabled={row.index === fields.length - 1}
               aria-label={t('forms.list.down', { name })}
               onClick={() => setFields(moved(fields, row.index, row.index + 1))}
@@ -202,9 +202,15 @@ export function FieldsList({
           data-testid="new-field-type"
         />
         <Button
-          icon={<PlusOutlined />}
+          icon={<PlusOutlined aria-hidden />}
           onClick={() => {
-            setFields([...fields, newField(type, fields, { zh: '新字段', en: 'New field' })]);
+            setFields([
+              ...fields,
+              newField(type, fields, {
+                zh: t('forms.list.newFieldLabel', { lng: 'zh' }),
+                en: t('forms.list.newFieldLabel', { lng: 'en' }),
+              }),
+            ]);
             setEditing(fields.length);
           }}
           data-testid="add-field"

@@ -146,7 +146,7 @@ export default function ImportsPage() {
             reset();
           }}
         />
-        <Button icon={<DownloadOutlined />} onClick={() => downloadTemplate(kind)}>
+        <Button icon={<DownloadOutlined aria-hidden />} onClick={() => downloadTemplate(kind)}>
           {t('imports.template')}
         </Button>
       </Space>
@@ -159,7 +159,7 @@ export default function ImportsPage() {
         disabled={reading.busy || importing.busy}
       >
         <p className="ant-upload-drag-icon">
-          <InboxOutlined />
+          <InboxOutlined aria-hidden />
         </p>
         <p className="ant-upload-text">{t('imports.choose')}</p>
         <p className="ant-upload-hint">{t('imports.chooseHint')}</p>

@@ -18,11 +18,11 @@ import { PATHS } from '@/config/paths';
 import '../entry-services.css';
 
 const ICONS: Record<EntryService, ReactNode> = {
-  letter: <FileProtectOutlined />,
-  pickup: <CalendarOutlined />,
-  refund: <MoneyCollectOutlined />,
-  deferral: <HistoryOutlined />,
-  mailing: <CarOutlined />,
+  letter: <FileProtectOutlined aria-hidden />,
+  pickup: <CalendarOutlined aria-hidden />,
+  refund: <MoneyCollectOutlined aria-hidden />,
+  deferral: <HistoryOutlined aria-hidden />,
+  mailing: <CarOutlined aria-hidden />,
 };
 
 /** Where a service's link goes for this entry. */

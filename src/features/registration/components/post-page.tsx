@@ -196,7 +196,7 @@ function ParcelState({ parcel }: { parcel: ParcelView }) {
             <span data-testid="post-parcel-tracking">{trackingNo}</span>
             <Button
               size="small"
-              icon={<CopyOutlined />}
+              icon={<CopyOutlined aria-hidden />}
               onClick={() => void copy()}
               data-testid="post-parcel-copy"
               aria-label={t('registration.post.parcel.copyLabel', { trackingNo })}

@@ -348,7 +348,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
       <Button
         size="small"
         type="text"
-        icon={<ArrowUpOutlined />}
+        icon={<ArrowUpOutlined aria-hidden />}
         aria-label={`${t('siteDocuments.groups.moveUp')}: ${label}`}
         disabled={first}
         onClick={up}
@@ -356,7 +356,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
       <Button
         size="small"
         type="text"
-        icon={<ArrowDownOutlined />}
+        icon={<ArrowDownOutlined aria-hidden />}
         aria-label={`${t('siteDocuments.groups.moveDown')}: ${label}`}
         disabled={last}
         onClick={down}
@@ -389,7 +389,11 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
             size="small"
             title={<h3 className="site-documents-heading">{t('siteDocuments.groups.heading')}</h3>}
             extra={
-              <Button size="small" icon={<PlusOutlined />} onClick={() => setNameDialog({ kind: 'addGroup' })}>
+              <Button
+                size="small"
+                icon={<PlusOutlined aria-hidden />}
+                onClick={() => setNameDialog({ kind: 'addGroup' })}
+              >
                 {t('siteDocuments.groups.add')}
               </Button>
             }
@@ -414,7 +418,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                       <Button
                         size="small"
                         type="text"
-                        icon={<EditOutlined />}
+                        icon={<EditOutlined aria-hidden />}
                         aria-label={`${t('siteDocuments.groups.rename')}: ${group}`}
                         onClick={() => setNameDialog({ kind: 'renameGroup', group })}
                       />
@@ -422,7 +426,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                         size="small"
                         type="text"
                         danger
-                        icon={<DeleteOutlined />}
+                        icon={<DeleteOutlined aria-hidden />}
                         aria-label={`${t('siteDocuments.groups.remove')}: ${group}`}
                         onClick={() => removeGroup(group)}
                       />
@@ -469,7 +473,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                             <Button
                               size="small"
                               type="text"
-                              icon={<EditOutlined />}
+                              icon={<EditOutlined aria-hidden />}
                               aria-label={`${t('siteDocuments.groups.rename')}: ${label}`}
                               onClick={() => setNameDialog({ kind: 'renameSub', group, sub })}
                             />
@@ -477,7 +481,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                               size="small"
                               type="text"
                               danger
-                              icon={<DeleteOutlined />}
+                              icon={<DeleteOutlined aria-hidden />}
                               aria-label={`${t('siteDocuments.groups.remove')}: ${label}`}
                               onClick={() => removeSub(group, sub)}
                             />
@@ -489,7 +493,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                   <Button
                     size="small"
                     type="dashed"
-                    icon={<PlusOutlined />}
+                    icon={<PlusOutlined aria-hidden />}
                     onClick={() => setNameDialog({ kind: 'addSub', group })}
                     aria-label={`${t('siteDocuments.groups.addSub')}: ${group}`}
                   >
@@ -511,7 +515,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                   </h3>
                 }
                 extra={
-                  <Button size="small" type="primary" icon={<PlusOutlined />} onClick={addDocument}>
+                  <Button size="small" type="primary" icon={<PlusOutlined aria-hidden />} onClick={addDocument}>
                     {t('siteDocuments.documents.add')}
                   </Button>
                 }
@@ -552,7 +556,7 @@ export function DocumentsEditor({ raceId, draft: given, onChange: hand, problems
                               size="small"
                               type="text"
                               danger
-                              icon={<DeleteOutlined />}
+                              icon={<DeleteOutlined aria-hidden />}
                               aria-label={`${t('siteDocuments.documents.remove')}: ${title}`}
                               onClick={() =>
                                 confirmRemove(t('siteDocuments.remove.document', { title }), () => {
