@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { lintProbe } from './lint-probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,25 +19,8 @@ function write(name: string, text: string, folder = probe): string {
   return file;
 }
 
-/**
- * One rule's findings in a file (the import rule unless told), with the project's configuration. Only that rule
- * runs, on an untyped parse: a typed one (the project service) took a minute on a busy machine, and a probe file
- * made after the service had started was not in its project, which made the parse fail and the rule find nothing.
- */
-async function problems(
-  file: string,
-  rule = 'no-restricted-imports',
-): Promise<{ rule: string | null; message: string; line: number }[]> {
-  const eslint = new ESLint({
-    cwd: root,
-    ruleFilter: ({ ruleId }) => ruleId === rule,
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-  });
-  const [result] = await eslint.lintFiles([file]);
-  const fatal = result.messages.filter((m) => m.fatal);
-  if (fatal.length > 0) throw new Error(`ESLint could not parse ${file}: ${fatal.map((m) => m.message).join('; ')}`);
-  return result.messages.map((m) => ({ rule: m.ruleId, message: m.message, line: m.line }));
-}
+/** One rule's findings in a file (the import rule unless told). */
+const problems = (file: string, rule = 'no-restricted-imports') => lintProbe(file, new Set([rule]));
 
 beforeAll(() => {
   mkdirSync(probe, { recursive: true });

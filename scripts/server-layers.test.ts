@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import { lintProbe, type LintProblem } from './lint-probe';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -81,34 +82,12 @@ const PROBE_FILES = {
   ),
 };
 
-interface Problem {
-  rule: string | null;
-  line: number;
-  message: string;
-}
-
-/** The rules that keep the layers: both read the syntax alone. */
+/** The rules that keep the layers. */
 const LAYER_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
 
-/**
- * The layer rules' findings in a file, with the project's configuration. Only those rules run, on an untyped
- * parse: the typed one (typescript-eslint's project service over the server's whole program) took over two
- * minutes on a machine running a second `npm test` beside this one, and made the first probe time out.
- */
-async function problems(file: string): Promise<Problem[]> {
-  const eslint = new ESLint({
-    cwd: root,
-    ruleFilter: ({ ruleId }) => LAYER_RULES.has(ruleId),
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-  });
-  const [result] = await eslint.lintFiles([file]);
-  // A file ESLint could not parse runs no rule: say why, not "no problems".
-  const fatal = result.messages.find((m) => m.fatal);
-  if (fatal) throw new Error(`${path.relative(root, file)}: ${fatal.message}`);
-  return result.messages.map((m) => ({ rule: m.ruleId, line: m.line, message: m.message }));
-}
+const problems = (file: string) => lintProbe(file, LAYER_RULES);
 
-const layerProblems = (found: Problem[]) => found.filter((p) => p.rule !== null && LAYER_RULES.has(p.rule));
+const layerProblems = (found: LintProblem[]) => found.filter((p) => p.rule !== null && LAYER_RULES.has(p.rule));
 
 afterAll(() => {
   for (const folder of probes) rmSync(folder, { recursive: true, force: true });
