@@ -179,7 +179,8 @@ describe.each([
     const shown = lang === 'en' ? titleEn : title;
     await site.getByText(shown).first().click();
     const main = site.getByTestId('main');
-    await main.getByRole('heading', { name: shown }).waitFor();
+    // The article's own title (h1): the list's row is a heading with the same name (h2), there before the click.
+    await main.getByTestId('document-view').getByRole('heading', { name: shown, level: 1 }).waitFor();
     await expect(main.locator('b, strong').filter({ hasText: 'Bring your bib' }).count()).resolves.toBe(1);
     await expect(main.getByRole('link', { name: 'rules' }).getAttribute('href')).resolves.toBe(
       '/race-information/race-rules',
