@@ -146,11 +146,14 @@ describe('lookups and the personal centre on the mobile site', () => {
       await expect(card.getByTestId('chip-time').textContent()).resolves.toBe(answer.chipTime);
       await check(page, `score-bib-${lang}`);
 
-      // Score by name and certificate number.
+      // Score by name and certificate number. The bib search's card stays until the new search starts (once antd
+      // has validated the form, after the click): the wait is for it to go, then for the new search's card.
+      const bibCard = await card.elementHandle();
       await page.getByText(t.byIdentity).click();
       await page.getByPlaceholder(t.name).fill(RUNNER.name);
       await page.getByPlaceholder(t.id).fill(RUNNER.id);
       await page.locator('form button[type="submit"]').click();
+      await page.waitForFunction((element) => !element.isConnected, bibCard);
       await card.waitFor();
       await expect(card.getByTestId('chip-time').textContent()).resolves.toBe(answer.chipTime);
       await check(page, `score-identity-${lang}`);

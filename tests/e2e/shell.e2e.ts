@@ -69,7 +69,8 @@ describe('the demo event site', () => {
     await expect(page.getByTestId('login-entry').textContent()).resolves.toContain('Please log in');
     const cookie = (await context.cookies()).find((c) => c.name === 'language');
     expect(cookie?.value).toBe('en');
-    expect(await page.title()).toBe('2027 Qingchuan Grand Canal Marathon');
+    // The layout sets the document's title in an effect, after the render that shows the English labels.
+    await expect.poll(() => page.title()).toBe('2027 Qingchuan Grand Canal Marathon');
 
     await page.reload();
     await page.getByTestId('site-menu').getByText('Race Info', { exact: true }).waitFor();
@@ -96,13 +97,14 @@ describe('the demo event site', () => {
     await page.goto(siteUrl('127.0.0.1'));
     await page.getByTestId('preview-screen').waitFor();
     await expect(page.getByTestId('preview-screen').textContent()).resolves.toContain('Unbound race');
-    expect(await page.title()).toContain('Unbound race');
+    // The server's page is titled for any race; the layout's effect titles it after the screen is drawn.
+    await expect.poll(() => page.title()).toContain('Unbound race');
     await page.getByText('未绑定赛事，当前为预览模式').waitFor();
     await screenshot(page, 'preview-zh');
     await context.addCookies([{ name: 'language', value: 'en', url: siteUrl('127.0.0.1') }]);
     await page.reload();
     await page.getByTestId('preview-screen').waitFor();
-    expect(await page.title()).toBe('Unbound race');
+    await expect.poll(() => page.title()).toBe('Unbound race');
     await screenshot(page, 'preview-en');
     await context.close();
   });
