@@ -13,6 +13,7 @@ import { api, apiUrl } from '../../api/client';
 import { raceLabel, useConsole } from '../../store';
 import { formatInstant, startOfDayIn, zoneOfRace } from '../../time';
 import { useLoaded } from '../../use-loaded';
+import { auditActionName } from './action-name';
 
 type AuditRow = AuditEntry;
 type Verdict = AuditVerdict;
@@ -135,7 +136,19 @@ export default function AuditPage() {
       render: (name: string, row) => (row.staffId === null ? `${t('audit.filters.cli')} (${name})` : name),
     },
     { title: t('audit.columns.source'), dataIndex: 'source' },
-    { title: t('audit.columns.action'), dataIndex: 'action', render: (action: string) => <code>{action}</code> },
+    {
+      title: t('audit.columns.action'),
+      dataIndex: 'action',
+      // The name, and under it the code the export and the command line show.
+      render: (action: string) => (
+        <>
+          <div>{auditActionName(t, action)}</div>
+          <Typography.Text type="secondary" code style={{ fontSize: 12 }}>
+            {action}
+          </Typography.Text>
+        </>
+      ),
+    },
     { title: t('audit.columns.race'), dataIndex: 'raceId', render: raceName },
     { title: t('audit.columns.target'), dataIndex: 'target' },
     {
@@ -199,7 +212,11 @@ export default function AuditPage() {
           placeholder={t('audit.filters.anyAction')}
           value={filters.action}
           onChange={(action?: string) => changeFilters({ action })}
-          options={actions.map((action) => ({ value: action, label: action }))}
+          // Found by its name or by its code (the one exports and the command line show).
+          filterOption={(input, option) =>
+            `${option?.label ?? ''} ${option?.value ?? ''}`.toLowerCase().includes(input.trim().toLowerCase())
+          }
+          options={actions.map((action) => ({ value: action, label: auditActionName(t, action) }))}
         />
         <Select
           aria-label={t('audit.filters.race')}

@@ -26,7 +26,7 @@ import { resultsImporter } from '../race-center-import/results.ts';
 import { appendAudit, auditPage, type AuditActor } from '../staff/audit.ts';
 
 /** The audit log's action of an import of `kind`. */
-export const importAction = (kind: ConsoleImportKind) => `import.${kind}`;
+export const importAction = (kind: ConsoleImportKind) => `import.${kind}` as const;
 
 const GENDERS: Record<number, string> = { 1: 'M', 2: 'F' };
 

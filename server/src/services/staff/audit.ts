@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { AUDIT_LOCK, type AuditFilter, type AuditRecord } from '../../db/audit-repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
+import type { AuditAction } from '#contract/audit-actions';
 import type { AuditEntry, AuditPage, AuditVerdict } from '#contract/staff';
 import { maskPhone } from '../../lib/accounts.ts';
 import { maskCertNo } from '../../lib/race-center.ts';
@@ -21,7 +22,8 @@ export const AUDIT_GENESIS = '0'.repeat(64);
 export type AuditActor = { kind: 'staff'; staffId: number; source: string } | { kind: 'cli' };
 
 export interface AuditEvent {
-  action: string;
+  /** One of the listed actions (contract/audit-actions.ts): the console names each in both languages. */
+  action: AuditAction;
   raceId?: string | null;
   target: string;
   before?: unknown;
