@@ -19,7 +19,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForServer(url: string, child: ChildProcess, ms = 60_000): Promise<void> {
+/**
+ * How long a server may take to answer before it counts as hung. Starting one compiles the server's TypeScript
+ * and seeds a data folder: a few seconds on a quiet machine, over a minute with two test runs on its two cores
+ * (a 60 s limit failed a whole browser run so, and left the server running). Under the browser tests' hook
+ * limit (240 s, vitest.e2e.config.ts), so that a file's beforeAll sees this error, and the server is stopped,
+ * before the hook itself gives up.
+ */
+const START_LIMIT_MS = 200_000;
+
+async function waitForServer(url: string, child: ChildProcess, ms = START_LIMIT_MS): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the server exited early with code ${child.exitCode}`);
@@ -60,16 +69,20 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForServer(`http://127.0.0.1:${port}/`, child);
-  return {
-    port,
-    dataDir,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForServer(`http://127.0.0.1:${port}/`, child);
+  } catch (error) {
+    // A server that never answered is not left running (it would hold the test run's output open).
+    await stop();
+    throw error;
+  }
+  return { port, dataDir, stop };
 }
