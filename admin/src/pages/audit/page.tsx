@@ -12,6 +12,7 @@ import type { AuditEntry, AuditPage, AuditVerdict, StaffListed } from '#contract
 import { api, apiUrl } from '../../api/client';
 import { raceLabel, useConsole } from '../../store';
 import { formatInstant, startOfDayIn, zoneOfRace } from '../../time';
+import { ScrollRegion } from '../../lib/scroll-region';
 import { useLoaded } from '../../use-loaded';
 import { auditActionName } from './action-name';
 
@@ -128,7 +129,16 @@ export default function AuditPage() {
     {
       title: t('audit.columns.at'),
       dataIndex: 'at',
-      render: (at: number, row) => formatInstant(at, zoneOfRace(row.raceId, races)),
+      // The date over the time, neither broken: no column of the table breaks inside a word or a number.
+      render: (at: number, row) => (
+        <div style={{ whiteSpace: 'nowrap' }}>
+          {formatInstant(at, zoneOfRace(row.raceId, races))
+            .split(' ')
+            .map((part) => (
+              <div key={part}>{part}</div>
+            ))}
+        </div>
+      ),
     },
     {
       title: t('audit.columns.actor'),
@@ -139,11 +149,12 @@ export default function AuditPage() {
     {
       title: t('audit.columns.action'),
       dataIndex: 'action',
-      // The name, and under it the code the export and the command line show.
+      width: 190,
+      // The name, and under it the code the export and the command line show (one line: a code is one word).
       render: (action: string) => (
         <>
           <div>{auditActionName(t, action)}</div>
-          <Typography.Text type="secondary" code style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" code style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
             {action}
           </Typography.Text>
         </>
@@ -258,8 +269,7 @@ export default function AuditPage() {
       </Space>
       <Typography.Text>{t('audit.timeZone', { zone })}</Typography.Text>
       {listed.error && <Alert type="error" showIcon message={listed.error} />}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a table wider than the screen scrolls: the keyboard must reach it */}
-      <div role="region" aria-label={t('audit.title')} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <ScrollRegion label={t('audit.title')}>
         <Table<AuditRow>
           rowKey="seq"
           size="small"
@@ -269,7 +279,7 @@ export default function AuditPage() {
           pagination={false}
           locale={{ emptyText: t('audit.empty') }}
         />
-      </div>
+      </ScrollRegion>
       <Space>
         <Button disabled={befores.length <= 1} onClick={() => setBefores([undefined])}>
           {t('audit.first')}
