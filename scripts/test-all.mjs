@@ -12,6 +12,9 @@ import { bin, buildApps, root } from './lib.mjs';
 
 if (!ensureSystem() || !ensureNodeModules({ root })) process.exit(1);
 
+/** How long a suite's output may go on after its process exited (what it wrote is flushed in far less). */
+const OUTPUT_AFTER_EXIT_MS = 10_000;
+
 const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
 // The site and the console, built beside the unit tests. Their output is warnings only; the exit code decides
 // whether the browser tests can run.
@@ -87,6 +90,17 @@ function runHeldBack(cmd, args, before) {
       for (const [stream, chunk] of held) stream.write(chunk);
       held = null;
     });
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    // Done when its output has ended ('close'), or a while after it exited: a process it started and left running
+    // (a server whose start failed) holds the output open, and waiting for that would wait for ever.
+    let done = false;
+    const finish = (code, signal) => {
+      if (done) return;
+      done = true;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(code ?? (signal ? 1 : 0));
+    };
+    child.on('close', finish);
+    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), OUTPUT_AFTER_EXIT_MS).unref());
   });
 }
