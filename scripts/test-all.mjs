@@ -53,7 +53,9 @@ for (const [i, suite] of suites.entries()) {
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
-for (const { out, code, shown } of runs) {
+/** What failed, by name, printed again last: CI keeps only an output's tail, and a suite's failures scroll past. */
+const failures = [];
+for (const { suite, out, code, shown } of runs) {
   await shown;
   const result = await code;
   if (result.built !== undefined) {
@@ -65,14 +67,39 @@ for (const { out, code, shown } of runs) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
+    failures.push(...failedNames(report).map((name) => `${suite.name}: ${name}`));
   } catch {
     failed += 1; // no report: the run itself broke
+    failures.push(`${suite.name}: no report (the run itself broke)`);
   }
   if (result.code !== 0) exitCode = result.code;
 }
 rmSync(reports, { recursive: true, force: true });
+if (failures.length) {
+  // A server test fails once per engine: one line, with how many times.
+  const counts = new Map();
+  for (const name of failures) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const lines = [...counts].map(([name, n]) => `  ${name}${n > 1 ? ` (${n}×)` : ''}`);
+  console.log(`\nfailed:\n${lines.join('\n')}`);
+}
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exitCode || (failed ? 1 : 0));
+
+/**
+ * The failed tests of a Vitest JSON report, as "file > describe > test", and a file that failed without a failed
+ * test (it did not load, or a hook failed) as "file: its message's first line".
+ */
+function failedNames(report) {
+  const names = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of tests) names.push([where, ...(test.ancestorTitles ?? []), test.title].join(' > '));
+    if (!tests.length && file.status === 'failed')
+      names.push(`${where}: ${String(file.message ?? '').split('\n')[0] || 'failed'}`);
+  }
+  return names;
+}
 
 /**
  * Runs a command now and resolves with its exit code; what it prints is held until `before` resolves, then
