@@ -41,9 +41,10 @@ export default defineConfig((env) =>
             css: false,
             // A whole form in jsdom takes seconds a test; with the machine busy (a second test run beside this
             // one), several times that. A time limit is for a test that hangs, not one that is slow: hooks too
-            // (the setup's afterAll outlived the default 10 s beside a second test run).
-            testTimeout: 120_000,
-            hookTimeout: 120_000,
+            // (the setup's afterAll outlived the default 10 s beside a second test run). Above the waits' own
+            // limit (src/testing/wait-limit.ts), so a failed wait reports itself.
+            testTimeout: 300_000,
+            hookTimeout: 300_000,
           },
         },
         ...VISITOR_TIME_ZONES.map((TZ) => ({

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { Form, Input, type FormInstance } from 'antd';
 import { initI18n } from '@/app/i18n';
 import { ApiError } from './api-client';
@@ -44,7 +44,7 @@ describe('field refusals', () => {
       names = showFieldRefusals(form, { phone: { code: 'badPhone' } });
     });
     expect(names).toEqual(['phone']);
-    expect(await screen.findByText('请输入正确的手机号')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('请输入正确的手机号')).toBeInTheDocument());
     expect(form.getFieldError('phone')).toEqual(['请输入正确的手机号']);
   });
 
@@ -61,6 +61,6 @@ describe('field refusals', () => {
     });
     expect(names).toEqual(['region', 'phone']);
     expect(form.getFieldError('region')).toEqual(['Please enter phone number']);
-    expect(await screen.findByText('Please enter a correct phone number')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Please enter a correct phone number')).toBeInTheDocument());
   });
 });

@@ -1,4 +1,5 @@
 import { focusElement, moveFocus } from './move-focus';
+import { WAIT_LIMIT_MS } from '@/testing/wait-limit';
 
 describe('moveFocus', () => {
   afterEach(() => {
@@ -11,7 +12,7 @@ describe('moveFocus', () => {
     heading.id = 'result';
     await new Promise((resolve) => window.requestAnimationFrame(resolve));
     document.body.append(heading);
-    await vi.waitFor(() => expect(document.activeElement).toBe(heading), { timeout: 30_000 });
+    await vi.waitFor(() => expect(document.activeElement).toBe(heading), { timeout: WAIT_LIMIT_MS });
     expect(heading).toHaveAttribute('tabindex', '-1');
   });
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { server } from './mocks/server';
+import { WAIT_LIMIT_MS } from './wait-limit';
 
 // jsdom lacks these; antd and the layout use them.
 if (!window.matchMedia) {
@@ -131,10 +132,7 @@ function enlargeSelectorCache(entries: number) {
 }
 enlargeSelectorCache(16_384);
 
-// How long findBy*/waitFor wait for what is really asynchronous (antd imported on first use, a mocked call's
-// answer, a React update). Only a failing wait takes this long, so it is generous: a machine busy with other
-// work (a second test run beside this one) must not turn a slow answer into a failure.
-configure({ asyncUtilTimeout: 30_000 });
+configure({ asyncUtilTimeout: WAIT_LIMIT_MS });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { earlyFetchPlan, earlyFetchScript, earlyOr, takeEarly, type EarlyFetchPl
 import { loadCloudConfig } from './load-cloud-config';
 import { loadTranslations } from './load-translations';
 import { resolveSite } from './resolve-site';
+import { WAIT_LIMIT_MS } from '@/testing/wait-limit';
 
 const plan: EarlyFetchPlan = earlyFetchPlan({
   apiBaseUrl: 'http://localhost:3000/',
@@ -139,7 +140,7 @@ describe('early start-up requests (inline in index.html)', () => {
     runInlineScript({ ...plan, imageHost: getEnv().imageHost });
     await window.__RACE_SITE_EARLY__?.answers.document;
     await vi.waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"]')).toHaveLength(2), {
-      timeout: 30_000,
+      timeout: WAIT_LIMIT_MS,
     });
     const links = Array.from(document.head.querySelectorAll('link[rel="preload"][as="image"]'));
     expect(links.map((l) => [l.getAttribute('href'), l.getAttribute('fetchpriority')])).toEqual([

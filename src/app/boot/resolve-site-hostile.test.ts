@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { CONFIG_URI } from '@/testing/mocks/handlers/site';
@@ -24,7 +24,7 @@ describe('a hostile or broken site configuration never takes the site down', () 
     expect(site.mode).toBe('bound');
     expect(site.config.menuGroups).toHaveLength(2);
     await renderApp({ config: site.config, path: '/race-information/race-rules' });
-    expect(await screen.findByRole('heading', { name: '竞赛规程' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: '竞赛规程' })).toBeInTheDocument());
   });
 
   it('keeps the other menus when one menu is nested 2,000 levels deep', async () => {

@@ -39,14 +39,14 @@ describe('login guard of routes that need login', () => {
     expect(router.state.location.pathname).toBe('/upload');
     expect(router.state.location.search).toBe('?race=2027&step=2');
     // The page renders now that the visitor is in.
-    expect(await screen.findByTestId('upload-page')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('upload-page')).toBeInTheDocument());
     expect(screen.queryByTestId('login-required')).toBeNull();
     expect(screen.getByTestId('login-entry')).toHaveTextContent('个人中心');
   });
 
   it('shows the page at once to a logged-in visitor, without the drawer', async () => {
     await renderApp({ path: '/direct', token: LOGIN_TOKEN });
-    expect(await screen.findByTestId('direct-page')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('direct-page')).toBeInTheDocument());
     expect(drawerOpen()).toBe(false);
     expect(screen.queryByTestId('login-required')).toBeNull();
   });
@@ -72,12 +72,12 @@ describe('login guard of routes that need login', () => {
 
   it('never guards a route without requiresAuth: the language helper and the layout pages', async () => {
     const { unmount } = await renderApp({ path: '/i18NDemos' });
-    expect(await screen.findByTestId('i18n-page')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('i18n-page')).toBeInTheDocument());
     expect(drawerOpen()).toBe(false);
     expect(screen.queryByTestId('login-required')).toBeNull();
     unmount();
     await renderApp({ path: '/home' });
-    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('home-page')).toBeInTheDocument());
     expect(drawerOpen()).toBe(false);
     expect(screen.queryByTestId('login-required')).toBeNull();
   });
@@ -87,7 +87,7 @@ describe('login guard of routes that need login', () => {
     await renderApp({ path: '/upload', token: LOGIN_TOKEN });
     await screen.findByTestId('upload-page');
     await user.click(screen.getByTestId('logout'));
-    expect(await screen.findByTestId('login-required')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('login-required')).toBeInTheDocument());
     expect(drawerOpen()).toBe(false);
   });
 

@@ -145,7 +145,7 @@ describe.each(['zh', 'en'] as const)('region picker in %s', (language) => {
     const input = screen.getByLabelText('Home region');
     await ready(input);
     await user.type(input, 'zzzzqqq');
-    expect(await screen.findByText(text.noMatch)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.noMatch)).toBeInTheDocument());
   });
 
   it('shows that it is loading, then a load error with a retry that loads again', async () => {

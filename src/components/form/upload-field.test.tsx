@@ -196,7 +196,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
 
     await user.click(within(dialog).getByRole('button', byText(text.cancel)));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(await screen.findByText(text.cropProblem)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.cropProblem)).toBeInTheDocument());
     expect(cards()).toHaveLength(0);
     expect(receivedUploads).toEqual([]);
     expect(changes).toEqual([]);
@@ -209,7 +209,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
       imageSize: { width: 3, height: 2 },
     });
     await user.upload(input(), new File([new Uint8Array(64)], 'IMG_0001.HEIC', { type: 'image/heic' }));
-    expect(await screen.findByText(new RegExp(text.heic))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(new RegExp(text.heic))).toBeInTheDocument());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await user.upload(input(), image('3x2.png'));
     await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
@@ -241,7 +241,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
   it("refuses a file whose extension is not on the list ('文件格式不正确'), case-insensitively", async () => {
     const { user, input, changes } = await renderField(language);
     await user.upload(input(), bytes('notes.txt', 10, 'text/plain'));
-    expect(await screen.findByText(text.badFileType)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.badFileType)).toBeInTheDocument());
     expect(cards()).toHaveLength(0);
     // An image extension in capitals is no image field's and no file field's problem.
     await user.upload(input(), bytes('REPORT.PDF', 10));
@@ -252,7 +252,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
   it('an image field takes only the image types, and uploads to the user-centre image upload', async () => {
     const { user, input, changes } = await renderField(language, { kind: 'image' });
     await user.upload(input(), bytes('scan.pdf', 10));
-    expect(await screen.findByText(text.badFileType)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.badFileType)).toBeInTheDocument());
     await user.upload(input(), image('3x2.png', 'PHOTO.PNG'));
     await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
     expect(receivedUploads.map((upload) => upload.path)).toEqual([API_PATHS.uploadImageUserCentre]);
@@ -271,7 +271,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
   it('refuses a file over the size limit, and 0 is no limit', async () => {
     const { user, input, changes } = await renderField(language, { maxSize: { size: 1, unit: 'KB' } });
     await user.upload(input(), bytes('big.pdf', 1025));
-    expect(await screen.findByText(text.fileTooBig)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.fileTooBig)).toBeInTheDocument());
     await user.upload(input(), bytes('exact.pdf', 1024));
     await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
   });
@@ -286,7 +286,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     const { user, input, changes } = await renderField(language, { maxCount: 2 }, { initial: 'uploads/old.pdf' });
     expect(cards()).toHaveLength(1);
     await user.upload(input(), [bytes('a.pdf', 10), bytes('b.pdf', 10)]);
-    expect(await screen.findByText(text.tooManyFiles)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.tooManyFiles)).toBeInTheDocument());
     expect(receivedUploads).toEqual([]);
     expect(cards()).toHaveLength(1);
     await user.upload(input(), bytes('c.pdf', 10));
@@ -313,11 +313,11 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
       imageSize: { width: 3, height: 2 },
     });
     await user.upload(input(), image('5x4.jpg'));
-    expect(await screen.findByText(text.imageSize)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.imageSize)).toBeInTheDocument());
     expect(receivedUploads).toEqual([]);
     // Bytes that are no image, under an image name.
     await user.upload(input(), bytes('fake.png', 40, 'image/png'));
-    expect(await screen.findByText(text.badFileType)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.badFileType)).toBeInTheDocument());
     await user.upload(input(), image('3x2.png'));
     await waitFor(() => expect(changes).toEqual(['uploads/file-1']));
   });
@@ -385,7 +385,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     );
     const { user, input, changes } = await renderField(language);
     await user.upload(input(), bytes('slow.pdf', 1536));
-    expect(await screen.findByRole('progressbar')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('progressbar')).toBeInTheDocument());
     expect(cards()[0]).toHaveClass('ant-upload-list-item-uploading');
     expect(screen.getByText('1.50 KB')).toBeInTheDocument();
     answer();
@@ -404,7 +404,7 @@ describe.each(['zh', 'en'] as const)('the upload field in %s', (language) => {
     );
     const { user, input, changes, submitted } = await renderField(language, {}, { initial: 'uploads/kept.pdf' });
     await user.upload(input(), bytes('late.pdf', 10));
-    expect(await screen.findByText(text.quota)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(text.quota)).toBeInTheDocument());
     await waitFor(() => expect(cards()[1]).toHaveClass('ant-upload-list-item-error'));
     expect(changes).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'go' }));

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { renderApp } from '@/testing/test-utils';
@@ -90,7 +90,7 @@ describe('layout shell', () => {
     const user = userEvent.setup();
     await renderApp({ language: 'en' });
     await user.hover(await screen.findByText('Race Info'));
-    expect(await screen.findByText('赛事路线')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('赛事路线')).toBeInTheDocument());
     expect(screen.getByText('Competition Rules')).toBeInTheDocument();
   });
 
@@ -138,7 +138,7 @@ describe('layout shell', () => {
     expect(link).toHaveAccessibleName('Language options');
     await user.click(link);
     expect(router.state.location.pathname).toBe('/i18NDemos');
-    expect(await screen.findByTestId('i18n-page')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('i18n-page')).toBeInTheDocument());
   });
 
   it('switches language: cookie, labels, toggle and a success message', async () => {
@@ -146,12 +146,12 @@ describe('layout shell', () => {
     await renderApp();
     await user.click(await screen.findByTestId('language-toggle'));
     expect(Cookies.get('language')).toBe('en');
-    expect(await screen.findByText('Switched to English')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Switched to English')).toBeInTheDocument());
     expect(screen.getByTestId('language-toggle')).toHaveTextContent('中');
     expect(within(screen.getByTestId('site-menu')).getByText('Home')).toBeInTheDocument();
     await user.click(screen.getByTestId('language-toggle'));
     expect(Cookies.get('language')).toBe('zh');
-    expect(await screen.findByText('已切换为中文')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('已切换为中文')).toBeInTheDocument());
   });
 
   it('labels the login entry personal centre with a token and opens the registration area', async () => {
@@ -180,7 +180,7 @@ describe('layout shell', () => {
 
   it('renders not-found for an unknown path and redirects / to /home', async () => {
     const { router } = await renderApp({ path: '/nowhere' });
-    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('not-found')).toBeInTheDocument());
     await act(() => router.navigate('/'));
     expect(router.state.location.pathname).toBe('/home');
   });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { VALID_TOKEN } from '@/testing/mocks/handlers/common';
@@ -85,7 +85,7 @@ describe('mobile shell (/m/)', () => {
     expect(screen.getByTestId('language-toggle')).toHaveTextContent('中');
     await user.click(screen.getByTestId('language-toggle'));
     expect(Cookies.get('language')).toBe('zh');
-    expect(await screen.findByText('已切换为中文')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('已切换为中文')).toBeInTheDocument());
   });
 
   it('opens the login drawer from the login entry', async () => {
@@ -93,7 +93,7 @@ describe('mobile shell (/m/)', () => {
     await renderApp();
     await user.click(await screen.findByTestId('login-entry'));
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
-    expect(await screen.findByTestId('login-drawer')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('login-drawer')).toBeInTheDocument());
   }, 30_000);
 
   it('opens the personal centre in the same tab when logged in', async () => {

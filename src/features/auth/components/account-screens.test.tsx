@@ -27,7 +27,7 @@ describe('login drawer: registration and password reset', () => {
       expect(within(screenEl).getByRole('heading', { name: title })).toBeInTheDocument();
       expect(within(screenEl).getByRole('link', { name: agreement })).toHaveAttribute('target', '_blank');
       await user.click(within(screenEl).getByRole('button', { name: new RegExp(back) }));
-      expect(await screen.findByTestId('form-email')).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByTestId('form-email')).toBeInTheDocument());
     },
   );
 
@@ -85,8 +85,8 @@ describe('login drawer: registration and password reset', () => {
     await user.type(within(screenEl).getByLabelText('确认密码'), 'Newpass123');
     await user.click(within(screenEl).getByRole('checkbox'));
     await user.click(within(screenEl).getByTestId('submit'));
-    expect(await screen.findByText('注册成功，请登录')).toBeInTheDocument();
-    expect(await screen.findByTestId('form-email')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('注册成功，请登录')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId('form-email')).toBeInTheDocument());
     const { body } = callsTo(API_PATHS.register)[0];
     expect(body).toMatchObject({
       accountEmail: 'new@example.com',
@@ -139,8 +139,8 @@ describe('login drawer: registration and password reset', () => {
     await user.type(within(screenEl).getByLabelText('新密码'), 'Newpass123');
     await user.type(within(screenEl).getByLabelText('确认密码'), 'Newpass123');
     await user.click(within(screenEl).getByTestId('submit'));
-    expect(await screen.findByText('密码修改成功，请重新登录')).toBeInTheDocument();
-    expect(await screen.findByTestId('form-email')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('密码修改成功，请重新登录')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByTestId('form-email')).toBeInTheDocument());
     expect(localStorage.getItem('userData')).toBeNull();
     expect(localStorage.getItem('token')).toBeNull();
     const { body } = callsTo(API_PATHS.resetByPhone)[0];
@@ -172,7 +172,7 @@ describe('login drawer: registration and password reset', () => {
     await user.type(within(screenEl).getByLabelText('New password'), 'Newpass123');
     await user.type(within(screenEl).getByLabelText('Confirm password'), 'Newpass123');
     await user.click(within(screenEl).getByTestId('submit'));
-    expect(await screen.findByText('Password changed, please log in again')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Password changed, please log in again')).toBeInTheDocument());
     const { body } = callsTo(API_PATHS.resetByEmail)[0];
     expect(body).toMatchObject({
       accountEmail: DEMO.email,

@@ -52,7 +52,7 @@ describe('login drawer: tabs and agreement', () => {
     const form = screen.getByTestId('form-password');
     expect(within(form).getByTestId('submit')).toBeDisabled();
     await user.click(within(form).getByTestId('submit-gate'));
-    expect(await screen.findByText('请先阅读并同意用户协议和隐私政策')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('请先阅读并同意用户协议和隐私政策')).toBeInTheDocument());
     await user.click(screen.getByRole('checkbox'));
     expect(within(form).getByTestId('submit')).toBeEnabled();
   });
@@ -60,7 +60,9 @@ describe('login drawer: tabs and agreement', () => {
   it('explains the agreement gate in English', async () => {
     const { user } = await openDrawer('en');
     await user.click(within(screen.getByTestId('form-password')).getByTestId('submit-gate'));
-    expect(await screen.findByText('Please agree to the user agreement and privacy policy first')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByText('Please agree to the user agreement and privacy policy first')).toBeInTheDocument(),
+    );
   });
 
   it('links the agreements in a new tab: a named route of the config, else the /about-us placeholder', async () => {

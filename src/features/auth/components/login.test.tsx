@@ -75,7 +75,7 @@ describe('login drawer: logging in', () => {
     await user.type(within(form).getByLabelText('密码'), 'Wrong1234');
     await user.click(screen.getByRole('checkbox'));
     await user.click(within(form).getByTestId('submit'));
-    expect(await screen.findByText('Account or password error')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Account or password error')).toBeInTheDocument());
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
     expect(useAppStore.getState().token).toBeNull();
   });
@@ -113,7 +113,7 @@ describe('login drawer: logging in', () => {
       const dialog = await screen.findByRole('dialog');
       expect(within(dialog).getByText(text)).toBeInTheDocument();
       await user.click(within(dialog).getByRole('button', { name: ok }));
-      expect(await screen.findByTestId('form-password')).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByTestId('form-password')).toBeInTheDocument());
       expect(useAppStore.getState().token).toBeNull();
       expect(localStorage.getItem('userData')).toBeNull();
       expect(screen.getByTestId('login-entry')).toHaveTextContent(prompt);

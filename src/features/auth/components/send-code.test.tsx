@@ -36,9 +36,9 @@ describe('login drawer: send code with the slider check', () => {
         DEMO.phone,
       );
       await user.click(send);
-      expect(await screen.findByTestId('slider-captcha')).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByTestId('slider-captcha')).toBeInTheDocument());
       await user.click(send);
-      expect(await screen.findByText(sliderFirst)).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByText(sliderFirst)).toBeInTheDocument());
       expect(callsTo(API_PATHS.sendPhoneCode)).toHaveLength(0);
 
       await dragSliderTo(SLIDER.targetX);
@@ -73,7 +73,7 @@ describe('login drawer: send code with the slider check', () => {
     await user.type(within(form).getByPlaceholderText('请输入手机号'), DEMO.phone);
     await user.click(within(form).getByTestId('send-code'));
     await dragSliderTo(40);
-    expect(await screen.findByText('验证失败，请重试')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('验证失败，请重试')).toBeInTheDocument());
     expect(callsTo(API_PATHS.sendPhoneCode)).toHaveLength(0);
     // A new challenge is loaded for the next try.
     await waitFor(() => expect(screen.getByTestId('slider-captcha')).toHaveAttribute('data-phase', 'ready'));

@@ -246,7 +246,7 @@ describe.each(['zh', 'en'] as const)('my registrations in %s', (language) => {
 
   it('asks for a login when logged out', async () => {
     await renderApp({ path: '/my/my-index', language, token: null });
-    expect(await screen.findByTestId('login-required')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('login-required')).toBeInTheDocument());
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
   });
 });
@@ -278,7 +278,7 @@ describe.each(['zh', 'en'] as const)('one order in %s', (language) => {
     const paid = { ...ORDER_UNPAID, status: 3 as const, paidFen: 20000, paidAt: CENTRE_NOW, deadlineAt: null };
     centreMock.orderAnswers = [ORDER_UNPAID, ORDER_UNPAID, paid];
     await open(`/my/order/${ORDER_UNPAID.orderNo}?paid=1`, language);
-    expect(await screen.findByTestId('payment-checking')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('payment-checking')).toBeInTheDocument());
     await act(() => vi.advanceTimersByTimeAsync(PAYMENT_POLL.intervalMs));
     await waitFor(() => expect(centreMock.orderGets).toBe(2));
     expect(screen.getByTestId('payment-checking')).toBeInTheDocument();
@@ -298,7 +298,7 @@ describe.each(['zh', 'en'] as const)('one order in %s', (language) => {
   it('says "payment not confirmed yet" after 15 seconds, and refresh asks again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     await open(`/my/order/${ORDER_UNPAID.orderNo}?paid=1`, language);
-    expect(await screen.findByTestId('payment-checking')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('payment-checking')).toBeInTheDocument());
     for (let poll = 1; poll <= PAYMENT_POLL.maxPolls; poll += 1) {
       await act(() => vi.advanceTimersByTimeAsync(PAYMENT_POLL.intervalMs));
       await waitFor(() => expect(centreMock.orderGets).toBe(poll + 1));
@@ -436,7 +436,7 @@ describe.each(['zh', 'en'] as const)('password in %s', (language) => {
     expect(localStorage.getItem(USER_DATA_KEY)).toBeNull();
     expect(readStoredToken()).toBeNull();
     expect(useAppStore.getState().loginDrawerOpen).toBe(true);
-    expect(await screen.findByTestId('login-required')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('login-required')).toBeInTheDocument());
   });
 
   it('shows the refusal of a wrong current password and keeps the login', async () => {
@@ -461,7 +461,7 @@ describe('log out from the centre menu', () => {
     await user.click(await screen.findByTestId('centre-logout'));
     await waitFor(() => expect(useAppStore.getState().token).toBeNull());
     expect(calls).toEqual([VALID_TOKEN]);
-    expect(await screen.findByTestId('login-required')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('login-required')).toBeInTheDocument());
     server.events.removeAllListeners();
   });
 });

@@ -88,7 +88,7 @@ describe.each(['zh', 'en'] as const)('pack pick-up in %s', (language) => {
     expect(free).toHaveTextContent(t.left);
 
     await user.click(within(free).getByTestId('pickup-book'));
-    expect(await screen.findByText(t.confirmBook)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(t.confirmBook)).toBeInTheDocument());
     await user.click(screen.getAllByRole('button', { name: spaced(t.ok) }).at(-1)!);
     const pass = await within(page).findByTestId('pickup-pass');
     expect(within(pass).getByTestId('pickup-pass-code')).toHaveTextContent('ABCDE 23456');
@@ -104,7 +104,7 @@ describe.each(['zh', 'en'] as const)('pack pick-up in %s', (language) => {
     await user.click(within(page).getByTestId('pickup-day-2027-04-16'));
     const other = await within(page).findByTestId('pickup-slot-2027-04-16 09:00');
     await user.click(within(other).getByTestId('pickup-book'));
-    expect(await screen.findByText(t.confirmChange)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(t.confirmChange)).toBeInTheDocument());
     await user.click(screen.getAllByRole('button', { name: spaced(t.ok) }).at(-1)!);
     await waitFor(() =>
       expect(within(page).getByTestId('pickup-pass-slot')).toHaveTextContent('2027-04-16 09:00–11:00'),

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { contentConfig } from '@/testing/fixtures/content';
@@ -70,7 +70,7 @@ describe('document page', () => {
     ).toEqual(['Competition Rules', '赛事路线', 'Race Statement', expect.stringContaining('Rulebook')]);
     expect(screen.getByTestId('section-title')).toHaveTextContent('Race Info');
     await user.click(within(bar).getByRole('link', { name: '赛事路线' }));
-    expect(await screen.findByText('赛道沿运河展开，全程平坦。')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('赛道沿运河展开，全程平坦。')).toBeInTheDocument());
     expect(within(screen.getByTestId('section-nav')).getByRole('link', { name: '赛事路线' })).toHaveAttribute(
       'aria-current',
       'page',
@@ -79,7 +79,7 @@ describe('document page', () => {
 
   it("lists the children of the route named by the 'parent' meta", async () => {
     await renderApp({ config: contentConfig(), path: '/race-guide' });
-    expect(await screen.findByRole('heading', { level: 1, name: '参赛指南' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: '参赛指南' })).toBeInTheDocument());
     const bar = screen.getByTestId('section-nav');
     expect(within(bar).getByRole('link', { name: '竞赛规程' })).toHaveAttribute('href', '/race-information/race-rules');
     expect(screen.getByTestId('section-title')).toHaveTextContent('赛事信息');
@@ -120,7 +120,7 @@ describe('document page', () => {
       contentGroups: { raceInformation: { raceRules: 'not a list', raceRoute: [null, 42, { title: 'no id' }] } },
     } as unknown as SiteConfig;
     await renderApp({ config: broken, path: '/race-information/race-rules' });
-    expect(await screen.findByTestId('content-empty')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('content-empty')).toBeInTheDocument());
     expect(screen.getByTestId('section-nav')).toBeInTheDocument();
     expect(screen.getByTestId('site-menu')).toBeInTheDocument();
   });

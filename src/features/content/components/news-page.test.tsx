@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { contentConfig } from '@/testing/fixtures/content';
@@ -75,7 +75,7 @@ describe('news page', () => {
     expect(await screen.findByTestId('back-to-list')).toHaveAttribute('href', '/news-notice/race-news?page=2');
     await user.click(screen.getByRole('link', { name: /下一篇/ }));
     expect(router.state.location.search).toBe('?id=news-01');
-    expect(await screen.findByText('新闻01正文')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('新闻01正文')).toBeInTheDocument());
   });
 
   it('shows the article in English, reached by its URL', async () => {
@@ -120,6 +120,6 @@ describe('news page', () => {
     const { router } = await renderApp({ config: contentConfig(), path: '/news-notice/race-news' });
     await screen.findAllByTestId('news-item');
     await act(() => router.navigate('/news-notice/race-news?id=news-03'));
-    expect(await screen.findByText('新闻03正文')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('新闻03正文')).toBeInTheDocument());
   });
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
@@ -140,7 +140,7 @@ describe('home page', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const config = { ...homeConfig(), carouselList: [null] } as unknown as SiteConfig;
     await renderApp({ config, race: homeRace });
-    expect(await screen.findByTestId('partners')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('partners')).toBeInTheDocument());
     expect(screen.queryByTestId('home-carousel')).not.toBeInTheDocument();
     expect(screen.getByTestId('search-modules')).toBeInTheDocument();
     expect(error).toHaveBeenCalledWith(expect.stringContaining('"carousel"'), expect.anything(), expect.anything());

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { chinaTime, homeConfig, homeRace } from '@/testing/fixtures/home';
@@ -208,7 +208,7 @@ describe('sign-up-or-search dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: /我要报名/ }));
     expect(await screen.findByTestId('signup-dialog-notice')).toHaveTextContent('报名暂未开始');
     await user.click(screen.getByRole('button', { name: '返回' }));
-    expect(await screen.findByTestId('signup-dialog')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('signup-dialog')).toBeInTheDocument());
   });
 
   it("shows 'Not open yet, stay tuned' when a closed sign-up has no dialog text (English)", async () => {

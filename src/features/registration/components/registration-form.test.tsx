@@ -144,10 +144,10 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     const hidden = ['region', 'marathonsFinished', 'qualifyingResult', 'verificationFee', 'healthCertificate'];
     for (const key of hidden) expect(screen.queryByText(label(f, key, language))).toBeNull();
     await user.click(within(items).getByRole('radio', { name: text.half }));
-    expect(await screen.findByText(label(f, 'healthCertificate', language))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(label(f, 'healthCertificate', language))).toBeInTheDocument());
     expect(screen.queryByText(label(f, 'qualifyingResult', language))).toBeNull();
     await user.click(within(items).getByRole('radio', { name: text.marathon }));
-    expect(await screen.findByText(label(f, 'qualifyingResult', language))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(label(f, 'qualifyingResult', language))).toBeInTheDocument());
     expect(screen.getByText(label(f, 'verificationFee', language))).toBeInTheDocument();
     expect(screen.getByTestId('fee-state')).toHaveTextContent(text.unpaid);
     expect(input(f, 'marathonsFinished', language)).toBeInTheDocument();
@@ -318,7 +318,7 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
       ),
     );
     await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
-    expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(label(f, 'region', language))).toBeInTheDocument());
   });
 
   it('opens the empty birthday calendar near a plausible adult birthday (30 years ago), not at the latest date', async () => {
@@ -358,7 +358,7 @@ describe.each(['zh', 'en'] as const)('the registration form in %s', (language) =
     await user.type(country, 'China');
     await waitFor(() => expect(shown()).toHaveLength(4));
     await user.click(document.querySelector<HTMLElement>(`.ant-select-item-option[title="${text.china}"]`)!);
-    expect(await screen.findByText(label(f, 'region', language))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(label(f, 'region', language))).toBeInTheDocument());
   });
 
   it('submits a complete form: onSubmit gets the values cleanSubmission keeps', async () => {

@@ -100,7 +100,7 @@ describe.each(['zh', 'en'] as const)('/direct in %s', (language) => {
       const user = userEvent.setup();
       await user.click(within(box).getByRole('button', { name: t.resubmit }));
       // The form again, with the values kept; the masked number, sent back unchanged, stands for the stored one.
-      expect(await screen.findByDisplayValue(RUNNER.name)).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByDisplayValue(RUNNER.name)).toBeInTheDocument());
       expect(screen.getByDisplayValue(MASKED_ID)).toBeInTheDocument();
       expect(screen.getByText('成绩证书不清晰')).toBeInTheDocument();
     } else if (status === 0) {
@@ -162,7 +162,7 @@ describe.each(['zh', 'en'] as const)('/direct in %s', (language) => {
     await open('/direct', language);
     const error = await screen.findByTestId('screen-error');
     await user.click(within(error).getByRole('button', { name: t.retry }));
-    expect(await screen.findByTestId('direct-notice')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('direct-notice')).toBeInTheDocument());
   });
 });
 
@@ -304,7 +304,7 @@ describe.each(['zh', 'en'] as const)('/post in %s', (language) => {
       }),
     );
     expect(writeText).toHaveBeenCalledWith('SF1234567890123');
-    expect(await screen.findByText(zh ? '运单号已复制' : 'Tracking number copied')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(zh ? '运单号已复制' : 'Tracking number copied')).toBeInTheDocument());
   });
 
   it('shows the ended state after the deadline, and the closed state when mailing is not offered', async () => {
@@ -373,12 +373,12 @@ describe('/i18NDemos', () => {
     expect(within(page).getByTestId('current-language')).toHaveTextContent('当前语言：中文');
     await user.click(within(page).getByText('English'));
     await waitFor(() => expect(useAppStore.getState().language).toBe('en'));
-    expect(await screen.findByText('Switched to English')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Switched to English')).toBeInTheDocument());
     expect(within(page).getByTestId('current-language')).toHaveTextContent('Current language: English');
     expect(document.cookie).toContain('language=en');
     await user.click(within(page).getByText('中文'));
     await waitFor(() => expect(useAppStore.getState().language).toBe('zh'));
-    expect(await screen.findByText('已切换为中文')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('已切换为中文')).toBeInTheDocument());
   });
 
   it("names the bound event by its own configuration, in the page's language, never another event's name", async () => {

@@ -200,7 +200,7 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
     await user.click(within(box).getByTestId('entry-team-create'));
     expect(await within(box).findByTestId('entry-team-code')).toHaveTextContent('TEAM8KQ2');
     expect(entryMock.teamCreated).toEqual([{ raceId: 'test-race-2027', itemCode: 'M', name: '运河跑团' }]);
-    expect(await screen.findByTestId('entry-people')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('entry-people')).toBeInTheDocument());
 
     await user.click(within(box).getByRole('button', { name: language === 'zh' ? '换一个团队' : 'Use another team' }));
     await user.click(within(screen.getByTestId('entry-team')).getByRole('radio', { name: t.join }));
@@ -263,14 +263,14 @@ describe.each(['zh', 'en'] as const)('the sign-up page in %s', (language) => {
       birthday: '2009-04-19',
     });
     await user.click(screen.getByRole('button', { name: t.submit }));
-    expect(await screen.findByText(message('entryTooYoung', { min: 18 }))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(message('entryTooYoung', { min: 18 }))).toBeInTheDocument());
     expect(entryMock.submitted).toHaveLength(0);
 
     await typeDate(user, screen.getByLabelText(t.birthday), '2009-04-18');
     entryMock.refuseFields = { '0.certificateNumber': { code: 'alreadyRegistered' } };
     await passSlider();
     await user.click(screen.getByRole('button', { name: t.submit }));
-    expect(await screen.findByText(message('alreadyRegistered'))).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(message('alreadyRegistered'))).toBeInTheDocument());
     // A pass serves one try: the slider is shown anew.
     await waitFor(() => expect(screen.getByTestId('slider-captcha')).not.toHaveAttribute('data-phase', 'passed'));
     await passSlider();

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import { renderApp } from '@/testing/test-utils';
 import { certificateVerifyUrl } from '../utils/certificate-image';
 
@@ -22,7 +22,7 @@ describe('certificate verification page', () => {
 
   it('treats a link without id or signature as unverifiable', async () => {
     await renderApp({ path: '/certificate' });
-    expect(await screen.findByText('该证书无法验证')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('该证书无法验证')).toBeInTheDocument());
   });
 
   it('builds the QR link to the hash route of the verification page', () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { VALID_ID } from '@/testing/fixtures/search';
+import { WAIT_LIMIT_MS } from '@/testing/wait-limit';
 
 describe('personal best and historical score pages', () => {
   it('lists the personal best of each item', async () => {
@@ -65,7 +66,7 @@ describe('personal best and historical score pages', () => {
     expect(await screen.findAllByTestId('score-result')).toHaveLength(2);
     await user.selectOptions(picker, 'race-0');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    await vi.waitFor(() => expect(screen.getAllByTestId('score-result')).toHaveLength(1), { timeout: 30_000 });
+    await vi.waitFor(() => expect(screen.getAllByTestId('score-result')).toHaveLength(1), { timeout: WAIT_LIMIT_MS });
     expect(screen.getByText('2025 运河马拉松', { selector: '.result-card__race' })).toBeInTheDocument();
   });
 });

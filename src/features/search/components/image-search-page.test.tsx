@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { API_PATHS } from '#contract/api';
@@ -6,6 +6,7 @@ import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
 import { api } from '@/testing/mocks/base-url';
 import { server } from '@/testing/mocks/server';
+import { WAIT_LIMIT_MS } from '@/testing/wait-limit';
 
 const openConfig = () => ({ ...testConfig(), pictureSearch: { openStatus: 1 as const } });
 
@@ -56,7 +57,7 @@ describe('photo search page', () => {
       );
       await renderApp({ path: '/image-search', config: openConfig(), language });
       const picker = await screen.findByRole('combobox', { name: raceLabel });
-      await vi.waitFor(() => expect(picker).toHaveValue('race-1'), { timeout: 30_000 });
+      await vi.waitFor(() => expect(picker).toHaveValue('race-1'), { timeout: WAIT_LIMIT_MS });
       expect(
         within(picker)
           .getAllByRole('option')
@@ -64,13 +65,13 @@ describe('photo search page', () => {
       ).toEqual(names);
       await user.type(screen.getByLabelText(bibLabel), 'A1');
       await user.click(screen.getByRole('button', { name: search }));
-      await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }), { timeout: 30_000 });
-      expect(await screen.findByTestId('search-failure')).toBeInTheDocument();
+      await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }), { timeout: WAIT_LIMIT_MS });
+      await waitFor(() => expect(screen.getByTestId('search-failure')).toBeInTheDocument());
       // A past race: its photos; picking another race clears what the last one found.
       await user.selectOptions(picker, 'race-0');
       expect(screen.queryByTestId('search-failure')).toBeNull();
       await user.click(screen.getByRole('button', { name: search }));
-      await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }), { timeout: 30_000 });
+      await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }), { timeout: WAIT_LIMIT_MS });
       expect(await screen.findAllByTestId('photo-tile')).toHaveLength(1);
       await user.selectOptions(picker, 'race-1');
       expect(screen.queryByTestId('photo-tile')).toBeNull();
@@ -90,7 +91,9 @@ describe('photo search page', () => {
     await renderApp({ path: '/image-search', config: openConfig() });
     await user.type(await screen.findByLabelText('参赛号码'), 'A1');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }), { timeout: 30_000 });
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }), {
+      timeout: WAIT_LIMIT_MS,
+    });
     expect(screen.queryByRole('combobox', { name: '赛事' })).toBeNull();
   });
 

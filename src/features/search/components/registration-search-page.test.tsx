@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '@/testing/test-utils';
 import { testConfig } from '@/testing/fixtures/site';
@@ -34,7 +34,7 @@ describe('registration search page', () => {
   it('shows the status, the participant with all labels and the order labels of a website registration', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/registration-search' });
-    expect(await screen.findByRole('heading', { name: '报名查询' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: '报名查询' })).toBeInTheDocument());
     await user.click(screen.getByRole('radio', { name: '官网报名信息' }));
     await search(user, '张三', null, VALID_ID);
     const result = await screen.findByTestId('registration-result');
@@ -251,7 +251,7 @@ describe('registration search page', () => {
     );
     await user.click(within(result).getByRole('button', { name: 'View registration details' }));
     expect(screen.getByRole('radio', { name: 'Third-party registration' })).toBeChecked();
-    expect(await screen.findByTestId('participant')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('participant')).toBeInTheDocument());
     expect(screen.getByTestId('registration-channel')).toHaveTextContent('Third party (Qingchuan Sports Travel)');
     view.unmount();
 
@@ -300,7 +300,7 @@ describe('registration search page', () => {
       number: 'Certificate number',
       submit: 'Search',
     });
-    expect(await screen.findByText('Please enter your name')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Please enter your name')).toBeInTheDocument());
     expect(screen.getByText('The passport number must be 5-20 letters or digits')).toBeInTheDocument();
     expect(screen.queryByTestId('registration-result')).toBeNull();
   });

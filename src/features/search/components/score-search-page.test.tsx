@@ -7,13 +7,14 @@ import { VALID_ID } from '@/testing/fixtures/search';
 import { server } from '@/testing/mocks/server';
 import { api } from '@/testing/mocks/base-url';
 import { API_PATHS } from '#contract/api';
+import { WAIT_LIMIT_MS } from '@/testing/wait-limit';
 
 describe('score search page', () => {
   it('finds a result by bib and shows item, times, pace, ranks and splits', async () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
     // The first page of the file loads antd: give it time on a busy machine.
-    expect(await screen.findByRole('heading', { name: '成绩查询' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: '成绩查询' })).toBeInTheDocument());
     await user.type(screen.getByLabelText('参赛号码'), ' A1023 ');
     await user.click(screen.getByRole('button', { name: '查询' }));
     const card = await screen.findByTestId('score-result');
@@ -48,17 +49,17 @@ describe('score search page', () => {
     const user = userEvent.setup();
     await renderApp({ path: '/score-search' });
     await user.click(await screen.findByRole('button', { name: '查询' }));
-    expect(await screen.findByText('请输入参赛号码')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('请输入参赛号码')).toBeInTheDocument());
     await user.type(screen.getByLabelText('参赛号码'), '12-3');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    expect(await screen.findByText('参赛号码应为字母或数字')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('参赛号码应为字母或数字')).toBeInTheDocument());
 
     await user.click(screen.getByRole('radio', { name: '按姓名和证件' }));
     await user.type(screen.getByLabelText('姓名'), ' "" ');
     await user.type(screen.getByLabelText('证件号码'), '110105194912310021');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    expect(await screen.findByText('姓名不能只有空格或双引号')).toBeInTheDocument();
-    expect(await screen.findByText('请输入正确的18位身份证号码')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('姓名不能只有空格或双引号')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('请输入正确的18位身份证号码')).toBeInTheDocument());
     // The message is the input's description, and the input says it is invalid.
     const number = screen.getByLabelText('证件号码');
     expect(number).toHaveAttribute('aria-invalid', 'true');
@@ -127,7 +128,7 @@ describe('score search page', () => {
     );
     await renderApp({ path: '/score-search' });
     const picker = await screen.findByRole('combobox', { name: '赛事' });
-    await vi.waitFor(() => expect(picker).toHaveValue('race-1'), { timeout: 30_000 });
+    await vi.waitFor(() => expect(picker).toHaveValue('race-1'), { timeout: WAIT_LIMIT_MS });
     expect(
       within(picker)
         .getAllByRole('option')
@@ -135,10 +136,10 @@ describe('score search page', () => {
     ).toEqual(['2026 运河马拉松', '2025 运河马拉松']);
     await user.type(screen.getByLabelText('参赛号码'), 'A1');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }), { timeout: 30_000 });
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-1', bib: 'A1' }), { timeout: WAIT_LIMIT_MS });
     await user.selectOptions(picker, 'race-0');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }), { timeout: 30_000 });
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'race-0', bib: 'A1' }), { timeout: WAIT_LIMIT_MS });
   });
 
   it('searches the bound race, without a picker, when the list of races with results cannot be had', async () => {
@@ -154,7 +155,9 @@ describe('score search page', () => {
     await renderApp({ path: '/score-search' });
     await user.type(await screen.findByLabelText('参赛号码'), 'A1');
     await user.click(screen.getByRole('button', { name: '查询' }));
-    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }), { timeout: 30_000 });
+    await vi.waitFor(() => expect(asked.at(-1)).toEqual({ raceId: 'test-race-2027', bib: 'A1' }), {
+      timeout: WAIT_LIMIT_MS,
+    });
     expect(screen.queryByRole('combobox', { name: '赛事' })).toBeNull();
     // The list's failure is the page's own business: no toast.
     expect(screen.queryByText('boom')).toBeNull();
@@ -167,7 +170,7 @@ describe('score search page', () => {
     const more = await screen.findByRole('navigation', { name: 'More lookups' });
     expect(within(more).getByRole('link', { name: 'Historical Scores' })).toBeInTheDocument();
     await user.click(within(more).getByRole('link', { name: 'Personal Best' }));
-    expect(await screen.findByRole('heading', { name: 'Personal Best' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Personal Best' })).toBeInTheDocument());
   });
 
   it('keeps the search button where it is when a field message appears or goes on leaving the field', async () => {
@@ -206,7 +209,7 @@ describe('score search page', () => {
     server.use(http.post(api(API_PATHS.exportScores), () => new HttpResponse('oops', { status: 500 })));
     await user.click(screen.getByRole('button', { name: '导出成绩' }));
     await vi.waitFor(() => expect(screen.getByTestId('export-message')).toHaveTextContent('无数据'), {
-      timeout: 30_000,
+      timeout: WAIT_LIMIT_MS,
     });
   });
 
@@ -224,7 +227,7 @@ describe('score search page', () => {
     );
     await renderApp({ path: '/score-search' });
     await user.click(await screen.findByRole('button', { name: '导出成绩' }));
-    await vi.waitFor(() => expect(click).toHaveBeenCalled(), { timeout: 30_000 });
+    await vi.waitFor(() => expect(click).toHaveBeenCalled(), { timeout: WAIT_LIMIT_MS });
     expect(created).toHaveBeenCalled();
     expect(screen.queryByTestId('export-message')).toBeNull();
     created.mockRestore();

@@ -187,7 +187,7 @@ describe('the documents editor', () => {
       },
     ]);
     await user.click(screen.getByRole('button', { name: /^raceNews/ }));
-    expect(await screen.findByText('must be text; got a number')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('must be text; got a number')).toBeInTheDocument());
     // A key the form has no field for: listed above the document's form, with its path.
     expect(screen.getByText('$.contentGroups.newsNotice.raceNews[0].colour')).toBeInTheDocument();
     expect(screen.getByText(/unknown key "colour"/)).toBeInTheDocument();
@@ -267,7 +267,7 @@ describe('the documents editor on a page that hands its changes back late', () =
     await user.click(screen.getByRole('button', { name: 'catch up' }));
     expect(screen.getByLabelText('Title (Chinese)')).toHaveValue('新');
     await user.click(screen.getByRole('button', { name: 'replace' }));
-    expect(await screen.findByRole('button', { name: /^list/ })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /^list/ })).toBeInTheDocument());
     expect(screen.queryByRole('button', { name: /^raceNews/ })).toBeNull();
   });
 });
