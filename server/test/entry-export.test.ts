@@ -238,7 +238,7 @@ beforeAll(async () => {
     made[`bulk${i}`] = await addEntry({ item: 'HM', status: 1, name: `Bulk ${i}`, at: at + i, userId });
   }
   for (const role of STAFF_ROLES) sessions.set(role, await member(`${role}@example.org`, role));
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();

@@ -100,7 +100,6 @@ describe('the first start on an empty PostgreSQL database', () => {
         await app.close();
       }
     },
-    60_000,
   );
 });
 

@@ -76,21 +76,17 @@ describe('server process', () => {
     );
   });
 
-  it.runIf(ON_POSTGRES)(
-    'refuses to start on PostgreSQL without ID_NUMBER_SECRET, in one sentence',
-    async () => {
-      const databaseUrl = (await testDatabaseUrl())!;
-      const server = start(
-        { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: '', DATA_DIR: tempDir() },
-        /outside the database\./,
-      );
-      expect(await server.exited).toBe(1);
-      const output = await server.ready;
-      expect(output).toContain(
-        'race-site could not start: On PostgreSQL set ID_NUMBER_SECRET (at least 16 characters, the same on every instance)',
-      );
-      expect(output).not.toMatch(/\n\s+at /);
-    },
-    60_000,
-  );
+  it.runIf(ON_POSTGRES)('refuses to start on PostgreSQL without ID_NUMBER_SECRET, in one sentence', async () => {
+    const databaseUrl = (await testDatabaseUrl())!;
+    const server = start(
+      { DATABASE_URL: databaseUrl, ID_NUMBER_SECRET: '', DATA_DIR: tempDir() },
+      /outside the database\./,
+    );
+    expect(await server.exited).toBe(1);
+    const output = await server.ready;
+    expect(output).toContain(
+      'race-site could not start: On PostgreSQL set ID_NUMBER_SECRET (at least 16 characters, the same on every instance)',
+    );
+    expect(output).not.toMatch(/\n\s+at /);
+  });
 });
