@@ -15,11 +15,12 @@ const VISITOR_TIME_ZONES = ['Europe/London', 'America/New_York'];
  */
 const ISOLATE_SERVER_FILES = false;
 /**
- * How long a server test or hook may take before it counts as hung. 120 s ran out under a load of 15-20 (two
- * test runs and more): a test that starts the server as processes (server-process.test.ts, each compiling the
- * server with tsx) took 120.3 s.
+ * How long a component or server test or hook may take before it counts as hung. 120 s ran out under a load of
+ * 15-20 (two test runs and more): a test that starts the server as processes (server-process.test.ts, each
+ * compiling the server with tsx) took 120.3 s. Above the component tests' waits (src/testing/wait-limit.ts), so
+ * that a failed wait reports itself.
  */
-const SERVER_TIME_LIMIT_MS = 300_000;
+const TIME_LIMIT_MS = 300_000;
 
 /**
  * Unit, component and server tests. Browser tests (real Chromium, real server, built SPA) have their own
@@ -45,10 +46,9 @@ export default defineConfig((env) =>
             css: false,
             // A whole form in jsdom takes seconds a test; with the machine busy (a second test run beside this
             // one), several times that. A time limit is for a test that hangs, not one that is slow: hooks too
-            // (the setup's afterAll outlived the default 10 s beside a second test run). Above the waits' own
-            // limit (src/testing/wait-limit.ts), so a failed wait reports itself.
-            testTimeout: 300_000,
-            hookTimeout: 300_000,
+            // (the setup's afterAll outlived the default 10 s beside a second test run).
+            testTimeout: TIME_LIMIT_MS,
+            hookTimeout: TIME_LIMIT_MS,
           },
         },
         ...VISITOR_TIME_ZONES.map((TZ) => ({
@@ -73,8 +73,8 @@ export default defineConfig((env) =>
             isolate: ISOLATE_SERVER_FILES,
             // A server test builds an app and a database: a second; on a busy machine many times that. A time
             // limit is for a test that hangs, not one that waits for the CPU.
-            testTimeout: SERVER_TIME_LIMIT_MS,
-            hookTimeout: SERVER_TIME_LIMIT_MS,
+            testTimeout: TIME_LIMIT_MS,
+            hookTimeout: TIME_LIMIT_MS,
           },
         },
         {
@@ -90,8 +90,8 @@ export default defineConfig((env) =>
             globalSetup: ['server/test/pg-global-setup.ts'],
             pool: 'forks',
             isolate: ISOLATE_SERVER_FILES,
-            testTimeout: SERVER_TIME_LIMIT_MS,
-            hookTimeout: SERVER_TIME_LIMIT_MS,
+            testTimeout: TIME_LIMIT_MS,
+            hookTimeout: TIME_LIMIT_MS,
           },
         },
       ],

@@ -273,9 +273,10 @@ describe.each(CASES)('SMS_PROVIDER=$name', (provider) => {
     const firstRound = await app.delivery.sendQueued();
     // When it is not one sent and one retried, the rows' states and errors say why (a flake under heavy load once
     // retried both: see what the second send met).
-    const outcomes = (await rows(app)).map((r) => [r.state, r.error_code]);
+    const afterFirst = await rows(app);
+    const outcomes = afterFirst.map((r) => [r.state, r.error_code]);
     expect(firstRound, JSON.stringify(outcomes)).toEqual({ sent: 1, failed: 0, retried: 1 });
-    const throttled = (await rows(app)).find((r) => r.id === queued[0]!.id)!;
+    const throttled = afterFirst.find((r) => r.id === queued[0]!.id)!;
     expect(throttled).toMatchObject({ state: 'queued', attempts: 1 });
     expect(throttled.error_code).toMatch(
       provider.name === 'aliyun' ? 'isv.BUSINESS_LIMIT_CONTROL' : 'RequestLimitExceeded',
