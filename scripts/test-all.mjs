@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureNodeModules, ensureSystem } from './ensure-system.mjs';
 import { bin, buildApps, root } from './lib.mjs';
 
@@ -14,6 +15,9 @@ if (!ensureSystem() || !ensureNodeModules({ root })) process.exit(1);
 
 /** How long a suite's output may go on after its process exited (what it wrote is flushed in far less). */
 const OUTPUT_AFTER_EXIT_MS = 10_000;
+
+/** How many lines of a failure's message are printed with its name (its stack left out). */
+const MESSAGE_LINES = 8;
 
 const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
 // The site and the console, built beside the unit tests. Their output is warnings only; the exit code decides
@@ -67,38 +71,60 @@ for (const { suite, out, code, shown } of runs) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0);
-    failures.push(...failedNames(report).map((name) => `${suite.name}: ${name}`));
+    failures.push(...failedNames(report).map((f) => ({ ...f, name: `${suite.name}: ${f.name}` })));
   } catch {
     failed += 1; // no report: the run itself broke
-    failures.push(`${suite.name}: no report (the run itself broke)`);
+    failures.push({ name: `${suite.name}: no report (the run itself broke)`, message: [] });
   }
   if (result.code !== 0) exitCode = result.code;
 }
 rmSync(reports, { recursive: true, force: true });
 if (failures.length) {
-  // A server test fails once per engine: one line, with how many times.
+  // A server test fails once per engine: one entry, with how many times (and the first one's message).
   const counts = new Map();
-  for (const name of failures) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const lines = [...counts].map(([name, n]) => `  ${name}${n > 1 ? ` (${n}×)` : ''}`);
+  for (const { name, message } of failures) {
+    const seen = counts.get(name);
+    counts.set(name, { n: (seen?.n ?? 0) + 1, message: seen?.message ?? message });
+  }
+  const lines = [...counts].map(
+    ([name, { n, message }]) =>
+      `  ${name}${n > 1 ? ` (${n}×)` : ''}${message.map((line) => `\n      ${line}`).join('')}`,
+  );
   console.log(`\nfailed:\n${lines.join('\n')}`);
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exitCode || (failed ? 1 : 0));
 
 /**
- * The failed tests of a Vitest JSON report, as "file > describe > test", and a file that failed without a failed
- * test (it did not load, or a hook failed) as "file: its message's first line".
+ * The failed tests of a Vitest JSON report, as "file > describe > test" with the first lines of its message
+ * (without colours or stack), and a file that failed without a failed test (it did not load, or a hook failed)
+ * as "file: its message's first line".
  */
 function failedNames(report) {
   const names = [];
   for (const file of report.testResults ?? []) {
     const where = path.relative(root, file.name);
     const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of tests) names.push([where, ...(test.ancestorTitles ?? []), test.title].join(' > '));
-    if (!tests.length && file.status === 'failed')
-      names.push(`${where}: ${String(file.message ?? '').split('\n')[0] || 'failed'}`);
+    for (const test of tests) {
+      const name = [where, ...(test.ancestorTitles ?? []), test.title].join(' > ');
+      names.push({ name, message: messageLines(test.failureMessages?.[0]) });
+    }
+    if (!tests.length && file.status === 'failed') {
+      const [first = 'failed', ...rest] = messageLines(file.message);
+      names.push({ name: `${where}: ${first}`, message: rest });
+    }
   }
   return names;
+}
+
+/** A message's lines without colours, with its stack left out but for the first frame in this project's code. */
+function messageLines(message) {
+  const lines = stripVTControlCharacters(String(message ?? ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const text = lines.filter((line) => !/^\s+at /.test(line)).slice(0, MESSAGE_LINES);
+  const ours = lines.find((line) => /^\s+at /.test(line) && line.includes(root) && !line.includes('node_modules'));
+  return ours ? [...text, ours.trim().replace(`${root}${path.sep}`, '')] : text;
 }
 
 /**

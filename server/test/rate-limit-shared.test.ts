@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '#contract/api';
 import { sql } from '../src/db/engine.ts';
-import { buildTestApp, fakeClock, removeTempDirs, tempDir } from './helpers.ts';
+import { buildTestApp, fakeClock, ON_POSTGRES, removeTempDirs, tempDir } from './helpers.ts';
 
 afterAll(removeTempDirs);
 
@@ -57,6 +57,48 @@ describe('race-day lookup limits shared by instances', () => {
       await b.rateLimitSync();
       expect((await lookup(a)).statusCode).toBe(200);
       expect((await lookup(b)).statusCode).toBe(200);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  // PostgreSQL, where an instance's queries run on several connections at once: a second sync (the timer's and
+  // one asked for) must not read the sums while the first one's hits are still being added, or it would count
+  // them as this instance's but not find them in the sums, and leave the other instances' hits short.
+  it.runIf(ON_POSTGRES)('starts a sync only once the one under way is done', async () => {
+    const dataDir = tempDir();
+    const clock = fakeClock();
+    const a = await buildTestApp({ dataDir, now: clock.now });
+    const b = await buildTestApp({ dataDir, now: clock.now });
+    try {
+      expect(await statuses(a, 40)).toEqual(Array(40).fill(200));
+      await a.rateLimitSync();
+      expect((await lookup(b)).statusCode).toBe(200);
+      let secondDone = false;
+      const [first, second] = await a.db.transaction(async (tx) => {
+        // Adding to the counts waits for this lock; reading them does not.
+        await tx.run(sql`LOCK TABLE rate_counts IN EXCLUSIVE MODE`);
+        const first = b.rateLimitSync();
+        const addWaits = async () => {
+          const waiting = await b.db.get<{ n: number }>(sql`
+            SELECT COUNT(*) AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO rate_counts%'`);
+          return Number(waiting?.n) === 1;
+        };
+        while (!(await addWaits())) await new Promise((resolve) => setTimeout(resolve, 20));
+        const second = b.rateLimitSync().then(() => {
+          secondDone = true;
+        });
+        // Time for the second to read the sums and be done, were it not waiting for the first.
+        for (let i = 0; i < 5; i++) await b.db.all(sql`SELECT bucket_key, n FROM rate_counts`);
+        expect(secondDone).toBe(false);
+        return [first, second];
+      });
+      await Promise.all([first, second]);
+      const onB = await statuses(b, 20);
+      expect(onB.slice(0, 19)).toEqual(Array(19).fill(200));
+      expect(onB[19]).toBe(429);
     } finally {
       await a.close();
       await b.close();

@@ -118,6 +118,8 @@ interface SyncedKey {
 export class SyncedWindowLimiter {
   private readonly keys = new Map<string, SyncedKey>();
   private syncs = 0;
+  /** The sync under way: syncs run one after another (see `sync`). */
+  private running: Promise<void> | undefined;
 
   constructor(
     private readonly counts: RateCountsRepository | undefined,
@@ -146,8 +148,31 @@ export class SyncedWindowLimiter {
     return 0;
   }
 
-  /** Adds this process's new hits to the shared counts and reads back the other instances' hits. */
-  async sync(): Promise<void> {
+  /** Whether a sync is under way (the timer skips a beat rather than queue syncs behind a slow database). */
+  get syncing(): boolean {
+    return this.running !== undefined;
+  }
+
+  /**
+   * Adds this process's new hits to the shared counts and reads back the other instances' hits. Syncs run one
+   * after another: two at once would each read the sums while the other's hits were counted as flushed here but
+   * not yet added there, and the one finishing last would leave the other instances' hits short.
+   */
+  sync(): Promise<void> {
+    const previous = this.running ?? Promise.resolve();
+    const next = previous.then(() => this.syncOnce());
+    const running = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = running;
+    void running.then(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    return next;
+  }
+
+  private async syncOnce(): Promise<void> {
     if (this.counts === undefined) return;
     const now = this.now();
     const second = Math.floor(now / 1000);
@@ -249,7 +274,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: { enabled: boolean
   if (options.enabled) {
     const timer = setInterval(() => {
       // A failed sync (the database away for a moment) leaves the counts to the next one.
-      local.sync().catch(() => undefined);
+      if (!local.syncing) local.sync().catch(() => undefined);
     }, SYNC_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
