@@ -49,7 +49,16 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * How long a fake keeps an idle connection open. The SDKs keep their connections alive (Aliyun's in a shared
+ * agent); Node's default of 5 s let a fake close a connection just as the next send took it up when the machine
+ * was busy enough for two sends to be 5 s apart, and that send failed as a transient error (ECONNRESET), which
+ * is what a real gateway's idle timeout does too, but not what a test of throttling and receipts is about.
+ */
+const IDLE_CONNECTION_MS = 600_000;
+
 async function listen(server: Server): Promise<string> {
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
