@@ -114,6 +114,8 @@ describe('a phone on the desktop address', () => {
     // 电脑版: the desktop site, the same page, remembered.
     const news = newsItem('zh');
     await openDeepLink(page, news.hash);
+    // The news item drawn first: drawing it moves the footer, and a click aimed before that misses the link.
+    await page.getByTestId('main').getByRole('heading', { name: news.title }).first().waitFor();
     await page.getByTestId('site-footer').getByRole('link', { name: t.desktop }).click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#${news.hash}`);
