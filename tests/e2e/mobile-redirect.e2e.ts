@@ -84,6 +84,14 @@ async function openDeepLink(page: Page, hash: string): Promise<void> {
   await expect(page.evaluate(() => document.documentElement.dataset.site)).resolves.toBe('mobile');
 }
 
+/** A news item opened at its desktop address, once the mobile site has drawn it. */
+async function openNewsItem(page: Page, lang: 'zh' | 'en') {
+  const news = newsItem(lang);
+  await openDeepLink(page, news.hash);
+  await page.getByTestId('main').getByRole('heading', { name: news.title }).first().waitFor();
+  return news;
+}
+
 /** A certificate's QR link, a news item and a lookup, each opened at its desktop address. */
 async function deepLinks(page: Page, which: keyof typeof PHONES): Promise<void> {
   const lang = PHONES[which].lang;
@@ -94,9 +102,7 @@ async function deepLinks(page: Page, which: keyof typeof PHONES): Promise<void> 
   await expectNoSidewaysScroll(page, `${which} certificate`);
   await screenshot(page, `mobile-redirect-certificate-${which}`);
 
-  const news = newsItem(lang);
-  await openDeepLink(page, news.hash);
-  await page.getByTestId('main').getByRole('heading', { name: news.title }).first().waitFor();
+  await openNewsItem(page, lang);
   await expectNoSidewaysScroll(page, `${which} news item`);
 
   await openDeepLink(page, '/score-search');
@@ -112,10 +118,8 @@ describe('a phone on the desktop address', () => {
     await deepLinks(page, 'iphone');
 
     // 电脑版: the desktop site, the same page, remembered.
-    const news = newsItem('zh');
-    await openDeepLink(page, news.hash);
     // The news item drawn first: drawing it moves the footer, and a click aimed before that misses the link.
-    await page.getByTestId('main').getByRole('heading', { name: news.title }).first().waitFor();
+    const news = await openNewsItem(page, 'zh');
     await page.getByTestId('site-footer').getByRole('link', { name: t.desktop }).click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#${news.hash}`);
