@@ -18,6 +18,8 @@ const OUTPUT_AFTER_EXIT_MS = 10_000;
 
 /** How many lines of a failure's message are printed with its name (its stack left out). */
 const MESSAGE_LINES = 8;
+/** How many lines of each further error of a failed test (a browser test's report of its page) are printed. */
+const MORE_LINES = 16;
 
 const reports = mkdtempSync(path.join(tmpdir(), 'race-site-tests-'));
 // The site and the console, built beside the unit tests. Their output is warnings only; the exit code decides
@@ -96,8 +98,8 @@ console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(exitCode || (failed ? 1 : 0));
 
 /**
- * The failed tests of a Vitest JSON report, as "file > describe > test" with the first lines of its message
- * (without colours or stack), and a file that failed without a failed test (it did not load, or a hook failed)
+ * The failed tests of a Vitest JSON report, as "file > describe > test" with the first lines of each of its
+ * messages (without colours or stack), and a file that failed without a failed test (it did not load, or a hook failed)
  * as "file: its message's first line".
  */
 function failedNames(report) {
@@ -107,7 +109,8 @@ function failedNames(report) {
     const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of tests) {
       const name = [where, ...(test.ancestorTitles ?? []), test.title].join(' > ');
-      names.push({ name, message: messageLines(test.failureMessages?.[0]) });
+      const messages = test.failureMessages ?? [];
+      names.push({ name, message: messages.flatMap((m, i) => messageLines(m, i ? MORE_LINES : MESSAGE_LINES)) });
     }
     if (!tests.length && file.status === 'failed') {
       const [first = 'failed', ...rest] = messageLines(file.message);
@@ -118,11 +121,11 @@ function failedNames(report) {
 }
 
 /** A message's lines without colours, with its stack left out but for the first frame in this project's code. */
-function messageLines(message) {
+function messageLines(message, most = MESSAGE_LINES) {
   const lines = stripVTControlCharacters(String(message ?? ''))
     .split('\n')
     .filter((line) => line.trim() !== '');
-  const text = lines.filter((line) => !/^\s+at /.test(line)).slice(0, MESSAGE_LINES);
+  const text = lines.filter((line) => !/^\s+at /.test(line)).slice(0, most);
   const ours = lines.find((line) => /^\s+at /.test(line) && line.includes(root) && !line.includes('node_modules'));
   return ours ? [...text, ours.trim().replace(`${root}${path.sep}`, '')] : text;
 }

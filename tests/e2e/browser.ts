@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { launchBrowser } from './browser-launch';
 import { serverPort } from './test-server';
 
@@ -93,7 +93,85 @@ export async function newPage(
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
   });
+  reportPageOnFailure(page, errors);
   return { context, page, errors };
+}
+
+/** Where a failed test's picture of its page goes. */
+const FAILURE_DIR = path.resolve(import.meta.dirname, '../../test-results/failures');
+/** The API calls a failure report names: the last ones that were refused, failed or slow. */
+const REPORTED_CALLS = 6;
+/** An API answer slower than this is named in a failure report. */
+const SLOW_CALL_MS = 5_000;
+
+/**
+ * When the test that opened `page` fails, its error is followed by what the page showed then: its address, the
+ * messages and dialogs on it, the last API calls that were refused (HTTP error or a `code` other than 0), failed
+ * or slow, and its errors; and a picture of it in test-results/failures/. A toast has gone long before a wait
+ * gives up, and a failure on a busy machine may not come again: this is what is left to find its cause by.
+ */
+function reportPageOnFailure(page: Page, errors: string[]) {
+  const calls: string[] = [];
+  const note = (line: string) => {
+    calls.push(line);
+    if (calls.length > REPORTED_CALLS) calls.shift();
+  };
+  const started = Date.now();
+  const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('/api/'))
+      note(
+        `${request.method()} ${new URL(request.url()).pathname} failed at ${since()}: ${request.failure()?.errorText}`,
+      );
+  });
+  page.on('response', (response) => {
+    const request = response.request();
+    if (!request.url().includes('/api/')) return;
+    const what = `${request.method()} ${new URL(request.url()).pathname} → ${response.status()}`;
+    const ms = request.timing().responseEnd;
+    const slow = ms > SLOW_CALL_MS ? `, took ${(ms / 1000).toFixed(1)} s` : '';
+    if (response.status() >= 400) return note(`${what} at ${since()}${slow}`);
+    void response
+      .json()
+      .then((body: { code?: unknown; msg?: unknown }) => {
+        if (body.code !== 0 && body.code !== undefined)
+          note(`${what} code ${body.code} "${body.msg}" at ${since()}${slow}`);
+        else if (slow) note(`${what} at ${since()}${slow}`);
+      })
+      .catch(() => (slow ? note(`${what} at ${since()}${slow}`) : undefined));
+  });
+  try {
+    onTestFailed(async ({ task }) => {
+      if (page.isClosed()) return;
+      const shown = await page
+        .locator(
+          '.ant-message-notice, .ant-notification-notice, .ant-modal-content, .ant-drawer-content, [role="alert"]',
+        )
+        .evaluateAll((elements) =>
+          elements
+            .filter((element) => element.getClientRects().length > 0)
+            .map((element) => (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim().slice(0, 160)),
+        )
+        .catch(() => []);
+      mkdirSync(FAILURE_DIR, { recursive: true });
+      const file = path.join(FAILURE_DIR, `${task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80)}.png`);
+      const picture = await page.screenshot({ path: file, timeout: 10_000 }).then(
+        () => path.relative(process.cwd(), file),
+        () => 'none',
+      );
+      throw new Error(
+        [
+          `the page then: ${page.url()}`,
+          `shown: ${shown.join(' | ') || 'no message or dialog'}`,
+          ...(calls.length ? calls.map((call) => `api: ${call}`) : ['api: no call refused, failed or slow']),
+          ...errors.map((error) => `page error: ${error.slice(0, 200)}`),
+          `picture: ${picture}`,
+        ].join('\n'),
+      );
+    });
+  } catch {
+    // Opened outside a test (in a beforeAll): there is no test to report on.
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SafeHtml, isBlankHtml } from '@/components/ui/safe-html';
 import { formatDocumentDate, formatRaceTime } from '#contract/race-clock';
@@ -55,7 +55,7 @@ export function relativeHeadings(html: string): string {
  */
 function useScrollableTables(html: string) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const root = ref.current;
     if (!root || !isMobileSite()) return;
     const mark = () => {
