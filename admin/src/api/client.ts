@@ -23,7 +23,21 @@ export class ConsoleApiError extends Error {
   }
 }
 
-const http = axios.create({ baseURL: ADMIN_API_PREFIX, timeout: 30_000, withCredentials: true });
+/** How long a call may take before the console says it timed out. */
+const CALL_LIMIT_MS = 30_000;
+/**
+ * The slowest upload a file call allows for (bytes a second, about 400 kbit/s: a venue's shared uplink): a
+ * call carrying a file may take CALL_LIMIT_MS plus its body at this rate. A 20 MB asset (27 MB as base64)
+ * gets about 9½ minutes, where the general 30 s would fail it on anything slower than 7 Mbit/s.
+ */
+const SLOWEST_UPLOAD_BYTES_PER_SECOND = 50_000;
+
+/** The time limit of a call whose body carries a file of `chars` characters (its text, or its bytes as base64). */
+export function fileCallLimitMs(chars: number): number {
+  return CALL_LIMIT_MS + Math.ceil((chars / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000);
+}
+
+const http = axios.create({ baseURL: ADMIN_API_PREFIX, timeout: CALL_LIMIT_MS, withCredentials: true });
 
 http.interceptors.request.use((config) => {
   const method = (config.method ?? 'get').toLowerCase();
@@ -66,12 +80,20 @@ export const api = {
       return failure(error);
     }
   },
-  async post<T>(path: string, body?: unknown): Promise<T> {
+  async post<T>(path: string, body?: unknown, timeout = CALL_LIMIT_MS): Promise<T> {
     try {
-      return unwrap(await http.post<Envelope<T>>(path, body ?? {}));
+      return unwrap(await http.post<Envelope<T>>(path, body ?? {}, { timeout }));
     } catch (error) {
       return failure(error);
     }
+  },
+  /**
+   * A call whose body carries a file (imports, bill, tracking and code files as text or base64, assets): its
+   * time limit grows with the body's text.
+   */
+  postFile<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    const chars = Object.values(body).reduce<number>((sum, v) => sum + (typeof v === 'string' ? v.length : 0), 0);
+    return api.post<T>(path, body, fileCallLimitMs(chars));
   },
 };
 

@@ -47,14 +47,14 @@ export async function uploadAsset(raceId: string, file: File, size?: ImageSize):
       });
     }
   }
-  return api.post<AssetInfo>(assetsCall(raceId), { content: await base64Of(file), fileName: file.name, name });
+  return api.postFile<AssetInfo>(assetsCall(raceId), { content: await base64Of(file), fileName: file.name, name });
 }
 
 /** Replaces an asset's bytes under its name (a file of the same type). */
 export async function replaceAsset(raceId: string, name: string, file: File): Promise<AssetInfo> {
   const problem = assetFileProblem(name, file.size);
   if (problem) throw refusal(problem.code, { ...problem.params, name: file.name });
-  return api.post<AssetInfo>(`${assetsCall(raceId)}/${encodeURIComponent(name)}/replace`, {
+  return api.postFile<AssetInfo>(`${assetsCall(raceId)}/${encodeURIComponent(name)}/replace`, {
     content: await base64Of(file),
   });
 }

@@ -88,7 +88,7 @@ export default function ImportsPage() {
       const next = { name: file.name, content: await base64Of(file) };
       setChosen(next);
       setPreview(
-        await api.post<ImportPreview>(`${base}/${kind}/preview`, { content: next.content, fileName: file.name }),
+        await api.postFile<ImportPreview>(`${base}/${kind}/preview`, { content: next.content, fileName: file.name }),
       );
     });
     return false;
@@ -96,7 +96,10 @@ export default function ImportsPage() {
   const runImport = () =>
     importing.run(async () => {
       if (!chosen) return;
-      const answer = await api.post<ImportDone>(`${base}/${kind}`, { content: chosen.content, fileName: chosen.name });
+      const answer = await api.postFile<ImportDone>(`${base}/${kind}`, {
+        content: chosen.content,
+        fileName: chosen.name,
+      });
       setDone(answer);
       setPreview(null);
       setChosen(null);

@@ -90,7 +90,7 @@ export default function MailingPage() {
     write.setError('');
     void check.run(async () => {
       const content = await file.text();
-      const answer = await api.post<TrackingPreviewAnswer>(`${base}/tracking/preview`, {
+      const answer = await api.postFile<TrackingPreviewAnswer>(`${base}/tracking/preview`, {
         content,
         fileName: file.name,
       });
@@ -101,7 +101,7 @@ export default function MailingPage() {
   const importChecked = () =>
     write.run(async () => {
       if (!checked) return;
-      const answer = await api.post<TrackingImportAnswer>(`${base}/tracking/import`, {
+      const answer = await api.postFile<TrackingImportAnswer>(`${base}/tracking/import`, {
         content: checked.content,
         fileName: checked.fileName,
       });

@@ -95,7 +95,7 @@ export default function ReconciliationPage() {
       if (!chosen) return;
       const content = await base64Of(file);
       ran(
-        await api.post<ReconcileAnswer>('/reconciliation/import', {
+        await api.postFile<ReconcileAnswer>('/reconciliation/import', {
           provider: chosen,
           day: day.format('YYYY-MM-DD'),
           content,

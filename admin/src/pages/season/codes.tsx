@@ -117,7 +117,9 @@ export function CodesTab({ raceId, items, zone }: { raceId: string; items: Seaso
       const text = await chosen.text();
       setFile({ name: chosen.name, text });
       setPreview(null);
-      setPreview(await api.post<CodesImportAnswer>(`${base}/import`, { text, fileName: chosen.name, write: false }));
+      setPreview(
+        await api.postFile<CodesImportAnswer>(`${base}/import`, { text, fileName: chosen.name, write: false }),
+      );
     });
     return false;
   };
@@ -130,7 +132,7 @@ export function CodesTab({ raceId, items, zone }: { raceId: string; items: Seaso
       cancelText: t('season.cancel'),
       onOk: async () => {
         const ok = await importing.run(async () => {
-          const answer = await api.post<CodesImportAnswer>(`${base}/import`, {
+          const answer = await api.postFile<CodesImportAnswer>(`${base}/import`, {
             text: file.text,
             fileName: file.name,
             write: true,
