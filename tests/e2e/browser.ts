@@ -103,6 +103,10 @@ const FAILURE_DIR = path.resolve(import.meta.dirname, '../../test-results/failur
 const REPORTED_CALLS = 6;
 /** An API answer slower than this is named in a failure report. */
 const SLOW_CALL_MS = 5_000;
+/** How long a failure report waits for the page (to read it, to take its picture). */
+const REPORT_MS = 10_000;
+/** Failure pictures taken in this worker: numbered, so that two pages of one test keep both. */
+let failurePictures = 0;
 
 /**
  * When the test that opened `page` fails, its error is followed by what the page showed then: its address, the
@@ -143,7 +147,7 @@ function reportPageOnFailure(page: Page, errors: string[]) {
   try {
     onTestFailed(async ({ task }) => {
       if (page.isClosed()) return;
-      const shown = await page
+      const read = page
         .locator(
           '.ant-message-notice, .ant-notification-notice, .ant-modal-content, .ant-drawer-content, [role="alert"]',
         )
@@ -152,10 +156,16 @@ function reportPageOnFailure(page: Page, errors: string[]) {
             .filter((element) => element.getClientRects().length > 0)
             .map((element) => (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim().slice(0, 160)),
         )
-        .catch(() => []);
+        .catch(() => ['(the page could not be read)']);
+      const hung = new Promise<string[]>((resolve) =>
+        setTimeout(() => resolve(['(the page did not answer)']), REPORT_MS),
+      );
+      const shown = await Promise.race([read, hung]);
       mkdirSync(FAILURE_DIR, { recursive: true });
-      const file = path.join(FAILURE_DIR, `${task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80)}.png`);
-      const picture = await page.screenshot({ path: file, timeout: 10_000 }).then(
+      failurePictures += 1;
+      const name = `${task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80)}-${failurePictures}.png`;
+      const file = path.join(FAILURE_DIR, name);
+      const picture = await page.screenshot({ path: file, timeout: REPORT_MS }).then(
         () => path.relative(process.cwd(), file),
         () => 'none',
       );
