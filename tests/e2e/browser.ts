@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core; no browser is downloaded. Screenshots land in test-results/. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { launchBrowser } from './browser-launch';
 import { serverPort } from './test-server';
@@ -103,6 +103,8 @@ const FAILURE_DIR = path.resolve(import.meta.dirname, '../../test-results/failur
 const REPORTED_CALLS = 6;
 /** An API answer slower than this is named in a failure report. */
 const SLOW_CALL_MS = 5_000;
+/** An answer larger than this is no refusal ({code, msg, data: null}): its body is not read. */
+const REFUSAL_BYTES = 4096;
 /** How long a failure report waits for the page (to read it, to take its picture). */
 const REPORT_MS = 10_000;
 /** Failure pictures taken in this worker: numbered, so that two pages of one test keep both. */
@@ -110,8 +112,8 @@ let failurePictures = 0;
 
 /**
  * When the test that opened `page` fails, its error is followed by what the page showed then: its address, the
- * messages and dialogs on it, the last API calls that were refused (HTTP error or a `code` other than 0), failed
- * or slow, and its errors; and a picture of it in test-results/failures/. A toast has gone long before a wait
+ * messages and dialogs on it, the last calls to the server that were refused (HTTP error or a `code` other than 0),
+ * failed or slow, and its errors; and a picture of it in test-results/failures/. A toast has gone long before a wait
  * gives up, and a failure on a busy machine may not come again: this is what is left to find its cause by.
  */
 function reportPageOnFailure(page: Page, errors: string[]) {
@@ -122,27 +124,33 @@ function reportPageOnFailure(page: Page, errors: string[]) {
   };
   const started = Date.now();
   const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  // The app's calls: every one is an XHR (axios) or a fetch (the early fetches, the slider), and nothing else is.
+  const isCall = (request: Request) => request.resourceType() === 'xhr' || request.resourceType() === 'fetch';
   page.on('requestfailed', (request) => {
-    if (request.url().includes('/api/'))
+    if (isCall(request))
       note(
         `${request.method()} ${new URL(request.url()).pathname} failed at ${since()}: ${request.failure()?.errorText}`,
       );
   });
   page.on('response', (response) => {
     const request = response.request();
-    if (!request.url().includes('/api/')) return;
-    const what = `${request.method()} ${new URL(request.url()).pathname} → ${response.status()}`;
+    if (!isCall(request)) return;
     const ms = request.timing().responseEnd;
-    const slow = ms > SLOW_CALL_MS ? `, took ${(ms / 1000).toFixed(1)} s` : '';
-    if (response.status() >= 400) return note(`${what} at ${since()}${slow}`);
-    void response
-      .json()
-      .then((body: { code?: unknown; msg?: unknown }) => {
-        if (body.code !== 0 && body.code !== undefined)
-          note(`${what} code ${body.code} "${body.msg}" at ${since()}${slow}`);
-        else if (slow) note(`${what} at ${since()}${slow}`);
-      })
-      .catch(() => (slow ? note(`${what} at ${since()}${slow}`) : undefined));
+    const slow = ms > SLOW_CALL_MS;
+    const line = (refusal = '') =>
+      `${request.method()} ${new URL(request.url()).pathname} → ${response.status()}${refusal} at ${since()}` +
+      (slow ? `, took ${(ms / 1000).toFixed(1)} s` : '');
+    if (response.status() >= 400) return note(line());
+    // A refusal's envelope is small: larger answers are not read back from the browser (most calls, at a cost).
+    if (Number(response.headers()['content-length'] ?? Infinity) > REFUSAL_BYTES)
+      return slow ? note(line()) : undefined;
+    void response.json().then(
+      (body: { code?: unknown; msg?: unknown }) => {
+        if (body.code !== 0 && body.code !== undefined) note(line(` code ${body.code} "${body.msg}"`));
+        else if (slow) note(line());
+      },
+      () => (slow ? note(line()) : undefined),
+    );
   });
   try {
     onTestFailed(async ({ task }) => {
